@@ -1,0 +1,80 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Grist API key + one Server URL. The URL accepts whatever a user pastes (a site URL, a team
+ * site, `https://host/o/team`, with or without `/api`, even a document URL); nodes normalise it
+ * with `normalizeServerUrl` (nodes/Grist/helpers/url.ts). The credential test uses the same rule,
+ * written as an expression: keep the origin and an optional `/o/<team>` right after it.
+ */
+export class GristApi implements ICredentialType {
+	name = 'gristApi';
+
+	displayName = 'Grist API';
+
+	icon = { light: 'file:../icons/grist.svg', dark: 'file:../icons/grist.dark.svg' } as const;
+
+	documentationUrl = 'https://support.getgrist.com/rest-api/#authentication';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'Your Grist API key, from Profile Settings → API in Grist',
+		},
+		{
+			displayName: 'Server URL',
+			name: 'serverUrl',
+			type: 'string',
+			required: true,
+			default: 'https://docs.getgrist.com',
+			placeholder: 'https://docs.getgrist.com',
+			description:
+				'Address of your Grist site: https://docs.getgrist.com for your personal site, https://<team>.getgrist.com for a team site, or https://<host>/o/<team> for a self-hosted server. A pasted document URL works too.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{ (String($credentials.serverUrl || "").trim().replace(/^(?!https?:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?/i) || ["https://server-url-must-start-with-https.invalid"])[0] }}',
+			url: '/api/orgs',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'Grist rejected the API key. Copy it again from Profile Settings → API in Grist and paste it into the API Key field.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'This server did not answer like Grist (404). Check the Server URL: use your site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>. A self-hosted server that says "Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG.',
+				},
+			},
+		],
+	};
+}

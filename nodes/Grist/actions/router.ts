@@ -1,0 +1,23 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { GristClient } from '../transport';
+import { resources } from './resources';
+import type { GristResource } from './types';
+
+/** Looks up `{ resource: { operation: execute } }` and runs the operation on all input items. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as GristResource;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const execute = resources[resource]?.operations[operation];
+	if (!execute) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not supported`,
+			{ description: 'Pick a Resource and an Operation from the lists.' },
+		);
+	}
+	const client = await GristClient.create(this);
+	return [await execute.call(this, client, items)];
+}

@@ -1,0 +1,61 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
+
+function isExecutionData(value: IDataObject | INodeExecutionData): value is INodeExecutionData {
+	return typeof value === 'object' && value !== null && 'json' in value && typeof value.json === 'object';
+}
+
+/** Wraps results of item `i` as output items paired to it. */
+export function toItems(result: ItemResult, itemIndex: number): INodeExecutionData[] {
+	const list = Array.isArray(result) ? result : [result];
+	return list.map((entry) =>
+		isExecutionData(entry as IDataObject | INodeExecutionData)
+			? { ...(entry as INodeExecutionData), pairedItem: { item: itemIndex } }
+			: { json: entry as IDataObject, pairedItem: { item: itemIndex } },
+	);
+}
+
+/** The output item that carries an item's error under Continue On Fail. */
+export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	const description = (error as { description?: unknown }).description;
+	if (typeof description === 'string' && description !== '') json.description = description;
+	const httpCode = (error as { httpCode?: unknown }).httpCode;
+	if (typeof httpCode === 'string' && httpCode !== '') json.httpCode = httpCode;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Runs `fn` for every input item: paired items on every output, per-item errors under
+ * Continue On Fail, and the item index attached to errors otherwise.
+ */
+export async function forEachItem(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	fn: (itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			out.push(...toItems(await fn(i), i));
+		} catch (error) {
+			if (this.continueOnFail()) {
+				out.push(errorItem(error as Error, i));
+				continue;
+			}
+			throw withItemIndex.call(this, error, i);
+		}
+	}
+	return out;
+}
+
+/** Attaches the item index to an error (keeping NodeApiError/NodeOperationError as they are). */
+export function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+}

@@ -1,0 +1,148 @@
+/**
+ * Pure URL helpers: the Server URL a user pastes, API paths built from encoded segments,
+ * the org key the server can resolve, and document ids from pasted document URLs.
+ */
+
+export interface GristServer {
+	/** `https://host` (scheme + host + port), no trailing slash. */
+	origin: string;
+	/** The team named by an `/o/<team>` prefix, if the URL had one. */
+	orgInPath?: string;
+	/** `origin` + `/o/<team>` when present: every API path is appended to this. */
+	base: string;
+	/** The host name, lower case, without port. */
+	hostname: string;
+}
+
+export class ServerUrlError extends Error {}
+
+const SAAS_DOMAIN = 'getgrist.com';
+
+/**
+ * Normalises whatever a user pastes as Server URL: strips a trailing `/` or `/api`, any document
+ * or page path (`/<docId>/<slug>`, `/doc/<id>`, `/p/…`), query and hash; keeps `/o/<team>`.
+ */
+export function normalizeServerUrl(raw: unknown): GristServer {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	if (text === '') {
+		throw new ServerUrlError(
+			'The Server URL in the Grist credential is empty. Enter your site address, e.g. https://docs.getgrist.com',
+		);
+	}
+	const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+	const url = parseUrl(withScheme);
+	if (!url) {
+		throw new ServerUrlError(
+			`The Server URL "${text}" is not a valid URL. Use your site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>`,
+		);
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new ServerUrlError(
+			`The Server URL must start with https:// (or http:// for a local server), not "${url.protocol}"`,
+		);
+	}
+	if (url.username || url.password) {
+		throw new ServerUrlError(
+			'The Server URL must not contain a user name or password: put the API key in the API Key field',
+		);
+	}
+	const origin = `${url.protocol}//${url.host}`.toLowerCase();
+	const segments = url.pathname.split('/').filter((s) => s !== '');
+	let orgInPath: string | undefined;
+	if (segments[0] === 'o' && segments[1]) {
+		orgInPath = decodeURIComponent(segments[1]);
+	}
+	const base = orgInPath ? `${origin}/o/${encodeURIComponent(orgInPath)}` : origin;
+	return { origin, orgInPath, base, hostname: url.hostname.toLowerCase() };
+}
+
+/**
+ * The org key to use for "this site": the `/o/<team>` domain, `current` where the host itself
+ * names the site (getgrist.com personal or team sites), or undefined where the server cannot
+ * resolve `current` (a self-hosted URL without `/o/<team>`): then the caller must use the org the
+ * user picked or the only one there is.
+ */
+export function siteOrgKey(server: GristServer): string | undefined {
+	if (server.orgInPath) return server.orgInPath;
+	if (isSaasHost(server.hostname)) return 'current';
+	return undefined;
+}
+
+export function isSaasHost(hostname: string): boolean {
+	return hostname === SAAS_DOMAIN || hostname.endsWith(`.${SAAS_DOMAIN}`);
+}
+
+/** The team of a `https://<team>.getgrist.com` host (undefined for docs/api/www or other hosts). */
+export function saasTeamFromHost(hostname: string): string | undefined {
+	if (!hostname.endsWith(`.${SAAS_DOMAIN}`)) return undefined;
+	const sub = hostname.slice(0, -(SAAS_DOMAIN.length + 1));
+	if (sub.includes('.') || ['docs', 'www', 'api', 'login'].includes(sub)) return undefined;
+	return sub;
+}
+
+export class PathSegmentError extends Error {}
+
+/**
+ * Encodes one path segment. `/`, `?`, `#` and `%` are percent-encoded; `.` and `..` (also written
+ * `%2e`) are rejected because URL parsers resolve them as dot segments, which would change the
+ * endpoint. Empty values are rejected too.
+ */
+export function encodeSegment(value: string | number, label = 'value'): string {
+	const text = typeof value === 'number' ? String(value) : String(value ?? '').trim();
+	if (text === '') {
+		throw new PathSegmentError(`The ${label} is empty`);
+	}
+	if (/^(\.|%2e){1,2}$/i.test(text)) {
+		throw new PathSegmentError(`The ${label} "${text}" is not valid`);
+	}
+	return encodeURIComponent(text);
+}
+
+/** Builds `/api/<seg>/<seg>…` from literal parts (strings starting with `:` are not special). */
+export function apiPath(...parts: Array<string | number | { value: string | number; label: string }>): string {
+	return (
+		'/api/' +
+		parts
+			.map((p) => (typeof p === 'object' ? encodeSegment(p.value, p.label) : encodeSegment(p)))
+			.join('/')
+	);
+}
+
+/**
+ * Extracts a document id (or urlId) from a pasted Grist document URL:
+ * `https://docs.getgrist.com/<id>/<slug>`, `https://team.getgrist.com/<id>/…`,
+ * `https://host/o/team/doc/<id>`, `https://host/doc/<id>/p/2`. Returns undefined when the URL
+ * does not name a document.
+ */
+export function documentIdFromUrl(raw: string): string | undefined {
+	const url = parseUrl(raw.trim());
+	if (!url) return undefined;
+	const segs = url.pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+	let i = 0;
+	if (segs[0] === 'o' && segs.length >= 2) i = 2;
+	if (segs[i] === 'doc' && segs[i + 1]) return segs[i + 1];
+	const candidate = segs[i];
+	if (!candidate || RESERVED_FIRST_SEGMENTS.has(candidate)) return undefined;
+	return DOC_ID_PATTERN.test(candidate) ? candidate : undefined;
+}
+
+const RESERVED_FIRST_SEGMENTS = new Set([
+	'api', 'o', 'ws', 'p', 'welcome', 'account', 'admin', 'billing', 'login', 'signin', 'logout', 'doc',
+]);
+
+/** Grist doc ids are 22 base58 characters; urlIds are at least 12 word characters. */
+export const DOC_ID_PATTERN = /^[A-Za-z0-9_-]{12,}$/;
+
+/** The page/table hint of a document URL (`/p/<n>`), if any. */
+export function pageFromUrl(raw: string): number | undefined {
+	const m = /\/p\/(\d+)/.exec(raw);
+	return m ? Number(m[1]) : undefined;
+}
+
+function parseUrl(text: string): URL | undefined {
+	try {
+		return new URL(text);
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,3 @@
+import * as listSearch from './listSearch';
+
+export { listSearch };

@@ -1,0 +1,124 @@
+/**
+ * "From list" pickers: organizations, workspaces, documents and tables, searchable by name.
+ * Lists are scoped to the site of the Server URL (`/o/<team>`, team host), or cover every org the
+ * key can see where the server has no notion of a current site.
+ */
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { siteOrgKey } from '../helpers/url';
+import { GristClient } from '../transport';
+
+interface OrgInfo { id: number; name: string; domain: string | null }
+interface DocInfo { id: string; name: string; urlId?: string | null; isPinned?: boolean }
+interface WorkspaceInfo { id: number; name: string; docs?: DocInfo[]; orgDomain?: string }
+
+function matches(name: string, filter?: string): boolean {
+	return !filter || name.toLowerCase().includes(filter.trim().toLowerCase());
+}
+
+function rlcString(ctx: ILoadOptionsFunctions, name: string): string {
+	const value = ctx.getNodeParameter(name, '', { extractValue: true }) as unknown;
+	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+}
+
+/** The org of the node's Organization field if it has one, else the site's org(s). */
+async function orgKeysToList(ctx: ILoadOptionsFunctions, client: GristClient): Promise<Array<string | number>> {
+	let picked = '';
+	try {
+		picked = rlcString(ctx, 'org');
+	} catch {
+		picked = ''; // the node has no Organization field for this operation
+	}
+	if (picked) return [picked];
+	const site = siteOrgKey(client.server);
+	if (site) return [site];
+	const orgs = await client.request<OrgInfo[]>({ method: 'GET', path: client.path('orgs') });
+	return orgs.map((o) => o.id);
+}
+
+async function workspacesOf(ctx: ILoadOptionsFunctions, client: GristClient): Promise<WorkspaceInfo[]> {
+	const keys = await orgKeysToList(ctx, client);
+	const lists = await Promise.all(
+		keys.map(async (key) =>
+			await client.request<WorkspaceInfo[]>({
+				method: 'GET',
+				path: client.path('orgs', { value: key, label: 'organization' }, 'workspaces'),
+				what: `organization "${key}"`,
+			}),
+		),
+	);
+	return lists.flat();
+}
+
+export async function searchOrgs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const client = await GristClient.create(this);
+	const orgs = await client.request<OrgInfo[]>({ method: 'GET', path: client.path('orgs') });
+	const results: INodeListSearchItems[] = orgs
+		.filter((o) => matches(`${o.name} ${o.domain ?? ''}`, filter))
+		.map((o) => ({ name: o.domain ? `${o.name} (${o.domain})` : o.name, value: String(o.id) }));
+	return { results };
+}
+
+export async function searchWorkspaces(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const client = await GristClient.create(this);
+	const workspaces = await workspacesOf(this, client);
+	const many = new Set(workspaces.map((w) => w.orgDomain)).size > 1;
+	return {
+		results: workspaces
+			.filter((w) => matches(w.name, filter))
+			.map((w) => ({ name: many && w.orgDomain ? `${w.name} (${w.orgDomain})` : w.name, value: String(w.id) })),
+	};
+}
+
+export async function searchDocuments(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const client = await GristClient.create(this);
+	let workspaces: WorkspaceInfo[];
+	let picked = '';
+	try {
+		picked = rlcString(this, 'workspace');
+	} catch {
+		picked = '';
+	}
+	if (picked) {
+		const ws = await client.request<WorkspaceInfo>({
+			method: 'GET',
+			path: client.path('workspaces', { value: picked, label: 'workspace ID' }),
+			what: `workspace ${picked}`,
+		});
+		workspaces = [ws];
+	} else {
+		workspaces = await workspacesOf(this, client);
+	}
+	const results: INodeListSearchItems[] = [];
+	for (const ws of workspaces) {
+		for (const doc of ws.docs ?? []) {
+			if (!matches(`${doc.name} ${ws.name}`, filter)) continue;
+			results.push({
+				name: workspaces.length > 1 ? `${doc.name} (${ws.name})` : doc.name,
+				value: doc.id,
+				url: `${client.server.base}/doc/${encodeURIComponent(doc.urlId || doc.id)}`,
+			});
+		}
+	}
+	results.sort((a, b) => a.name.localeCompare(b.name));
+	return { results };
+}
+
+export async function searchTables(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const docId = rlcString(this, 'document');
+	if (!docId) return { results: [] };
+	const client = await GristClient.create(this);
+	const res = await client.request<{ tables: Array<{ id: string; fields: IDataObject }> }>({
+		method: 'GET',
+		path: client.path('docs', { value: docId, label: 'document ID' }, 'tables'),
+		what: `document "${docId}"`,
+	});
+	return {
+		results: res.tables
+			.filter((t) => !t.id.startsWith('GristHidden_') && matches(t.id, filter))
+			.map((t) => ({
+				name: Number(t.fields.summarySourceTable ?? 0) !== 0 ? `${t.id} (summary)` : t.id,
+				value: t.id,
+			})),
+	};
+}

@@ -1,0 +1,264 @@
+/**
+ * The one place every HTTP request to Grist passes.
+ *
+ * - Requests go through `httpRequestWithAuthentication` (n8n's proxies, auth and logging).
+ * - Paths are built from encoded segments (helpers/url.ts), so ids can never change the endpoint.
+ * - Grist errors become NodeApiError with Grist's own text, the status and a hint.
+ * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
+ *   (writes only where the failure proves nothing was applied).
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { errorHint, gristErrorText, redact } from '../helpers/errors';
+import { DEFAULT_RETRY, backoffDelay, shouldRetry, type RetryPolicy } from '../helpers/retry';
+import {
+	PathSegmentError,
+	ServerUrlError,
+	apiPath,
+	normalizeServerUrl,
+	siteOrgKey,
+	type GristServer,
+} from '../helpers/url';
+
+export type GristContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+
+export const CREDENTIAL_NAME = 'gristApi';
+
+export interface GristRequest {
+	method: IHttpRequestMethods;
+	/** A path from `apiPath(…)`, starting with `/api/`. */
+	path: string;
+	qs?: IDataObject;
+	body?: unknown;
+	/** What the request is about, for error hints: `document "abc"`. */
+	what?: string;
+	/** Item index for error messages of per-item requests. */
+	itemIndex?: number;
+}
+
+export interface BinaryResponse {
+	body: Buffer;
+	headers: Record<string, string>;
+	fileName?: string;
+	mimeType?: string;
+}
+
+interface FullResponse {
+	body: unknown;
+	headers: Record<string, string | string[] | undefined>;
+	statusCode: number;
+}
+
+export class GristClient {
+	private constructor(
+		private readonly ctx: GristContext,
+		readonly server: GristServer,
+		private readonly apiKey: string,
+		private readonly retry: RetryPolicy,
+	) {}
+
+	static async create(ctx: GristContext, retry: RetryPolicy = DEFAULT_RETRY): Promise<GristClient> {
+		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+		const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
+		if (apiKey === '') {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'The API Key of the Grist credential is empty. Paste the key from Profile Settings → API in Grist.',
+			);
+		}
+		let server: GristServer;
+		try {
+			server = normalizeServerUrl(credentials.serverUrl);
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
+				description: 'Fix the Server URL field of the Grist credential.',
+			});
+		}
+		return new GristClient(ctx, server, apiKey, retry);
+	}
+
+	/** Builds an API path; bad ids give a NodeOperationError naming the field. */
+	path(...parts: Array<string | number | { value: string | number; label: string }>): string {
+		try {
+			return apiPath(...parts);
+		} catch (error) {
+			throw new NodeOperationError(this.ctx.getNode(), (error as PathSegmentError).message, {
+				description: 'Pick the value from the list, or enter a valid ID.',
+			});
+		}
+	}
+
+	/** A JSON request; returns the parsed body. */
+	async request<T = unknown>(req: GristRequest): Promise<T> {
+		const res = await this.send(req, { json: true });
+		return res.body as T;
+	}
+
+	/** A request whose answer is a file (exports, attachment downloads), kept byte for byte. */
+	async binary(req: GristRequest): Promise<BinaryResponse> {
+		const res = await this.send(req, { encoding: 'arraybuffer', json: false });
+		const headers: Record<string, string> = {};
+		for (const [k, v] of Object.entries(res.headers)) {
+			if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+		}
+		const body = Buffer.isBuffer(res.body)
+			? res.body
+			: Buffer.from(res.body as ArrayBuffer);
+		return {
+			body,
+			headers,
+			fileName: fileNameFromDisposition(headers['content-disposition']),
+			mimeType: headers['content-type']?.split(';')[0].trim(),
+		};
+	}
+
+	/**
+	 * The org key for "this site": `/o/<team>` or `current` where the server can resolve it; else
+	 * the only org the key can see; else an error asking the user to pick one.
+	 */
+	async siteOrg(picked?: string | number): Promise<string | number> {
+		if (picked !== undefined && picked !== '') return picked;
+		const key = siteOrgKey(this.server);
+		if (key) return key;
+		const orgs = await this.request<Array<{ id: number; domain: string | null }>>({
+			method: 'GET',
+			path: '/api/orgs',
+			what: 'the list of organizations',
+		});
+		if (orgs.length === 1) return orgs[0].id;
+		throw new NodeOperationError(
+			this.ctx.getNode(),
+			orgs.length === 0
+				? 'The API key cannot see any organization on this Grist server'
+				: `This Grist server has ${orgs.length} organizations and the Server URL does not say which one to use`,
+			{
+				description:
+					'Pick an organization in the Organization field, or add /o/<team> to the Server URL of the credential (e.g. https://grist.example.com/o/myteam).',
+			},
+		);
+	}
+
+	private async send(
+		req: GristRequest,
+		extra: Pick<IHttpRequestOptions, 'json' | 'encoding'>,
+	): Promise<FullResponse> {
+		const options: IHttpRequestOptions = {
+			method: req.method,
+			baseURL: this.server.base,
+			url: req.path,
+			qs: req.qs,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			...extra,
+		};
+		if (req.body !== undefined) {
+			options.body = req.body as IHttpRequestOptions['body'];
+			if (!(req.body instanceof FormData)) {
+				options.headers = { 'Content-Type': 'application/json' };
+				options.json = extra.json;
+			}
+		}
+		for (let retries = 0; ; retries++) {
+			let res: FullResponse;
+			try {
+				res = (await this.ctx.helpers.httpRequestWithAuthentication.call(
+					this.ctx,
+					CREDENTIAL_NAME,
+					{ ...options },
+				)) as FullResponse;
+			} catch (error) {
+				const code = networkErrorCode(error);
+				if (shouldRetry(req.method, { kind: 'network', code }, retries, this.retry)) {
+					await sleep(backoffDelay(retries, this.retry));
+					continue;
+				}
+				throw this.networkError(error, code, req);
+			}
+			if (res.statusCode >= 200 && res.statusCode < 300) return res;
+			if (shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)) {
+				await sleep(backoffDelay(retries, this.retry));
+				continue;
+			}
+			throw this.apiError(res, req, retries);
+		}
+	}
+
+	private apiError(res: FullResponse, req: GristRequest, retries: number): NodeApiError {
+		const body = res.body;
+		const text = redact(gristErrorText(body, res.statusCode), this.apiKey);
+		let hint = errorHint(res.statusCode, text, { what: req.what });
+		if (retries > 0) hint += ` (Tried ${retries + 1} times.)`;
+		const response: JsonObject = { error: text, status: res.statusCode };
+		const error = new NodeApiError(this.ctx.getNode(), response, {
+			message: text,
+			description: hint,
+			httpCode: String(res.statusCode),
+			itemIndex: req.itemIndex,
+		});
+		// NodeApiError may replace a message it considers generic; Grist's own text must stay.
+		error.message = text;
+		error.description = hint;
+		return error;
+	}
+
+	private networkError(error: unknown, code: string | undefined, req: GristRequest): NodeApiError {
+		const raw = error instanceof Error ? error.message : String(error);
+		const text = redact(raw, this.apiKey);
+		const writeNote =
+			code && req.method !== 'GET'
+				? ' The connection broke during a write, so it was not repeated: check in Grist whether it was applied before running again.'
+				: '';
+		const apiError = new NodeApiError(
+			this.ctx.getNode(),
+			{ error: text, code: code ?? null } as JsonObject,
+			{
+				message: `Could not reach the Grist server at ${this.server.origin}: ${text}`,
+				description: `Check the Server URL of the credential and that the server is up.${writeNote}`,
+				itemIndex: req.itemIndex,
+			},
+		);
+		apiError.message = `Could not reach the Grist server at ${this.server.origin}: ${text}`;
+		return apiError;
+	}
+}
+
+/** The network error code behind an error thrown by n8n's request helper. */
+export function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let e: unknown = error;
+	while (e && typeof e === 'object' && !seen.has(e)) {
+		seen.add(e);
+		const code = (e as { code?: unknown }).code;
+		if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE') return code;
+		e = (e as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** `attachment; filename="a b.xlsx"; filename*=UTF-8''a%20b.xlsx` → `a b.xlsx`. */
+export function fileNameFromDisposition(header: string | undefined): string | undefined {
+	if (!header) return undefined;
+	const star = /filename\*\s*=\s*([^']*)''([^;]+)/i.exec(header);
+	if (star) {
+		try {
+			return decodeURIComponent(star[2].trim().replace(/^"|"$/g, ''));
+		} catch {
+			// malformed encoding: fall back to the plain filename parameter
+		}
+	}
+	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
+	if (!plain) return undefined;
+	return (plain[2] ?? plain[1]).trim();
+}
+
+export { ServerUrlError };
