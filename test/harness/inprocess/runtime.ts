@@ -80,7 +80,7 @@ async function setUp(): Promise<HarnessRuntime> {
 	process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 	const logger = new HarnessLogger();
-	Container.set(Logger, logger as unknown as Logger);
+	Container.set(Logger, logger as unknown as InstanceType<typeof Logger>);
 	LoggerProxy.init(logger);
 
 	// Read-only fields of n8n's config class; set before InstanceSettings is first built.
