@@ -54,7 +54,7 @@ export class GristApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
-				'={{ (String($credentials.serverUrl || "").trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i) || ["https://the-server-url-is-not-a-valid-url.invalid"])[0] }}',
+				'={{ (("" + ($credentials.serverUrl || "")).trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i) || ["https://the-server-url-is-not-a-valid-url.invalid"])[0] }}',
 			url: '/api/orgs',
 			method: 'GET',
 		},

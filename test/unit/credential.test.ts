@@ -1,18 +1,20 @@
 /**
  * The credential test's base URL is an n8n expression (it runs before any node code), so it
- * re-states `normalizeServerUrl` in one line of JavaScript. These tests keep the two in step.
+ * re-states `normalizeServerUrl` in one line of JavaScript. These tests evaluate it with n8n's own
+ * expression engine and keep the two in step.
  */
+import { Expression } from 'n8n-workflow';
+
 import { GristApi } from '../../credentials/GristApi.credentials';
 import { normalizeServerUrl } from '../../nodes/Grist/helpers/url';
 
 const expression = String(new GristApi().test.request.baseURL);
-const body = /^=\{\{([\s\S]*)\}\}$/.exec(expression)?.[1];
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
-const testBase = new Function('$credentials', `return (${body});`) as (c: { serverUrl: unknown }) => string;
+const testBase = (credentials: { serverUrl: unknown }) =>
+	Expression.resolveWithoutWorkflow(expression.slice(1), { $credentials: credentials }) as string;
 
 describe('credential test base URL', () => {
 	it('is an expression', () => {
-		expect(body).toBeDefined();
+		expect(expression).toMatch(/^=\{\{[\s\S]*\}\}$/);
 	});
 
 	it.each([

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * README's operation table is part of the product: every operation of the Grist node must have
  * a row `| <Resource> | <Operation> | … |`, and every row must name an operation that exists.
