@@ -1,0 +1,108 @@
+/**
+ * A table's columns (reference §7), fetched with one `GET …/columns` and flattened.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { GristClient } from '../transport';
+import { baseType } from './cells';
+
+export interface GristColumn {
+	id: string;
+	label: string;
+	/** Full Grist type, e.g. `DateTime:Europe/Paris`, `Ref:People`. */
+	type: string;
+	isFormula: boolean;
+	formula: string;
+	/** Parsed from Grist's JSON string; `{}` when empty or unreadable. */
+	widgetOptions: IDataObject;
+	/** Choices of a Choice / ChoiceList column (from widgetOptions). */
+	choices?: string[];
+	description?: string;
+	colRef?: number;
+	/** Whether this is Grist's own helper column (`manualSort`, `gristHelper_*`). */
+	hidden: boolean;
+	/** The full `fields` object as Grist sent it. */
+	fields: IDataObject;
+}
+
+export interface FetchColumnsOptions {
+	/** Also return `manualSort` and `gristHelper_*` columns. */
+	hidden?: boolean;
+	itemIndex?: number;
+}
+
+export function parseWidgetOptions(raw: unknown): IDataObject {
+	if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as IDataObject;
+	if (typeof raw !== 'string' || raw.trim() === '') return {};
+	try {
+		const parsed = JSON.parse(raw) as unknown;
+		return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : {};
+	} catch {
+		return {};
+	}
+}
+
+export function isHiddenColumnId(id: string): boolean {
+	return id === 'manualSort' || id.startsWith('gristHelper_');
+}
+
+export function toColumn(raw: { id: string; fields?: IDataObject }): GristColumn {
+	const fields = raw.fields ?? {};
+	const widgetOptions = parseWidgetOptions(fields.widgetOptions);
+	const type = typeof fields.type === 'string' && fields.type !== '' ? fields.type : 'Any';
+	const column: GristColumn = {
+		id: raw.id,
+		label: typeof fields.label === 'string' && fields.label !== '' ? fields.label : raw.id,
+		type,
+		isFormula: fields.isFormula === true,
+		formula: typeof fields.formula === 'string' ? fields.formula : '',
+		widgetOptions,
+		hidden: isHiddenColumnId(raw.id),
+		fields,
+	};
+	if (typeof fields.description === 'string' && fields.description !== '') column.description = fields.description;
+	if (typeof fields.colRef === 'number') column.colRef = fields.colRef;
+	const bt = baseType(type);
+	if ((bt === 'Choice' || bt === 'ChoiceList') && Array.isArray(widgetOptions.choices)) {
+		column.choices = (widgetOptions.choices as unknown[]).map(String);
+	}
+	return column;
+}
+
+/** `GET /api/docs/{docId}/tables/{tableId}/columns` → flattened columns, in Grist's order. */
+export async function fetchColumns(
+	client: GristClient,
+	docId: string,
+	tableId: string,
+	opts: FetchColumnsOptions = {},
+): Promise<GristColumn[]> {
+	const res = await client.request<{ columns?: Array<{ id: string; fields?: IDataObject }> }>({
+		method: 'GET',
+		path: client.path(
+			'docs',
+			{ value: docId, label: 'document ID' },
+			'tables',
+			{ value: tableId, label: 'table ID' },
+			'columns',
+		),
+		qs: opts.hidden ? { hidden: 1 } : undefined,
+		what: `table "${tableId}"`,
+		itemIndex: opts.itemIndex,
+	});
+	return (res?.columns ?? []).map(toColumn);
+}
+
+/** `{ colId: type }` for decoding and encoding. */
+export function columnTypes(columns: GristColumn[]): Record<string, string> {
+	const types: Record<string, string> = {};
+	for (const c of columns) types[c.id] = c.type;
+	return types;
+}
+
+/**
+ * Whether a column must never be written: formula columns (`isFormula: true`). Empty `Any`
+ * formula columns (new, never typed) are writable: writing converts them to data columns.
+ */
+export function isReadOnlyColumn(column: GristColumn): boolean {
+	return column.isFormula && column.formula.trim() !== '';
+}
