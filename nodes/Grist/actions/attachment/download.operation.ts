@@ -1,0 +1,60 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { documentLocator, locatorValue } from '../common.descriptions';
+import { attachmentId, attachmentIdField } from './shared';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	attachmentIdField,
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the file in',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['download'] } },
+	properties,
+);
+
+/**
+ * GET /api/docs/{doc}/attachments/{id}/download: the bytes, kept as they are, into a binary
+ * property with the file name from Content-Disposition and the MIME type Grist sends.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const docId = locatorValue.call(this, 'document', i);
+		const id = attachmentId.call(this, i);
+		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
+		if (property === '') {
+			throw new NodeOperationError(this.getNode(), 'The field "Put Output File in Field" is empty', {
+				description: 'Enter the name of the binary field for the file, e.g. data.',
+				itemIndex: i,
+			});
+		}
+		const file = await client.binary({
+			method: 'GET',
+			path: client.path('docs', { value: docId, label: 'document ID' }, 'attachments', id, 'download'),
+			what: `attachment ${id} of document "${docId}"`,
+			itemIndex: i,
+		});
+		const fileName = file.fileName ?? `attachment-${id}`;
+		const mimeType = file.mimeType && file.mimeType !== '' ? file.mimeType : undefined;
+		const binary = await this.helpers.prepareBinaryData(file.body, fileName, mimeType);
+		return {
+			json: { id, fileName, mimeType: binary.mimeType, fileSize: file.body.length },
+			binary: { [property]: binary },
+		};
+	});
+}

@@ -1,0 +1,316 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { documentLocator, locatorValue, tableLocator } from '../common.descriptions';
+import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
+
+const showAttach = { show: { attachToRecord: [true] } };
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	{
+		displayName: 'Upload All Binary Fields',
+		name: 'uploadAllBinaries',
+		type: 'boolean',
+		default: false,
+		description: "Whether to upload every binary field of the item instead of the ones named in 'Input Binary Field(s)'",
+	},
+	{
+		displayName: 'Input Binary Field(s)',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'e.g. data, invoice',
+		hint: 'The name of the binary field with the file; several names separated by commas upload several files',
+		displayOptions: { show: { uploadAllBinaries: [false] } },
+	},
+	{
+		displayName: 'Attach to Record',
+		name: 'attachToRecord',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to write the new attachment IDs into an Attachments cell of a record (uploading alone does not show the files anywhere)',
+	},
+	{ ...tableLocator, displayOptions: showAttach },
+	{
+		displayName: 'Row ID',
+		name: 'rowId',
+		type: 'number',
+		default: 0,
+		required: true,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		description: 'The ID of the record (row) to attach the files to',
+		displayOptions: showAttach,
+	},
+	{
+		displayName: 'Attachments Column',
+		name: 'attachmentsColumn',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Files',
+		hint: 'The column ID (not its label) of a column of type Attachments',
+		displayOptions: showAttach,
+	},
+	{
+		displayName: 'Existing Attachments',
+		name: 'attachMode',
+		type: 'options',
+		default: 'append',
+		options: [
+			{ name: 'Keep (Append New Files)', value: 'append', description: 'Add the new files after those already in the cell' },
+			{ name: 'Replace', value: 'replace', description: 'The cell holds only the new files afterwards' },
+		],
+		displayOptions: showAttach,
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['upload'] } },
+	properties,
+);
+
+interface Target {
+	table: string;
+	rowId: number;
+	column: string;
+	mode: 'append' | 'replace';
+}
+
+interface ColumnInfo {
+	id: string;
+	fields?: { type?: string };
+}
+
+/**
+ * POST /api/docs/{doc}/attachments (multipart, one `upload` part per file), one request per
+ * item. Output: one item per input item, `{ attachments: [{ id, fileName, size, … }] }`, plus
+ * `record` when the files were attached to a record (GET the cell, then PATCH `["L", …ids]`).
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const columnsCache = new Map<string, Promise<ColumnInfo[]>>();
+
+	return await forEachItem.call(this, items, async (i) => {
+		const docId = locatorValue.call(this, 'document', i);
+		const docSeg = { value: docId, label: 'document ID' };
+		const names = binaryNames.call(this, items[i], i);
+		const target = attachTarget.call(this, i);
+
+		// Check the record before uploading, so a wrong row or column leaves no orphan files.
+		let existing: number[] = [];
+		if (target) {
+			const key = `${docId}\u0000${target.table}`;
+			let columns = columnsCache.get(key);
+			if (!columns) {
+				columns = client
+					.request<{ columns: ColumnInfo[] }>({
+						method: 'GET',
+						path: client.path('docs', docSeg, 'tables', { value: target.table, label: 'table ID' }, 'columns'),
+						what: `table "${target.table}"`,
+						itemIndex: i,
+					})
+					.then((res) => res.columns ?? []);
+				columnsCache.set(key, columns);
+				columns.catch(() => columnsCache.delete(key));
+			}
+			checkColumn.call(this, await columns, target, i);
+			existing = await readCell.call(this, client, docId, target, i);
+		}
+
+		const form = new FormData();
+		const files: IDataObject[] = [];
+		let totalBytes = 0;
+		for (const name of names) {
+			const meta: IBinaryData = this.helpers.assertBinaryData(i, name);
+			const buffer = await this.helpers.getBinaryDataBuffer(i, name);
+			const fileName = fileNameOf(meta, name);
+			form.append('upload', new Blob([buffer], { type: meta.mimeType || 'application/octet-stream' }), fileName);
+			files.push({ fileName, size: buffer.length, mimeType: meta.mimeType, binaryProperty: name });
+			totalBytes += buffer.length;
+		}
+
+		let ids: unknown;
+		try {
+			ids = await client.request<unknown>({
+				method: 'POST',
+				path: client.path('docs', docSeg, 'attachments'),
+				body: form,
+				what: `document "${docId}"`,
+				itemIndex: i,
+			});
+		} catch (error) {
+			throw explainUploadError(error, totalBytes);
+		}
+		if (!Array.isArray(ids) || ids.length !== files.length || !ids.every((id) => Number.isInteger(id))) {
+			throw new NodeOperationError(this.getNode(), 'Grist answered the upload with something other than one ID per file', {
+				description: `Expected ${files.length} attachment ID(s), got ${JSON.stringify(ids)?.slice(0, 200)}.`,
+				itemIndex: i,
+			});
+		}
+		const attachments = files.map((f, n) => ({ id: ids[n] as number, ...f }));
+		const json: IDataObject = { attachments };
+
+		if (target) {
+			const value = ['L', ...mergeAttachmentIds(existing, ids as number[], target.mode)];
+			await client.request({
+				method: 'PATCH',
+				path: client.path('docs', docSeg, 'tables', { value: target.table, label: 'table ID' }, 'records'),
+				body: { records: [{ id: target.rowId, fields: { [target.column]: value } }] },
+				what: `table "${target.table}"`,
+				itemIndex: i,
+			});
+			json.record = { table: target.table, id: target.rowId, column: target.column, value };
+		}
+		return json;
+	});
+}
+
+/** The binary properties to upload for an item; a missing one is named with those the item has. */
+function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, i: number): string[] {
+	const available = Object.keys(item.binary ?? {});
+	const has =
+		available.length > 0
+			? `The item has these binary fields: ${available.join(', ')}.`
+			: 'The item has no binary data at all: add a node that produces a file before this one (e.g. Read/Write Files from Disk, HTTP Request, Convert to File).';
+	if (this.getNodeParameter('uploadAllBinaries', i, false) as boolean) {
+		if (available.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'The item has no binary fields to upload', { description: has, itemIndex: i });
+		}
+		return available;
+	}
+	const names = parseBinaryPropertyNames(this.getNodeParameter('binaryPropertyName', i, 'data'));
+	if (names.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'The field "Input Binary Field(s)" is empty', {
+			description: `Enter the name of the binary field to upload, e.g. data. ${has}`,
+			itemIndex: i,
+		});
+	}
+	const missing = names.filter((n) => !item.binary?.[n]);
+	if (missing.length > 0) {
+		const list = missing.map((n) => `"${n}"`).join(', ');
+		throw new NodeOperationError(
+			this.getNode(),
+			`The item has no binary field ${list} (named in "Input Binary Field(s)")`,
+			{ description: `${has} Put one of them in "Input Binary Field(s)", or turn on "Upload All Binary Fields".`, itemIndex: i },
+		);
+	}
+	return names;
+}
+
+function attachTarget(this: IExecuteFunctions, i: number): Target | undefined {
+	if (!(this.getNodeParameter('attachToRecord', i, false) as boolean)) return undefined;
+	const table = locatorValue.call(this, 'table', i);
+	if (table === '') {
+		throw new NodeOperationError(this.getNode(), 'The Table of "Attach to Record" is empty', {
+			description: 'Pick the table of the record to attach the files to.',
+			itemIndex: i,
+		});
+	}
+	const rawRow = this.getNodeParameter('rowId', i, 0) as unknown;
+	const rowId = typeof rawRow === 'string' && /^\s*\d+\s*$/.test(rawRow) ? Number(rawRow) : rawRow;
+	if (typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 1) {
+		throw new NodeOperationError(this.getNode(), `The Row ID ${JSON.stringify(rawRow)} is not a record ID`, {
+			description: 'Enter the ID of the record (a whole number from 1), e.g. {{ $json.id }} after reading records.',
+			itemIndex: i,
+		});
+	}
+	const column = String(this.getNodeParameter('attachmentsColumn', i, '') ?? '').trim();
+	if (column === '') {
+		throw new NodeOperationError(this.getNode(), 'The field "Attachments Column" is empty', {
+			description: 'Enter the column ID of a column of type Attachments, e.g. Files.',
+			itemIndex: i,
+		});
+	}
+	const mode = this.getNodeParameter('attachMode', i, 'append') === 'replace' ? 'replace' : 'append';
+	return { table, rowId, column, mode };
+}
+
+function checkColumn(this: IExecuteFunctions, columns: ColumnInfo[], target: Target, i: number): void {
+	const attachmentColumns = columns.filter((c) => c.fields?.type === 'Attachments').map((c) => c.id);
+	const listed =
+		attachmentColumns.length > 0
+			? `Attachments columns of table "${target.table}": ${attachmentColumns.join(', ')}.`
+			: `Table "${target.table}" has no column of type Attachments: add one in Grist first.`;
+	const column = columns.find((c) => c.id === target.column);
+	if (!column) {
+		throw new NodeOperationError(this.getNode(), `Table "${target.table}" has no column "${target.column}"`, {
+			description: `Use the column ID (not its label). ${listed}`,
+			itemIndex: i,
+		});
+	}
+	const type = column.fields?.type ?? 'unknown';
+	if (type !== 'Attachments') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Column "${target.column}" of table "${target.table}" is of type ${type}, not Attachments`,
+			{ description: listed, itemIndex: i },
+		);
+	}
+}
+
+/** The attachment ids in the record's cell (and proof that the record exists). */
+async function readCell(this: IExecuteFunctions, client: GristClient, docId: string, target: Target, i: number): Promise<number[]> {
+	const res = await client.request<{ records?: Array<{ id: number; fields?: IDataObject }> }>({
+		method: 'GET',
+		path: client.path('docs', { value: docId, label: 'document ID' }, 'tables', { value: target.table, label: 'table ID' }, 'records'),
+		qs: { filter: JSON.stringify({ id: [target.rowId] }) },
+		what: `table "${target.table}"`,
+		itemIndex: i,
+	});
+	const record = res?.records?.find((r) => r.id === target.rowId);
+	if (!record) {
+		throw new NodeOperationError(this.getNode(), `Table "${target.table}" has no record with ID ${target.rowId}`, {
+			description: 'Check the Row ID (the record may have been deleted, or access rules hide it). Nothing was uploaded.',
+			itemIndex: i,
+		});
+	}
+	const cell = record.fields?.[target.column];
+	const ids = attachmentIdsOfCell(cell);
+	if (ids === undefined) {
+		if (target.mode === 'replace') return [];
+		throw new NodeOperationError(
+			this.getNode(),
+			`The cell ${target.column} of record ${target.rowId} holds ${JSON.stringify(cell)?.slice(0, 100)}, not a list of attachments`,
+			{ description: 'Choose "Replace" under Existing Attachments to overwrite it. Nothing was uploaded.', itemIndex: i },
+		);
+	}
+	return ids;
+}
+
+function fileNameOf(meta: IBinaryData, property: string): string {
+	if (meta.fileName && meta.fileName.trim() !== '') return meta.fileName;
+	return meta.fileExtension ? `${property}.${meta.fileExtension}` : property;
+}
+
+/** Adds what to do to the transport's error for the statuses an upload can meet. */
+function explainUploadError(error: unknown, totalBytes: number): unknown {
+	if (!(error instanceof NodeApiError)) return error;
+	const size = formatBytes(totalBytes);
+	if (error.httpCode === '413') {
+		error.description = /Exceeded attachments limit/i.test(error.message)
+			? 'The document has reached the total size of attachments its plan allows. Remove unused attachments in Grist (Raw Data → attachments) or upgrade the plan.'
+			: `The files of this item (${size}) are larger than the Grist server accepts for attachments. Self-hosted Grist sets the limit with GRIST_MAX_UPLOAD_ATTACHMENT_MB (a proxy in front of it, e.g. nginx client_max_body_size, may set a lower one); on getgrist.com it depends on the plan. Upload smaller files or ask the server's admin to raise the limit.`;
+	} else if (error.httpCode === '403') {
+		error.description = `${error.description ?? ''} Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.`.trim();
+	}
+	return error;
+}
+
+function formatBytes(n: number): string {
+	if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+	if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
+	return `${n} bytes`;
+}
