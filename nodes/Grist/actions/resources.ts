@@ -1,10 +1,14 @@
 /** Every resource of the Grist node, in the order of the Resource selector. */
 import { attachment } from './attachment';
+import { document } from './document';
 import { org } from './org';
 import type { GristResource, ResourceModule } from './types';
+import { workspace } from './workspace';
 
 export const resources: Partial<Record<GristResource, ResourceModule>> = {
 	org,
+	workspace,
+	document,
 	attachment,
 };
 

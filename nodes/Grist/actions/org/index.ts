@@ -1,7 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../types';
+import * as get from './get.operation';
+import * as getAccess from './getAccess.operation';
 import * as getAll from './getAll.operation';
+import * as getWorkspaces from './getWorkspaces.operation';
+import * as update from './update.operation';
+import * as updateAccess from './updateAccess.operation';
 
 const operation: INodeProperties = {
 	displayName: 'Operation',
@@ -11,10 +16,40 @@ const operation: INodeProperties = {
 	displayOptions: { show: { resource: ['org'] } },
 	options: [
 		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get an organization',
+			action: 'Get an organization',
+		},
+		{
+			name: 'Get Access',
+			value: 'getAccess',
+			description: 'List the users with access to an organization, one item per user',
+			action: 'Get access of an organization',
+		},
+		{
 			name: 'Get Many',
 			value: 'getAll',
 			description: 'List the organizations (team sites and personal sites) the API key can see',
 			action: 'Get many organizations',
+		},
+		{
+			name: 'Get Workspaces',
+			value: 'getWorkspaces',
+			description: 'List the workspaces of an organization with their documents',
+			action: 'Get workspaces of an organization',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Rename an organization',
+			action: 'Update an organization',
+		},
+		{
+			name: 'Update Access',
+			value: 'updateAccess',
+			description: 'Add, change or remove the roles of users in an organization',
+			action: 'Update access of an organization',
 		},
 	],
 	default: 'getAll',
@@ -22,6 +57,21 @@ const operation: INodeProperties = {
 
 export const org: ResourceModule = {
 	option: { name: 'Organization', value: 'org', description: 'A Grist site: personal or team' },
-	description: [operation, ...getAll.description],
-	operations: { getAll: getAll.execute },
+	description: [
+		operation,
+		...get.description,
+		...getAccess.description,
+		...getAll.description,
+		...getWorkspaces.description,
+		...update.description,
+		...updateAccess.description,
+	],
+	operations: {
+		get: get.execute,
+		getAccess: getAccess.execute,
+		getAll: getAll.execute,
+		getWorkspaces: getWorkspaces.execute,
+		update: update.execute,
+		updateAccess: updateAccess.execute,
+	},
 };

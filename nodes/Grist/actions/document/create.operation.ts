@@ -1,0 +1,69 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+import { fetchDocument } from './get.operation';
+
+const properties: INodeProperties[] = [
+	workspaceLocator,
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The name of the new document',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Pinned',
+				name: 'isPinned',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to pin the document in its workspace',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['create'] } },
+	properties,
+);
+
+/** POST /api/workspaces/{wid}/docs, then returns the new document (not just its id). */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const wid = workspaceIdValue.call(this, 'workspace', i);
+		const name = String(this.getNodeParameter('name', i, '') ?? '').trim();
+		if (name === '') {
+			throw new NodeOperationError(this.getNode(), 'The Name is empty', {
+				itemIndex: i,
+				description: 'Enter the name of the new document.',
+			});
+		}
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const body: IDataObject = { name };
+		if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;
+		const docId = await client.request<string>({
+			method: 'POST',
+			path: client.path('workspaces', { value: wid, label: 'workspace ID' }, 'docs'),
+			body,
+			what: `workspace ${wid}`,
+			itemIndex: i,
+		});
+		return await fetchDocument(client, String(docId), i);
+	});
+}

@@ -1,0 +1,90 @@
+/** Shared by exportWorkbook and exportTable: download a file and put it into a binary property. */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { GristClient } from '../../transport';
+import { docPath } from './get.operation';
+
+export const exportOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Header',
+			name: 'header',
+			type: 'options',
+			options: [
+				{ name: 'Column Labels', value: 'label', description: 'The labels shown in Grist' },
+				{ name: 'Column IDs', value: 'colId', description: 'The IDs used in formulas and the API' },
+			],
+			default: 'label',
+			description: 'What the header row shows',
+		},
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. report',
+			description: 'Name of the file without extension (default: the name Grist gives it)',
+		},
+	],
+};
+
+export interface ExportRequest {
+	docId: string;
+	format: 'xlsx' | 'csv';
+	tableId?: string;
+	itemIndex: number;
+}
+
+const EXTENSION_MIME: Record<ExportRequest['format'], string> = {
+	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+	csv: 'text/csv',
+};
+
+/** GET /api/docs/{docId}/download/{xlsx|csv} → one output item with the file. */
+export async function exportToBinary(
+	this: IExecuteFunctions,
+	client: GristClient,
+	req: ExportRequest,
+): Promise<INodeExecutionData> {
+	const i = req.itemIndex;
+	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
+	if (binaryPropertyName === '') {
+		throw new NodeOperationError(this.getNode(), 'The Put Output File in Field is empty', {
+			itemIndex: i,
+			description: 'Enter the name of the binary field for the file, e.g. data.',
+		});
+	}
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (req.tableId !== undefined) qs.tableId = req.tableId;
+	if (options.header !== undefined) qs.header = options.header;
+	let title = String(options.fileName ?? '').trim();
+	const ext = `.${req.format}`;
+	if (title.toLowerCase().endsWith(ext)) title = title.slice(0, -ext.length);
+	if (title !== '') qs.title = title;
+	const res = await client.binary({
+		method: 'GET',
+		path: docPath(client, req.docId, 'download', req.format),
+		qs,
+		what: req.tableId !== undefined ? `table "${req.tableId}" of document "${req.docId}"` : `document "${req.docId}"`,
+		itemIndex: i,
+	});
+	let fileName = title !== '' ? `${title}${ext}` : res.fileName;
+	if (!fileName) fileName = `${req.tableId ? `${req.docId}-${req.tableId}` : req.docId}${ext}`;
+	const mimeType = res.mimeType && res.mimeType !== 'application/octet-stream' ? res.mimeType : EXTENSION_MIME[req.format];
+	const binary = await this.helpers.prepareBinaryData(res.body, fileName, mimeType);
+	const json: IDataObject = {
+		documentId: req.docId,
+		...(req.tableId !== undefined ? { tableId: req.tableId } : {}),
+		fileName,
+		mimeType,
+		fileSize: res.body.length,
+	};
+	return { json, binary: { [binaryPropertyName]: binary } };
+}

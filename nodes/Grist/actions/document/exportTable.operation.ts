@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import {
+	binaryPropertyField,
+	documentIdValue,
+	documentLocator,
+	tableIdValue,
+	tableLocator,
+} from '../common.descriptions';
+import { exportOptions, exportToBinary } from './export';
+
+const properties: INodeProperties[] = [documentLocator, tableLocator, binaryPropertyField, exportOptions];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['exportTable'] } },
+	properties,
+);
+
+/** GET /api/docs/{docId}/download/csv?tableId= into a binary property. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const docId = documentIdValue.call(this, i);
+		const tableId = tableIdValue.call(this, i);
+		return await exportToBinary.call(this, client, { docId, format: 'csv', tableId, itemIndex: i });
+	});
+}

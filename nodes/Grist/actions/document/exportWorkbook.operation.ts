@@ -1,0 +1,49 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import {
+	binaryPropertyField,
+	documentIdValue,
+	documentLocator,
+	tableIdValue,
+	tableLocator,
+} from '../common.descriptions';
+import { exportOptions, exportToBinary } from './export';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	{
+		displayName: 'Tables',
+		name: 'tables',
+		type: 'options',
+		options: [
+			{ name: 'All Tables', value: 'all', description: 'One sheet per table' },
+			{ name: 'One Table', value: 'one' },
+		],
+		default: 'all',
+	},
+	{ ...tableLocator, displayOptions: { show: { tables: ['one'] } } },
+	binaryPropertyField,
+	exportOptions,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['exportWorkbook'] } },
+	properties,
+);
+
+/** GET /api/docs/{docId}/download/xlsx (all tables, or `tableId`) into a binary property. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const docId = documentIdValue.call(this, i);
+		const tables = this.getNodeParameter('tables', i, 'all') as string;
+		const tableId = tables === 'one' ? tableIdValue.call(this, i) : undefined;
+		return await exportToBinary.call(this, client, { docId, format: 'xlsx', tableId, itemIndex: i });
+	});
+}

@@ -1,0 +1,90 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import {
+	applyLimit,
+	limitFields,
+	optionalOrgLocator,
+	orgKeyValue,
+	workspaceIdValue,
+	workspaceLocator,
+} from '../common.descriptions';
+import { documentsOfWorkspaces } from '../org/getWorkspaces.operation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Search In',
+		name: 'scope',
+		type: 'options',
+		options: [
+			{ name: 'Workspace', value: 'workspace', description: 'The documents of one workspace' },
+			{
+				name: 'Organization',
+				value: 'org',
+				description: 'The documents of every workspace of a site',
+			},
+		],
+		default: 'workspace',
+	},
+	{ ...workspaceLocator, displayOptions: { show: { scope: ['workspace'] } } },
+	{ ...optionalOrgLocator, displayOptions: { show: { scope: ['org'] } } },
+	...limitFields,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Name Contains',
+				name: 'nameContains',
+				type: 'string',
+				default: '',
+				description: 'Only documents whose name contains this text (not case-sensitive)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['getAll'] } },
+	properties,
+);
+
+/** Documents of a workspace (GET /api/workspaces/{wid}) or of a site (GET /api/orgs/{org}/workspaces). */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const scope = this.getNodeParameter('scope', i, 'workspace') as string;
+		let docs: IDataObject[];
+		if (scope === 'org') {
+			const key = await orgKeyValue.call(this, client, i);
+			const workspaces = await client.request<IDataObject[]>({
+				method: 'GET',
+				path: client.path('orgs', { value: key, label: 'organization' }, 'workspaces'),
+				what: `organization "${key}"`,
+				itemIndex: i,
+			});
+			docs = documentsOfWorkspaces(workspaces);
+		} else {
+			const wid = workspaceIdValue.call(this, 'workspace', i);
+			const ws = await client.request<IDataObject>({
+				method: 'GET',
+				path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
+				what: `workspace ${wid}`,
+				itemIndex: i,
+			});
+			docs = documentsOfWorkspaces([ws]);
+		}
+		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+		const needle = String(filters.nameContains ?? '').trim().toLowerCase();
+		if (needle !== '') docs = docs.filter((d) => String(d.name ?? '').toLowerCase().includes(needle));
+		return applyLimit(this, docs, i);
+	});
+}

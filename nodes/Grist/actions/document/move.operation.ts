@@ -1,0 +1,57 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import {
+	documentIdValue,
+	documentLocator,
+	withHint,
+	workspaceIdValue,
+	workspaceLocator,
+} from '../common.descriptions';
+import { docPath, fetchDocument } from './get.operation';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	{
+		...workspaceLocator,
+		displayName: 'Destination Workspace',
+		name: 'destinationWorkspace',
+		description: 'The workspace to move the document to (it may be in another site you own)',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['move'] } },
+	properties,
+);
+
+/** PATCH /api/docs/{docId}/move `{ workspace }`, then returns the document in its new place. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const docId = documentIdValue.call(this, i);
+		const wid = workspaceIdValue.call(this, 'destinationWorkspace', i, 'Destination Workspace');
+		try {
+			await client.request({
+				method: 'PATCH',
+				path: docPath(client, docId, 'move'),
+				body: { workspace: wid },
+				what: `document "${docId}"`,
+				itemIndex: i,
+			});
+		} catch (error) {
+			throw withHint(error, [
+				[
+					/already in destination workspace/i,
+					`The Destination Workspace (${wid}) is the workspace the document is already in. Pick another workspace.`,
+				],
+			]);
+		}
+		return await fetchDocument(client, docId, i);
+	});
+}

@@ -1,0 +1,77 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { documentIdValue, documentLocator } from '../common.descriptions';
+import { docPath, fetchDocument } from './get.operation';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'The new name of the document',
+			},
+			{
+				displayName: 'Pinned',
+				name: 'isPinned',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the document is pinned in its workspace',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['update'] } },
+	properties,
+);
+
+/** PATCH /api/docs/{docId} (name, isPinned), then returns the document as it is now. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const docId = documentIdValue.call(this, i);
+		const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
+		const body: IDataObject = {};
+		if (fields.name !== undefined) {
+			const name = String(fields.name ?? '').trim();
+			if (name === '') {
+				throw new NodeOperationError(this.getNode(), 'The Name is empty', {
+					itemIndex: i,
+					description: 'Enter the new name of the document, or remove the Name field.',
+				});
+			}
+			body.name = name;
+		}
+		if (fields.isPinned !== undefined) body.isPinned = fields.isPinned === true;
+		if (Object.keys(body).length === 0) {
+			throw new NodeOperationError(this.getNode(), 'No field to update was given', {
+				itemIndex: i,
+				description: 'Add Name or Pinned under Update Fields.',
+			});
+		}
+		await client.request({
+			method: 'PATCH',
+			path: docPath(client, docId),
+			body,
+			what: `document "${docId}"`,
+			itemIndex: i,
+		});
+		return await fetchDocument(client, docId, i);
+	});
+}

@@ -1,0 +1,41 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { buildAccessDelta } from '../../helpers/access';
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import {
+	accessUpdateFields,
+	accessUpdateInput,
+	asInputError,
+	documentIdValue,
+	documentLocator,
+	patchAccess,
+} from '../common.descriptions';
+import { docPath } from './get.operation';
+
+const properties: INodeProperties[] = [documentLocator, ...accessUpdateFields('document')];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['updateAccess'] } },
+	properties,
+);
+
+/** PATCH /api/docs/{docId}/access with `{ delta: { users?, maxInheritedRole? } }`. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const docId = documentIdValue.call(this, i);
+		let body;
+		try {
+			const input = accessUpdateInput.call(this, 'document', i);
+			body = buildAccessDelta('document', input.rows, input.maxInheritedRole);
+		} catch (error) {
+			throw asInputError.call(this, error, i);
+		}
+		return await patchAccess(client, docPath(client, docId, 'access'), body, `document "${docId}"`, i);
+	});
+}

@@ -1,0 +1,50 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { optionalOrgLocator, orgKeyValue } from '../common.descriptions';
+import { fetchOrg } from './get.operation';
+
+const properties: INodeProperties[] = [
+	optionalOrgLocator,
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The new name of the organization (needs the Owner role)',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['org'], operation: ['update'] } },
+	properties,
+);
+
+/** PATCH /api/orgs/{org} with the new name, then returns the organization as it is now. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const name = String(this.getNodeParameter('name', i, '') ?? '').trim();
+		if (name === '') {
+			throw new NodeOperationError(this.getNode(), 'The Name is empty', {
+				itemIndex: i,
+				description: 'Enter the new name of the organization.',
+			});
+		}
+		const key = await orgKeyValue.call(this, client, i);
+		await client.request({
+			method: 'PATCH',
+			path: client.path('orgs', { value: key, label: 'organization' }),
+			body: { name },
+			what: `organization "${key}"`,
+			itemIndex: i,
+		});
+		return await fetchOrg(client, key, i);
+	});
+}

@@ -1,0 +1,50 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { optionalOrgLocator, orgKeyValue } from '../common.descriptions';
+import { fetchWorkspace } from './get.operation';
+
+const properties: INodeProperties[] = [
+	optionalOrgLocator,
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The name of the new workspace',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workspace'], operation: ['create'] } },
+	properties,
+);
+
+/** POST /api/orgs/{org}/workspaces, then returns the new workspace (not just its id). */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const name = String(this.getNodeParameter('name', i, '') ?? '').trim();
+		if (name === '') {
+			throw new NodeOperationError(this.getNode(), 'The Name is empty', {
+				itemIndex: i,
+				description: 'Enter the name of the new workspace.',
+			});
+		}
+		const key = await orgKeyValue.call(this, client, i);
+		const wid = await client.request<number>({
+			method: 'POST',
+			path: client.path('orgs', { value: key, label: 'organization' }, 'workspaces'),
+			body: { name },
+			what: `organization "${key}"`,
+			itemIndex: i,
+		});
+		return await fetchWorkspace(client, Number(wid), i);
+	});
+}

@@ -1,0 +1,40 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Deleting a workspace permanently deletes every document in it. This cannot be undone.',
+		name: 'deleteNotice',
+		type: 'notice',
+		default: '',
+	},
+	workspaceLocator,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workspace'], operation: ['delete'] } },
+	properties,
+);
+
+/** DELETE /api/workspaces/{wid}: permanent, with all its documents (needs the Owner role). */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const wid = workspaceIdValue.call(this, 'workspace', i);
+		await client.request({
+			method: 'DELETE',
+			path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
+			what: `workspace ${wid}`,
+			itemIndex: i,
+		});
+		return { deleted: true };
+	});
+}

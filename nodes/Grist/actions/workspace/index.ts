@@ -1,0 +1,77 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { ResourceModule } from '../types';
+import * as create from './create.operation';
+import * as del from './delete.operation';
+import * as get from './get.operation';
+import * as getAccess from './getAccess.operation';
+import * as update from './update.operation';
+import * as updateAccess from './updateAccess.operation';
+
+const operation: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['workspace'] } },
+	options: [
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a workspace in an organization',
+			action: 'Create a workspace',
+		},
+		{
+			name: 'Delete',
+			value: 'delete',
+			description: 'Delete a workspace permanently, with all its documents',
+			action: 'Delete a workspace',
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get a workspace with its documents',
+			action: 'Get a workspace',
+		},
+		{
+			name: 'Get Access',
+			value: 'getAccess',
+			description: 'List the users with access to a workspace, one item per user',
+			action: 'Get access of a workspace',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Rename a workspace',
+			action: 'Update a workspace',
+		},
+		{
+			name: 'Update Access',
+			value: 'updateAccess',
+			description: 'Add, change or remove users\' roles and the inherited-role ceiling of a workspace',
+			action: 'Update access of a workspace',
+		},
+	],
+	default: 'get',
+};
+
+export const workspace: ResourceModule = {
+	option: { name: 'Workspace', value: 'workspace', description: 'A folder of documents in a site' },
+	description: [
+		operation,
+		...create.description,
+		...del.description,
+		...get.description,
+		...getAccess.description,
+		...update.description,
+		...updateAccess.description,
+	],
+	operations: {
+		create: create.execute,
+		delete: del.execute,
+		get: get.execute,
+		getAccess: getAccess.execute,
+		update: update.execute,
+		updateAccess: updateAccess.execute,
+	},
+};

@@ -1,0 +1,50 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+import { fetchWorkspace } from './get.operation';
+
+const properties: INodeProperties[] = [
+	workspaceLocator,
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The new name of the workspace (needs the Owner role)',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workspace'], operation: ['update'] } },
+	properties,
+);
+
+/** PATCH /api/workspaces/{wid} with the new name, then returns the workspace as it is now. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const wid = workspaceIdValue.call(this, 'workspace', i);
+		const name = String(this.getNodeParameter('name', i, '') ?? '').trim();
+		if (name === '') {
+			throw new NodeOperationError(this.getNode(), 'The Name is empty', {
+				itemIndex: i,
+				description: 'Enter the new name of the workspace.',
+			});
+		}
+		await client.request({
+			method: 'PATCH',
+			path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
+			body: { name },
+			what: `workspace ${wid}`,
+			itemIndex: i,
+		});
+		return await fetchWorkspace(client, wid, i);
+	});
+}

@@ -1,0 +1,46 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { buildAccessDelta } from '../../helpers/access';
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import {
+	accessUpdateFields,
+	accessUpdateInput,
+	asInputError,
+	patchAccess,
+	workspaceIdValue,
+	workspaceLocator,
+} from '../common.descriptions';
+
+const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workspace'], operation: ['updateAccess'] } },
+	properties,
+);
+
+/** PATCH /api/workspaces/{wid}/access with `{ delta: { users?, maxInheritedRole? } }`. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const wid = workspaceIdValue.call(this, 'workspace', i);
+		let body;
+		try {
+			const input = accessUpdateInput.call(this, 'workspace', i);
+			body = buildAccessDelta('workspace', input.rows, input.maxInheritedRole);
+		} catch (error) {
+			throw asInputError.call(this, error, i);
+		}
+		return await patchAccess(
+			client,
+			client.path('workspaces', { value: wid, label: 'workspace ID' }, 'access'),
+			body,
+			`workspace ${wid}`,
+			i,
+		);
+	});
+}
