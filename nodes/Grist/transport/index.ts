@@ -53,6 +53,14 @@ export interface BinaryResponse {
 	mimeType?: string;
 }
 
+export interface StreamResponse {
+	/** A readable stream of the bytes (what `prepareBinaryData` takes). */
+	body: Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+	headers: Record<string, string>;
+	fileName?: string;
+	mimeType?: string;
+}
+
 interface FullResponse {
 	body: unknown;
 	headers: Record<string, string | string[] | undefined>;
@@ -123,6 +131,24 @@ export class GristClient {
 	}
 
 	/**
+	 * Like `binary`, but the body stays a stream (large attachment downloads go to n8n's binary
+	 * data store without being held in memory). Error answers are read in full, as for `binary`.
+	 */
+	async binaryStream(req: GristRequest): Promise<StreamResponse> {
+		const res = await this.send(req, { encoding: 'stream', json: false });
+		const headers: Record<string, string> = {};
+		for (const [k, v] of Object.entries(res.headers)) {
+			if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+		}
+		return {
+			body: res.body as StreamResponse['body'],
+			headers,
+			fileName: fileNameFromDisposition(headers['content-disposition']),
+			mimeType: headers['content-type']?.split(';')[0].trim(),
+		};
+	}
+
+	/**
 	 * The org key for "this site": `/o/<team>` or `current` where the server can resolve it; else
 	 * the only org the key can see; else an error asking the user to pick one.
 	 */
@@ -185,6 +211,7 @@ export class GristClient {
 				throw this.networkError(error, code, req);
 			}
 			if (res.statusCode >= 200 && res.statusCode < 300) return res;
+			if (isStream(res.body)) res.body = await readStream(res.body);
 			if (shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)) {
 				await sleep(backoffDelay(retries, this.retry));
 				continue;
@@ -230,6 +257,24 @@ export class GristClient {
 		apiError.message = `Could not reach the Grist server at ${this.server.origin}: ${text}`;
 		return apiError;
 	}
+}
+
+function isStream(body: unknown): body is AsyncIterable<unknown> {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as { pipe?: unknown }).pipe === 'function' &&
+		Symbol.asyncIterator in body
+	);
+}
+
+/** Reads an (error) answer's stream in full, so its text can be shown and the socket freed. */
+async function readStream(body: AsyncIterable<unknown>): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of body) {
+		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+	}
+	return Buffer.concat(chunks);
 }
 
 /** The network error code behind an error thrown by n8n's request helper. */

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
@@ -25,8 +25,8 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * GET /api/docs/{doc}/attachments/{id}/download: the bytes, kept as they are, into a binary
- * property with the file name from Content-Disposition and the MIME type Grist sends.
+ * GET /api/docs/{doc}/attachments/{id}/download: the bytes, streamed as they are into n8n's binary
+ * data store, with the file name from Content-Disposition and the MIME type Grist sends.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -43,7 +43,7 @@ export async function execute(
 				itemIndex: i,
 			});
 		}
-		const file = await client.binary({
+		const file = await client.binaryStream({
 			method: 'GET',
 			path: client.path('docs', { value: docId, label: 'document ID' }, 'attachments', id, 'download'),
 			what: `attachment ${id} of document "${docId}"`,
@@ -51,9 +51,17 @@ export async function execute(
 		});
 		const fileName = file.fileName ?? `attachment-${id}`;
 		const mimeType = file.mimeType && file.mimeType !== '' ? file.mimeType : undefined;
-		const binary = await this.helpers.prepareBinaryData(file.body, fileName, mimeType);
+		let binary: IBinaryData;
+		try {
+			binary = await this.helpers.prepareBinaryData(file.body, fileName, mimeType);
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), `The download of attachment ${id} broke off: ${(error as Error).message}`, {
+				description: 'The connection to Grist failed while the file was being received. Run the node again.',
+				itemIndex: i,
+			});
+		}
 		return {
-			json: { id, fileName, mimeType: binary.mimeType, fileSize: file.body.length },
+			json: { id, fileName: binary.fileName ?? fileName, mimeType: binary.mimeType, fileSize: binary.bytes },
 			binary: { [property]: binary },
 		};
 	});
