@@ -1,0 +1,401 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-hardcoded-secrets -- test harness (runs outside n8n); the owner password is a throwaway for a loopback test instance */
+/**
+ * Real-n8n harness (test level c): the built package, packed with `npm pack` and installed as a
+ * community package into a fresh n8n 2.41.1 (Node 24, from the cache of scripts/ensure-n8n.sh),
+ * driven through n8n's REST and public APIs. Node types are `n8n-nodes-grist.grist` and
+ * `n8n-nodes-grist.gristTrigger`, exactly as after a real install.
+ *
+ * Usage (one n8n server per test file; start ≈ 10 s, each workflow run ≈ 0.1–0.3 s):
+ * ```ts
+ * import { startN8n, manualWorkflow, gristNode, START_TIMEOUT, type N8n } from '../harness/e2e';
+ * import { startEmulator } from '../emulator';
+ *
+ * let n8n: N8n;
+ * beforeAll(async () => { n8n = await startN8n(); }, START_TIMEOUT);
+ * afterAll(async () => { await n8n?.stop(); });
+ *
+ * test('lists orgs', async () => {
+ *   const cred = await n8n.createCredential({ name: 'Grist', type: 'gristApi',
+ *     data: { apiKey: 'k', serverUrl: emulator.url } });          // → { id, name }
+ *   const run = await n8n.runWorkflow(manualWorkflow([
+ *     gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred),
+ *   ]));
+ *   expect(run.status).toBe('success');
+ *   expect(run.output('Grist')).toEqual([...]);          // json of each item of output 0
+ * });
+ * ```
+ * - `startN8n({ env?, echo? })`: `env` is added to n8n's environment (e.g.
+ *   `{ HTTP_PROXY: emulator.url, NO_PROXY: '127.0.0.1,localhost' }` to route
+ *   `http://<team>.getgrist.com` to the emulator). n8n never inherits proxy, `N8N_*`, `DB_*`,
+ *   `NODE_ENV` or npm variables from the test process; by default `NO_PROXY=127.0.0.1,localhost`.
+ *   `echo: true` (or env `E2E_N8N_ECHO=1`) copies n8n's log to stderr. Everything listens on
+ *   127.0.0.1 on random free ports; telemetry, version checks, templates and the MCP registry are
+ *   off; the user folder is a fresh temp dir, removed by `stop()`. The process group is killed by
+ *   `stop()`, on jest's exit, and by a watchdog if jest dies.
+ * - `runWorkflow(workflowJsonOrId, { triggerNode?, timeoutMs? })` saves the workflow (if JSON),
+ *   runs it like the editor's "Execute workflow" (`POST /rest/workflows/<id>/run`, from the Manual
+ *   Trigger, or from `triggerNode` e.g. `'Grist Trigger'` for one manual poll), waits for the
+ *   saved execution and returns a `RunResult`:
+ *   `status` ('success' | 'error' | …), `error` (the workflow's error: `{ message, description,
+ *   httpCode, node, name }`), `output(node, outputIndex = 0, run = 0)` → json items,
+ *   `items(node, …)` → full items (json, binary, pairedItem), `nodeError(node)`,
+ *   `binary(node, itemIndex, property = 'data')` → Promise<Buffer>, `raw` (the parsed run data).
+ * - Polling for real: `activate(id)` / `deactivate(id)` (public API), then `executions(id)`
+ *   (newest first, each a `RunResult`) and `workflowStaticData(id)`; `waitForExecutions(id, n)`.
+ * - `createCredential`, `testCredential(id)` → `{ status: 'OK' | 'Error', message }`,
+ *   `createWorkflow(json)` → id, `nodeTypes()`, `credentialTypes()`, `logs()` (n8n's output so
+ *   far), `rest(method, path, body)` and `api(method, path, body)` for anything else.
+ */
+import { parse as parseFlatted } from 'flatted';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import {
+	bcryptHash,
+	freePort,
+	installPackage,
+	locateRuntime,
+	randomSecret,
+	removeFolder,
+	spawnN8n,
+	type N8nProcess,
+} from './e2e/runtime';
+import { MANUAL_TRIGGER_NAME, type CredentialRef, type WorkflowJson } from './e2e/workflows';
+
+export * from './e2e/workflows';
+export { N8N_VERSION } from './e2e/runtime';
+
+/** jest timeout for the `beforeAll` that calls `startN8n` (covers a cold ensure-n8n.sh run). */
+export const START_TIMEOUT = 15 * 60_000;
+
+export const OWNER_EMAIL = 'owner@e2e.example.com';
+export const OWNER_PASSWORD = 'E2e-Owner-Passw0rd';
+
+type Json = Record<string, unknown>;
+
+export interface NodeErrorInfo {
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+	/** Name of the node that failed. */
+	node?: string;
+	/** Error class, e.g. NodeApiError, NodeOperationError. */
+	name?: string;
+	raw: Json;
+}
+
+export interface RunItem {
+	json: Json;
+	binary?: Record<string, BinaryRef>;
+	pairedItem?: unknown;
+	error?: unknown;
+}
+
+export interface BinaryRef {
+	data?: string;
+	id?: string;
+	mimeType?: string;
+	fileName?: string;
+	fileExtension?: string;
+	fileSize?: string;
+}
+
+export interface RunResult {
+	executionId: string;
+	status: string;
+	/** The error that stopped the workflow, if any. */
+	error?: NodeErrorInfo;
+	/** Names of the nodes that ran, in order. */
+	nodesRun: string[];
+	output(node: string, outputIndex?: number, run?: number): Json[];
+	items(node: string, outputIndex?: number, run?: number): RunItem[];
+	nodeError(node: string, run?: number): NodeErrorInfo | undefined;
+	binary(node: string, itemIndex: number, property?: string, outputIndex?: number): Promise<Buffer>;
+	/** The parsed execution data (`{ resultData: { runData, error }, … }`). */
+	raw: Json;
+}
+
+export interface N8n {
+	baseUrl: string;
+	userFolder: string;
+	/** Milliseconds from spawn to a logged-in session. */
+	startupMs: number;
+	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+	api<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+	createCredential(c: { name: string; type: string; data: Json }): Promise<CredentialRef>;
+	testCredential(id: string): Promise<{ status: string; message: string }>;
+	createWorkflow(wf: WorkflowJson): Promise<string>;
+	runWorkflow(wf: WorkflowJson | string, opts?: { triggerNode?: string; timeoutMs?: number }): Promise<RunResult>;
+	activate(workflowId: string): Promise<void>;
+	deactivate(workflowId: string): Promise<void>;
+	executions(workflowId: string): Promise<RunResult[]>;
+	waitForExecutions(workflowId: string, count: number, timeoutMs?: number): Promise<RunResult[]>;
+	workflowStaticData(workflowId: string): Promise<Json | null>;
+	nodeTypes(): Promise<string[]>;
+	credentialTypes(): Promise<string[]>;
+	logs(): string;
+	stop(): Promise<void>;
+}
+
+export interface StartN8nOptions {
+	env?: Record<string, string>;
+	echo?: boolean;
+	/** ms to wait for `/healthz/readiness` (default 120 s). */
+	readyTimeoutMs?: number;
+}
+
+class HttpError extends Error {
+	constructor(
+		message: string,
+		readonly status: number,
+		readonly body: string,
+	) {
+		super(message);
+	}
+}
+
+const sleep = async (ms: number) => await new Promise((r) => setTimeout(r, ms));
+
+function errorInfo(e: unknown): NodeErrorInfo | undefined {
+	if (!e || typeof e !== 'object') return undefined;
+	const err = e as Json;
+	const node = err.node as Json | undefined;
+	return {
+		message: String(err.message ?? ''),
+		description: (err.description as string | null | undefined) ?? undefined,
+		httpCode: (err.httpCode as string | null | undefined) ?? undefined,
+		node: typeof node?.name === 'string' ? node.name : undefined,
+		name: typeof err.name === 'string' ? err.name : undefined,
+		raw: err,
+	};
+}
+
+export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
+	const t0 = Date.now();
+	const runtime = locateRuntime();
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-grist-e2e-'));
+	let proc: N8nProcess | undefined;
+	try {
+		installPackage(userFolder);
+		const [port, brokerPort] = [await freePort(), await freePort()];
+		const baseUrl = `http://127.0.0.1:${port}`;
+		proc = spawnN8n({
+			runtime,
+			userFolder,
+			echo: options.echo ?? process.env.E2E_N8N_ECHO === '1',
+			env: {
+				N8N_USER_FOLDER: userFolder,
+				N8N_ENCRYPTION_KEY: randomSecret(),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_HOST: '127.0.0.1',
+				N8N_PORT: String(port),
+				N8N_PROTOCOL: 'http',
+				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+				N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_DIAGNOSTICS_ENABLED: 'false',
+				N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+				N8N_TEMPLATES_ENABLED: 'false',
+				N8N_PERSONALIZATION_ENABLED: 'false',
+				N8N_HIRING_BANNER_ENABLED: 'false',
+				N8N_DISABLED_MODULES: 'mcp-registry',
+				N8N_SECURE_COOKIE: 'false',
+				N8N_LOG_LEVEL: 'info',
+				N8N_LOG_OUTPUT: 'console',
+				EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+				EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+				EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+				N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+				N8N_INSTANCE_OWNER_EMAIL: OWNER_EMAIL,
+				N8N_INSTANCE_OWNER_PASSWORD_HASH: bcryptHash(runtime, OWNER_PASSWORD),
+				N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
+				N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
+				NO_PROXY: '127.0.0.1,localhost',
+				...options.env,
+			},
+		});
+		const p = proc;
+
+		// Wait for readiness (or fail early with n8n's own output if it exits).
+		let exitedEarly = false;
+		void p.exited.then(() => (exitedEarly = true));
+		const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
+		for (;;) {
+			if (exitedEarly) throw new Error(`n8n exited during start-up:\n${tail(p.output())}`);
+			if (Date.now() > deadline) throw new Error(`n8n not ready after ${options.readyTimeoutMs ?? 120_000} ms:\n${tail(p.output())}`);
+			try {
+				const r = await fetch(`${baseUrl}/healthz/readiness`);
+				if (r.status === 200) break;
+			} catch {
+				// not listening yet
+			}
+			await sleep(150);
+		}
+
+		let cookie = '';
+		let apiKey = '';
+		const call = async <T>(kind: 'rest' | 'api', method: string, path: string, body?: unknown): Promise<T> => {
+			const headers: Record<string, string> = {};
+			if (body !== undefined) headers['content-type'] = 'application/json';
+			if (kind === 'rest' && cookie) headers.cookie = cookie;
+			if (kind === 'api') headers['x-n8n-api-key'] = apiKey;
+			const url = `${baseUrl}${kind === 'rest' ? '/rest' : '/api/v1'}${path}`;
+			const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+			const text = await res.text();
+			if (!res.ok) throw new HttpError(`${method} ${url} → ${res.status}: ${text.slice(0, 500)}`, res.status, text);
+			if (kind === 'rest' && path === '/login') {
+				cookie = res.headers
+					.getSetCookie()
+					.map((c) => c.split(';')[0])
+					.join('; ');
+			}
+			const parsed = text ? (JSON.parse(text) as Json) : {};
+			return (kind === 'rest' && parsed && 'data' in parsed ? parsed.data : parsed) as T;
+		};
+		const rest = async <T = unknown>(m: string, path: string, b?: unknown) => await call<T>('rest', m, path, b);
+		const api = async <T = unknown>(m: string, path: string, b?: unknown) => await call<T>('api', m, path, b);
+
+		await rest('POST', '/login', { emailOrLdapLoginId: OWNER_EMAIL, password: OWNER_PASSWORD });
+		const scopes = await rest<string[]>('GET', '/api-keys/scopes');
+		apiKey = (await rest<{ rawApiKey: string }>('POST', '/api-keys', { label: 'e2e', expiresAt: null, scopes })).rawApiKey;
+
+		const fetchBinary = async (ref: BinaryRef): Promise<Buffer> => {
+			if (ref.id) {
+				const res = await fetch(`${baseUrl}/rest/binary-data?id=${encodeURIComponent(ref.id)}&action=download`, {
+					headers: { cookie },
+				});
+				if (!res.ok) throw new Error(`binary ${ref.id}: HTTP ${res.status}`);
+				return Buffer.from(await res.arrayBuffer());
+			}
+			return Buffer.from(ref.data ?? '', 'base64');
+		};
+
+		const toResult = (executionId: string, status: string, data: Json): RunResult => {
+			const resultData = (data.resultData ?? {}) as Json;
+			const runData = (resultData.runData ?? {}) as Record<string, Json[]>;
+			const taskOf = (node: string, run = 0): Json => {
+				const runs = runData[node];
+				if (!runs) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+				if (!runs[run]) throw new Error(`node "${node}" has no run ${run} (${runs.length} runs)`);
+				return runs[run];
+			};
+			const items = (node: string, outputIndex = 0, run = 0): RunItem[] => {
+				const task = taskOf(node, run);
+				const main = ((task.data as Json | undefined)?.main ?? []) as Array<RunItem[] | null>;
+				return main[outputIndex] ?? [];
+			};
+			return {
+				executionId,
+				status,
+				error: errorInfo(resultData.error),
+				nodesRun: Object.keys(runData),
+				items,
+				output: (node, outputIndex = 0, run = 0) => items(node, outputIndex, run).map((i) => i.json),
+				nodeError: (node, run = 0) => errorInfo(taskOf(node, run).error),
+				binary: async (node, itemIndex, property = 'data', outputIndex = 0) => {
+					const item = items(node, outputIndex)[itemIndex];
+					const ref = item?.binary?.[property];
+					if (!ref) throw new Error(`node "${node}" item ${itemIndex} has no binary property "${property}"`);
+					return await fetchBinary(ref);
+				},
+				raw: data,
+			};
+		};
+
+		const createWorkflow = async (wf: WorkflowJson): Promise<string> => {
+			const saved = await rest<{ id: string }>('POST', '/workflows', wf);
+			return saved.id;
+		};
+
+		const isDone = (e: Json) =>
+			e.finished === true || ['success', 'error', 'crashed', 'canceled', 'cancelled'].includes(String(e.status));
+
+		const n8n: N8n = {
+			baseUrl,
+			userFolder,
+			startupMs: Date.now() - t0,
+			rest,
+			api,
+			createCredential: async ({ name, type, data }) => {
+				const c = await api<{ id: string; name: string }>('POST', '/credentials', { name, type, data });
+				return { id: c.id, name: c.name };
+			},
+			testCredential: async (id) => await api<{ status: string; message: string }>('POST', `/credentials/${id}/test`),
+			createWorkflow,
+			runWorkflow: async (wf, opts = {}) => {
+				const id = typeof wf === 'string' ? wf : await createWorkflow(wf);
+				const workflowData = await rest<Json>('GET', `/workflows/${id}`);
+				const started = await rest<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${id}/run`, {
+					workflowData,
+					triggerToStartFrom: { name: opts.triggerNode ?? MANUAL_TRIGGER_NAME },
+				});
+				if (!started.executionId) throw new Error(`n8n did not start an execution: ${JSON.stringify(started)}`);
+				const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+				for (;;) {
+					let exec: Json | undefined;
+					try {
+						exec = await rest<Json>('GET', `/executions/${started.executionId}`);
+					} catch (e) {
+						if (!(e instanceof HttpError && e.status === 404)) throw e;
+					}
+					if (exec && isDone(exec) && typeof exec.data === 'string') {
+						return toResult(String(exec.id), String(exec.status), parseFlatted(exec.data) as Json);
+					}
+					if (Date.now() > deadline) {
+						throw new Error(`execution ${started.executionId} not finished after ${opts.timeoutMs ?? 60_000} ms (status ${String(exec?.status)})`);
+					}
+					await sleep(50);
+				}
+			},
+			activate: async (workflowId) => {
+				await api('POST', `/workflows/${workflowId}/activate`);
+			},
+			deactivate: async (workflowId) => {
+				await api('POST', `/workflows/${workflowId}/deactivate`);
+			},
+			executions: async (workflowId) => {
+				const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`);
+				return list.data.map((e) => toResult(String(e.id), String(e.status), (e.data ?? {}) as Json));
+			},
+			waitForExecutions: async (workflowId, count, timeoutMs = 30_000) => {
+				const deadline = Date.now() + timeoutMs;
+				for (;;) {
+					const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`);
+					const done = list.data.filter(isDone);
+					if (done.length >= count) return done.map((e) => toResult(String(e.id), String(e.status), (e.data ?? {}) as Json));
+					if (Date.now() > deadline) throw new Error(`only ${done.length} of ${count} executions of ${workflowId} after ${timeoutMs} ms`);
+					await sleep(200);
+				}
+			},
+			workflowStaticData: async (workflowId) => {
+				const wf = await api<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
+				const sd = wf.staticData;
+				if (sd === null || sd === undefined) return null;
+				return (typeof sd === 'string' ? JSON.parse(sd) : sd) as Json;
+			},
+			nodeTypes: async () => await typeNames(baseUrl, cookie, 'nodes'),
+			credentialTypes: async () => await typeNames(baseUrl, cookie, 'credentials'),
+			logs: () => p.output(),
+			stop: async () => {
+				await p.kill();
+				removeFolder(userFolder);
+			},
+		};
+		return n8n;
+	} catch (e) {
+		await proc?.kill();
+		removeFolder(userFolder);
+		throw e;
+	}
+}
+
+async function typeNames(baseUrl: string, cookie: string, kind: 'nodes' | 'credentials'): Promise<string[]> {
+	const res = await fetch(`${baseUrl}/types/${kind}.json`, { headers: { cookie } });
+	if (!res.ok) throw new Error(`/types/${kind}.json → HTTP ${res.status}`);
+	const list = (await res.json()) as Array<{ name: string }>;
+	return list.map((t) => t.name);
+}
+
+function tail(text: string, lines = 40): string {
+	return text.split('\n').slice(-lines).join('\n');
+}
