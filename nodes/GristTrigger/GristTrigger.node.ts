@@ -1,18 +1,56 @@
 import type {
+	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { documentLocator, tableLocator } from '../Grist/actions/common.descriptions';
+import { baseType, simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
+import { columnTypes, fetchColumns, type GristColumn } from '../Grist/helpers/columns';
+import { FilterError, parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
 import { listSearch } from '../Grist/methods';
+import { GristClient } from '../Grist/transport';
+import {
+	TimestampValueError,
+	pollRowAdded,
+	pollRowUpdated,
+	rowAddedBaseline,
+	rowUpdatedBaseline,
+	type CursorState,
+	type FetchRecords,
+	type RowAddedState,
+	type RowUpdatedState,
+} from './cursor';
+import { TIMESTAMP_TYPES, getCreationColumns, getTimestampColumns } from './methods';
 
 /**
- * Polls a Grist table for new (or new and updated) records.
- * Skeleton: the polling logic arrives with the trigger issue.
+ * Polls a Grist table for new (or new and updated) records. The cursor design is in ./cursor.ts.
+ *
+ * Static data (`getWorkflowStaticData('node')`): `{ key, cursor }`. `key` names what the cursor
+ * is about (document, table, event, columns, filter); when the user changes any of these, the
+ * next poll takes a new baseline. The cursor is written only after a poll succeeded, together with
+ * the records it emits (n8n saves static data when a poll emits). The first poll in trigger mode
+ * records the baseline and emits nothing; a manual poll returns the latest record as a sample and
+ * neither reads nor writes the cursor.
  */
+type Event = 'rowAdded' | 'rowAddedOrUpdated';
+
+interface TriggerOptions {
+	filter?: string;
+	creationColumn?: string;
+	maxRecords?: number;
+}
+
+interface Stored {
+	key?: string;
+	cursor?: CursorState;
+}
+
+const DEFAULT_MAX_RECORDS = 500;
+
 export class GristTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Grist Trigger',
@@ -45,12 +83,308 @@ export class GristTrigger implements INodeType {
 				],
 				default: 'rowAdded',
 			},
+			{
+				displayName: 'Timestamp Column Name or ID',
+				name: 'timestampColumn',
+				type: 'options',
+				typeOptions: {
+					loadOptionsMethod: 'getTimestampColumns',
+					loadOptionsDependsOn: ['document.value', 'table.value'],
+				},
+				required: true,
+				default: '',
+				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
+				description:
+					'A Date, DateTime or Numeric column that changes whenever the record changes, e.g. a DateTime column with the trigger formula NOW() applied on any change. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return each record as { ID, ...fields } with dates as ISO text, instead of Grist\'s raw { ID, fields } shape',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Creation Column Name or ID',
+						name: 'creationColumn',
+						type: 'options',
+						typeOptions: {
+							loadOptionsMethod: 'getCreationColumns',
+							loadOptionsDependsOn: ['document.value', 'table.value'],
+						},
+						default: '',
+						displayOptions: { show: { '/event': ['rowAdded'] } },
+						description:
+							'A column set once when a record is created (e.g. a trigger formula NOW() on new records only). Lets the trigger tell a new record that got the ID of a just-deleted last record from an edit of that record. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Filter (JSON)',
+						name: 'filter',
+						type: 'json',
+						default: '',
+						placeholder: '{"Status": ["Open", "Done"]}',
+						description:
+							'Only records matching this Grist filter trigger: keys are column IDs, values arrays of stored values (ORed); keys are ANDed',
+					},
+					{
+						displayName: 'Max Records per Poll',
+						name: 'maxRecords',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_RECORDS,
+						description: 'Most records one poll emits; a larger backlog is emitted over the next polls, in order',
+					},
+				],
+			},
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions: { getTimestampColumns, getCreationColumns } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		throw new NodeOperationError(this.getNode(), 'Polling is not available yet in this version of the Grist Trigger');
+		const node = this.getNode();
+		const docId = locator(this, 'document');
+		const tableId = locator(this, 'table');
+		if (!docId) {
+			throw new NodeOperationError(node, 'No document selected', { description: 'Pick a document in the Document field.' });
+		}
+		if (!tableId) {
+			throw new NodeOperationError(node, 'No table selected', { description: 'Pick a table in the Table field.' });
+		}
+		const event = this.getNodeParameter('event', 'rowAdded') as Event;
+		const simplify = this.getNodeParameter('simplify', true) as boolean;
+		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const timestampColumn =
+			event === 'rowAddedOrUpdated' ? String(this.getNodeParameter('timestampColumn', '') ?? '').trim() : '';
+		if (event === 'rowAddedOrUpdated' && !timestampColumn) {
+			throw new NodeOperationError(node, 'No timestamp column selected', {
+				description:
+					'Row Added or Updated needs a Date, DateTime or Numeric column that changes with the record: pick it in Timestamp Column.',
+			});
+		}
+		const creationColumn = event === 'rowAdded' ? String(options.creationColumn ?? '').trim() : '';
+		const maxRecords = Number(options.maxRecords ?? DEFAULT_MAX_RECORDS);
+		if (!Number.isFinite(maxRecords) || maxRecords < 1) {
+			throw new NodeOperationError(node, 'Max Records per Poll must be a number of at least 1', {
+				description: 'Fix Options → Max Records per Poll.',
+			});
+		}
+		let filter: GristFilter | undefined;
+		try {
+			const raw = options.filter as unknown;
+			filter = parseJsonFilter(raw === undefined ? '' : raw, 'Filter (JSON)');
+			if (Object.keys(filter).length === 0) filter = undefined;
+		} catch (error) {
+			if (error instanceof FilterError) {
+				throw new NodeOperationError(node, error.message, {
+					description: error.hint ?? 'Fix Options → Filter (JSON).',
+				});
+			}
+			throw new NodeOperationError(node, error as Error);
+		}
+
+		const client = await GristClient.create(this);
+		const ctx: PollContext = { fn: this, client, docId, tableId, timestampColumn, creationColumn };
+		const fetch = recordsFetcher(client, docId, tableId);
+		try {
+			if (this.getMode() === 'manual') {
+				return await sample(ctx, event, fetch, filter, simplify);
+			}
+
+			const key = JSON.stringify([docId, tableId, event, timestampColumn, creationColumn, filter ?? null]);
+			const data = this.getWorkflowStaticData('node') as IDataObject & Stored;
+			const stored = data.key === key ? data.cursor : undefined;
+
+			if (!stored || stored.kind !== event) {
+				// First poll (or the trigger now watches something else): record where the table stands.
+				await checkColumns(ctx);
+				const cursor =
+					event === 'rowAdded'
+						? await rowAddedBaseline(fetch, { markColumn: creationColumn || undefined })
+						: await rowUpdatedBaseline(fetch, { column: timestampColumn, filter });
+				data.key = key;
+				data.cursor = cursor;
+				return null;
+			}
+
+			const budgetMs = pollBudgetMs(this);
+			const started = Date.now();
+			const limits = { maxRecords, outOfTime: () => Date.now() - started > budgetMs / 2 };
+			const outcome =
+				stored.kind === 'rowAdded'
+					? await pollRowAdded(stored, fetch, { filter, markColumn: creationColumn || undefined }, limits)
+					: await pollRowUpdated(stored as RowUpdatedState, fetch, { column: timestampColumn, filter }, limits);
+
+			let items: INodeExecutionData[] = [];
+			if (outcome.records.length > 0) {
+				const columns = await checkColumns(ctx);
+				items = toOutput(this, outcome.records, simplify, columns);
+			}
+			// The cursor moves only now, after every request of this poll succeeded.
+			if (outcome.changed) data.cursor = outcome.state as RowAddedState | RowUpdatedState;
+			return items.length > 0 ? [items] : null;
+		} catch (error) {
+			throw await explain(ctx, error);
+		}
 	}
+}
+
+interface PollContext {
+	fn: IPollFunctions;
+	client: GristClient;
+	docId: string;
+	tableId: string;
+	timestampColumn: string;
+	creationColumn: string;
+}
+
+function locator(fn: IPollFunctions, name: string): string {
+	const value = fn.getNodeParameter(name, '', { extractValue: true }) as unknown;
+	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+}
+
+function pollBudgetMs(fn: IPollFunctions): number {
+	const get = (fn as { getPollBudgetMs?: () => number }).getPollBudgetMs;
+	const value = typeof get === 'function' ? get.call(fn) : NaN;
+	return Number.isFinite(value) && value > 0 ? value : 60_000;
+}
+
+function recordsFetcher(client: GristClient, docId: string, tableId: string): FetchRecords {
+	const path = client.path(
+		'docs',
+		{ value: docId, label: 'document ID' },
+		'tables',
+		{ value: tableId, label: 'table ID' },
+		'records',
+	);
+	return async (query) => {
+		const qs: IDataObject = {};
+		if (query.filter) qs.filter = JSON.stringify(query.filter);
+		if (query.sort) qs.sort = query.sort;
+		if (query.limit !== undefined) qs.limit = query.limit;
+		const res = await client.request<{ records?: GristRecord[] }>({
+			method: 'GET',
+			path,
+			qs,
+			what: `table "${tableId}"`,
+		});
+		return res?.records ?? [];
+	};
+}
+
+/** Fetches the columns and checks the columns the trigger relies on. */
+async function checkColumns(ctx: PollContext): Promise<GristColumn[]> {
+	const columns = await fetchColumns(ctx.client, ctx.docId, ctx.tableId);
+	const node = ctx.fn.getNode();
+	if (ctx.timestampColumn) {
+		const column = columns.find((c) => c.id === ctx.timestampColumn);
+		if (!column) {
+			throw new NodeOperationError(
+				node,
+				`The timestamp column "${ctx.timestampColumn}" does not exist in table "${ctx.tableId}"`,
+				{ description: 'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.' },
+			);
+		}
+		if (!TIMESTAMP_TYPES.includes(baseType(column.type))) {
+			throw new NodeOperationError(
+				node,
+				`The timestamp column "${column.id}" is a ${column.type} column, not Date, DateTime or Numeric`,
+				{
+					description:
+						'Pick a Date, DateTime or Numeric column in Timestamp Column, or change the column type in Grist (e.g. a DateTime column with the trigger formula NOW()).',
+				},
+			);
+		}
+	}
+	if (ctx.creationColumn && !columns.some((c) => c.id === ctx.creationColumn)) {
+		throw new NodeOperationError(
+			node,
+			`The creation column "${ctx.creationColumn}" does not exist in table "${ctx.tableId}"`,
+			{ description: 'It was deleted or renamed: pick it again in Options → Creation Column, or remove that option.' },
+		);
+	}
+	return columns;
+}
+
+function toOutput(
+	fn: IPollFunctions,
+	records: GristRecord[],
+	simplify: boolean,
+	columns: GristColumn[],
+): INodeExecutionData[] {
+	const types = columnTypes(columns);
+	const json: IDataObject[] = records.map((r) => {
+		if (simplify) return simplifyRecord(r, types);
+		const raw: IDataObject = { id: r.id, fields: r.fields as IDataObject };
+		if (r.errors && Object.keys(r.errors).length > 0) raw.errors = r.errors as IDataObject;
+		return raw;
+	});
+	return fn.helpers.returnJsonArray(json);
+}
+
+/** Manual run ("Fetch test event"): the latest record as a sample; the cursor is not touched. */
+async function sample(
+	ctx: PollContext,
+	event: Event,
+	fetch: FetchRecords,
+	filter: GristFilter | undefined,
+	simplify: boolean,
+): Promise<INodeExecutionData[][] | null> {
+	const columns = await checkColumns(ctx);
+	const sort = event === 'rowAdded' ? '-id' : `-${ctx.timestampColumn},-id`;
+	const records = await fetch({ sort, limit: 1, filter });
+	if (records.length === 0) {
+		throw new NodeOperationError(ctx.fn.getNode(), `No record in table "${ctx.tableId}" to show as a sample`, {
+			description: filter
+				? 'Add a record that matches the filter in Grist, or loosen Options → Filter (JSON), then fetch again.'
+				: 'Add a record to the table in Grist, then fetch again.',
+		});
+	}
+	return [toOutput(ctx.fn, records, simplify, columns)];
+}
+
+/** Turns a failure into an error that names what to fix. The cursor has not moved. */
+async function explain(ctx: PollContext, error: unknown): Promise<Error> {
+	const node = ctx.fn.getNode();
+	if (error instanceof TimestampValueError) {
+		try {
+			await checkColumns(ctx);
+		} catch (columnError) {
+			return columnError as Error;
+		}
+		return new NodeOperationError(node, error.message, {
+			description: 'Pick a Date, DateTime or Numeric column in Timestamp Column.',
+		});
+	}
+	if (!(error instanceof NodeApiError)) return error as Error;
+	const status = Number(error.httpCode);
+	const text = error.message;
+	const where = `table "${ctx.tableId}" of document "${ctx.docId}"`;
+	let description: string | undefined;
+	if (status === 404 && /Table not found/i.test(text)) {
+		description = `The ${where} does not exist any more (deleted or renamed after the workflow was activated). Pick the table again in the trigger and save the workflow. Nothing was emitted and the position of the trigger is kept.`;
+	} else if (status === 404) {
+		description = `The document "${ctx.docId}" was not found, or the API key can no longer see it. Check that the document still exists and is shared with the user of the API key.`;
+	} else if (status === 401) {
+		description = 'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).';
+	} else if (status === 403) {
+		description = `The user of the API key lost access to the ${where}. Ask an owner of the document to share it again (Viewer role or higher), or use another credential.`;
+	} else if ((status === 400 || status === 500) && ctx.timestampColumn) {
+		// Sorting by a column that no longer exists: say which column.
+		try {
+			await checkColumns(ctx);
+		} catch (columnError) {
+			if (columnError instanceof NodeOperationError) return columnError;
+		}
+	}
+	if (description) error.description = description;
+	return error;
 }

@@ -1,0 +1,331 @@
+/**
+ * The Grist Trigger's cursor: given the state kept in the workflow's static data and a way to
+ * read records, which records a poll emits and what the next state is. No n8n and no HTTP in
+ * here: the node passes a `FetchRecords` built on GristClient, the unit tests an in-memory table.
+ *
+ * Grist's `GET /records` knows `filter` (equality only: `{"col": [v1, v2]}`), `sort` and `limit`,
+ * and has no offset and no "greater than". The design works with those three only.
+ *
+ * ## Row Added (`rowAdded`)
+ * State `{ lastId, mark? }`: every row with an id ≤ `lastId` is old. Grist gives a new row the id
+ * `max(existing ids) + 1`, so an id below the current highest one is never handed out again.
+ * - Check (every poll, 1 request, constant size): `sort=-id&limit=1`, unfiltered → top id `M`.
+ *   - `M === lastId`: nothing new (see "reuse" below).
+ *   - `M < lastId`: the rows at the end were deleted, so ids `M+1…lastId` are free and will be
+ *     handed out again: the cursor goes down to `M` (no record emitted; nothing above `M` exists).
+ *   - `M > lastId`: new rows have ids in `lastId+1…M`. They are read in id order, in windows of
+ *     WINDOW_IDS consecutive ids (`filter={"id":[a…b], …user filter}&sort=id`): deleted ids
+ *     simply do not come back, the work is proportional to the number of new ids, and the oldest
+ *     rows come first, so a backlog larger than `maxRecords` (or than the poll's time budget) is
+ *     drained over several polls, in order.
+ * - Reuse of the highest id: when a poll sees the top id below the cursor, it lowers the cursor
+ *   (above), so rows that later get those ids are emitted. If the last row is deleted *and* its id
+ *   handed out again between two polls, the id alone cannot tell. With a creation column
+ *   (`markColumn`: a column whose value is set once when the row is created, e.g. a trigger
+ *   formula `NOW()` on new records only), the cursor keeps that value of its row (`mark`) and a
+ *   different value at the same id means a new row, which is emitted. Without one, a changed row
+ *   at the cursor's id is taken as an edit of the old row and not emitted.
+ * - User filter: rows that do not match when they are first read are passed over for good.
+ *
+ * ## Row Added or Updated (`rowAddedOrUpdated`)
+ * State `{ ts, ids }`: the highest timestamp emitted and the ids emitted at exactly that
+ * timestamp. A row is due when `ts(row) > ts`, or `ts(row) === ts` and its id is not in `ids`.
+ * Only timestamps read from Grist are compared, never n8n's clock, so a server clock that differs
+ * from n8n's does not matter.
+ * - One request, `sort=-C,-id&limit=k` (user filter applied) with `k = ids.length + 1`: when
+ *   nothing is due, that page holds exactly the rows at `ts` and one older row (or the table
+ *   ends). Otherwise `k` doubles until the page reaches below `ts` (or the table ends), so reading
+ *   `n` due rows costs O(n) rows and O(log n) requests.
+ * - Due rows are emitted oldest first by `(timestamp, id)`; at most `maxRecords` per poll, the
+ *   rest on the next polls (in order; the cursor lands exactly on the last emitted row).
+ * - Rows whose timestamp is empty are never emitted. A row whose timestamp is set to a value
+ *   below `ts` (edited by hand, or the Grist server's clock went back) is not emitted. A row
+ *   changed again with exactly the timestamp it was emitted with is not emitted again (matters
+ *   for Date columns, whose value is one per day: use DateTime with `NOW()`).
+ *
+ * Both: the state changes only in the returned object; the caller stores it only when the poll
+ * succeeds, so a failed poll (server error, timeout) leaves the cursor where it was.
+ */
+import type { GristRecord } from '../Grist/helpers/cells';
+import type { GristFilter } from '../Grist/helpers/filters';
+
+export interface RecordsQuery {
+	sort?: string;
+	limit?: number;
+	filter?: GristFilter;
+}
+
+/** Reads records: `GET /records` with these parameters. Rows come back in `sort` order. */
+export type FetchRecords = (query: RecordsQuery) => Promise<GristRecord[]>;
+
+/** Number of consecutive ids one window request asks for (keeps URLs around 2 KB). */
+export const WINDOW_IDS = 200;
+
+export interface RowAddedState {
+	kind: 'rowAdded';
+	lastId: number;
+	/** The creation-column value of row `lastId`, where it is known. */
+	mark?: { value: unknown };
+}
+
+export interface RowUpdatedState {
+	kind: 'rowAddedOrUpdated';
+	/** Highest timestamp emitted (or seen at the baseline); `null`: none yet. */
+	ts: number | null;
+	/** Ids emitted (or seen at the baseline) with timestamp exactly `ts`. */
+	ids: number[];
+}
+
+export type CursorState = RowAddedState | RowUpdatedState;
+
+export interface PollLimits {
+	/** Most records one poll emits; the rest comes with the next polls. */
+	maxRecords: number;
+	/** Most window requests one poll makes (Row Added). */
+	maxRequests?: number;
+	/** Whether the poll's time budget is spent: stop reading, emit what there is. */
+	outOfTime?: () => boolean;
+}
+
+export interface PollOutcome<S extends CursorState> {
+	records: GristRecord[];
+	state: S;
+	/** Whether the state differs from the input state. */
+	changed: boolean;
+	/** Whether more due records are known to remain for the next poll. */
+	more: boolean;
+}
+
+/** A timestamp cell that is neither a number nor empty: the column has the wrong type. */
+export class TimestampValueError extends Error {
+	constructor(
+		readonly column: string,
+		readonly value: unknown,
+		readonly rowId: number,
+	) {
+		super(`The timestamp column "${column}" holds a value that is not a date or number (row ${rowId})`);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filters
+
+/** The user filter with `id` restricted to `ids` (intersected with the user's own `id` values). */
+export function withIds(filter: GristFilter | undefined, ids: number[]): { filter: GristFilter; ids: number[] } {
+	const user = filter ?? {};
+	let wanted = ids;
+	if (Array.isArray(user.id)) {
+		const allowed = new Set(user.id.map((v) => Number(v)));
+		wanted = ids.filter((id) => allowed.has(id));
+	}
+	return { filter: { ...user, id: wanted }, ids: wanted };
+}
+
+function hasFilter(filter: GristFilter | undefined): filter is GristFilter {
+	return !!filter && Object.keys(filter).length > 0;
+}
+
+function range(from: number, to: number): number[] {
+	const out: number[] = [];
+	for (let i = from; i <= to; i++) out.push(i);
+	return out;
+}
+
+function markOf(record: GristRecord | undefined, markColumn: string | undefined): { value: unknown } | undefined {
+	if (!record || !markColumn) return undefined;
+	const value = record.fields?.[markColumn];
+	return { value: value === undefined ? null : value };
+}
+
+function sameMark(a: { value: unknown } | undefined, b: { value: unknown } | undefined): boolean {
+	return JSON.stringify(a?.value ?? null) === JSON.stringify(b?.value ?? null);
+}
+
+function sameState(a: CursorState, b: CursorState): boolean {
+	return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row Added
+
+export interface RowAddedOptions {
+	filter?: GristFilter;
+	/** Creation column used to tell a reused id from an edited row. */
+	markColumn?: string;
+}
+
+/** The newest row of the table (unfiltered), or undefined for an empty table. */
+async function topById(fetch: FetchRecords): Promise<GristRecord | undefined> {
+	const rows = await fetch({ sort: '-id', limit: 1 });
+	return rows[0];
+}
+
+/** First poll: where the table stands. Nothing is emitted. */
+export async function rowAddedBaseline(fetch: FetchRecords, opts: RowAddedOptions = {}): Promise<RowAddedState> {
+	const top = await topById(fetch);
+	const state: RowAddedState = { kind: 'rowAdded', lastId: top?.id ?? 0 };
+	const mark = markOf(top, opts.markColumn);
+	if (mark) state.mark = mark;
+	return state;
+}
+
+export async function pollRowAdded(
+	state: RowAddedState,
+	fetch: FetchRecords,
+	opts: RowAddedOptions,
+	limits: PollLimits,
+): Promise<PollOutcome<RowAddedState>> {
+	const maxRecords = Math.max(1, Math.floor(limits.maxRecords));
+	const maxRequests = Math.max(1, limits.maxRequests ?? 50);
+	const top = await topById(fetch);
+	const topId = top?.id ?? 0;
+	const lastId = state.lastId;
+	const done = (records: GristRecord[], next: RowAddedState, more = false): PollOutcome<RowAddedState> => ({
+		records,
+		state: next,
+		changed: !sameState(state, next),
+		more,
+	});
+	const at = (id: number, mark: { value: unknown } | undefined): RowAddedState =>
+		mark ? { kind: 'rowAdded', lastId: id, mark } : { kind: 'rowAdded', lastId: id };
+
+	if (topId < lastId) {
+		// Rows at the end were deleted: their ids will be handed out again, so they count as new.
+		return done([], at(topId, markOf(top, opts.markColumn)));
+	}
+
+	// A creation column tells whether the row at the cursor is still the one we know.
+	const checkReuse = !!opts.markColumn && !!state.mark && lastId > 0;
+	const reused = (row: GristRecord): boolean => checkReuse && !sameMark(markOf(row, opts.markColumn), state.mark);
+
+	if (topId === lastId) {
+		if (!top || !reused(top)) return done([], state);
+		// The last row was deleted and a new row got its id between two polls.
+		let rows = [top];
+		if (hasFilter(opts.filter)) {
+			const q = withIds(opts.filter, [lastId]);
+			rows = q.ids.length ? await fetch({ filter: q.filter, sort: 'id' }) : [];
+		}
+		return done(rows, at(lastId, markOf(top, opts.markColumn)));
+	}
+
+	// New ids lastId+1 … topId: read them in windows, oldest first.
+	const records: GristRecord[] = [];
+	let cursor = lastId;
+	let cursorMark = state.mark;
+	let requests = 0;
+	let next = lastId + 1;
+	let more = false;
+	let first = true;
+	while (next <= topId) {
+		const end = Math.min(next + WINDOW_IDS - 1, topId);
+		const ids = range(next, end);
+		if (first && checkReuse) ids.unshift(lastId);
+		first = false;
+		const q = withIds(opts.filter, ids);
+		const rows = q.ids.length ? await fetch({ filter: q.filter, sort: 'id' }) : [];
+		requests++;
+		rows.sort((a, b) => a.id - b.id);
+		let cut = false;
+		let endRow: GristRecord | undefined;
+		for (const row of rows) {
+			if (row.id === lastId) {
+				if (!reused(row)) continue;
+			} else if (row.id < next || row.id > end) {
+				continue; // not asked for: ignore
+			}
+			if (records.length >= maxRecords) {
+				cut = true;
+				break;
+			}
+			records.push(row);
+			if (row.id === end) endRow = row;
+		}
+		if (cut) {
+			const last = records[records.length - 1];
+			cursor = last.id;
+			cursorMark = markOf(last, opts.markColumn);
+			more = true;
+			break;
+		}
+		cursor = end;
+		cursorMark = end === topId ? markOf(top, opts.markColumn) : markOf(endRow, opts.markColumn);
+		next = end + 1;
+		const full = records.length >= maxRecords;
+		if (next <= topId && (full || requests >= maxRequests || limits.outOfTime?.() === true)) {
+			more = true;
+			break;
+		}
+	}
+	return done(records, at(cursor, cursorMark), more);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row Added or Updated
+
+export interface RowUpdatedOptions {
+	/** The timestamp column (Date, DateTime or Numeric). */
+	column: string;
+	filter?: GristFilter;
+}
+
+function timestampOf(row: GristRecord, column: string): number | null {
+	const value = row.fields?.[column];
+	if (value === null || value === undefined) return null;
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	throw new TimestampValueError(column, value, row.id);
+}
+
+function byTimestampDesc(column: string): string {
+	return `-${column},-id`;
+}
+
+/** First poll: the highest timestamp and every row that has it. Nothing is emitted. */
+export async function rowUpdatedBaseline(fetch: FetchRecords, opts: RowUpdatedOptions): Promise<RowUpdatedState> {
+	// The rows due against an empty cursor are all rows with a timestamp; reading them only to
+	// skip them would cost the whole table, so: the top row, then the rows sharing its timestamp.
+	const [top] = await fetch({ sort: byTimestampDesc(opts.column), limit: 1, filter: opts.filter });
+	const ts = top ? timestampOf(top, opts.column) : null;
+	if (ts === null) return { kind: 'rowAddedOrUpdated', ts: null, ids: [] };
+	const rows = await fetch({ filter: { ...(opts.filter ?? {}), [opts.column]: [ts] }, sort: 'id' });
+	const ids = new Set<number>([top.id]);
+	for (const row of rows) if (timestampOf(row, opts.column) === ts) ids.add(row.id);
+	return { kind: 'rowAddedOrUpdated', ts, ids: [...ids].sort((a, b) => a - b) };
+}
+
+export async function pollRowUpdated(
+	state: RowUpdatedState,
+	fetch: FetchRecords,
+	opts: RowUpdatedOptions,
+	limits: PollLimits,
+): Promise<PollOutcome<RowUpdatedState>> {
+	const maxRecords = Math.max(1, Math.floor(limits.maxRecords));
+	const known = new Set(state.ids);
+	const isDue = (ts: number | null, id: number): boolean =>
+		ts !== null && (state.ts === null || ts > state.ts || (ts === state.ts && !known.has(id)));
+	/** Whether a row sorted at the end of a page is below the cursor (so nothing due is below it). */
+	const belowCursor = (ts: number | null): boolean => ts === null || (state.ts !== null && ts < state.ts);
+
+	let k = state.ids.length + 1;
+	let page: GristRecord[];
+	for (;;) {
+		page = await fetch({ sort: byTimestampDesc(opts.column), limit: k, filter: opts.filter });
+		for (const row of page) timestampOf(row, opts.column); // validates every value
+		const last = page[page.length - 1];
+		if (page.length < k || !last || belowCursor(timestampOf(last, opts.column))) break;
+		k *= 2;
+	}
+
+	const due = page
+		.map((row) => ({ row, ts: timestampOf(row, opts.column) }))
+		.filter(({ row, ts }) => isDue(ts, row.id))
+		.sort((a, b) => (a.ts as number) - (b.ts as number) || a.row.id - b.row.id);
+	const emit = due.slice(0, maxRecords);
+	if (emit.length === 0) return { records: [], state, changed: false, more: false };
+
+	const lastTs = emit[emit.length - 1].ts as number;
+	const ids = new Set<number>(lastTs === state.ts ? state.ids : []);
+	for (const { row, ts } of emit) if (ts === lastTs) ids.add(row.id);
+	const next: RowUpdatedState = { kind: 'rowAddedOrUpdated', ts: lastTs, ids: [...ids].sort((a, b) => a - b) };
+	return { records: emit.map((e) => e.row), state: next, changed: true, more: due.length > emit.length };
+}
