@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceModules } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class Grist implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,7 +32,7 @@ export class Grist implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -1,7 +1,10 @@
 /** Every resource of the Grist node, in the order of the Resource selector. */
 import { attachment } from './attachment';
+import { column } from './column';
+import { columnar } from './columnar';
 import { document } from './document';
 import { org } from './org';
+import { record } from './record';
 import type { GristResource, ResourceModule } from './types';
 import { workspace } from './workspace';
 
@@ -9,6 +12,9 @@ export const resources: Partial<Record<GristResource, ResourceModule>> = {
 	org,
 	workspace,
 	document,
+	record,
+	column,
+	columnar,
 	attachment,
 };
 

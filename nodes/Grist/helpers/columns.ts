@@ -1,7 +1,7 @@
 /**
  * A table's columns (reference §7), fetched with one `GET …/columns` and flattened.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import type { GristClient } from '../transport';
 import { baseType } from './cells';
@@ -106,3 +106,42 @@ export function columnTypes(columns: GristColumn[]): Record<string, string> {
 export function isReadOnlyColumn(column: GristColumn): boolean {
 	return column.isFormula && column.formula.trim() !== '';
 }
+
+// ---------------------------------------------------------------------------------------------
+// Resource mapper
+
+const FIELD_TYPES: Record<string, FieldType> = {
+	Text: 'string',
+	Numeric: 'number',
+	Int: 'number',
+	Bool: 'boolean',
+	Date: 'dateTime',
+	DateTime: 'dateTime',
+	Choice: 'options',
+	ChoiceList: 'array',
+	Ref: 'number',
+	RefList: 'array',
+	Attachments: 'array',
+};
+
+/** A column as a resource mapper field: typed, formula columns read-only. */
+export function toMapperField(column: GristColumn): ResourceMapperField {
+	const type = baseType(column.type);
+	const readOnly = isReadOnlyColumn(column);
+	const field: ResourceMapperField = {
+		id: column.id,
+		displayName: column.label === column.id ? column.id : `${column.label} (${column.id})`,
+		required: false,
+		defaultMatch: false,
+		canBeUsedToMatch: true,
+		display: true,
+		type: FIELD_TYPES[type] ?? 'string',
+		readOnly,
+		removed: readOnly,
+	};
+	if (type === 'Choice') {
+		field.options = (column.choices ?? []).map((c) => ({ name: c, value: c }));
+	}
+	return field;
+}
+

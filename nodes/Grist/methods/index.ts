@@ -1,3 +1,5 @@
 import * as listSearch from './listSearch';
+import * as loadOptions from './loadOptions';
+import * as resourceMapping from './resourceMapping';
 
-export { listSearch };
+export { listSearch, loadOptions, resourceMapping };

@@ -1,0 +1,63 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { fetchColumns, type GristColumn } from '../../helpers/columns';
+import { forEachItem } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import { readTarget } from '../record/shared';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Hidden Columns',
+				name: 'includeHidden',
+				type: 'boolean',
+				default: false,
+				description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['column'], operation: ['getAll'] } },
+	properties,
+);
+
+function toJson(c: GristColumn): IDataObject {
+	const json: IDataObject = {
+		id: c.id,
+		label: c.label,
+		type: c.type,
+		isFormula: c.isFormula,
+		formula: c.formula,
+		widgetOptions: c.widgetOptions,
+	};
+	if (c.choices) json.choices = c.choices;
+	if (c.description !== undefined) json.description = c.description;
+	if (c.colRef !== undefined) json.colRef = c.colRef;
+	return json;
+}
+
+/** GET …/columns: one item per column. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (i) => {
+		const target = readTarget.call(this, i);
+		const hidden = this.getNodeParameter('options.includeHidden', i, false) as boolean;
+		const columns = await fetchColumns(client, target.docId, target.tableId, { hidden, itemIndex: i });
+		return columns.map(toJson);
+	});
+}

@@ -1,0 +1,40 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { GristClient } from '../../transport';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import { deleteRows } from '../record/delete.operation';
+import { parseRowIds } from '../record/shared';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	{
+		displayName: 'Row IDs',
+		name: 'rowIds',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The IDs of the rows to delete: one ID, several separated by commas, or an array',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['columnar'], operation: ['delete'] } },
+	properties,
+);
+
+/** POST …/data/delete. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await deleteRows(
+		this,
+		client,
+		items,
+		(i) => parseRowIds.call(this, this.getNodeParameter('rowIds', i, '') as unknown, i, 'Row IDs'),
+		'data',
+	);
+}

@@ -1,0 +1,89 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { decodeCellValue } from '../../helpers/cells';
+import { columnTypes, isHiddenColumnId, type GristColumn } from '../../helpers/columns';
+import { errorItem, withItemIndex } from '../../helpers/items';
+import type { GristClient } from '../../transport';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import { buildReadQuery, queryNeedsColumns, readFields } from '../record/read';
+import { ColumnCache, readTarget, tablePath } from '../record/shared';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	...readFields,
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{ name: 'One Item per Row', value: 'rows', description: 'Each row as an item with its ID and fields' },
+			{ name: 'Columnar Object', value: 'raw', description: 'One item: column IDs and arrays of values, as Grist returns them' },
+		],
+		default: 'rows',
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to turn dates into ISO text and lists into arrays, and leave out hidden helper columns',
+		displayOptions: { show: { output: ['rows'] } },
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['columnar'], operation: ['getAll'] } },
+	properties,
+);
+
+/** GET …/data (the deprecated column-oriented form). */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const cache = new ColumnCache(client);
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const target = readTarget.call(this, i);
+			const output = this.getNodeParameter('output', i, 'rows') as string;
+			const simplify = output === 'rows' && (this.getNodeParameter('simplify', i, true) as boolean);
+			let columns: GristColumn[] | undefined;
+			if (simplify || queryNeedsColumns.call(this, i)) columns = await cache.get(target, i);
+			const qs = buildReadQuery.call(this, i, columns);
+			const data = await client.request<Record<string, unknown[]>>({
+				method: 'GET',
+				path: tablePath(client, target, 'data'),
+				qs,
+				what: `table "${target.tableId}"`,
+				itemIndex: i,
+			});
+			const pairedItem = { item: i };
+			if (output === 'raw') {
+				out.push({ json: data as IDataObject, pairedItem });
+				continue;
+			}
+			const types = columnTypes(columns ?? []);
+			const keys = Object.keys(data ?? {}).filter((k) => k !== 'id' && !(simplify && isHiddenColumnId(k)));
+			const ids = (data?.id ?? []) as number[];
+			for (let r = 0; r < ids.length; r++) {
+				const json: IDataObject = { id: ids[r] };
+				for (const k of keys) {
+					const v = data[k][r];
+					json[k] = (simplify ? decodeCellValue(v, types[k]) : v) as IDataObject[string];
+				}
+				out.push({ json, pairedItem });
+			}
+		} catch (error) {
+			if (this.continueOnFail()) {
+				out.push(errorItem(error as Error, i));
+				continue;
+			}
+			throw withItemIndex.call(this, error, i);
+		}
+	}
+	return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * Columnar create and update: rows of all items of one table (and the same column set) go out
+ * together in `/data` requests, chunked like record writes.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { executeBatched, type BatchOptions } from '../../helpers/batch';
+import { decodeCellValue } from '../../helpers/cells';
+import { columnTypes } from '../../helpers/columns';
+import type { GristClient } from '../../transport';
+import { ColumnCache, columnMap, encodeFields, noparseQs, parseRowIds, readTarget, tablePath, targetKey, type Target } from '../record/shared';
+import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
+
+interface Group {
+	target: Target;
+	qs: IDataObject;
+	types: Record<string, string>;
+}
+
+export async function writeColumnar(
+	ctx: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+	mode: 'create' | 'update',
+): Promise<INodeExecutionData[]> {
+	const cache = new ColumnCache(client);
+	const options: BatchOptions<IDataObject, Group> = {
+		envelopeBytes: 2,
+		prepare: async (i) => {
+			const target = readTarget.call(ctx, i);
+			const data = readColumnar.call(ctx, i, mode === 'update');
+			const columns = columnMap(await cache.get(target, i));
+			const rows = columnarToRows(data).map((row) => {
+				const { id, ...fields } = row;
+				const encoded = encodeFields.call(ctx, fields, columns, i);
+				if (mode === 'create') return encoded;
+				return { id: parseRowIds.call(ctx, id, i, 'id')[0], ...encoded };
+			});
+			const qs = noparseQs.call(ctx, i);
+			const keys = Object.keys(rows[0]).sort();
+			return {
+				key: JSON.stringify([targetKey(target), qs, keys]),
+				group: { target, qs, types: columnTypes([...columns.values()]) },
+				records: rows,
+			};
+		},
+		send: async (group, units, records) => {
+			const res = await client.request<number[] | null>({
+				method: mode === 'create' ? 'POST' : 'PATCH',
+				path: tablePath(client, group.target, 'data'),
+				qs: group.qs,
+				body: rowsToColumnar(records),
+				what: `table "${group.target.tableId}"`,
+				itemIndex: units[0].itemIndex,
+			});
+			let offset = 0;
+			return {
+				outputs: units.map((u) => {
+					const json: IDataObject = {};
+					const columnar = rowsToColumnar(u.records);
+					if (mode === 'create') json.id = Array.isArray(res) ? res.slice(offset, offset + u.records.length) : [];
+					offset += u.records.length;
+					for (const [k, values] of Object.entries(columnar)) {
+						json[k] = k === 'id' ? values : (values.map((v) => decodeCellValue(v, group.types[k])) as IDataObject[string]);
+					}
+					return [json];
+				}),
+			};
+		},
+	};
+	return await executeBatched(ctx, items, options);
+}

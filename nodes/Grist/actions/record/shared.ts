@@ -1,0 +1,256 @@
+/**
+ * What the record (and columnar) operations share: the target document/table of an item, the
+ * table's columns fetched once per execution, field values read from the mapper / input / JSON
+ * and encoded for Grist, and the write options (noparse).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties, ResourceMapperValue } from 'n8n-workflow';
+import { NodeOperationError, jsonParse } from 'n8n-workflow';
+
+import { CellValueError, encodeCellValue } from '../../helpers/cells';
+import { fetchColumns, isReadOnlyColumn, type GristColumn } from '../../helpers/columns';
+import type { GristClient } from '../../transport';
+import { locatorValue } from '../common.descriptions';
+
+export interface Target {
+	docId: string;
+	tableId: string;
+}
+
+/** The document and table of item `i`; empty values fail with an error naming the field. */
+export function readTarget(this: IExecuteFunctions, i: number): Target {
+	const docId = locatorValue.call(this, 'document', i);
+	if (docId === '') {
+		throw new NodeOperationError(this.getNode(), 'The Document field is empty', {
+			itemIndex: i,
+			description: 'Pick a document from the list, or enter its ID or URL.',
+		});
+	}
+	const tableId = locatorValue.call(this, 'table', i);
+	if (tableId === '') {
+		throw new NodeOperationError(this.getNode(), 'The Table field is empty', {
+			itemIndex: i,
+			description: 'Pick a table from the list, or enter its ID (as shown in Raw Data).',
+		});
+	}
+	return { docId, tableId };
+}
+
+export function tablePath(client: GristClient, t: Target, ...rest: string[]): string {
+	return client.path(
+		'docs',
+		{ value: t.docId, label: 'document ID' },
+		'tables',
+		{ value: t.tableId, label: 'table ID' },
+		...rest,
+	);
+}
+
+export function targetKey(t: Target): string {
+	return JSON.stringify([t.docId, t.tableId]);
+}
+
+/** Columns of each table, fetched once per execution (one GET per table). */
+export class ColumnCache {
+	private readonly cache = new Map<string, Promise<GristColumn[]>>();
+
+	constructor(private readonly client: GristClient) {}
+
+	async get(t: Target, itemIndex?: number): Promise<GristColumn[]> {
+		const key = targetKey(t);
+		let p = this.cache.get(key);
+		if (!p) {
+			p = fetchColumns(this.client, t.docId, t.tableId, { hidden: true, itemIndex });
+			this.cache.set(key, p);
+			p.catch(() => this.cache.delete(key));
+		}
+		return await p;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters shared by the writes
+
+export const dataModeField: INodeProperties = {
+	displayName: 'Data Mode',
+	name: 'dataMode',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Map Columns',
+			value: 'mapper',
+			description: 'Map each column below, or map the input fields automatically by column ID',
+		},
+		{ name: 'Raw JSON', value: 'json', description: 'Give the fields as a JSON object of column IDs and values' },
+	],
+	default: 'mapper',
+};
+
+export function columnsMapper(mode: 'add' | 'update' | 'upsert'): INodeProperties {
+	return {
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['document.value', 'table.value'],
+			resourceMapper: {
+				resourceMapperMethod: 'getMappingColumns',
+				mode,
+				fieldWords: { singular: 'column', plural: 'columns' },
+				addAllFields: true,
+				multiKeyMatch: true,
+				supportAutoMap: true,
+			},
+		},
+		displayOptions: { show: { dataMode: ['mapper'] } },
+	};
+}
+
+export const fieldsJsonField: INodeProperties = {
+	displayName: 'Fields (JSON)',
+	name: 'fieldsJson',
+	type: 'json',
+	default: '{}',
+	required: true,
+	description: 'An object of column IDs and values, e.g. {"Name": "Alice", "Tags": ["a", "b"]}',
+	displayOptions: { show: { dataMode: ['json'] } },
+};
+
+export const noparseOption: INodeProperties = {
+	displayName: 'Store Strings As They Are',
+	name: 'noparse',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to store strings as they are instead of parsing them by column type',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading and encoding fields
+
+export interface ReadFieldsResult {
+	fields: IDataObject;
+	/** Column IDs of the mapper's "Columns to match on" (upsert). */
+	matchingColumns: string[];
+}
+
+/** The raw (unencoded) fields of item `i` from the mapper, the input item, or the JSON field. */
+export function readRawFields(this: IExecuteFunctions, i: number): ReadFieldsResult {
+	const dataMode = this.getNodeParameter('dataMode', i, 'mapper') as string;
+	if (dataMode === 'json') {
+		const raw = this.getNodeParameter('fieldsJson', i, '{}') as unknown;
+		let value: unknown = raw;
+		if (typeof raw === 'string') {
+			value = jsonParse(raw.trim() === '' ? '{}' : raw, {
+				errorMessage: `The Fields (JSON) of item ${i} is not valid JSON`,
+			});
+		}
+		if (!value || typeof value !== 'object' || Array.isArray(value)) {
+			throw new NodeOperationError(this.getNode(), 'The Fields (JSON) must be a JSON object of column IDs and values', {
+				itemIndex: i,
+				description: 'e.g. {"Name": "Alice", "Age": 30}',
+			});
+		}
+		return { fields: value as IDataObject, matchingColumns: [] };
+	}
+	const mappingMode = this.getNodeParameter('columns.mappingMode', i, 'defineBelow') as string;
+	const mapper = this.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
+	const matchingColumns = Array.isArray(mapper.matchingColumns) ? mapper.matchingColumns : [];
+	if (mappingMode === 'autoMapInputData') {
+		const json = this.getInputData()[i]?.json ?? {};
+		const fields: IDataObject = {};
+		for (const [k, v] of Object.entries(json)) {
+			if (k === 'id' || k === 'errors') continue; // Grist's row id and formula errors of a read
+			fields[k] = v;
+		}
+		return { fields, matchingColumns };
+	}
+	const value = (this.getNodeParameter('columns.value', i, {}) as IDataObject | null) ?? {};
+	return { fields: { ...value }, matchingColumns };
+}
+
+export interface EncodeOptions {
+	/** Keep formula columns (upsert `require` may name them). */
+	keepFormulas?: boolean;
+}
+
+/**
+ * Encodes fields by column type. Formula columns are dropped (never sent); unknown columns are
+ * passed as they are so that Grist names them in its error.
+ */
+export function encodeFields(
+	this: IExecuteFunctions,
+	fields: IDataObject,
+	columns: Map<string, GristColumn>,
+	i: number,
+	opts: EncodeOptions = {},
+): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(fields)) {
+		const column = columns.get(key);
+		if (!column) {
+			out[key] = value;
+			continue;
+		}
+		if (isReadOnlyColumn(column) && !opts.keepFormulas) continue;
+		if (value === undefined) continue;
+		const encoded = tryEncode(value, column.type);
+		if ('error' in encoded) {
+			throw new NodeOperationError(this.getNode(), `Field "${key}" of item ${i}: ${encoded.error}`, {
+				itemIndex: i,
+				description: `Change the value of "${key}" so that it fits the column's type (${column.type}).`,
+			});
+		}
+		out[key] = encoded.value as IDataObject[string];
+	}
+	return out;
+}
+
+function tryEncode(value: unknown, type: string): { value: unknown } | { error: string } {
+	try {
+		return { value: encodeCellValue(value, type) };
+	} catch (error) {
+		return { error: error instanceof CellValueError ? error.message : String((error as Error).message) };
+	}
+}
+
+export function columnMap(columns: GristColumn[]): Map<string, GristColumn> {
+	return new Map(columns.map((c) => [c.id, c]));
+}
+
+export function noparseQs(this: IExecuteFunctions, i: number, qs: IDataObject = {}): IDataObject {
+	const noparse = this.getNodeParameter('options.noparse', i, false) as boolean;
+	if (noparse) qs.noparse = 1;
+	return qs;
+}
+
+/** Row IDs from a number, an array, or text like `1, 2, 3`; anything else fails naming the field. */
+export function parseRowIds(this: IExecuteFunctions, raw: unknown, i: number, field = 'Row IDs'): number[] {
+	let list: unknown[];
+	if (Array.isArray(raw)) list = raw;
+	else if (typeof raw === 'number') list = [raw];
+	else if (typeof raw === 'string') {
+		const text = raw.trim();
+		list = text.startsWith('[') ? (jsonParse(text, { fallbackValue: [text] }) as unknown[]) : text.split(',');
+		if (!Array.isArray(list)) list = [text];
+	} else list = [raw];
+	const ids = list.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
+	if (ids.length === 0) {
+		throw new NodeOperationError(this.getNode(), `The ${field} field of item ${i} is empty`, {
+			itemIndex: i,
+			description: 'Enter one or more row IDs (whole numbers), e.g. 3 or 3, 4, 5.',
+		});
+	}
+	return ids.map((v) => {
+		const n = typeof v === 'number' ? v : Number(v);
+		if (!Number.isInteger(n) || n <= 0) {
+			throw new NodeOperationError(this.getNode(), `The ${field} field of item ${i} has ${JSON.stringify(v)}, which is not a row ID`, {
+				itemIndex: i,
+				description: 'A row ID is a whole number greater than 0 (the "id" of a record).',
+			});
+		}
+		return n;
+	});
+}

@@ -1,0 +1,108 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { executeBatched, type BatchOptions } from '../../helpers/batch';
+import { simplifyRecord } from '../../helpers/cells';
+import { columnTypes } from '../../helpers/columns';
+import type { GristClient } from '../../transport';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import {
+	ColumnCache,
+	columnMap,
+	columnsMapper,
+	dataModeField,
+	encodeFields,
+	fieldsJsonField,
+	noparseOption,
+	noparseQs,
+	parseRowIds,
+	readRawFields,
+	readTarget,
+	tablePath,
+	targetKey,
+	type Target,
+} from './shared';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	{
+		displayName: 'Row ID',
+		name: 'rowId',
+		type: 'string',
+		default: '={{ $json.id }}',
+		required: true,
+		description: 'The ID of the row to update, e.g. the ID field of a record read before',
+	},
+	dataModeField,
+	columnsMapper('add'),
+	fieldsJsonField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [noparseOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['update'] } },
+	properties,
+);
+
+interface Group {
+	target: Target;
+	qs: IDataObject;
+	types: Record<string, string>;
+}
+
+type Rec = { id: number; fields: IDataObject };
+
+/**
+ * PATCH …/records: items grouped by table and by field set (Grist requires one field set per
+ * request), one request per chunk.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const cache = new ColumnCache(client);
+	const options: BatchOptions<Rec, Group> = {
+		envelopeBytes: '{"records":[]}'.length,
+		prepare: async (i) => {
+			const target = readTarget.call(this, i);
+			const ids = parseRowIds.call(this, this.getNodeParameter('rowId', i, '') as unknown, i, 'Row ID');
+			if (ids.length !== 1) {
+				throw new NodeOperationError(this.getNode(), `The Row ID field of item ${i} must hold one row ID, not ${ids.length}`, {
+					itemIndex: i,
+					description: 'Update one row per input item; use several items to update several rows.',
+				});
+			}
+			const columns = await cache.get(target, i);
+			const { fields: raw } = readRawFields.call(this, i);
+			const fields = encodeFields.call(this, raw, columnMap(columns), i);
+			const qs = noparseQs.call(this, i);
+			const fieldSet = Object.keys(fields).sort();
+			return {
+				key: JSON.stringify([targetKey(target), qs, fieldSet]),
+				group: { target, qs, types: columnTypes(columns) },
+				records: [{ id: ids[0], fields }],
+			};
+		},
+		send: async (group, units, records) => {
+			await client.request({
+				method: 'PATCH',
+				path: tablePath(client, group.target, 'records'),
+				qs: group.qs,
+				body: { records },
+				what: `table "${group.target.tableId}"`,
+				itemIndex: units[0].itemIndex,
+			});
+			return { outputs: units.map((u) => [simplifyRecord(u.records[0], group.types)]) };
+		},
+	};
+	return await executeBatched(this, items, options);
+}

@@ -1,0 +1,197 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { executeBatched, type BatchOptions } from '../../helpers/batch';
+import { decodeCellValue } from '../../helpers/cells';
+import { columnTypes } from '../../helpers/columns';
+import type { GristClient } from '../../transport';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import {
+	ColumnCache,
+	columnMap,
+	columnsMapper,
+	dataModeField,
+	encodeFields,
+	fieldsJsonField,
+	noparseOption,
+	noparseQs,
+	readRawFields,
+	readTarget,
+	tablePath,
+	targetKey,
+	type Target,
+} from './shared';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	dataModeField,
+	columnsMapper('upsert'),
+	fieldsJsonField,
+	{
+		displayName: 'Columns to Match On',
+		name: 'matchColumns',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Email',
+		description:
+			'Column IDs (separated by commas) whose values identify the row; their values are taken from the fields',
+		displayOptions: { show: { dataMode: ['json'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Allow Empty Match',
+				name: 'allowEmptyRequire',
+				type: 'boolean',
+				default: false,
+				description: 'Whether an item without match values may match every row of the table',
+			},
+			{
+				displayName: 'Never Add',
+				name: 'noAdd',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to skip items that match no row instead of adding a row',
+			},
+			{
+				displayName: 'Never Update',
+				name: 'noUpdate',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to leave matching rows as they are (only add rows that match nothing)',
+			},
+			noparseOption,
+			{
+				displayName: 'When Several Rows Match',
+				name: 'onMany',
+				type: 'options',
+				options: [
+					{ name: 'Update the First', value: 'first', description: 'Update the row with the lowest ID' },
+					{ name: 'Update None', value: 'none', description: 'Leave all of them as they are' },
+					{ name: 'Update All', value: 'all', description: 'Update every matching row' },
+				],
+				default: 'first',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['record'], operation: ['upsert'] } },
+	properties,
+);
+
+interface Group {
+	target: Target;
+	qs: IDataObject;
+	types: Record<string, string>;
+}
+
+type Rec = { require: IDataObject; fields: IDataObject };
+
+interface UpsertResponse {
+	recordIds?: Array<number[] | number | null>;
+}
+
+/**
+ * PUT …/records: match columns go to `require`, the other fields to `fields`. Items of one table
+ * and the same options share requests; items repeating a `require` already in the batch go into
+ * a later request (Grist rejects duplicate `require` values in one request).
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const cache = new ColumnCache(client);
+	const seen = new Map<string, number>();
+	const options: BatchOptions<Rec, Group> = {
+		envelopeBytes: '{"records":[]}'.length,
+		prepare: async (i) => {
+			const target = readTarget.call(this, i);
+			const columns = await cache.get(target, i);
+			const byId = columnMap(columns);
+			const dataMode = this.getNodeParameter('dataMode', i, 'mapper') as string;
+			const { fields: raw, matchingColumns } = readRawFields.call(this, i);
+			const match =
+				dataMode === 'json'
+					? String(this.getNodeParameter('matchColumns', i, '') ?? '')
+							.split(',')
+							.map((s) => s.trim())
+							.filter((s) => s !== '')
+					: matchingColumns;
+			const requireRaw: IDataObject = {};
+			const fieldsRaw: IDataObject = {};
+			for (const [k, v] of Object.entries(raw)) {
+				if (match.includes(k)) requireRaw[k] = v;
+				else fieldsRaw[k] = v;
+			}
+			for (const column of match) {
+				if (!(column in requireRaw) || requireRaw[column] === undefined) {
+					throw new NodeOperationError(this.getNode(), `Item ${i} has no value for the match column "${column}"`, {
+						itemIndex: i,
+						description: `Give "${column}" a value, or remove it from the columns to match on.`,
+					});
+				}
+			}
+			const allowEmpty = this.getNodeParameter('options.allowEmptyRequire', i, false) as boolean;
+			if (match.length === 0 && !allowEmpty) {
+				throw new NodeOperationError(this.getNode(), `Item ${i} has no columns to match on`, {
+					itemIndex: i,
+					description:
+						'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
+				});
+			}
+			const require = encodeFields.call(this, requireRaw, byId, i, { keepFormulas: true });
+			const fields = encodeFields.call(this, fieldsRaw, byId, i);
+			const qs = noparseQs.call(this, i);
+			const onMany = this.getNodeParameter('options.onMany', i, 'first') as string;
+			if (onMany !== 'first') qs.onmany = onMany;
+			if (this.getNodeParameter('options.noAdd', i, false)) qs.noadd = 1;
+			if (this.getNodeParameter('options.noUpdate', i, false)) qs.noupdate = 1;
+			if (allowEmpty) qs.allow_empty_require = 1;
+			const base = JSON.stringify([targetKey(target), qs]);
+			const requireKey = `${base}|${JSON.stringify(Object.entries(require).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+			const round = seen.get(requireKey) ?? 0;
+			seen.set(requireKey, round + 1);
+			return {
+				key: `${base}|${round}`,
+				group: { target, qs, types: columnTypes(columns) },
+				records: [{ require, fields }],
+			};
+		},
+		send: async (group, units, records) => {
+			const res = await client.request<UpsertResponse | null>({
+				method: 'PUT',
+				path: tablePath(client, group.target, 'records'),
+				qs: group.qs,
+				body: { records },
+				what: `table "${group.target.tableId}"`,
+				itemIndex: units[0].itemIndex,
+			});
+			return {
+				outputs: units.map((u, k) => {
+					const { require, fields } = u.records[0];
+					const json: IDataObject = {};
+					const ids = res?.recordIds?.[k];
+					if (ids !== undefined) {
+						const list = Array.isArray(ids) ? ids : ids === null ? [] : [ids];
+						json.id = list.length > 0 ? list[0] : null;
+						json.ids = list;
+					}
+					for (const [key, value] of Object.entries({ ...require, ...fields })) {
+						json[key] = decodeCellValue(value, group.types[key]) as IDataObject[string];
+					}
+					return [json];
+				}),
+			};
+		},
+	};
+	return await executeBatched(this, items, options);
+}
