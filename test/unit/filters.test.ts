@@ -1,0 +1,107 @@
+import {
+	FilterError,
+	buildFilter,
+	buildSort,
+	conditionValues,
+	parseJsonFilter,
+	sortColumns,
+	unknownColumns,
+} from '../../nodes/Grist/helpers/filters';
+
+const types = {
+	Name: 'Text',
+	Age: 'Int',
+	Score: 'Numeric',
+	Born: 'Date',
+	Seen: 'DateTime:UTC',
+	Owner: 'Ref:People',
+	Active: 'Bool',
+	Tags: 'ChoiceList',
+};
+
+describe('buildFilter', () => {
+	it('types values by column: text that looks like a number stays text', () => {
+		expect(
+			buildFilter(
+				[
+					{ column: 'Name', values: '00123, 7' },
+					{ column: 'Age', values: '30,41' },
+					{ column: 'Score', values: [1.5] },
+					{ column: 'Born', values: '2024-01-10' },
+					{ column: 'Seen', values: '2024-01-10T00:00:00Z' },
+					{ column: 'Owner', values: '3' },
+					{ column: 'Active', values: 'true' },
+					{ column: 'id', values: '1,2' },
+				],
+				types,
+			),
+		).toEqual({
+			Name: ['00123', '7'],
+			Age: [30, 41],
+			Score: [1.5],
+			Born: [1704844800],
+			Seen: [1704844800],
+			Owner: [3],
+			Active: [true],
+			id: [1, 2],
+		});
+	});
+
+	it('keeps JSON-array values whole, merges repeated columns, and passes unknown columns as they are', () => {
+		expect(
+			buildFilter(
+				[
+					{ column: 'Name', values: '["a, b", 5]' },
+					{ column: 'Name', values: 'c' },
+					{ column: 'Other', values: '5' },
+				],
+				types,
+			),
+		).toEqual({ Name: ['a, b', '5', 'c'], Other: ['5'] });
+		expect(conditionValues('')).toEqual(['']);
+		expect(buildFilter([{ column: 'Age', values: '' }], types)).toEqual({ Age: [null] });
+	});
+
+	it('rejects values that do not fit the column, naming it', () => {
+		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(FilterError);
+		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow('Filter on column "Age"');
+		expect(() => buildFilter([{ column: 'Owner', values: 'Alice' }], types)).toThrow('row ID');
+		expect(() => buildFilter([{ column: ' ', values: '1' }], types)).toThrow('Filter condition 1 has no column');
+	});
+});
+
+describe('parseJsonFilter', () => {
+	it('parses objects of arrays', () => {
+		expect(parseJsonFilter('{"Status": ["Open"], "id": [1]}')).toEqual({ Status: ['Open'], id: [1] });
+		expect(parseJsonFilter({ A: [1] })).toEqual({ A: [1] });
+		expect(parseJsonFilter('  ')).toEqual({});
+	});
+
+	it.each([
+		['{"Status": ["Open"]', 'is not valid JSON'],
+		['["Open"]', 'must be a JSON object'],
+		['{"Status": "Open"}', 'value for column "Status" must be an array'],
+		['42', 'must be a JSON object'],
+	])('rejects %s before any request', (input, message) => {
+		expect(() => parseJsonFilter(input)).toThrow(FilterError);
+		expect(() => parseJsonFilter(input)).toThrow(message);
+	});
+});
+
+describe('buildSort', () => {
+	it("writes Grist's sort syntax with its real option names", () => {
+		expect(buildSort([{ column: 'Name' }])).toBe('Name');
+		expect(
+			buildSort([
+				{ column: 'Age', direction: 'desc', emptyLast: true },
+				{ column: 'Name', naturalSort: true, orderByChoice: true },
+			]),
+		).toBe('-Age:emptyLast,Name:naturalSort;orderByChoice');
+		expect(sortColumns('-Age:emptyLast,Name')).toEqual(['Age', 'Name']);
+		expect(() => buildSort([{ column: '' }])).toThrow('Sort rule 1 has no column');
+	});
+
+	it('finds unknown columns (id always exists)', () => {
+		expect(unknownColumns(['id', 'Name', 'Nope'], ['Name'])).toEqual(['Nope']);
+	});
+});
