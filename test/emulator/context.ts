@@ -1,0 +1,88 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test fixture (an HTTP server emulating Grist), not node code */
+/** Per-request context shared by the route modules. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ParsedBody } from './http';
+import { ApiError } from './http';
+import type { Doc, Org, Store, User, Workspace } from './model';
+import { atLeast } from './model';
+
+export type Scope = { kind: 'none' } | { kind: 'merged' } | { kind: 'org'; key: string };
+
+export interface Ctx {
+	req: IncomingMessage;
+	res: ServerResponse;
+	method: string;
+	apiPath: string;
+	query: Record<string, string>;
+	scope: Scope;
+	user: User;
+	isAnon: boolean;
+	body: ParsedBody;
+	store: Store;
+	opts: Required<Omit<import('./index').EmulatorOptions, 'singleOrg'>> & { singleOrg?: string };
+}
+
+export const RAW = Symbol('raw');
+export type Handler = (c: Ctx, m: RegExpMatchArray) => unknown;
+export interface Route {
+	method: string;
+	re: RegExp;
+	handler: Handler;
+}
+
+export function json(c: Ctx): unknown {
+	return c.body.json;
+}
+
+/** The org selected by the request's host or /o/ prefix, when it is one org. */
+export function scopeOrg(c: Ctx): Org | undefined {
+	return c.scope.kind === 'org' ? c.store.orgByKey(c.scope.key) : undefined;
+}
+
+export function resolveOrg(c: Ctx, key: string): Org {
+	let org: Org | undefined;
+	if (key === 'current') {
+		if (c.scope.kind === 'none') throw new ApiError(400, 'No organization chosen');
+		if (c.scope.kind === 'merged') org = c.isAnon ? undefined : c.store.personalOrg(c.user.id);
+		else org = c.store.orgByKey(c.scope.key);
+	} else {
+		org = c.store.orgByKey(decodeURIComponent(key));
+	}
+	if (!org) throw new ApiError(404, 'organization not found');
+	return org;
+}
+
+export function orgAccessOrDeny(c: Ctx, org: Org): void {
+	if (!c.store.orgListRole(c.user.id, org)) throw new ApiError(403, 'access denied');
+}
+
+export function resolveWorkspace(c: Ctx, raw: string): Workspace {
+	if (!/^\d+$/.test(raw)) throw new ApiError(400, 'wid parameter cannot be understood as an integer');
+	const ws = c.store.workspaces.get(Number(raw));
+	if (!ws) throw new ApiError(404, 'workspace not found');
+	const so = scopeOrg(c);
+	if (c.scope.kind === 'org' && (!so || so.id !== ws.orgId)) throw new ApiError(404, 'workspace not found');
+	return ws;
+}
+
+/** Finds a doc by id or urlId, respecting the request's org. Throws 404 `document not found`. */
+export function resolveDoc(c: Ctx, raw: string): Doc {
+	const key = decodeURIComponent(raw);
+	const doc = c.store.docByKey(key);
+	if (!doc) throw new ApiError(404, 'document not found');
+	if (c.scope.kind === 'org') {
+		const so = scopeOrg(c);
+		if (!so || so.id !== c.store.workspaces.get(doc.workspaceId)!.orgId) throw new ApiError(404, 'document not found');
+	}
+	return doc;
+}
+
+/** Doc-worker access check: `No view access` / `No write access` / `No owner access`. */
+export function docWorkerAccess(c: Ctx, raw: string, needed: 'viewers' | 'editors' | 'owners'): Doc {
+	const doc = resolveDoc(c, raw);
+	const role = c.store.docRole(c.user.id, doc);
+	if (!atLeast(role, 'viewers')) throw new ApiError(403, 'No view access');
+	if (needed === 'editors' && !atLeast(role, 'editors')) throw new ApiError(403, 'No write access');
+	if (needed === 'owners' && !atLeast(role, 'owners')) throw new ApiError(403, 'No owner access');
+	return doc;
+}

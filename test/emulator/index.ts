@@ -1,0 +1,614 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test fixture (an HTTP server emulating Grist), not node code; demo keys are throwaway */
+/**
+ * Grist emulator: an in-memory HTTP server on 127.0.0.1 (random port) that behaves like the real
+ * Grist server as described in /work/shared/reference/grist-api.md §0–§9.
+ *
+ * ```ts
+ * const emu = await startEmulator();
+ * const demo = emu.seedDemo();           // user + API key, team org "demo", docs with data
+ * // point the credential at emu.url, or at `http://demo.getgrist.com` through HTTP_PROXY=emu.url
+ * emu.fault({ path: /\/records$/, status: 429, times: 2 });
+ * ...
+ * expect(emu.log.map((e) => `${e.method} ${e.apiPath}`)).toEqual([...]);
+ * await emu.close();
+ * ```
+ * Host rules: 127.0.0.1/localhost (and the bare base domain) are a self-hosted server with
+ * GRIST_ORG_IN_PATH (`/o/<org>/api/...`); `docs.<baseDomain>` is the merged personal org;
+ * `<team>.<baseDomain>` is org `<team>`; an org's custom `host` selects it; anything else is
+ * 404 `Domain not recognized`. Proxy-form request lines (`GET http://team.getgrist.com/api/...`)
+ * are accepted. Seeding helpers take values in Grist's stored encoding (no parsing).
+ */
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Ctx, Route, Scope } from './context';
+import { RAW } from './context';
+import { docRoutes } from './docapi';
+import { homeRoutes } from './home';
+import type { ParsedBody } from './http';
+import { ApiError, parseJsonBody, parseMultipart, readBody, sendError, sendJson } from './http';
+import type { Doc, Role, Table, User } from './model';
+import { EVERYONE_EMAIL, Store, isHiddenCol, makeId, tableIdent } from './model';
+import { RowEvaluator } from './cells';
+
+export interface EmulatorOptions {
+	maxParallelPerDoc?: number;
+	bodyLimitBytes?: number;
+	singleOrg?: string;
+	baseDomain?: string;
+	logBodies?: boolean;
+	attachmentMaxBytes?: number;
+}
+
+export interface RequestLogEntry {
+	method: string;
+	path: string;
+	apiPath: string;
+	query: Record<string, string>;
+	host: string;
+	org?: string;
+	status: number;
+	body?: unknown;
+	bodyBytes: number;
+	hasAuthorization: boolean;
+}
+
+export interface DemoSite {
+	apiKey: string;
+	email: string;
+	userId: number;
+	orgId: number;
+	orgDomain: string;
+	workspaceId: number;
+	docId: string;
+	/** Second workspace and doc ("Projects" / "Tasks"). */
+	workspace2Id: number;
+	doc2Id: string;
+	/** A second user (editor on the team org). */
+	editorApiKey: string;
+	editorEmail: string;
+	/** A viewer on the team org. */
+	viewerApiKey: string;
+	viewerEmail: string;
+	customerIds: number[];
+	orderIds: number[];
+	attachmentId: number;
+}
+
+interface Fault {
+	method?: string;
+	path?: string | RegExp;
+	times: number;
+	status?: number;
+	body?: unknown;
+	drop?: boolean;
+	delayMs?: number;
+}
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0']);
+const ROUTES: Route[] = [...homeRoutes, ...docRoutes];
+
+function defaultFaultBody(status: number, docId: string | undefined): unknown {
+	if (status === 429) return { error: `Too many backlogged requests for document ${docId ?? 'unknown'} - try again later?` };
+	if (status === 503) return { error: 'Document in flux - try again later' };
+	return { error: `Injected fault (${status})` };
+}
+
+export class GristEmulator {
+	readonly url: string;
+	readonly port: number;
+	readonly log: RequestLogEntry[] = [];
+	private readonly store = new Store();
+	private faults: Fault[] = [];
+	private inflight = new Map<string, number>();
+	private sockets = new Set<Socket>();
+	private readonly opts: Ctx['opts'];
+
+	constructor(
+		private server: http.Server,
+		options: EmulatorOptions,
+	) {
+		const addr = server.address();
+		this.port = typeof addr === 'object' && addr ? addr.port : 0;
+		this.url = `http://127.0.0.1:${this.port}`;
+		this.opts = {
+			maxParallelPerDoc: options.maxParallelPerDoc ?? 10,
+			bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
+			singleOrg: options.singleOrg,
+			baseDomain: (options.baseDomain ?? 'getgrist.com').toLowerCase(),
+			logBodies: options.logBodies ?? true,
+			attachmentMaxBytes: options.attachmentMaxBytes ?? 50 * 1024 * 1024,
+		};
+		server.on('connection', (s: Socket) => {
+			this.sockets.add(s);
+			s.on('close', () => this.sockets.delete(s));
+		});
+		server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+			this.handle(req, res).catch((e) => {
+				if (!res.headersSent) sendJson(res, 500, { error: String(e?.message ?? e) });
+			});
+		});
+	}
+
+	close(): Promise<void> {
+		return new Promise((resolve) => {
+			for (const s of this.sockets) s.destroy();
+			this.server.close(() => resolve());
+		});
+	}
+
+	// ------------------------------------------------------------- seeding
+	addUser(u: { email: string; name?: string; apiKey?: string }): { id: number; email: string; name: string; apiKey: string } {
+		const user = this.store.ensureUser(u.email, u.name ?? u.email.split('@')[0]);
+		if (u.name !== undefined) user.name = u.name;
+		else if (!user.name) user.name = u.email.split('@')[0];
+		user.apiKey = u.apiKey ?? user.apiKey ?? `key-${makeId(30)}`;
+		return { id: user.id, email: user.email, name: user.name, apiKey: user.apiKey };
+	}
+
+	private userOrThrow(email: string): User {
+		const u = this.store.userByEmail(email);
+		if (!u) throw new Error(`emulator: unknown user ${email}`);
+		return u;
+	}
+
+	addOrg(o: { name: string; domain: string; owner?: string; host?: string; personal?: boolean }): { id: number; domain: string; name: string } {
+		if (this.store.orgByKey(o.domain)) throw new Error(`emulator: org domain ${o.domain} already exists`);
+		const owner = o.owner ? this.userOrThrow(o.owner) : undefined;
+		const org = this.store.createOrg({
+			name: o.name,
+			domain: o.domain,
+			host: o.host?.toLowerCase() ?? null,
+			personalOwner: o.personal && owner ? owner.id : null,
+		});
+		if (owner) org.acl.set(owner.id, 'owners');
+		return { id: org.id, domain: org.domain, name: org.name };
+	}
+
+	addWorkspace(org: number | string, name: string, opts?: { owner?: string }): { id: number; name: string } {
+		const o = this.store.orgByKey(org);
+		if (!o) throw new Error(`emulator: unknown org ${org}`);
+		const ws = this.store.createWorkspace(o.id, name);
+		if (opts?.owner) ws.acl.set(this.userOrThrow(opts.owner).id, 'owners');
+		return { id: ws.id, name: ws.name };
+	}
+
+	addDoc(
+		workspaceId: number,
+		d: { name: string; id?: string; urlId?: string; isPinned?: boolean; owner?: string },
+	): { id: string; name: string; urlId: string | null } {
+		if (!this.store.workspaces.has(workspaceId)) throw new Error(`emulator: unknown workspace ${workspaceId}`);
+		const doc = this.store.createDoc(workspaceId, d);
+		if (d.owner) doc.acl.set(this.userOrThrow(d.owner).id, 'owners');
+		return { id: doc.id, name: doc.name, urlId: doc.urlId };
+	}
+
+	setAccess(kind: 'org' | 'workspace' | 'doc', ref: number | string, email: string, role: 'owners' | 'editors' | 'viewers' | 'members' | null): void {
+		const entity = this.entity(kind, ref);
+		const u = this.store.ensureUser(email, '', email.toLowerCase() !== EVERYONE_EMAIL);
+		if (role === null) entity.acl.delete(u.id);
+		else entity.acl.set(u.id, role as Role);
+	}
+
+	setMaxInheritedRole(kind: 'workspace' | 'doc', ref: number | string, role: 'owners' | 'editors' | 'viewers' | null): void {
+		const e = this.entity(kind, ref) as unknown as { maxInherited: Role | null };
+		e.maxInherited = role;
+	}
+
+	private entity(kind: 'org' | 'workspace' | 'doc', ref: number | string): { acl: Map<number, Role> } {
+		const e =
+			kind === 'org'
+				? this.store.orgByKey(ref)
+				: kind === 'workspace'
+					? this.store.workspaces.get(Number(ref))
+					: this.store.docByKey(String(ref));
+		if (!e) throw new Error(`emulator: unknown ${kind} ${ref}`);
+		return e;
+	}
+
+	private doc(docId: string): Doc {
+		const d = this.store.docByKey(docId);
+		if (!d) throw new Error(`emulator: unknown doc ${docId}`);
+		return d;
+	}
+	private table(docId: string, tableId: string): Table {
+		const t = this.store.table(this.doc(docId), tableId);
+		if (!t) throw new Error(`emulator: unknown table ${tableId}`);
+		return t;
+	}
+
+	/**
+	 * Adds a table. Column `type` defaults to `Text` (`Any` for formula columns); `isFormula`
+	 * defaults to whether a `formula` is given. `visibleCol` may be a colRef or a column id of
+	 * the referenced table.
+	 */
+	addTable(
+		docId: string,
+		tableId: string,
+		columns: Array<{
+			id: string;
+			type?: string;
+			label?: string;
+			formula?: string;
+			isFormula?: boolean;
+			widgetOptions?: object | string;
+			visibleCol?: number | string;
+		}>,
+	): void {
+		const doc = this.doc(docId);
+		if (this.store.table(doc, tableId)) throw new Error(`emulator: table ${tableId} exists`);
+		const t = this.store.addTable(doc, tableIdent(tableId, true) === tableId ? tableId : tableId);
+		for (const c of columns) {
+			const isFormula = c.isFormula ?? Boolean(c.formula);
+			let visibleCol = 0;
+			if (typeof c.visibleCol === 'number') visibleCol = c.visibleCol;
+			else if (typeof c.visibleCol === 'string') {
+				const target = this.store.table(doc, (c.type ?? '').split(':')[1] ?? '');
+				const vc = target?.columns.find((x) => x.id === c.visibleCol);
+				if (!vc) throw new Error(`emulator: visibleCol ${c.visibleCol} not found`);
+				visibleCol = vc.colRef;
+			}
+			this.store.addColumn(doc, t, {
+				id: c.id,
+				type: c.type ?? (isFormula ? 'Any' : 'Text'),
+				label: c.label,
+				formula: c.formula ?? '',
+				isFormula,
+				widgetOptions: c.widgetOptions,
+				visibleCol,
+			});
+		}
+	}
+
+	addRecords(docId: string, tableId: string, rows: Array<Record<string, unknown>>): number[] {
+		const t = this.table(docId, tableId);
+		const known = new Set(t.columns.filter((c) => !c.isFormula).map((c) => c.id));
+		const ids: Array<number | undefined> = [];
+		const clean = rows.map((r) => {
+			const { id, ...rest } = r;
+			for (const k of Object.keys(rest)) if (!known.has(k)) throw new Error(`emulator: Invalid column "${k}"`);
+			ids.push(typeof id === 'number' ? id : undefined);
+			return rest;
+		});
+		return this.store.insertRows(t, clean, ids);
+	}
+
+	records(docId: string, tableId: string): Array<{ id: number; fields: Record<string, unknown> }> {
+		const t = this.table(docId, tableId);
+		const ev = new RowEvaluator(t, this.store.clock());
+		const cols = t.columns.filter((c) => !isHiddenCol(c.id));
+		return this.store.rowIds(t).map((id) => {
+			const full = ev.full(t.rows.get(id)!, id);
+			const fields: Record<string, unknown> = {};
+			for (const c of cols) fields[c.id] = full[c.id] ?? null;
+			return { id, fields };
+		});
+	}
+
+	removeRecords(docId: string, tableId: string, ids: number[]): void {
+		this.store.removeRows(this.table(docId, tableId), ids);
+	}
+
+	addAttachment(docId: string, a: { fileName: string; data: Buffer; timeUploaded?: string }): number {
+		const doc = this.doc(docId);
+		const id = ++doc.maxAttId;
+		doc.attachments.set(id, {
+			id,
+			fileName: a.fileName,
+			fileSize: a.data.length,
+			timeUploaded: a.timeUploaded ?? this.store.now(),
+			data: Buffer.from(a.data),
+		});
+		return id;
+	}
+
+	attachmentData(docId: string, id: number): Buffer | undefined {
+		return this.doc(docId).attachments.get(id)?.data;
+	}
+
+	seedDemo(): DemoSite {
+		const owner = this.addUser({ email: 'demo@example.com', name: 'Demo Owner', apiKey: 'demo-api-key-0123456789' });
+		const editor = this.addUser({ email: 'editor@example.com', name: 'Eddie Editor', apiKey: 'demo-editor-key-0123456789' });
+		const viewer = this.addUser({ email: 'viewer@example.com', name: 'Vera Viewer', apiKey: 'demo-viewer-key-0123456789' });
+		const org = this.addOrg({ name: 'Demo Team', domain: 'demo', owner: owner.email });
+		this.setAccess('org', org.id, editor.email, 'editors');
+		this.setAccess('org', org.id, viewer.email, 'viewers');
+		const ws = this.addWorkspace(org.id, 'Sales');
+		const doc = this.addDoc(ws.id, { name: 'CRM' });
+		this.addTable(doc.id, 'Customers', [
+			{ id: 'Name', type: 'Text', label: 'Name' },
+			{ id: 'Email', type: 'Text' },
+			{ id: 'Country', type: 'Choice', widgetOptions: { choices: ['France', 'Germany', 'USA'] } },
+			{ id: 'Since', type: 'Date' },
+		]);
+		const customerIds = this.addRecords(doc.id, 'Customers', [
+			{ Name: 'Alice Martin', Email: 'alice@example.com', Country: 'France', Since: 1704067200 },
+			{ Name: 'Bob Schmidt', Email: 'bob@example.com', Country: 'Germany', Since: 1706745600 },
+			{ Name: 'Carol Jones', Email: 'carol@example.com', Country: 'USA', Since: 1709251200 },
+		]);
+		this.addTable(doc.id, 'Orders', [
+			{ id: 'Customer', type: 'Ref:Customers', visibleCol: 'Name' },
+			{ id: 'Amount', type: 'Numeric' },
+			{ id: 'Ordered', type: 'Date' },
+			{ id: 'Status', type: 'Choice', widgetOptions: { choices: ['New', 'Paid', 'Shipped'] } },
+			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['rush', 'gift', 'bulk'] } },
+			{ id: 'Invoice', type: 'Attachments' },
+			{ id: 'Total', type: 'Numeric', formula: '$Amount * 2', isFormula: true },
+		]);
+		const attachmentId = this.addAttachment(doc.id, {
+			fileName: 'invoice-1.txt',
+			data: Buffer.from('Invoice #1\nAlice Martin\nTotal: 120.50\n'),
+		});
+		const orderIds = this.addRecords(doc.id, 'Orders', [
+			{ Customer: customerIds[0], Amount: 120.5, Ordered: 1717200000, Status: 'Paid', Tags: ['L', 'rush'], Invoice: ['L', attachmentId] },
+			{ Customer: customerIds[1], Amount: 80, Ordered: 1717286400, Status: 'New', Tags: null, Invoice: null },
+			{ Customer: customerIds[0], Amount: 42.25, Ordered: 1717372800, Status: 'Shipped', Tags: ['L', 'gift', 'bulk'], Invoice: null },
+		]);
+		const ws2 = this.addWorkspace(org.id, 'Projects');
+		const doc2 = this.addDoc(ws2.id, { name: 'Tasks' });
+		this.addTable(doc2.id, 'Tasks', [
+			{ id: 'Title', type: 'Text' },
+			{ id: 'Done', type: 'Bool' },
+			{ id: 'Due', type: 'DateTime:UTC' },
+			{ id: 'Points', type: 'Int' },
+		]);
+		this.addRecords(doc2.id, 'Tasks', [
+			{ Title: 'Write spec', Done: true, Due: 1717243200, Points: 3 },
+			{ Title: 'Build emulator', Done: false, Due: 1717329600, Points: 8 },
+		]);
+		return {
+			apiKey: owner.apiKey,
+			email: owner.email,
+			userId: owner.id,
+			orgId: org.id,
+			orgDomain: org.domain,
+			workspaceId: ws.id,
+			docId: doc.id,
+			workspace2Id: ws2.id,
+			doc2Id: doc2.id,
+			editorApiKey: editor.apiKey,
+			editorEmail: editor.email,
+			viewerApiKey: viewer.apiKey,
+			viewerEmail: viewer.email,
+			customerIds,
+			orderIds,
+			attachmentId,
+		};
+	}
+
+	// ------------------------------------------------------------- test hooks
+	fault(f: { method?: string; path?: string | RegExp; times?: number; status?: number; body?: unknown; drop?: boolean; delayMs?: number }): void {
+		this.faults.push({ ...f, times: f.times ?? 1 });
+	}
+	clearFaults(): void {
+		this.faults = [];
+	}
+	clearLog(): void {
+		this.log.length = 0;
+	}
+	setClock(fn: () => number): void {
+		this.store.clock = fn;
+	}
+
+	private takeFault(method: string, apiPath: string): Fault | undefined {
+		for (const f of this.faults) {
+			if (f.times <= 0) continue;
+			if (f.method && f.method.toUpperCase() !== method) continue;
+			if (f.path !== undefined) {
+				if (typeof f.path === 'string' ? f.path !== apiPath : !f.path.test(apiPath)) continue;
+			}
+			f.times--;
+			this.faults = this.faults.filter((x) => x.times > 0);
+			return f;
+		}
+		return undefined;
+	}
+
+	// ------------------------------------------------------------- request handling
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const method = (req.method ?? 'GET').toUpperCase();
+		const rawUrl = req.url ?? '/';
+		const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(rawUrl);
+		const u = new URL(absolute ? rawUrl : `http://x${rawUrl.startsWith('/') ? '' : '/'}${rawUrl}`);
+		const hostHeader = (req.headers.host ?? (absolute ? u.host : '')).toLowerCase();
+		const path = absolute ? u.pathname : rawUrl.split('?')[0];
+		const query: Record<string, string> = {};
+		for (const [k, v] of u.searchParams) query[k] = v;
+		const prefix = path.match(/^\/o\/([^/]+)(\/.*)?$/);
+		const pathOrg = prefix ? decodeURIComponent(prefix[1]) : undefined;
+		const apiPath = prefix ? (prefix[2] ?? '/') : path;
+		const entry: RequestLogEntry = {
+			method,
+			path,
+			apiPath,
+			query,
+			host: req.headers.host ?? '',
+			status: 0,
+			bodyBytes: 0,
+			hasAuthorization: req.headers.authorization !== undefined,
+		};
+		this.log.push(entry);
+		let release: (() => void) | undefined;
+		const respondError = (err: ApiError) => {
+			entry.status = err.status;
+			sendError(res, err);
+		};
+		try {
+			// body (drained fully; stored up to the limit)
+			const ctype = String(req.headers['content-type'] ?? '').toLowerCase();
+			const isMultipart = ctype.startsWith('multipart/form-data');
+			const limit = isMultipart ? this.opts.attachmentMaxBytes * 2 + 1024 * 1024 : this.opts.bodyLimitBytes;
+			const { buf, bytes } = await readBody(req, limit);
+			entry.bodyBytes = bytes;
+			let body: ParsedBody = { kind: 'none', bytes };
+			let bodyError: ApiError | undefined;
+			if (!buf) {
+				bodyError = isMultipart
+					? new ApiError(413, `Attachments must not exceed ${(this.opts.attachmentMaxBytes / 1048576).toFixed(1)}MB`)
+					: new ApiError(413, 'request entity too large');
+			} else if (bytes > 0) {
+				try {
+					if (isMultipart) {
+						const mp = parseMultipart(buf, String(req.headers['content-type']));
+						body = { kind: 'multipart', files: mp.files, fields: mp.fields, bytes };
+						if (this.opts.logBodies)
+							entry.body = {
+								files: mp.files.map((f) => ({ field: f.field, fileName: f.fileName, size: f.data.length })),
+								fields: mp.fields,
+							};
+					} else if (ctype.includes('json') || ctype === '' || ctype.startsWith('text/plain')) {
+						if (ctype.includes('json')) {
+							body = { kind: 'json', json: parseJsonBody(buf), bytes };
+							if (this.opts.logBodies) entry.body = body.json;
+						} else {
+							body = { kind: 'other', bytes };
+						}
+					} else {
+						body = { kind: 'other', bytes };
+					}
+				} catch (e) {
+					bodyError = e instanceof ApiError ? e : new ApiError(400, String(e));
+				}
+			}
+
+			// faults and per-doc concurrency
+			const fault = this.takeFault(method, apiPath);
+			const docMatch = apiPath.match(/^\/api\/docs\/([^/]+)\/./) ?? (method === 'DELETE' ? apiPath.match(/^\/api\/docs\/([^/]+)\/?$/) : null);
+			const docKey = docMatch ? decodeURIComponent(docMatch[1]) : undefined;
+			if (docKey !== undefined) {
+				const n = this.inflight.get(docKey) ?? 0;
+				if (this.opts.maxParallelPerDoc > 0 && n >= this.opts.maxParallelPerDoc) {
+					throw new ApiError(429, `Too many backlogged requests for document ${docKey} - try again later?`);
+				}
+				this.inflight.set(docKey, n + 1);
+				let released = false;
+				release = () => {
+					if (released) return;
+					released = true;
+					const left = (this.inflight.get(docKey) ?? 1) - 1;
+					if (left <= 0) this.inflight.delete(docKey);
+					else this.inflight.set(docKey, left);
+				};
+				res.on('close', release);
+			}
+			if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+			if (fault?.drop) {
+				entry.status = 0;
+				release?.();
+				req.socket.destroy();
+				return;
+			}
+			if (fault?.status) {
+				entry.status = fault.status;
+				sendJson(res, fault.status, fault.body !== undefined ? fault.body : defaultFaultBody(fault.status, docKey));
+				return;
+			}
+
+			// host / org
+			const scope = this.resolveScope(hostHeader, pathOrg);
+			if (scope.kind === 'org') entry.org = scope.key;
+			else if (scope.kind === 'merged') entry.org = 'docs';
+
+			// auth
+			const user = this.authenticate(req, method);
+			if (bodyError) throw bodyError;
+
+			const ctx: Ctx = {
+				req,
+				res,
+				method,
+				apiPath,
+				query,
+				scope,
+				user: user ?? this.store.anon,
+				isAnon: !user,
+				body,
+				store: this.store,
+				opts: this.opts,
+			};
+			for (const r of ROUTES) {
+				if (r.method !== method) continue;
+				const m = apiPath.match(r.re);
+				if (!m) continue;
+				const out = await r.handler(ctx, m);
+				if (out === RAW) {
+					entry.status = res.statusCode;
+					return;
+				}
+				entry.status = 200;
+				sendJson(res, 200, out);
+				return;
+			}
+			throw new ApiError(404, `not found: ${apiPath}`);
+		} catch (e) {
+			if (e instanceof ApiError) respondError(e);
+			else respondError(new ApiError(500, String((e as Error)?.message ?? e)));
+		}
+	}
+
+	private resolveScope(hostHeader: string, pathOrg: string | undefined): Scope {
+		if (this.opts.singleOrg) return { kind: 'org', key: this.opts.singleOrg };
+		let hostname = hostHeader;
+		if (hostname.startsWith('[')) hostname = hostname.slice(0, hostname.indexOf(']') + 1);
+		else hostname = hostname.replace(/:\d+$/, '');
+		const base = this.opts.baseDomain;
+		if (!hostname || LOCAL_HOSTS.has(hostname) || hostname === base) {
+			return pathOrg ? { kind: 'org', key: pathOrg } : { kind: 'none' };
+		}
+		if (hostname.endsWith(`.${base}`)) {
+			const sub = hostname.slice(0, -(base.length + 1));
+			if (!sub.includes('.')) {
+				if (pathOrg && pathOrg !== sub) throw new ApiError(400, `Wrong org for this domain: '${pathOrg}' does not match '${sub}'`);
+				return sub === 'docs' ? { kind: 'merged' } : { kind: 'org', key: sub };
+			}
+		}
+		const org = this.store.orgByHost(hostname);
+		if (!org) throw new ApiError(404, `Domain not recognized: ${hostname}`);
+		if (pathOrg && pathOrg !== org.domain)
+			throw new ApiError(400, `Wrong org for this domain: '${pathOrg}' does not match '${org.domain}'`);
+		return { kind: 'org', key: org.domain };
+	}
+
+	private authenticate(req: IncomingMessage, method: string): User | undefined {
+		const auth = req.headers.authorization;
+		if (auth !== undefined) {
+			const m = auth.match(/^\s*(\S+)(?:\s+(.*))?$/);
+			if (!m || m[1].toLowerCase() !== 'bearer')
+				throw new ApiError(401, "Bad request: unsupported Authorization scheme, expected 'Bearer'");
+			const key = (m[2] ?? '').trim();
+			const user = this.store.userByKey(key);
+			if (!user) throw new ApiError(401, 'Bad request: invalid API key');
+			return user;
+		}
+		if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+			const ctype = String(req.headers['content-type'] ?? '').toLowerCase();
+			const xrw = String(req.headers['x-requested-with'] ?? '');
+			if (!ctype.startsWith('application/json') && xrw.toLowerCase() !== 'xmlhttprequest')
+				throw new ApiError(
+					401,
+					"Unauthenticated requests require one of the headers'Content-Type: application/json' or 'X-Requested-With: XMLHttpRequest'",
+				);
+		}
+		return undefined;
+	}
+}
+
+/** Starts an emulator on 127.0.0.1 with a random port. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<GristEmulator> {
+	const server = http.createServer({ keepAliveTimeout: 5000 });
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => resolve());
+	});
+	return new GristEmulator(server, options);
+}
+
+/** Starts an emulator on a given host/port (used by the CLI). */
+export async function startEmulatorOn(host: string, port: number, options: EmulatorOptions = {}): Promise<GristEmulator> {
+	const server = http.createServer({ keepAliveTimeout: 5000 });
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => resolve());
+	});
+	return new GristEmulator(server, options);
+}

@@ -1,0 +1,447 @@
+/**
+ * In-memory data model of the Grist emulator: users, orgs, workspaces, docs (home DB) and the
+ * document data (tables, columns, rows, attachments). No HTTP here.
+ */
+import { randomBytes } from 'node:crypto';
+
+export type Role = 'owners' | 'editors' | 'viewers' | 'members' | 'guests';
+export type Grant = Role | null;
+
+export const EVERYONE_EMAIL = 'everyone@getgrist.com';
+export const ANON_EMAIL = 'anon@getgrist.com';
+
+const ROLE_ORDER: Role[] = ['owners', 'editors', 'viewers', 'members', 'guests'];
+
+function rank(r: Grant | undefined): number {
+	if (!r) return ROLE_ORDER.length;
+	return ROLE_ORDER.indexOf(r);
+}
+export function strongest(a: Grant | undefined, b: Grant | undefined): Grant {
+	return rank(a) <= rank(b) ? (a ?? null) : (b ?? null);
+}
+export function weakest(a: Grant | undefined, b: Grant | undefined): Grant {
+	return rank(a) >= rank(b) ? (a ?? null) : (b ?? null);
+}
+/** Whether role `r` is at least `needed` (members/guests only count for listing). */
+export function atLeast(r: Grant | undefined, needed: 'owners' | 'editors' | 'viewers'): boolean {
+	return rank(r) <= rank(needed);
+}
+
+export interface User {
+	id: number;
+	email: string;
+	name: string;
+	apiKey: string | null;
+	ref: string;
+}
+
+export interface Org {
+	id: number;
+	name: string;
+	domain: string;
+	host: string | null;
+	personalOwner: number | null;
+	acl: Map<number, Role>;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface Workspace {
+	id: number;
+	name: string;
+	orgId: number;
+	acl: Map<number, Role>;
+	maxInherited: Grant;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface Column {
+	id: string;
+	colRef: number;
+	type: string;
+	label: string;
+	formula: string;
+	isFormula: boolean;
+	widgetOptions: string;
+	visibleCol: number;
+	description: string;
+	untieColIdFromLabel: boolean;
+	recalcWhen: number;
+	recalcDeps: unknown;
+	displayCol: number;
+}
+
+export type Row = Record<string, unknown>;
+
+export interface Table {
+	id: string;
+	tableRef: number;
+	primaryViewId: number;
+	rawViewSectionRef: number;
+	recordCardViewSectionRef: number;
+	summarySourceTable: number;
+	columns: Column[];
+	rows: Map<number, Row>;
+	/** Whether the Map's iteration order is ascending by id. */
+	ordered: boolean;
+	maxId: number;
+}
+
+export interface Attachment {
+	id: number;
+	fileName: string;
+	fileSize: number;
+	timeUploaded: string;
+	data: Buffer;
+}
+
+export interface Doc {
+	id: string;
+	name: string;
+	urlId: string | null;
+	isPinned: boolean;
+	workspaceId: number;
+	acl: Map<number, Role>;
+	maxInherited: Grant;
+	options: Record<string, unknown> | null;
+	type: string | null;
+	createdAt: string;
+	updatedAt: string;
+	tables: Table[];
+	attachments: Map<number, Attachment>;
+	maxAttId: number;
+	nextRef: number;
+}
+
+const ID_CHARS = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+export function makeId(len = 22): string {
+	const bytes = randomBytes(len);
+	let s = '';
+	for (let i = 0; i < len; i++) s += ID_CHARS[bytes[i] % ID_CHARS.length];
+	return s;
+}
+
+export function baseType(type: string): string {
+	const i = type.indexOf(':');
+	return i < 0 ? type : type.slice(0, i);
+}
+export function typeArg(type: string): string {
+	const i = type.indexOf(':');
+	return i < 0 ? '' : type.slice(i + 1);
+}
+
+export function isHiddenCol(colId: string): boolean {
+	return colId === 'manualSort' || colId.startsWith('gristHelper_');
+}
+
+/** Default cell value for a column type (what a new row holds). */
+export function defaultFor(type: string): unknown {
+	switch (baseType(type)) {
+		case 'Text':
+		case 'Choice':
+			return '';
+		case 'Numeric':
+		case 'Int':
+		case 'Ref':
+		case 'ManualSortPos':
+		case 'PositionNumber':
+			return 0;
+		case 'Bool':
+			return false;
+		default:
+			return null;
+	}
+}
+
+export function tableIdent(raw: string, capitalize: boolean): string {
+	let s = String(raw).replace(/[^A-Za-z0-9_]+/g, '_');
+	if (!s || /^[0-9]/.test(s)) s = (capitalize ? 'T' : 'c') + s;
+	if (s.startsWith('_')) s = (capitalize ? 'T' : 'c') + s;
+	if (capitalize) s = s[0].toUpperCase() + s.slice(1);
+	return s;
+}
+
+export function uniqueIdent(base: string, taken: (s: string) => boolean): string {
+	if (!taken(base)) return base;
+	for (let i = 2; ; i++) {
+		const cand = `${base}_${i}`;
+		if (!taken(cand)) return cand;
+	}
+}
+
+export class Store {
+	users = new Map<number, User>();
+	orgs = new Map<number, Org>();
+	workspaces = new Map<number, Workspace>();
+	docs = new Map<string, Doc>();
+	private nextUserId = 1;
+	private nextOrgId = 1;
+	private nextWsId = 1;
+	clock: () => number = () => Date.now();
+
+	constructor() {
+		this.ensureUser(EVERYONE_EMAIL, 'Everyone', false);
+		this.ensureUser(ANON_EMAIL, 'Anonymous', false);
+	}
+
+	now(): string {
+		return new Date(this.clock()).toISOString();
+	}
+
+	get anon(): User {
+		return this.userByEmail(ANON_EMAIL)!;
+	}
+	get everyone(): User {
+		return this.userByEmail(EVERYONE_EMAIL)!;
+	}
+
+	userByEmail(email: string): User | undefined {
+		const e = email.trim().toLowerCase();
+		for (const u of this.users.values()) if (u.email === e) return u;
+		return undefined;
+	}
+	userByKey(key: string): User | undefined {
+		if (!key) return undefined;
+		for (const u of this.users.values()) if (u.apiKey === key) return u;
+		return undefined;
+	}
+
+	/** Creates (or returns) a user; real users also get a personal org with a "Home" workspace. */
+	ensureUser(email: string, name?: string, personal = true): User {
+		const existing = this.userByEmail(email);
+		if (existing) return existing;
+		const id = this.nextUserId++;
+		const e = email.trim().toLowerCase();
+		const user: User = { id, email: e, name: name ?? '', apiKey: null, ref: makeId(22) };
+		this.users.set(id, user);
+		if (personal) {
+			const org = this.createOrg({ name: 'Personal', domain: `docs-${id}`, personalOwner: id });
+			org.acl.set(id, 'owners');
+			const ws = this.createWorkspace(org.id, 'Home');
+			ws.acl.set(id, 'owners');
+		}
+		return user;
+	}
+
+	personalOrg(userId: number): Org | undefined {
+		for (const o of this.orgs.values()) if (o.personalOwner === userId) return o;
+		return undefined;
+	}
+
+	createOrg(o: { name: string; domain: string; host?: string | null; personalOwner?: number | null }): Org {
+		const id = this.nextOrgId++;
+		const t = this.now();
+		const org: Org = {
+			id,
+			name: o.name,
+			domain: o.domain,
+			host: o.host ?? null,
+			personalOwner: o.personalOwner ?? null,
+			acl: new Map(),
+			createdAt: t,
+			updatedAt: t,
+		};
+		this.orgs.set(id, org);
+		return org;
+	}
+
+	createWorkspace(orgId: number, name: string): Workspace {
+		const id = this.nextWsId++;
+		const t = this.now();
+		const ws: Workspace = { id, name, orgId, acl: new Map(), maxInherited: 'owners', createdAt: t, updatedAt: t };
+		this.workspaces.set(id, ws);
+		return ws;
+	}
+
+	createDoc(wsId: number, d: { name: string; id?: string; urlId?: string | null; isPinned?: boolean }): Doc {
+		const t = this.now();
+		const doc: Doc = {
+			id: d.id ?? makeId(22),
+			name: d.name,
+			urlId: d.urlId ?? null,
+			isPinned: d.isPinned ?? false,
+			workspaceId: wsId,
+			acl: new Map(),
+			maxInherited: 'owners',
+			options: null,
+			type: null,
+			createdAt: t,
+			updatedAt: t,
+			tables: [],
+			attachments: new Map(),
+			maxAttId: 0,
+			nextRef: 1,
+		};
+		this.docs.set(doc.id, doc);
+		return doc;
+	}
+
+	orgByKey(key: number | string): Org | undefined {
+		if (typeof key === 'number' || /^\d+$/.test(key)) return this.orgs.get(Number(key));
+		for (const o of this.orgs.values()) if (o.domain === key) return o;
+		return undefined;
+	}
+	orgByHost(host: string): Org | undefined {
+		for (const o of this.orgs.values()) if (o.host && o.host.toLowerCase() === host) return o;
+		return undefined;
+	}
+	docByKey(key: string): Doc | undefined {
+		const d = this.docs.get(key);
+		if (d) return d;
+		for (const doc of this.docs.values()) if (doc.urlId === key) return doc;
+		return undefined;
+	}
+	docOrg(doc: Doc): Org {
+		return this.orgs.get(this.workspaces.get(doc.workspaceId)!.orgId)!;
+	}
+
+	// ---- access ----
+	orgRole(userId: number, org: Org): Grant {
+		return org.acl.get(userId) ?? null;
+	}
+	private direct(acl: Map<number, Role>, userId: number): Grant {
+		return strongest(acl.get(userId), acl.get(this.everyone.id));
+	}
+	wsParentRole(userId: number, ws: Workspace): Grant {
+		const o = this.orgRole(userId, this.orgs.get(ws.orgId)!);
+		return o === 'members' || o === 'guests' ? null : o;
+	}
+	wsRole(userId: number, ws: Workspace): Grant {
+		return strongest(this.direct(ws.acl, userId), weakest(this.wsParentRole(userId, ws), ws.maxInherited));
+	}
+	docRole(userId: number, doc: Doc): Grant {
+		const ws = this.workspaces.get(doc.workspaceId)!;
+		return strongest(this.direct(doc.acl, userId), weakest(this.wsRole(userId, ws), doc.maxInherited));
+	}
+	/** Org role for listings: the direct role, else `guests` when something inside is shared. */
+	orgListRole(userId: number, org: Org): Grant {
+		const r = this.orgRole(userId, org);
+		if (r) return r;
+		for (const ws of this.workspaces.values()) {
+			if (ws.orgId !== org.id) continue;
+			if (ws.acl.has(userId)) return 'guests';
+			for (const d of this.docs.values()) if (d.workspaceId === ws.id && d.acl.has(userId)) return 'guests';
+		}
+		return null;
+	}
+
+	deleteWorkspace(ws: Workspace): void {
+		for (const d of [...this.docs.values()]) if (d.workspaceId === ws.id) this.docs.delete(d.id);
+		this.workspaces.delete(ws.id);
+	}
+
+	// ---- document data ----
+	table(doc: Doc, tableId: string): Table | undefined {
+		if (/^\d+$/.test(tableId)) {
+			const ref = Number(tableId);
+			return doc.tables.find((t) => t.tableRef === ref);
+		}
+		return doc.tables.find((t) => t.id === tableId);
+	}
+
+	addTable(doc: Doc, tableId: string): Table {
+		const t: Table = {
+			id: tableId,
+			tableRef: doc.nextRef++,
+			primaryViewId: doc.nextRef++,
+			rawViewSectionRef: doc.nextRef++,
+			recordCardViewSectionRef: doc.nextRef++,
+			summarySourceTable: 0,
+			columns: [],
+			rows: new Map(),
+			ordered: true,
+			maxId: 0,
+		};
+		doc.tables.push(t);
+		this.addColumn(doc, t, { id: 'manualSort', type: 'ManualSortPos', isFormula: false });
+		return t;
+	}
+
+	addColumn(
+		doc: Doc,
+		t: Table,
+		c: Partial<Omit<Column, 'colRef' | 'widgetOptions'>> & { id: string; widgetOptions?: unknown },
+	): Column {
+		const type = c.type ?? 'Any';
+		const col: Column = {
+			id: c.id,
+			colRef: doc.nextRef++,
+			type,
+			label: c.label ?? c.id,
+			formula: c.formula ?? '',
+			isFormula: c.isFormula ?? true,
+			widgetOptions: widgetOptionsString(c.widgetOptions),
+			visibleCol: c.visibleCol ?? 0,
+			description: c.description ?? '',
+			untieColIdFromLabel: c.untieColIdFromLabel ?? false,
+			recalcWhen: c.recalcWhen ?? 0,
+			recalcDeps: c.recalcDeps ?? null,
+			displayCol: 0,
+		};
+		t.columns.push(col);
+		if (!col.isFormula) {
+			const dflt = defaultFor(type);
+			for (const row of t.rows.values()) row[col.id] = dflt;
+		}
+		return col;
+	}
+
+	colByRef(doc: Doc, ref: number): { table: Table; col: Column } | undefined {
+		for (const table of doc.tables) {
+			const col = table.columns.find((c) => c.colRef === ref);
+			if (col) return { table, col };
+		}
+		return undefined;
+	}
+
+	/** Adds rows (already-validated values), returns ids. `ids[i]` may force an id. */
+	insertRows(t: Table, rows: Row[], ids?: Array<number | undefined>): number[] {
+		const out: number[] = [];
+		const dataCols = t.columns.filter((c) => !c.isFormula);
+		for (let i = 0; i < rows.length; i++) {
+			const forced = ids?.[i];
+			const id = forced ?? t.maxId + 1;
+			if (id <= t.maxId) t.ordered = false;
+			if (id > t.maxId) t.maxId = id;
+			const row: Row = {};
+			for (const c of dataCols) row[c.id] = defaultFor(c.type);
+			row.manualSort = id;
+			const src = rows[i];
+			for (const k of Object.keys(src)) row[k] = src[k];
+			t.rows.set(id, row);
+			out.push(id);
+		}
+		return out;
+	}
+
+	removeRows(t: Table, ids: number[]): void {
+		let hitMax = false;
+		for (const id of ids) {
+			if (t.rows.delete(id) && id === t.maxId) hitMax = true;
+		}
+		if (hitMax) {
+			let m = 0;
+			for (const id of t.rows.keys()) if (id > m) m = id;
+			t.maxId = m;
+		}
+	}
+
+	/** Row ids in ascending order. */
+	rowIds(t: Table): number[] {
+		const ids = [...t.rows.keys()];
+		if (!t.ordered) {
+			ids.sort((a, b) => a - b);
+			const m = new Map<number, Row>();
+			for (const id of ids) m.set(id, t.rows.get(id)!);
+			t.rows = m;
+			t.ordered = true;
+		}
+		return ids;
+	}
+}
+
+export function widgetOptionsString(w: unknown): string {
+	if (w === undefined || w === null || w === '') return '';
+	return typeof w === 'string' ? w : JSON.stringify(w);
+}
