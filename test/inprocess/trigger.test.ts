@@ -1,0 +1,474 @@
+/**
+ * Grist Trigger in an active workflow (n8n-core's PollTriggerExecutor via `createPoller`) against
+ * the Grist emulator: every case of the trigger issue, asserting exactly which records each poll
+ * emits and which requests it made (the emulator's request log).
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
+import { WINDOW_IDS } from '../../nodes/GristTrigger/cursor';
+import { startEmulator, type GristEmulator } from '../emulator';
+import { createPoller, type Poller } from '../harness/inprocess';
+
+const USER_KEY = `key-${randomUUID()}`;
+let emu: GristEmulator;
+let docId: string;
+let tableSeq = 0;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	emu.addUser({ email: 'owner@example.com', name: 'Owner', apiKey: USER_KEY });
+	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
+	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
+	docId = emu.addDoc(ws.id, { name: 'Trigger doc', owner: 'owner@example.com' }).id;
+});
+
+afterAll(async () => {
+	await emu?.close();
+});
+
+/** A fresh table per test: Name (Text), Status (Choice), Updated (DateTime), Created (Numeric), Day (Date), Note (Text). */
+function newTable(): string {
+	tableSeq += 1;
+	const tableId = `Items${tableSeq}`;
+	emu.addTable(docId, tableId, [
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Status', type: 'Choice', widgetOptions: { choices: ['Open', 'Done'] } },
+		{ id: 'Updated', type: 'DateTime:UTC' },
+		{ id: 'Created', type: 'Numeric' },
+		{ id: 'Day', type: 'Date' },
+		{ id: 'Note', type: 'Text' },
+	]);
+	return tableId;
+}
+
+function poller(tableId: string, params: IDataObject = {}): Poller {
+	return createPoller({
+		node: new GristTrigger(),
+		parameters: {
+			document: { __rl: true, mode: 'id', value: docId },
+			table: { __rl: true, mode: 'id', value: tableId },
+			event: 'rowAdded',
+			...params,
+		},
+		credentials: { apiKey: USER_KEY, serverUrl: emu.url },
+	});
+}
+
+function add(tableId: string, rows: Array<Record<string, unknown>>): number[] {
+	return emu.addRecords(docId, tableId, rows);
+}
+
+function names(n: number, prefix = 'r'): Array<Record<string, unknown>> {
+	return Array.from({ length: n }, (_, i) => ({ Name: `${prefix}${i + 1}` }));
+}
+
+const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+function emittedJson(result: INodeExecutionData[][] | null): IDataObject[] {
+	if (result === null) return [];
+	expect(result).toHaveLength(1);
+	return result[0].map((item) => item.json);
+}
+
+function emittedIds(result: INodeExecutionData[][] | null): number[] {
+	return emittedJson(result).map((j) => j.id as number);
+}
+
+/** The requests since the last call: `GET <path relative to the table> <query>`. */
+function requests(tableId: string): string[] {
+	const prefix = `/api/docs/${docId}/tables/${tableId}/`;
+	const out = emu.log.map((e) => {
+		const rel = e.apiPath.startsWith(prefix) ? e.apiPath.slice(prefix.length) : e.apiPath;
+		const q = Object.keys(e.query)
+			.sort()
+			.map((k) => `${k}=${e.query[k]}`)
+			.join('&');
+		return `${e.method} ${rel}${q ? `?${q}` : ''} ${e.status}`;
+	});
+	emu.clearLog();
+	return out;
+}
+
+function idFilter(ids: number[], extra: Record<string, unknown> = {}): string {
+	return JSON.stringify({ ...extra, id: ids });
+}
+
+describe('Row Added', () => {
+	it('first poll records the baseline and emits nothing; then each new row once', async () => {
+		const t = newTable();
+		add(t, names(3, 'old'));
+		const p = poller(t);
+		emu.clearLog();
+
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(['GET columns 200', 'GET records?limit=1&sort=-id 200']);
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 3 });
+
+		add(t, [{ Name: 'a', Day: 1704844800 }, { Name: 'b' }]);
+		const out = await p.poll('trigger');
+		expect(emittedJson(out)).toEqual([
+			{ id: 4, Name: 'a', Status: '', Updated: null, Created: 0, Day: '2024-01-10', Note: '' },
+			{ id: 5, Name: 'b', Status: '', Updated: null, Created: 0, Day: null, Note: '' },
+		]);
+		expect(requests(t)).toEqual([
+			'GET records?limit=1&sort=-id 200',
+			`GET records?filter=${idFilter([4, 5])}&sort=id 200`,
+			'GET columns 200',
+		]);
+		expect(p.savedStaticData[`node:${p.nodeName}`]).toMatchObject({ cursor: { kind: 'rowAdded', lastId: 5 } });
+
+		// Nothing new: one request whose size does not depend on the table.
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(['GET records?limit=1&sort=-id 200']);
+	});
+
+	it('Simplify off returns Grist\'s raw { id, fields }', async () => {
+		const t = newTable();
+		const p = poller(t, { simplify: false });
+		await p.poll('trigger');
+		add(t, [{ Name: 'x', Day: 1704844800 }]);
+		expect(emittedJson(await p.poll('trigger'))).toEqual([
+			{ id: 1, fields: { Name: 'x', Status: '', Updated: null, Created: 0, Day: 1704844800, Note: '' } },
+		]);
+	});
+
+	it('manual test returns the latest record and moves no cursor', async () => {
+		const t = newTable();
+		add(t, names(4));
+		const p = poller(t);
+		await p.poll('trigger'); // baseline at 4
+		add(t, names(2, 'new'));
+		emu.clearLog();
+		const sample = await p.poll('manual');
+		expect(emittedIds(sample)).toEqual([6]);
+		expect(requests(t)).toEqual(['GET columns 200', 'GET records?limit=1&sort=-id 200']);
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 4 });
+		// The real polls still see both new rows.
+		expect(emittedIds(await p.poll('trigger'))).toEqual([5, 6]);
+	});
+
+	it('manual test on an empty table says what to do', async () => {
+		const t = newTable();
+		// A manual run's error comes back as the run's error object (not thrown in this realm).
+		const error = await poller(t).poll('manual').then(
+			() => undefined,
+			(e: { message?: string; description?: string }) => e,
+		);
+		expect(error?.message).toBe(`No record in table "${t}" to show as a sample`);
+		expect(error?.description).toBe('Add a record to the table in Grist, then fetch again.');
+	});
+
+	it('survives an n8n restart: resumes from the saved cursor, nothing missed or repeated', async () => {
+		const t = newTable();
+		const p = poller(t);
+		await p.poll('trigger');
+		add(t, names(2));
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2]);
+		add(t, names(3, 'while-down'));
+		p.restart();
+		expect(emittedIds(await p.poll('trigger'))).toEqual([3, 4, 5]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('a failed poll (server error) keeps the cursor; the next poll emits the same rows once', async () => {
+		const t = newTable();
+		const p = poller(t);
+		await p.poll('trigger');
+		add(t, names(3));
+		emu.clearLog();
+		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), status: 500, body: { error: 'boom' } });
+		await expect(p.poll('trigger')).rejects.toThrow('boom');
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2, 3]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('a failure after the records were read (columns request) emits nothing and moves nothing', async () => {
+		const t = newTable();
+		const p = poller(t);
+		await p.poll('trigger');
+		add(t, names(2));
+		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/columns$`), status: 500, body: { error: 'columns down' } });
+		await expect(p.poll('trigger')).rejects.toThrow('columns down');
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2]);
+	});
+
+	it('a dropped connection (timeout-like) keeps the cursor too', async () => {
+		const t = newTable();
+		const p = poller(t);
+		await p.poll('trigger');
+		add(t, names(2));
+		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), drop: true, times: 20 });
+		await expect(p.poll('trigger')).rejects.toThrow(/Could not reach the Grist server/);
+		emu.clearFaults();
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2]);
+	}, 60_000);
+
+	it('a burst larger than one window: one poll, windows of ids in order', async () => {
+		const t = newTable();
+		const p = poller(t);
+		await p.poll('trigger');
+		add(t, names(450));
+		emu.clearLog();
+		expect(emittedIds(await p.poll('trigger'))).toEqual(span(1, 450));
+		expect(requests(t)).toEqual([
+			'GET records?limit=1&sort=-id 200',
+			`GET records?filter=${idFilter(span(1, WINDOW_IDS))}&sort=id 200`,
+			`GET records?filter=${idFilter(span(WINDOW_IDS + 1, 2 * WINDOW_IDS))}&sort=id 200`,
+			`GET records?filter=${idFilter(span(2 * WINDOW_IDS + 1, 450))}&sort=id 200`,
+			'GET columns 200',
+		]);
+	});
+
+	it('a backlog above Max Records per Poll drains over several polls, in order', async () => {
+		const t = newTable();
+		const p = poller(t, { options: { maxRecords: 100 } });
+		await p.poll('trigger');
+		add(t, names(250));
+		const polls = [];
+		for (let i = 0; i < 4; i++) polls.push(emittedIds(await p.poll('trigger')));
+		expect(polls).toEqual([span(1, 100), span(101, 200), span(201, 250), []]);
+	});
+
+	it('deleted rows: gaps are skipped; deleted top rows make their ids count as new again', async () => {
+		const t = newTable();
+		add(t, names(5));
+		const p = poller(t);
+		await p.poll('trigger');
+		add(t, names(4, 'n')); // 6..9
+		emu.removeRecords(docId, t, [7, 9]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([6, 8]);
+		emu.removeRecords(docId, t, [8]); // the top is 6 again: cursor goes down to 6
+		expect(await p.poll('trigger')).toBeNull();
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 6 });
+		expect(add(t, [{ Name: 'gets id 7' }])).toEqual([7]);
+		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([[7, 'gets id 7']]);
+	});
+
+	it('last row deleted and its id reused between two polls: detected with a creation column', async () => {
+		const t = newTable();
+		add(t, [{ Name: 'a', Created: 1000 }]);
+		const p = poller(t, { options: { creationColumn: 'Created' } });
+		await p.poll('trigger');
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 1, mark: { value: 1000 } });
+		// An edit of the row is not a new row.
+		emu.clearLog();
+		await patch(t, [{ id: 1, fields: { Name: 'a (edited)' } }]);
+		expect(await p.poll('trigger')).toBeNull();
+		// Deleted, and a new row takes id 1.
+		emu.removeRecords(docId, t, [1]);
+		expect(add(t, [{ Name: 'b', Created: 2000 }])).toEqual([1]);
+		emu.clearLog();
+		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([[1, 'b']]);
+		expect(requests(t)).toEqual(['GET records?limit=1&sort=-id 200', 'GET columns 200']);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('filter: only matching rows trigger, the filter goes with each window', async () => {
+		const t = newTable();
+		const p = poller(t, { options: { filter: '{"Status": ["Open"]}' } });
+		await p.poll('trigger');
+		add(t, [
+			{ Name: 'a', Status: 'Open' },
+			{ Name: 'b', Status: 'Done' },
+			{ Name: 'c', Status: 'Open' },
+		]);
+		emu.clearLog();
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 3]);
+		expect(requests(t)).toEqual([
+			'GET records?limit=1&sort=-id 200',
+			`GET records?filter=${idFilter([1, 2, 3], { Status: ['Open'] })}&sort=id 200`,
+			'GET columns 200',
+		]);
+	});
+
+	it('a malformed filter fails before any request, naming the field', async () => {
+		const t = newTable();
+		emu.clearLog();
+		await expect(poller(t, { options: { filter: '{"Status": "Open"}' } }).poll('trigger')).rejects.toThrow(
+			'The Filter (JSON) value for column "Status" must be an array',
+		);
+		expect(requests(t)).toEqual([]);
+	});
+});
+
+describe('Row Added or Updated', () => {
+	const params = { event: 'rowAddedOrUpdated', timestampColumn: 'Updated' };
+
+	it('baseline, then added and updated rows in timestamp order, each change once', async () => {
+		const t = newTable();
+		add(t, [
+			{ Name: 'a', Updated: 100 },
+			{ Name: 'b', Updated: 200 },
+		]);
+		const p = poller(t, params);
+		emu.clearLog();
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual([
+			'GET columns 200',
+			'GET records?limit=1&sort=-Updated,-id 200',
+			'GET records?filter={"Updated":[200]}&sort=id 200',
+		]);
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 200, ids: [2] });
+
+		await patch(t, [{ id: 1, fields: { Name: 'a2', Updated: 300 } }]);
+		add(t, [{ Name: 'c', Updated: 250 }]);
+		emu.clearLog();
+		const out = emittedJson(await p.poll('trigger'));
+		expect(out.map((j) => [j.id, j.Name, j.Updated])).toEqual([
+			[3, 'c', new Date(250_000).toISOString()],
+			[1, 'a2', new Date(300_000).toISOString()],
+		]);
+		expect(requests(t)).toEqual([
+			'GET records?limit=2&sort=-Updated,-id 200',
+			'GET records?limit=4&sort=-Updated,-id 200',
+			'GET columns 200',
+		]);
+		// Nothing new: one request of (ids at the cursor's timestamp + 1) rows.
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(['GET records?limit=2&sort=-Updated,-id 200']);
+	});
+
+	it('several updates sharing one timestamp, across a cap: none lost, none repeated', async () => {
+		const t = newTable();
+		add(t, [{ Name: 'base', Updated: 10 }]);
+		const p = poller(t, { ...params, options: { maxRecords: 2 } });
+		await p.poll('trigger');
+		add(t, names(3).map((r) => ({ ...r, Updated: 20 })));
+		expect(emittedIds(await p.poll('trigger'))).toEqual([2, 3]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([4]);
+		expect(await p.poll('trigger')).toBeNull();
+		// A row updated later to that same timestamp is still a change.
+		await patch(t, [{ id: 1, fields: { Updated: 20 } }]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('a Grist clock far from n8n\'s: only Grist\'s own timestamps are compared', async () => {
+		const t = newTable();
+		const future = Math.floor(Date.now() / 1000) + 5 * 365 * 86400;
+		add(t, [{ Name: 'a', Updated: future }]);
+		const p = poller(t, params);
+		await p.poll('trigger');
+		await patch(t, [{ id: 1, fields: { Updated: future + 1 } }]);
+		add(t, [{ Name: 'b', Updated: future + 0.5 }]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([2, 1]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('survives a restart and a failed poll without loss or repeat', async () => {
+		const t = newTable();
+		add(t, [{ Name: 'a', Updated: 1 }]);
+		const p = poller(t, params);
+		await p.poll('trigger');
+		await patch(t, [{ id: 1, fields: { Updated: 2 } }]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1]);
+		add(t, [{ Name: 'b', Updated: 3 }]);
+		p.restart();
+		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), status: 500, body: { error: 'down' } });
+		await expect(p.poll('trigger')).rejects.toThrow('down');
+		expect(emittedIds(await p.poll('trigger'))).toEqual([2]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('manual test returns the most recently changed record, moves no cursor', async () => {
+		const t = newTable();
+		add(t, [
+			{ Name: 'a', Updated: 50 },
+			{ Name: 'b', Updated: 40 },
+		]);
+		const p = poller(t, params);
+		await p.poll('trigger');
+		const before = JSON.stringify(p.nodeStaticData);
+		expect(emittedIds(await p.poll('manual'))).toEqual([1]);
+		expect(JSON.stringify(p.nodeStaticData)).toBe(before);
+	});
+
+	it('a timestamp column that is not Date/DateTime/Numeric: clear error naming the column and type', async () => {
+		const t = newTable();
+		const p = poller(t, { event: 'rowAddedOrUpdated', timestampColumn: 'Note' });
+		await expect(p.poll('trigger')).rejects.toThrow('The timestamp column "Note" is a Text column, not Date, DateTime or Numeric');
+	});
+
+	it('a timestamp column changed to Text after activation: the poll says what to fix', async () => {
+		const t = newTable();
+		add(t, [{ Name: 'a', Updated: 1 }]);
+		const p = poller(t, params);
+		await p.poll('trigger');
+		await changeColumn(t, 'Updated', { type: 'Text' });
+		await patch(t, [{ id: 1, fields: { Updated: 'tomorrow' } }]);
+		await expect(p.poll('trigger')).rejects.toThrow('The timestamp column "Updated" is a Text column');
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 1, ids: [1] });
+	});
+});
+
+describe('errors after activation', () => {
+	it('a table deleted or renamed: the error names the table and what to do; the cursor is kept', async () => {
+		const t = newTable();
+		const p = poller(t);
+		await p.poll('trigger');
+		await renameTable(t, `${t}Renamed`);
+		const error = await p.poll('trigger').then(
+			() => undefined,
+			(e: Error & { description?: string }) => e,
+		);
+		expect(error?.message).toBe(`Table not found "${t}"`);
+		expect(error?.description).toContain(`The table "${t}" of document "${docId}" does not exist any more`);
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
+	});
+
+	it('a key that lost access: the error says so', async () => {
+		const t = newTable();
+		const other = emu.addUser({ email: 'viewer@example.com', apiKey: `viewer-${randomUUID()}` });
+		emu.setAccess('doc', docId, other.email, 'viewers');
+		const p = createPoller({
+			node: new GristTrigger(),
+			parameters: {
+				document: { __rl: true, mode: 'id', value: docId },
+				table: { __rl: true, mode: 'id', value: t },
+				event: 'rowAdded',
+			},
+			credentials: { apiKey: other.apiKey, serverUrl: emu.url },
+		});
+		await p.poll('trigger');
+		emu.setAccess('doc', docId, other.email, null);
+		const error = await p.poll('trigger').then(
+			() => undefined,
+			(e: Error & { description?: string }) => e,
+		);
+		expect(error?.message).toBe('No view access');
+		expect(error?.description).toBe(
+			`The user of the API key lost access to the table "${t}" of document "${docId}". Ask an owner of the document to share it again (Viewer role or higher), or use another credential.`,
+		);
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
+		expect(`${error?.message} ${error?.description}`).not.toContain(other.apiKey);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Direct API calls for changes the emulator's seeding helpers do not offer.
+
+async function api(method: string, path: string, body: unknown): Promise<void> {
+	const res = await fetch(`${emu.url}/api/docs/${docId}${path}`, {
+		method,
+		headers: { Authorization: `Bearer ${USER_KEY}`, 'Content-Type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+}
+
+async function patch(tableId: string, records: Array<{ id: number; fields: Record<string, unknown> }>): Promise<void> {
+	await api('PATCH', `/tables/${tableId}/records`, { records });
+}
+
+async function changeColumn(tableId: string, colId: string, fields: Record<string, unknown>): Promise<void> {
+	await api('PATCH', `/tables/${tableId}/columns`, { columns: [{ id: colId, fields }] });
+}
+
+async function renameTable(tableId: string, newId: string): Promise<void> {
+	await api('PATCH', '/tables', { tables: [{ id: tableId, fields: { tableId: newId } }] });
+}
