@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- response JSON is loosely typed in tests */
 /** Emulator: authentication, host/org addressing (incl. proxy-form requests), unknown routes, request log. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, proxyForm, raw } from './testutil';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test helper: raw HTTP against the emulator */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test helper: raw HTTP against the emulator; response JSON is loosely typed */
 /** Small HTTP helpers for the emulator's own tests (raw node:http so Host and request lines are exact). */
 import http from 'node:http';
 import net from 'node:net';
