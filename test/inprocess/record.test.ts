@@ -1,0 +1,576 @@
+/**
+ * Record operations (level b): the real node in n8n-core against the Grist emulator. Requests are
+ * asserted from the emulator's request log; stored values from the emulator's data.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { loadOptions, runNode } from '../harness/inprocess';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let serverUrl: string;
+
+const JAN_10_2024 = 1704844800;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	serverUrl = `${emu.url}/o/${demo.orgDomain}`;
+	emu.addTable(demo.docId, 'AllTypes', [
+		{ id: 'Text', type: 'Text' },
+		{ id: 'Num', type: 'Numeric' },
+		{ id: 'Int', type: 'Int' },
+		{ id: 'Bool', type: 'Bool' },
+		{ id: 'Date', type: 'Date' },
+		{ id: 'When', type: 'DateTime:UTC' },
+		{ id: 'Choice', type: 'Choice', widgetOptions: { choices: ['a', 'b'] } },
+		{ id: 'Choices', type: 'ChoiceList', widgetOptions: { choices: ['x', 'y', 'z'] } },
+		{ id: 'Ref', type: 'Ref:Customers', visibleCol: 'Name' },
+		{ id: 'Refs', type: 'RefList:Customers', visibleCol: 'Name' },
+		{ id: 'Files', type: 'Attachments' },
+		{ id: 'Ratio', type: 'Numeric', formula: '$Num / $Int', isFormula: true },
+	]);
+	emu.addTable(demo.docId, 'Bulk', [
+		{ id: 'N', type: 'Int' },
+		{ id: 'Label', type: 'Text' },
+		{ id: 'Big', type: 'Text' },
+	]);
+	emu.addTable(demo.docId, 'People', [
+		{ id: 'Email', type: 'Text' },
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Visits', type: 'Int' },
+	]);
+});
+afterAll(async () => await emu.close());
+beforeEach(() => emu.clearLog());
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
+	return await runNode({
+		node: new Grist(),
+		parameters: { resource: 'record', document: rl(demo.docId), ...parameters },
+		credentials: { apiKey: demo.apiKey, serverUrl },
+		input,
+		continueOnFail,
+	});
+}
+
+const mapper = (value: IDataObject, matchingColumns: string[] = []) => ({
+	mappingMode: 'defineBelow',
+	value,
+	matchingColumns,
+	schema: [],
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
+const autoMap = (matchingColumns: string[] = []) => ({
+	mappingMode: 'autoMapInputData',
+	value: null,
+	matchingColumns,
+	schema: [],
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
+const items = (list: IDataObject[]): INodeExecutionData[] => list.map((json) => ({ json }));
+const requests = () => emu.log.map((e) => `${e.method} ${e.apiPath}`);
+const paired = (out: INodeExecutionData[]) => out.map((o) => (o.pairedItem as { item: number }).item);
+const tablePath = (t: string) => `/api/docs/${demo.docId}/tables/${t}`;
+
+function resetTable(table: string) {
+	const ids = emu.records(demo.docId, table).map((r) => r.id);
+	if (ids.length) emu.removeRecords(demo.docId, table, ids);
+	emu.clearLog();
+}
+
+describe('record.getAll', () => {
+	it('simplifies: flat records, dates as ISO, lists as arrays, refs as row ids (one GET of columns, one GET of records)', async () => {
+		const { items: out, error } = await run({ operation: 'getAll', table: rl('Orders'), returnAll: true });
+		expect(error).toBeUndefined();
+		expect(out.map((o) => o.json)).toEqual([
+			{ id: 1, Customer: 1, Amount: 120.5, Ordered: '2024-06-01', Status: 'Paid', Tags: ['rush'], Invoice: [demo.attachmentId], Total: 241 },
+			{ id: 2, Customer: 2, Amount: 80, Ordered: '2024-06-02', Status: 'New', Tags: null, Invoice: null, Total: 160 },
+			{ id: 3, Customer: 1, Amount: 42.25, Ordered: '2024-06-03', Status: 'Shipped', Tags: ['gift', 'bulk'], Invoice: null, Total: 84.5 },
+		]);
+		expect(paired(out)).toEqual([0, 0, 0]);
+		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
+			['GET', `${tablePath('Orders')}/columns`, { hidden: '1' }],
+			['GET', `${tablePath('Orders')}/records`, {}],
+		]);
+	});
+
+	it("raw mode gives Grist's { id, fields } with one request", async () => {
+		const { items: out } = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, limit: 2 });
+		expect(out.map((o) => o.json)).toEqual([
+			{ id: 1, fields: { Name: 'Alice Martin', Email: 'alice@example.com', Country: 'France', Since: 1704067200 } },
+			{ id: 2, fields: { Name: 'Bob Schmidt', Email: 'bob@example.com', Country: 'Germany', Since: 1706745600 } },
+		]);
+		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
+			['GET', `${tablePath('Customers')}/records`, { limit: '2' }],
+		]);
+	});
+
+	it('builds typed filters and sorts with Grist option names', async () => {
+		const { items: out, error } = await run({
+			operation: 'getAll',
+			table: rl('Orders'),
+			returnAll: true,
+			filterType: 'builder',
+			filters: { conditions: [{ column: 'Status', values: 'Paid, Shipped' }, { column: 'Ordered', values: '2024-06-01,2024-06-03' }] },
+			sort: { rules: [{ column: 'Amount', direction: 'desc', emptyLast: true, naturalSort: false, orderByChoice: false }] },
+		});
+		expect(error).toBeUndefined();
+		expect(out.map((o) => o.json.id)).toEqual([1, 3]);
+		const get = emu.log.find((e) => e.apiPath.endsWith('/records'))!;
+		expect(get.query).toEqual({
+			filter: JSON.stringify({ Status: ['Paid', 'Shipped'], Ordered: [1717200000, 1717372800] }),
+			sort: '-Amount:emptyLast',
+		});
+	});
+
+	it('keeps text that looks like a number as text in the filter', async () => {
+		emu.addRecords(demo.docId, 'People', [{ Email: '007', Name: 'Bond', Visits: 7 }]);
+		const { items: out } = await run({
+			operation: 'getAll',
+			table: rl('People'),
+			returnAll: true,
+			filterType: 'builder',
+			filters: { conditions: [{ column: 'Email', values: '007' }, { column: 'Visits', values: '7' }] },
+		});
+		expect(out.map((o) => o.json.Name)).toEqual(['Bond']);
+		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query.filter).toBe('{"Email":["007"],"Visits":[7]}');
+		resetTable('People');
+	});
+
+	it('passes a JSON filter and rejects malformed JSON before any request', async () => {
+		const ok = await run({ operation: 'getAll', table: rl('Customers'), returnAll: true, simplify: false, filterType: 'json', filterJson: '{"Country": ["USA"]}' });
+		expect(ok.items.map((o) => o.json.id)).toEqual([3]);
+		emu.clearLog();
+		const bad = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, filterType: 'json', filterJson: '{"Country": ["USA"]' });
+		expect(bad.error?.message).toMatch(/^The Filter \(JSON\) is not valid JSON: .* \(item 0\)$/);
+		expect(bad.error?.description).toContain('arrays');
+		expect(requests()).toEqual([]);
+		const notArray = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, filterType: 'json', filterJson: '{"Country": "USA"}' });
+		expect(notArray.error?.message).toContain('value for column "Country" must be an array');
+		expect(requests()).toEqual([]);
+	});
+
+	it("gives Grist's message for a filter on an unknown column", async () => {
+		const { error } = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, filterType: 'json', filterJson: '{"Nope": [1]}' });
+		expect(error?.message).toContain('Nope');
+		expect(emu.log.map((e) => e.status)).toEqual([400]);
+	});
+
+	it('rejects a sort on an unknown column and a negative limit before reading records', async () => {
+		const sort = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			sort: { rules: [{ column: 'Nope', direction: 'asc' }] },
+		});
+		expect(sort.error?.message).toBe('Cannot sort by column "Nope": the table has no such column (item 0)');
+		expect(requests()).toEqual([`GET ${tablePath('Customers')}/columns`]);
+		emu.clearLog();
+		const limit = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, limit: '={{ -1 }}' });
+		expect(limit.error?.message).toBe('The Limit of item 0 must be a whole number of at least 1, not -1');
+		expect(requests()).toEqual([]);
+	});
+
+	it('keeps formula errors under errors and can include hidden columns', async () => {
+		resetTable('AllTypes');
+		emu.addRecords(demo.docId, 'AllTypes', [{ Num: 3, Int: 0 }]);
+		const { items: out } = await run({ operation: 'getAll', table: rl('AllTypes'), returnAll: true, options: { includeHidden: true } });
+		expect(out[0].json).toMatchObject({ Ratio: null, errors: { Ratio: 'ZeroDivisionError' } });
+		expect(out[0].json).toHaveProperty('manualSort');
+		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query).toEqual({ hidden: '1' });
+	});
+
+	it('reads per item (expressions may differ) and pairs outputs; continueOnFail keeps going', async () => {
+		const { items: out } = await run(
+			{ operation: 'getAll', table: { __rl: true, mode: 'id', value: '={{ $json.t }}' }, simplify: false, limit: 1 },
+			items([{ t: 'Customers' }, { t: 'Missing' }, { t: 'Orders' }]),
+			true,
+		);
+		expect(out.map((o) => [paired([o])[0], o.json.error ?? o.json.id])).toEqual([
+			[0, 1],
+			[1, 'Table not found "Missing"'],
+			[2, 1],
+		]);
+	});
+});
+
+describe('record.create', () => {
+	it('round-trips every column type (encode on write, decode on read)', async () => {
+		resetTable('AllTypes');
+		const input = {
+			Text: '00123',
+			Num: '2.5',
+			Int: 4,
+			Bool: 'true',
+			Date: '2024-01-10',
+			When: '2024-01-10T12:30:00+02:00',
+			Choice: 'a',
+			Choices: ['x', 'z'],
+			Ref: '2',
+			Refs: [1, 3],
+			Files: [demo.attachmentId],
+			Ratio: 99,
+		};
+		const { items: out, error } = await run(
+			{ operation: 'create', table: rl('AllTypes'), columns: autoMap() },
+			items([input]),
+		);
+		expect(error).toBeUndefined();
+		const post = emu.log.find((e) => e.method === 'POST')!;
+		expect(post.body).toEqual({
+			records: [
+				{
+					fields: {
+						Text: '00123',
+						Num: 2.5,
+						Int: 4,
+						Bool: true,
+						Date: JAN_10_2024,
+						When: JAN_10_2024 + 10.5 * 3600,
+						Choice: 'a',
+						Choices: ['L', 'x', 'z'],
+						Ref: 2,
+						Refs: ['L', 1, 3],
+						Files: ['L', demo.attachmentId],
+					},
+				},
+			],
+		});
+		const id = out[0].json.id as number;
+		expect(out[0].json).toEqual({
+			id,
+			Text: '00123',
+			Num: 2.5,
+			Int: 4,
+			Bool: true,
+			Date: '2024-01-10',
+			When: '2024-01-10T10:30:00.000Z',
+			Choice: 'a',
+			Choices: ['x', 'z'],
+			Ref: 2,
+			Refs: [1, 3],
+			Files: [demo.attachmentId],
+		});
+		const read = await run({ operation: 'getAll', table: rl('AllTypes'), returnAll: true });
+		const { Ratio, ...stored } = read.items.find((o) => o.json.id === id)!.json;
+		expect(Ratio).toBeCloseTo(0.625);
+		expect(stored).toEqual(out[0].json);
+	});
+
+	it('maps columns with the resource mapper, never sends formula columns, and honours noparse', async () => {
+		resetTable('AllTypes');
+		const { error } = await run({
+			operation: 'create',
+			table: rl('AllTypes'),
+			columns: mapper({ Text: 'hi', Ratio: 5, Date: '2024-01-10' }),
+			options: { noparse: true },
+		});
+		expect(error).toBeUndefined();
+		const post = emu.log.find((e) => e.method === 'POST')!;
+		expect(post.query).toEqual({ noparse: '1' });
+		expect(post.body).toEqual({ records: [{ fields: { Text: 'hi', Date: JAN_10_2024 } }] });
+	});
+
+	it('sends 1,200 items as 3 POSTs (500 + 500 + 200) and pairs every output', async () => {
+		resetTable('Bulk');
+		const input = items(Array.from({ length: 1200 }, (_, i) => ({ N: i, Label: `row ${i}` })));
+		const { items: out, error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, input);
+		expect(error).toBeUndefined();
+		const posts = emu.log.filter((e) => e.method === 'POST');
+		expect(posts.map((p) => (p.body as { records: unknown[] }).records.length)).toEqual([500, 500, 200]);
+		expect(requests().filter((r) => r.startsWith('GET'))).toEqual([`GET ${tablePath('Bulk')}/columns`]);
+		expect(out).toHaveLength(1200);
+		expect(paired(out)).toEqual(input.map((_, i) => i));
+		const stored = emu.records(demo.docId, 'Bulk');
+		expect(out.map((o) => o.json.id)).toEqual(stored.map((r) => r.id));
+		expect(out[1199].json).toEqual({ id: stored[1199].id, N: 1199, Label: 'row 1199' });
+	});
+
+	it('splits a set that crosses 1 MB and keeps every body under the limit', async () => {
+		resetTable('Bulk');
+		const big = 'é'.repeat(150_000); // 300 kB of JSON per item
+		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items(Array.from({ length: 5 }, (_, i) => ({ N: i, Big: big }))));
+		expect(error).toBeUndefined();
+		const posts = emu.log.filter((e) => e.method === 'POST');
+		expect(posts.map((p) => (p.body as { records: unknown[] }).records.length)).toEqual([3, 2]);
+		for (const p of posts) expect(p.bodyBytes).toBeLessThan(1024 * 1024);
+		expect(emu.records(demo.docId, 'Bulk')).toHaveLength(5);
+	});
+
+	it('rejects one item over 1 MB before any request, naming the item', async () => {
+		resetTable('Bulk');
+		const { error } = await run(
+			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
+			items([{ N: 1 }, { N: 2, Big: 'x'.repeat(1_100_000) }]),
+		);
+		expect(error?.message).toMatch(/^Item 1 is \d+ bytes of JSON, more than Grist accepts in one request/);
+		expect(requests()).toEqual([`GET ${tablePath('Bulk')}/columns`]);
+	});
+
+	it('rejects a value that does not fit its column, naming the field and item, before any write', async () => {
+		resetTable('Bulk');
+		const { error } = await run(
+			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
+			items([{ N: 1 }, { N: 'many' }]),
+		);
+		expect(error?.message).toBe('Field "N" of item 1: The value "many" does not fit a Int column: expected a whole number');
+		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
+	});
+
+	it("gives Grist's message for an unknown column; with Continue On Fail only that chunk's items fail", async () => {
+		resetTable('Bulk');
+		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items([{ N: 1, Nope: 2 }]));
+		expect(error?.message).toBe('Invalid column "Nope"');
+		expect(error?.description).toContain('0 items had been written before this request failed');
+
+		resetTable('Bulk');
+		emu.fault({ method: 'POST', path: `${tablePath('Bulk')}/records`, times: 1, status: 400, body: { error: 'Invalid column "X"' } });
+		const input = items(Array.from({ length: 1001 }, (_, i) => ({ N: i })));
+		const { items: out, error: e2 } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, input, true);
+		expect(e2).toBeUndefined();
+		expect(out).toHaveLength(1001);
+		expect(out.slice(0, 500).every((o) => o.json.error === 'Invalid column "X"')).toBe(true);
+		expect(out.slice(500).every((o) => typeof o.json.id === 'number')).toBe(true);
+		expect(paired(out)).toEqual(input.map((_, i) => i));
+		expect(emu.records(demo.docId, 'Bulk')).toHaveLength(501);
+	});
+
+	it('without Continue On Fail, a failing chunk says how many items had been written', async () => {
+		resetTable('Bulk');
+		const input = items(Array.from({ length: 1100 }, (_, i) => ({ N: i })));
+		// The emulator logs a request before it looks for faults: inject one as the second POST arrives.
+		let posts = 0;
+		const origPush = emu.log.push.bind(emu.log);
+		emu.log.push = (...entries) => {
+			for (const e of entries) if (e.method === 'POST' && ++posts === 2) emu.fault({ method: 'POST', times: 1, status: 400, body: { error: 'Invalid row id 9' } });
+			return origPush(...entries);
+		};
+		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, input);
+		emu.log.push = origPush;
+		expect(error?.message).toBe('Invalid row id 9');
+		expect(error?.description).toContain('500 items had been written before this request failed');
+		expect(error?.description).toContain('items 500–999');
+		expect(emu.records(demo.docId, 'Bulk')).toHaveLength(500);
+		expect(emu.log.filter((e) => e.method === 'POST')).toHaveLength(2);
+	});
+
+	it('groups by target table (expressions may differ per item)', async () => {
+		resetTable('Bulk');
+		resetTable('People');
+		const { items: out } = await run(
+			{ operation: 'create', table: { __rl: true, mode: 'id', value: '={{ $json.t }}' }, dataMode: 'json', fieldsJson: '={{ JSON.stringify($json.f) }}' },
+			items([
+				{ t: 'Bulk', f: { N: 1 } },
+				{ t: 'People', f: { Name: 'A' } },
+				{ t: 'Bulk', f: { N: 2 } },
+			]),
+		);
+		expect(emu.log.filter((e) => e.method === 'POST').map((e) => [e.apiPath, (e.body as { records: unknown[] }).records.length])).toEqual([
+			[`${tablePath('Bulk')}/records`, 2],
+			[`${tablePath('People')}/records`, 1],
+		]);
+		expect(out.map((o) => o.json)).toEqual([
+			{ id: expect.any(Number), N: 1 },
+			{ id: expect.any(Number), Name: 'A' },
+			{ id: expect.any(Number), N: 2 },
+		]);
+		expect(paired(out)).toEqual([0, 1, 2]);
+	});
+});
+
+describe('record.update', () => {
+	it('groups by field set: two field sets → two PATCHes', async () => {
+		resetTable('People');
+		const ids = emu.addRecords(demo.docId, 'People', [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
+		emu.clearLog();
+		const { items: out, error } = await run(
+			{ operation: 'update', table: rl('People'), rowId: '={{ $json.id }}', columns: autoMap() },
+			items([
+				{ id: ids[0], Name: 'A' },
+				{ id: ids[1], Visits: '5' },
+				{ id: ids[2], Name: 'C' },
+			]),
+		);
+		expect(error).toBeUndefined();
+		expect(emu.log.filter((e) => e.method === 'PATCH').map((e) => e.body)).toEqual([
+			{ records: [{ id: ids[0], fields: { Name: 'A' } }, { id: ids[2], fields: { Name: 'C' } }] },
+			{ records: [{ id: ids[1], fields: { Visits: 5 } }] },
+		]);
+		expect(out.map((o) => o.json)).toEqual([
+			{ id: ids[0], Name: 'A' },
+			{ id: ids[1], Visits: 5 },
+			{ id: ids[2], Name: 'C' },
+		]);
+		expect(emu.records(demo.docId, 'People').map((r) => r.fields.Name)).toEqual(['A', 'b', 'C']);
+	});
+
+	it('rejects non-integer row ids before any request', async () => {
+		const { error } = await run({ operation: 'update', table: rl('People'), rowId: '1.5', columns: mapper({ Name: 'x' }) });
+		expect(error?.message).toBe('The Row ID field of item 0 has "1.5", which is not a row ID');
+		expect(requests()).toEqual([]);
+	});
+
+	it("gives Grist's message for a row that does not exist", async () => {
+		const { error } = await run({ operation: 'update', table: rl('People'), rowId: '9999', columns: mapper({ Name: 'x' }) });
+		expect(error?.message).toBe('Invalid row id 9999');
+	});
+});
+
+describe('record.upsert', () => {
+	it('updates matches and adds the rest, in one PUT, with ids in the output', async () => {
+		resetTable('People');
+		const [aliceId] = emu.addRecords(demo.docId, 'People', [{ Email: 'a@x', Name: 'Alice', Visits: 1 }]);
+		emu.clearLog();
+		const { items: out, error } = await run(
+			{ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']) },
+			items([
+				{ Email: 'a@x', Visits: 2 },
+				{ Email: 'b@x', Name: 'Bob', Visits: 1 },
+			]),
+		);
+		expect(error).toBeUndefined();
+		const puts = emu.log.filter((e) => e.method === 'PUT');
+		expect(puts.map((p) => [p.query, p.body])).toEqual([
+			[
+				{},
+				{
+					records: [
+						{ require: { Email: 'a@x' }, fields: { Visits: 2 } },
+						{ require: { Email: 'b@x' }, fields: { Name: 'Bob', Visits: 1 } },
+					],
+				},
+			],
+		]);
+		const bobId = emu.records(demo.docId, 'People').find((r) => r.fields.Email === 'b@x')!.id;
+		expect(out.map((o) => o.json)).toEqual([
+			{ id: aliceId, ids: [aliceId], Email: 'a@x', Visits: 2 },
+			{ id: bobId, ids: [bobId], Email: 'b@x', Name: 'Bob', Visits: 1 },
+		]);
+	});
+
+	it('sends options as Grist query flags and splits repeated match values into later requests', async () => {
+		resetTable('People');
+		const { error } = await run(
+			{
+				operation: 'upsert',
+				table: rl('People'),
+				dataMode: 'json',
+				fieldsJson: '={{ JSON.stringify($json) }}',
+				matchColumns: 'Email',
+				options: { onMany: 'all', noUpdate: true, noparse: true },
+			},
+			items([{ Email: 'a', Visits: 1 }, { Email: 'a', Visits: 2 }, { Email: 'b', Visits: 3 }]),
+		);
+		expect(error).toBeUndefined();
+		const puts = emu.log.filter((e) => e.method === 'PUT');
+		expect(puts.map((p) => [p.query, (p.body as { records: IDataObject[] }).records.map((r) => (r.require as IDataObject).Email)])).toEqual([
+			[{ noparse: '1', onmany: 'all', noupdate: '1' }, ['a', 'b']],
+			[{ noparse: '1', onmany: 'all', noupdate: '1' }, ['a']],
+		]);
+		expect(emu.records(demo.docId, 'People').map((r) => [r.fields.Email, r.fields.Visits])).toEqual([
+			['a', 1],
+			['b', 3],
+		]);
+	});
+
+	it('refuses an empty match unless allowed, then matches every row', async () => {
+		resetTable('People');
+		emu.addRecords(demo.docId, 'People', [{ Name: 'x' }, { Name: 'y' }]);
+		emu.clearLog();
+		const refused = await run({ operation: 'upsert', table: rl('People'), columns: mapper({ Visits: 9 }) });
+		expect(refused.error?.message).toBe('Item 0 has no columns to match on');
+		expect(emu.log.filter((e) => e.method === 'PUT')).toEqual([]);
+		const allowed = await run({
+			operation: 'upsert',
+			table: rl('People'),
+			columns: mapper({ Visits: 9 }),
+			options: { allowEmptyRequire: true, onMany: 'all' },
+		});
+		expect(allowed.error).toBeUndefined();
+		expect(emu.log.find((e) => e.method === 'PUT')!.query).toEqual({ onmany: 'all', allow_empty_require: '1' });
+		expect(emu.records(demo.docId, 'People').map((r) => r.fields.Visits)).toEqual([9, 9]);
+	});
+
+	it('names a match column without a value', async () => {
+		const { error } = await run({ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']) }, items([{ Name: 'n' }]));
+		expect(error?.message).toBe('Item 0 has no value for the match column "Email"');
+	});
+});
+
+describe('record.delete', () => {
+	it('deletes the row ids of all items in one POST …/records/delete', async () => {
+		resetTable('People');
+		const ids = emu.addRecords(demo.docId, 'People', [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
+		emu.clearLog();
+		const { items: out, error } = await run(
+			{ operation: 'delete', table: rl('People'), rowIds: '={{ $json.ids }}' },
+			items([{ ids: `${ids[0]}, ${ids[1]}` }, { ids: [ids[2]] }]),
+		);
+		expect(error).toBeUndefined();
+		expect(emu.log.map((e) => [e.method, e.apiPath, e.body])).toEqual([
+			['POST', `${tablePath('People')}/records/delete`, ids],
+		]);
+		expect(out.map((o) => o.json)).toEqual([
+			{ deleted: true, ids: [ids[0], ids[1]] },
+			{ deleted: true, ids: [ids[2]] },
+		]);
+		expect(emu.records(demo.docId, 'People')).toEqual([]);
+	});
+
+	it('falls back to …/data/delete when an older server lacks the route, but not for a missing table', async () => {
+		resetTable('People');
+		const ids = emu.addRecords(demo.docId, 'People', [{ Name: 'a' }]);
+		emu.clearLog();
+		emu.fault({ method: 'POST', path: `${tablePath('People')}/records/delete`, status: 404, body: { error: `not found: ${tablePath('People')}/records/delete` } });
+		const { error } = await run({ operation: 'delete', table: rl('People'), rowIds: String(ids[0]) });
+		expect(error).toBeUndefined();
+		expect(requests()).toEqual([`POST ${tablePath('People')}/records/delete`, `POST ${tablePath('People')}/data/delete`]);
+		expect(emu.records(demo.docId, 'People')).toEqual([]);
+		emu.clearLog();
+		const missing = await run({ operation: 'delete', table: rl('Nope'), rowIds: '1' });
+		expect(missing.error?.message).toBe('Table not found "Nope"');
+		expect(requests()).toEqual([`POST ${tablePath('Nope')}/records/delete`]);
+	});
+
+	it('rejects non-integer row ids before any request', async () => {
+		const { error } = await run({ operation: 'delete', table: rl('People'), rowIds: '1, two' });
+		expect(error?.message).toBe('The Row IDs field of item 0 has "two", which is not a row ID');
+		expect(requests()).toEqual([]);
+	});
+});
+
+describe('methods', () => {
+	it('lists columns for the pickers and typed fields for the resource mapper', async () => {
+		const params = { resource: 'record', operation: 'create', document: rl(demo.docId), table: rl('AllTypes') };
+		const credentials = { apiKey: demo.apiKey, serverUrl };
+		const options = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getColumns', kind: 'loadOptions' })) as Array<{ value: string }>;
+		expect(options.map((o) => o.value)).toEqual(['id', 'Text', 'Num', 'Int', 'Bool', 'Date', 'When', 'Choice', 'Choices', 'Ref', 'Refs', 'Files', 'Ratio']);
+		const mapping = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getMappingColumns', kind: 'resourceMapping' })) as {
+			fields: Array<{ id: string; type: string; readOnly: boolean; options?: unknown }>;
+		};
+		expect(mapping.fields.map((f) => [f.id, f.type, f.readOnly])).toEqual([
+			['Text', 'string', false],
+			['Num', 'number', false],
+			['Int', 'number', false],
+			['Bool', 'boolean', false],
+			['Date', 'dateTime', false],
+			['When', 'dateTime', false],
+			['Choice', 'options', false],
+			['Choices', 'array', false],
+			['Ref', 'number', false],
+			['Refs', 'array', false],
+			['Files', 'array', false],
+			['Ratio', 'number', true],
+		]);
+		expect(mapping.fields[6].options).toEqual([
+			{ name: 'a', value: 'a' },
+			{ name: 'b', value: 'b' },
+		]);
+	});
+});
