@@ -1,0 +1,101 @@
+/**
+ * Real n8n 2.41.1 with the packed package (test level c): a workflow makes a file itself
+ * (Set → Convert to File), uploads it to Grist, downloads it again by the id the upload returned,
+ * and the bytes are compared with what the workflow made.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let n8n: N8n;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	n8n = await startN8n();
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await emu?.close();
+});
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+test('a file made in the workflow is uploaded, attached to a record, downloaded and unchanged', async () => {
+	const content = randomBytes(256 * 1024);
+	const cred = await n8n.createCredential({
+		name: 'Grist attachments',
+		type: 'gristApi',
+		data: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+	});
+	const document = { __rl: true, mode: 'id', value: demo.docId };
+	const row = demo.orderIds[2];
+	const wf = manualWorkflow([
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ b64: content.toString('base64') }) },
+		},
+		{
+			name: 'Convert to File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			parameters: {
+				operation: 'toBinary',
+				sourceProperty: 'b64',
+				binaryPropertyName: 'data',
+				options: { fileName: 'random.bin', mimeType: 'application/octet-stream' },
+			},
+		},
+		gristNode(
+			{
+				resource: 'attachment',
+				operation: 'upload',
+				document,
+				binaryPropertyName: 'data',
+				attachToRecord: true,
+				table: { __rl: true, mode: 'id', value: 'Orders' },
+				rowId: row,
+				attachmentsColumn: 'Invoice',
+				attachMode: 'append',
+			},
+			cred,
+			{ name: 'Upload' },
+		),
+		gristNode(
+			{
+				resource: 'attachment',
+				operation: 'download',
+				document,
+				attachmentId: '={{ $json.attachments[0].id }}',
+				binaryPropertyName: 'file',
+			},
+			cred,
+			{ name: 'Download' },
+		),
+	]);
+	const run = await n8n.runWorkflow(wf);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	const [uploaded] = run.output('Upload') as Array<{ attachments: Array<{ id: number; fileName: string; size: number }> }>;
+	expect(uploaded.attachments).toEqual([
+		{ id: expect.any(Number), fileName: 'random.bin', size: content.length, mimeType: 'application/octet-stream', binaryProperty: 'data' },
+	]);
+	const id = uploaded.attachments[0].id;
+	expect(sha256(emu.attachmentData(demo.docId, id)!)).toBe(sha256(content));
+	expect(emu.records(demo.docId, 'Orders').find((r) => r.id === row)?.fields.Invoice).toEqual(['L', id]);
+
+	expect(run.output('Download')).toEqual([
+		{ id, fileName: 'random.bin', mimeType: 'application/octet-stream', fileSize: content.length },
+	]);
+	const downloaded = await run.binary('Download', 0, 'file');
+	expect(downloaded.length).toBe(content.length);
+	expect(sha256(downloaded)).toBe(sha256(content));
+	expect(run.items('Download')[0].pairedItem).toEqual({ item: 0 });
+});
