@@ -6,15 +6,15 @@ import { client } from './testutil';
 let emu: GristEmulator;
 let docId: string;
 let api: ReturnType<typeof client>;
-const KEY = 'records-test-key-0123456789';
+const OWNER = 'records-test-key-0123456789';
 
 beforeAll(async () => {
 	emu = await startEmulator();
-	emu.addUser({ email: 'o@example.com', name: 'O', apiKey: KEY });
+	emu.addUser({ email: 'o@example.com', name: 'O', apiKey: OWNER });
 	const org = emu.addOrg({ name: 'T', domain: 't', owner: 'o@example.com' });
 	const ws = emu.addWorkspace(org.id, 'W');
 	docId = emu.addDoc(ws.id, { name: 'D' }).id;
-	api = client(emu, KEY);
+	api = client(emu, OWNER);
 });
 afterAll(() => emu.close());
 
