@@ -1,0 +1,118 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- e2e test: loopback servers and throwaway keys */
+/**
+ * Real n8n 2.41.1 with the npm-packed package installed as a community package (test level c):
+ * the package loads, the credential test works against the emulator and fails clearly otherwise,
+ * and a workflow lists the emulator's orgs without the API key leaking anywhere.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { startEmulator, type GristEmulator } from '../emulator';
+import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
+
+let emulator: GristEmulator;
+let n8n: N8n;
+let htmlServer: Server;
+let htmlUrl: string;
+let apiKey: string;
+
+beforeAll(async () => {
+	emulator = await startEmulator();
+	apiKey = emulator.seedDemo().apiKey;
+	htmlServer = createServer((_req, res) => {
+		res.writeHead(404, { 'content-type': 'text/html' });
+		res.end('<!doctype html><html><body><h1>Not Found</h1></body></html>');
+	});
+	await new Promise<void>((r) => htmlServer.listen(0, '127.0.0.1', () => r()));
+	htmlUrl = `http://127.0.0.1:${(htmlServer.address() as AddressInfo).port}`;
+	// Debug logging makes the "key never in the log" assertion meaningful.
+	n8n = await startN8n({ env: { N8N_LOG_LEVEL: 'debug' } });
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await emulator?.close();
+	await new Promise((r) => htmlServer?.close(r));
+});
+
+describe('the package in a real n8n', () => {
+	test('the node, the trigger and the credential type are registered under the package name', async () => {
+		const nodes = await n8n.nodeTypes();
+		expect(nodes).toEqual(expect.arrayContaining(['n8n-nodes-grist.grist', 'n8n-nodes-grist.gristTrigger']));
+		expect(await n8n.credentialTypes()).toContain('gristApi');
+	});
+});
+
+describe('credential test', () => {
+	test('passes against the emulator', async () => {
+		emulator.clearLog();
+		const cred = await n8n.createCredential({ name: 'Grist ok', type: 'gristApi', data: { apiKey, serverUrl: emulator.url } });
+		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(emulator.log.filter((r) => r.apiPath === '/api/orgs').map((r) => [r.method, r.status, r.hasAuthorization])).toEqual([
+			['GET', 200, true],
+		]);
+	});
+
+	test('a wrong key (401) gives our message', async () => {
+		const cred = await n8n.createCredential({
+			name: 'Grist wrong key',
+			type: 'gristApi',
+			data: { apiKey: 'not-a-valid-key', serverUrl: emulator.url },
+		});
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'Error',
+			message:
+				'Grist rejected the API key. Copy it again from Profile Settings → API in Grist and paste it into the API Key field.',
+		});
+	});
+
+	test('a server that is not Grist (HTML 404) gives our message', async () => {
+		const cred = await n8n.createCredential({ name: 'Not Grist', type: 'gristApi', data: { apiKey, serverUrl: htmlUrl } });
+		const result = await n8n.testCredential(cred.id);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^This server did not answer like Grist \(404\)\. Check the Server URL/);
+	});
+});
+
+describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
+	test('returns the emulator’s orgs and the key appears in no execution data or log', async () => {
+		const cred = await n8n.createCredential({ name: 'Grist run', type: 'gristApi', data: { apiKey, serverUrl: emulator.url } });
+		const direct = await fetch(`${emulator.url}/api/orgs`, { headers: { authorization: `Bearer ${apiKey}` } });
+		const expected = (await direct.json()) as Array<Record<string, unknown>>;
+		expect(expected.length).toBeGreaterThan(0);
+		emulator.clearLog();
+
+		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+
+		expect(run.error).toBeUndefined();
+		expect(run.status).toBe('success');
+		expect(run.output('Grist')).toEqual(expected);
+		expect(run.items('Grist').map((i) => i.pairedItem)).toEqual(expected.map(() => ({ item: 0 })));
+		expect(emulator.log.map((r) => `${r.method} ${r.apiPath} ${r.status}`)).toEqual(['GET /api/orgs 200']);
+
+		const stored = await n8n.rest<{ data: string }>('GET', `/executions/${run.executionId}`);
+		expect(JSON.stringify(stored)).not.toContain(apiKey);
+		expect(JSON.stringify(run.raw)).not.toContain(apiKey);
+		expect(n8n.logs()).toContain('Grist');
+		expect(n8n.logs()).not.toContain(apiKey);
+	});
+
+	test('a rejected key fails the node with Grist’s message, the hint and the HTTP code', async () => {
+		const cred = await n8n.createCredential({
+			name: 'Grist bad run',
+			type: 'gristApi',
+			data: { apiKey: 'wrong-key-0123456789', serverUrl: emulator.url },
+		});
+		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		expect(run.status).toBe('error');
+		expect(run.error).toMatchObject({
+			node: 'Grist',
+			name: 'NodeApiError',
+			httpCode: '401',
+			message: 'Bad request: invalid API key',
+		});
+		expect(run.error?.description).toMatch(/^Grist rejected the API key/);
+		expect(JSON.stringify(run.raw)).not.toContain('wrong-key-0123456789');
+		expect(n8n.logs()).not.toContain('wrong-key-0123456789');
+	});
+});
