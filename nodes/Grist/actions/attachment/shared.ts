@@ -13,8 +13,8 @@ export const attachmentIdField: INodeProperties = {
 	required: true,
 	placeholder: 'e.g. 12',
 	description:
-		'The ID of the attachment, a whole number. An Attachments cell holds ["L", ID1, ID2, …], so its first file has the ID at position 1.',
-	hint: 'From a record read before: {{ $json.fields.Files[1] }} (Files being the Attachments column)',
+		'The ID of the attachment, a whole number. Records read with Simplify list an Attachments column as IDs, e.g. [5, 7] (raw form: ["L", 5, 7]).',
+	hint: 'After Record → Get Many and Split Out on the Attachments column (e.g. Files), use the expression $json.Files',
 };
 
 /** Why a value is not an attachment id, or the id. */
