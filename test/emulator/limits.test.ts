@@ -1,0 +1,164 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-globals -- response JSON is loosely typed in tests; timers sequence concurrent requests */
+/** Emulator: body limits, malformed JSON, per-document concurrency (429) and fault injection. */
+import { startEmulator, type DemoSite, type GristEmulator } from './index';
+import { client, raw } from './testutil';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	api = client(emu, demo.apiKey);
+});
+afterAll(() => emu.close());
+beforeEach(() => {
+	emu.clearFaults();
+	emu.clearLog();
+});
+
+/** Waits (without timing assertions) until `cond` holds: requests have reached the emulator. */
+async function until(cond: () => boolean): Promise<void> {
+	while (!cond()) await new Promise((r) => setImmediate(r));
+	await new Promise((r) => setTimeout(r, 20)); // let their (empty) bodies be read
+}
+
+const records = () => `/api/docs/${demo.docId}/tables/Customers/records`;
+
+describe('body limits', () => {
+	it('JSON over 1 MiB is 413 request entity too large, nothing written', async () => {
+		const before = emu.records(demo.docId, 'Customers').length;
+		const big = { records: [{ fields: { Name: 'x'.repeat(1024 * 1024) } }] };
+		const r = await api.post(records(), big);
+		expect(r.status).toBe(413);
+		expect(r.json).toEqual({ error: 'request entity too large' });
+		expect(emu.records(demo.docId, 'Customers')).toHaveLength(before);
+		expect(emu.log[0].bodyBytes).toBeGreaterThan(1024 * 1024);
+	});
+
+	it('just under the limit is accepted', async () => {
+		const name = 'y'.repeat(1024 * 1024 - 100);
+		const body = JSON.stringify({ records: [{ fields: { Name: name } }] });
+		expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
+		const r = await api.post(records(), JSON.parse(body));
+		expect(r.status).toBe(200);
+		await api.post(`${records()}/delete`, [r.json.records[0].id]);
+	});
+
+	it('bodyLimitBytes option', async () => {
+		const small = await startEmulator({ bodyLimitBytes: 100 });
+		try {
+			const d = small.seedDemo();
+			const r = await client(small, d.apiKey).post(`/api/docs/${d.docId}/tables/Customers/records`, {
+				records: [{ fields: { Name: 'z'.repeat(200) } }],
+			});
+			expect(r.status).toBe(413);
+		} finally {
+			await small.close();
+		}
+	});
+
+	it('malformed JSON is 400', async () => {
+		const r = await raw(emu, {
+			method: 'POST',
+			path: records(),
+			headers: { Authorization: `Bearer ${demo.apiKey}`, 'Content-Type': 'application/json' },
+			body: '{"records": [',
+		});
+		expect(r.status).toBe(400);
+		expect(typeof r.json.error).toBe('string');
+	});
+});
+
+describe('per-document concurrency', () => {
+	it('the 11th request in flight on a doc gets 429; other docs and home routes are not throttled', async () => {
+		emu.fault({ path: /\/records$/, method: 'GET', delayMs: 1000, times: 10 });
+		const slow = Array.from({ length: 10 }, () => api.get(records()));
+		await until(() => emu.log.length === 10);
+		const over = await api.get(records());
+		const otherDoc = await api.get(`/api/docs/${demo.doc2Id}/tables/Tasks/records`);
+		const home = await api.get(`/api/docs/${demo.docId}`);
+		const results = await Promise.all(slow);
+		expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+		expect(over.status).toBe(429);
+		expect(over.json).toEqual({ error: `Too many backlogged requests for document ${demo.docId} - try again later?` });
+		expect(otherDoc.status).toBe(200);
+		expect(home.status).toBe(200);
+		// slots are released
+		expect((await api.get(records())).status).toBe(200);
+	});
+
+	it('maxParallelPerDoc: 0 is unlimited, other values are honoured', async () => {
+		for (const [max, expected] of [
+			[0, 200],
+			[2, 429],
+		] as const) {
+			const e = await startEmulator({ maxParallelPerDoc: max });
+			try {
+				const d = e.seedDemo();
+				const c = client(e, d.apiKey);
+				const url = `/api/docs/${d.docId}/tables/Orders/records`;
+				e.fault({ path: /\/records$/, delayMs: 800, times: 12 });
+				const slow = Array.from({ length: 12 }, () => c.get(url));
+				await until(() => e.log.length === 12);
+				e.clearFaults();
+				const extra = await c.get(url);
+				await Promise.all(slow);
+				expect(extra.status).toBe(expected);
+			} finally {
+				await e.close();
+			}
+		}
+	});
+});
+
+describe('faults', () => {
+	it('N×429 then success, counted per matching request', async () => {
+		emu.fault({ method: 'GET', path: /\/records$/, status: 429, times: 2 });
+		const a = await api.get(records());
+		const b = await api.get(records());
+		const c = await api.get(records());
+		expect([a.status, b.status, c.status]).toEqual([429, 429, 200]);
+		expect(a.json).toEqual({ error: `Too many backlogged requests for document ${demo.docId} - try again later?` });
+		expect(emu.log.map((e) => e.status)).toEqual([429, 429, 200]);
+	});
+
+	it('503 with default and custom bodies; method and exact path matching', async () => {
+		emu.fault({ path: `/api/docs/${demo.docId}/tables/Customers/records`, method: 'POST', status: 503 });
+		emu.fault({ path: '/api/orgs', status: 503, body: { error: 'custom' } });
+		expect((await api.get(records())).status).toBe(200); // method differs
+		const p = await api.post(records(), { records: [{}] });
+		expect(p.status).toBe(503);
+		expect(p.json).toEqual({ error: 'Document in flux - try again later' });
+		const o = await api.get('/api/orgs');
+		expect(o.json).toEqual({ error: 'custom' });
+		expect((await api.get('/api/orgs')).status).toBe(200);
+	});
+
+	it('drop destroys the socket without an answer', async () => {
+		emu.fault({ path: /\/records$/, drop: true });
+		await expect(api.get(records())).rejects.toThrow(/socket hang up|ECONNRESET/);
+		expect(emu.log[0].status).toBe(0);
+		expect((await api.get(records())).status).toBe(200);
+	});
+
+	it('delay holds the request before handling', async () => {
+		emu.fault({ path: '/api/orgs', delayMs: 150 });
+		let done = false;
+		const p = api.get('/api/orgs').then((r) => {
+			done = true;
+			return r;
+		});
+		await new Promise((r) => setTimeout(r, 60));
+		expect(done).toBe(false);
+		expect((await p).status).toBe(200);
+	});
+
+	it('faults match the apiPath (after the /o/ prefix)', async () => {
+		emu.fault({ path: '/api/orgs/current', status: 500, body: { error: 'boom' } });
+		const r = await client(emu, demo.apiKey, '/o/demo').get('/api/orgs/current');
+		expect(r.status).toBe(500);
+		expect(r.json).toEqual({ error: 'boom' });
+	});
+});
