@@ -1,0 +1,186 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- e2e test: loopback servers */
+/**
+ * Record operations in a real n8n 2.41.1 with the packed package installed (test level c),
+ * against the emulator: batching across items, typed filters, updates, upserts, deletes, errors.
+ */
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type CredentialRef, type N8n, type NodeSpec } from '../harness/e2e';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let n8n: N8n;
+let cred: CredentialRef;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	emu.addTable(demo.docId, 'Leads', [
+		{ id: 'Email', type: 'Text' },
+		{ id: 'Score', type: 'Int' },
+		{ id: 'Seen', type: 'Date' },
+		{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['hot', 'cold'] } },
+	]);
+	n8n = await startN8n();
+	cred = await n8n.createCredential({
+		name: 'Grist records',
+		type: 'gristApi',
+		data: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+	});
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await emu?.close();
+});
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+const base = () => ({ resource: 'record', document: rl(demo.docId), table: rl('Leads') });
+
+/** Set (one item holding `rows`) → Split Out: one item per row. */
+function rowsSource(rows: Array<Record<string, unknown>>): NodeSpec[] {
+	return [
+		{ name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) } },
+		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' } },
+	];
+}
+
+const autoMap = (matchingColumns: string[] = []) => ({
+	mappingMode: 'autoMapInputData',
+	value: null,
+	matchingColumns,
+	schema: [],
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
+
+describe('records in a real n8n', () => {
+	test('create: 1,200 items → 3 POSTs, values encoded, outputs paired', async () => {
+		const rows = Array.from({ length: 1200 }, (_, i) => ({
+			Email: `u${i}@x.org`,
+			Score: i,
+			Seen: '2024-01-10',
+			Tags: i % 2 ? ['hot'] : ['cold', 'hot'],
+		}));
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([...rowsSource(rows), gristNode({ ...base(), operation: 'create', columns: autoMap() }, cred)]),
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.status).toBe('success');
+		const posts = emu.log.filter((e) => e.method === 'POST');
+		expect(posts.map((p) => [p.apiPath, (p.body as { records: unknown[] }).records.length])).toEqual([
+			[`/api/docs/${demo.docId}/tables/Leads/records`, 500],
+			[`/api/docs/${demo.docId}/tables/Leads/records`, 500],
+			[`/api/docs/${demo.docId}/tables/Leads/records`, 200],
+		]);
+		expect((posts[0].body as { records: unknown[] }).records[1]).toEqual({
+			fields: { Email: 'u1@x.org', Score: 1, Seen: 1704844800, Tags: ['L', 'hot'] },
+		});
+		const out = run.items('Grist');
+		expect(out).toHaveLength(1200);
+		expect(out.map((i) => i.pairedItem)).toEqual(rows.map((_, i) => ({ item: i })));
+		expect(out[1].json).toEqual({ id: expect.any(Number), Email: 'u1@x.org', Score: 1, Seen: '2024-01-10', Tags: ['hot'] });
+		expect(emu.records(demo.docId, 'Leads')).toHaveLength(1200);
+	});
+
+	test('getAll: typed filter builder, sort and limit, simplified output', async () => {
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				gristNode(
+					{
+						...base(),
+						operation: 'getAll',
+						limit: 3,
+						filterType: 'builder',
+						filters: { conditions: [{ column: 'Score', values: '5, 6, 7, 8' }] },
+						sort: { rules: [{ column: 'Score', direction: 'desc' }] },
+					},
+					cred,
+				),
+			]),
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.output('Grist').map((j) => [j.Email, j.Score, j.Seen, j.Tags])).toEqual([
+			['u8@x.org', 8, '2024-01-10', ['cold', 'hot']],
+			['u7@x.org', 7, '2024-01-10', ['hot']],
+			['u6@x.org', 6, '2024-01-10', ['cold', 'hot']],
+		]);
+		const get = emu.log.find((e) => e.apiPath.endsWith('/records'))!;
+		expect(get.query).toEqual({ limit: '3', filter: '{"Score":[5,6,7,8]}', sort: '-Score' });
+	});
+
+	test('getAll → update → delete: one PATCH and one POST …/records/delete for all items', async () => {
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				gristNode(
+					{ ...base(), operation: 'getAll', returnAll: true, filterType: 'json', filterJson: '{"Score": [1, 2, 3]}' },
+					cred,
+					{ name: 'Read' },
+				),
+				gristNode(
+					{
+						...base(),
+						operation: 'update',
+						rowId: '={{ $json.id }}',
+						dataMode: 'json',
+						fieldsJson: '={{ JSON.stringify({ Score: $json.Score * 100 }) }}',
+					},
+					cred,
+					{ name: 'Update' },
+				),
+				gristNode({ ...base(), operation: 'delete', rowIds: '={{ $json.id }}' }, cred, { name: 'Delete' }),
+			]),
+		);
+		expect(run.error).toBeUndefined();
+		const writes = emu.log.filter((e) => e.method !== 'GET');
+		expect(writes.map((e) => [e.method, e.apiPath.split('/tables/')[1]])).toEqual([
+			['PATCH', 'Leads/records'],
+			['POST', 'Leads/records/delete'],
+		]);
+		expect((writes[0].body as { records: Array<{ fields: unknown }> }).records.map((r) => r.fields)).toEqual([
+			{ Score: 100 },
+			{ Score: 200 },
+			{ Score: 300 },
+		]);
+		expect(run.output('Delete')).toEqual([
+			{ deleted: true, ids: [2] },
+			{ deleted: true, ids: [3] },
+			{ deleted: true, ids: [4] },
+		]);
+		expect(emu.records(demo.docId, 'Leads')).toHaveLength(1197);
+	});
+
+	test('upsert by Email: updates the match and adds the new row in one PUT', async () => {
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				...rowsSource([
+					{ Email: 'u10@x.org', Score: -1 },
+					{ Email: 'new@x.org', Score: 42 },
+				]),
+				gristNode({ ...base(), operation: 'upsert', columns: autoMap(['Email']) }, cred),
+			]),
+		);
+		expect(run.error).toBeUndefined();
+		expect(emu.log.filter((e) => e.method === 'PUT')).toHaveLength(1);
+		const leads = emu.records(demo.docId, 'Leads');
+		expect(leads.find((r) => r.fields.Email === 'u10@x.org')!.fields.Score).toBe(-1);
+		expect(leads.find((r) => r.fields.Email === 'new@x.org')!.fields.Score).toBe(42);
+		expect(run.output('Grist').map((j) => j.Email)).toEqual(['u10@x.org', 'new@x.org']);
+	});
+
+	test('bad input fails the node with a message naming the field and item, before any write', async () => {
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				...rowsSource([{ Score: 1 }, { Score: 'lots' }]),
+				gristNode({ ...base(), operation: 'create', columns: autoMap() }, cred),
+			]),
+		);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toBe('Field "Score" of item 1: The value "lots" does not fit a Int column: expected a whole number');
+		expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
+	});
+});
