@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-globals -- response JSON is loosely typed in tests; timers sequence concurrent requests */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- timers sequence concurrent requests in this test */
 /** Emulator: body limits, malformed JSON, per-document concurrency (429) and fault injection. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, raw } from './testutil';
