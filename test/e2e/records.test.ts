@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- e2e test: loopback servers */
 /**
  * Record operations in a real n8n 2.41.1 with the packed package installed (test level c),
  * against the emulator: batching across items, typed filters, updates, upserts, deletes, errors.
