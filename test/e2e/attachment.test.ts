@@ -99,3 +99,54 @@ test('a file made in the workflow is uploaded, attached to a record, downloaded 
 	expect(sha256(downloaded)).toBe(sha256(content));
 	expect(run.items('Download')[0].pairedItem).toEqual({ item: 0 });
 });
+
+test('README recipe: read a record, Split Out its Attachments cell, download every file', async () => {
+	const files = [Buffer.from('first file\n'), randomBytes(4096)];
+	const ids = [
+		emu.addAttachment(demo.docId, { fileName: 'notes.txt', data: files[0] }),
+		emu.addAttachment(demo.docId, { fileName: 'photo.png', data: files[1] }),
+	];
+	const [row] = emu.addRecords(demo.docId, 'Orders', [{ Amount: 1, Invoice: ['L', ...ids] }]);
+	const cred = await n8n.createCredential({
+		name: 'Grist recipe',
+		type: 'gristApi',
+		data: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+	});
+	const document = { __rl: true, mode: 'id', value: demo.docId };
+	const run = await n8n.runWorkflow(
+		manualWorkflow([
+			gristNode(
+				{
+					resource: 'record',
+					operation: 'getAll',
+					document,
+					table: { __rl: true, mode: 'id', value: 'Orders' },
+					returnAll: true,
+					filterType: 'json',
+					filterJson: JSON.stringify({ id: [row] }),
+				},
+				cred,
+				{ name: 'Get Order' },
+			),
+			{
+				name: 'Split Out',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				parameters: { fieldToSplitOut: 'Invoice', include: 'noOtherFields', options: {} },
+			},
+			gristNode(
+				{ resource: 'attachment', operation: 'download', document, attachmentId: '={{ $json.Invoice }}' },
+				cred,
+				{ name: 'Download' },
+			),
+		]),
+	);
+	expect(run.error).toBeUndefined();
+	expect(run.output('Get Order')).toEqual([expect.objectContaining({ id: row, Invoice: ids })]);
+	expect(run.output('Download')).toEqual([
+		{ id: ids[0], fileName: 'notes.txt', mimeType: 'text/plain', fileSize: files[0].length },
+		{ id: ids[1], fileName: 'photo.png', mimeType: 'image/png', fileSize: files[1].length },
+	]);
+	expect(await run.binary('Download', 0)).toEqual(files[0]);
+	expect(sha256(await run.binary('Download', 1))).toBe(sha256(files[1]));
+});
