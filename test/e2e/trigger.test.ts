@@ -1,0 +1,109 @@
+/**
+ * Grist Trigger in a real n8n 2.41.1 (the packed package, installed as a community package)
+ * against the Grist emulator: a manual "Fetch test event", then an active workflow that sees each
+ * inserted row exactly once — through the activation poll, a re-activation and a scheduled poll.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { sleep } from 'n8n-workflow';
+
+import { startEmulator, type GristEmulator } from '../emulator';
+import {
+	START_TIMEOUT,
+	chainWorkflow,
+	gristTriggerNode,
+	type CredentialRef,
+	type N8n,
+	startN8n,
+} from '../harness/e2e';
+
+const USER_KEY = `key-${randomUUID()}`;
+let emu: GristEmulator;
+let n8n: N8n;
+let cred: CredentialRef;
+let docId: string;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	emu.addUser({ email: 'owner@example.com', name: 'Owner', apiKey: USER_KEY });
+	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
+	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
+	docId = emu.addDoc(ws.id, { name: 'Trigger doc', owner: 'owner@example.com' }).id;
+	emu.addTable(docId, 'Tasks', [
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Due', type: 'Date' },
+	]);
+	n8n = await startN8n();
+	cred = await n8n.createCredential({ name: 'Grist', type: 'gristApi', data: { apiKey: USER_KEY, serverUrl: emu.url } });
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await emu?.close();
+});
+
+const params = () => ({
+	document: { __rl: true, mode: 'id', value: docId },
+	table: { __rl: true, mode: 'id', value: 'Tasks' },
+	event: 'rowAdded',
+});
+
+test('manual "Fetch test event" returns the latest record, simplified', async () => {
+	emu.addRecords(docId, 'Tasks', [{ Name: 'sample', Due: 1704844800 }]);
+	const run = await n8n.runWorkflow(chainWorkflow([gristTriggerNode(params(), cred)]), {
+		triggerNode: 'Grist Trigger',
+	});
+	expect(run.status).toBe('success');
+	expect(run.output('Grist Trigger')).toEqual([{ id: 1, Name: 'sample', Due: '2024-01-10' }]);
+	expect(JSON.stringify(run.raw)).not.toContain(USER_KEY);
+});
+
+/** Polls `read` until `done` holds (n8n activates workflows in the background). */
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+	for (let waited = 0; ; waited += 250) {
+		const value = await read();
+		if (done(value) || waited >= timeoutMs) return value;
+		await sleep(250);
+	}
+}
+
+test('an active workflow sees each inserted row exactly once', async () => {
+	const existing = emu.records(docId, 'Tasks').map((r) => r.id);
+	const top = Math.max(0, ...existing);
+	const id = await n8n.createWorkflow(chainWorkflow([gristTriggerNode(params(), cred)]));
+	await n8n.activate(id);
+	// The activation poll records the baseline (n8n saves it after activating) and emits nothing.
+	const baseline = await waitFor(
+		async () => JSON.stringify(await n8n.workflowStaticData(id)),
+		(text) => text.includes('"cursor"'),
+	);
+	expect(baseline).toContain(`"cursor":{"kind":"rowAdded","lastId":${top}}`);
+	expect(await n8n.executions(id)).toEqual([]);
+
+	const firstIds = emu.addRecords(docId, 'Tasks', [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
+	// Re-activation polls at once: the three rows arrive in one execution.
+	await n8n.deactivate(id);
+	await n8n.activate(id);
+	const first = await n8n.waitForExecutions(id, 1, 30_000);
+	expect(first[0].status).toBe('success');
+	expect(first[0].output('Grist Trigger').map((j) => [j.id, j.Name])).toEqual([
+		[firstIds[0], 'a'],
+		[firstIds[1], 'b'],
+		[firstIds[2], 'c'],
+	]);
+
+	// The next scheduled poll (every minute) brings exactly the rows added since.
+	const secondIds = emu.addRecords(docId, 'Tasks', [{ Name: 'd' }, { Name: 'e' }]);
+	const all = await n8n.waitForExecutions(id, 2, 90_000);
+	await n8n.deactivate(id);
+	const emitted = all
+		.slice()
+		.reverse()
+		.flatMap((run) => run.output('Grist Trigger').map((j) => j.id as number));
+	expect(emitted).toEqual([...firstIds, ...secondIds]);
+	expect(JSON.stringify(await n8n.workflowStaticData(id))).toContain(
+		`"cursor":{"kind":"rowAdded","lastId":${secondIds[1]}}`,
+	);
+	// Nothing emitted twice: no further execution appeared.
+	expect(await n8n.executions(id)).toHaveLength(2);
+}, 180_000);
