@@ -1,0 +1,178 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports -- response JSON is loosely typed in tests; node:crypto makes test data */
+/** Emulator: attachments (multipart upload byte-exact, list, metadata, download headers) and CSV/XLSX exports. */
+import { randomBytes } from 'node:crypto';
+import { startEmulator, type DemoSite, type GristEmulator } from './index';
+import { client } from './testutil';
+import { unzip } from './zip';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	api = client(emu, demo.apiKey);
+});
+afterAll(() => emu.close());
+
+function upload(files: Array<{ field?: string; name: string; data: Buffer }>, key = demo.apiKey, e = emu, docId = demo.docId) {
+	const form = new FormData();
+	for (const f of files) form.append(f.field ?? 'upload', new Blob([f.data]), f.name);
+	return fetch(`${e.url}/api/docs/${docId}/attachments`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${key}` },
+		body: form,
+	});
+}
+
+describe('attachments', () => {
+	it('multipart round trip of a 20 MB binary file is byte-exact', async () => {
+		const data = randomBytes(20 * 1024 * 1024);
+		// make sure boundary-like and CRLF sequences occur inside the payload
+		Buffer.from('\r\n--\r\n\r\n------WebKitFormBoundary\r\n').copy(data, 1000);
+		const small = Buffer.from('hello\r\n');
+		const res = await upload([
+			{ name: 'big.bin', data },
+			{ name: 'note.txt', data: small },
+		]);
+		expect(res.status).toBe(200);
+		const ids = (await res.json()) as number[];
+		expect(ids).toEqual([demo.attachmentId + 1, demo.attachmentId + 2]);
+		expect(emu.attachmentData(demo.docId, ids[0])!.equals(data)).toBe(true);
+		const dl = await fetch(`${emu.url}/api/docs/${demo.docId}/attachments/${ids[0]}/download`, {
+			headers: { Authorization: `Bearer ${demo.apiKey}` },
+		});
+		expect(Buffer.from(await dl.arrayBuffer()).equals(data)).toBe(true);
+		const meta = await api.get(`/api/docs/${demo.docId}/attachments/${ids[1]}`);
+		expect(meta.json).toEqual({ fileName: 'note.txt', fileSize: 7, timeUploaded: expect.any(String) });
+		const logged = emu.log[emu.log.length - 3];
+		expect(logged.body).toEqual({
+			files: [
+				{ field: 'upload', fileName: 'big.bin', size: data.length },
+				{ field: 'upload', fileName: 'note.txt', size: 7 },
+			],
+			fields: {},
+		});
+	});
+
+	it('missing upload field is 400 missing payload; viewers get 403', async () => {
+		const r = await upload([{ field: 'file', name: 'a.txt', data: Buffer.from('a') }]);
+		expect(r.status).toBe(400);
+		expect(await r.json()).toEqual({ error: 'missing payload' });
+		const v = await upload([{ name: 'a.txt', data: Buffer.from('a') }], demo.viewerApiKey);
+		expect(v.status).toBe(403);
+		expect(await v.json()).toEqual({ error: 'No write access' });
+	});
+
+	it('size over attachmentMaxBytes is 413', async () => {
+		const e = await startEmulator({ attachmentMaxBytes: 1000 });
+		try {
+			const d = e.seedDemo();
+			const r = await upload([{ name: 'big.bin', data: randomBytes(2000) }], d.apiKey, e, d.docId);
+			expect(r.status).toBe(413);
+			expect(((await r.json()) as any).error).toMatch(/^Attachments must not exceed/);
+		} finally {
+			await e.close();
+		}
+	});
+
+	it('list supports filter/sort/limit; metadata errors', async () => {
+		emu.setClock(() => Date.UTC(2024, 4, 1));
+		const id = emu.addAttachment(demo.docId, { fileName: 'photo.png', data: Buffer.from([1, 2, 3]) });
+		emu.setClock(() => Date.now());
+		const list = await api.get(`/api/docs/${demo.docId}/attachments?filter=${encodeURIComponent('{"fileName":["photo.png"]}')}`);
+		expect(list.json).toEqual({
+			records: [{ id, fields: { fileName: 'photo.png', fileSize: 3, timeUploaded: '2024-05-01T00:00:00.000Z' } }],
+		});
+		const sorted = await api.get(`/api/docs/${demo.docId}/attachments?sort=-fileSize&limit=1`);
+		expect(sorted.json.records[0].fields.fileName).toBe('big.bin');
+		const missing = await api.get(`/api/docs/${demo.docId}/attachments/999`);
+		expect(missing.status).toBe(404);
+		expect(missing.json).toEqual({ error: 'Attachment not found: 999' });
+		expect((await api.get(`/api/docs/${demo.docId}/attachments/abc`)).status).toBe(400);
+	});
+
+	it('download headers: type from extension, disposition, inline, name, cache and CSP', async () => {
+		const id = emu.addAttachment(demo.docId, { fileName: 'pic.png', data: Buffer.from([9, 9]) });
+		const base = `/api/docs/${demo.docId}/attachments/${id}/download`;
+		const r = await api.get(base);
+		expect(r.headers['content-type']).toBe('image/png');
+		expect(r.headers['content-disposition']).toBe('attachment; filename="pic.png"');
+		expect(r.headers['cache-control']).toBe('private, max-age=3600');
+		expect(r.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+		expect((await api.get(`${base}?inline=1`)).headers['content-disposition']).toBe('inline; filename="pic.png"');
+		const named = await api.get(`${base}?name=other.pdf`);
+		expect(named.headers['content-type']).toBe('application/pdf');
+		expect(named.headers['content-disposition']).toBe('attachment; filename="other.pdf"');
+		const html = emu.addAttachment(demo.docId, { fileName: 'x.html', data: Buffer.from('<b>') });
+		const h = await api.get(`/api/docs/${demo.docId}/attachments/${html}/download?inline=1`);
+		expect(h.headers['content-disposition']).toBe('attachment; filename="x.html"');
+	});
+});
+
+describe('exports', () => {
+	it('CSV: RFC 4180, labels or colIds, file names, errors', async () => {
+		const r = await api.get(`/api/docs/${demo.docId}/download/csv?tableId=Orders`);
+		expect(r.status).toBe(200);
+		expect(r.headers['content-type']).toMatch(/^text\/csv/);
+		expect(r.headers['content-disposition']).toBe('attachment; filename="CRM-Orders.csv"');
+		const lines = r.text.split('\r\n');
+		expect(lines[0]).toBe('Customer,Amount,Ordered,Status,Tags,Invoice,Total');
+		expect(lines[1]).toBe('Alice Martin,120.5,2024-06-01,Paid,rush,invoice-1.txt,241');
+		expect(lines[3]).toBe('Alice Martin,42.25,2024-06-03,Shipped,"gift, bulk",,84.5');
+		const t = await api.get(`/api/docs/${demo.docId}/download/csv?tableId=Customers&header=colId&title=My%20Export`);
+		expect(t.headers['content-disposition']).toBe('attachment; filename="My Export.csv"');
+		expect(t.text.split('\r\n')[0]).toBe('Name,Email,Country,Since');
+		const missing = await api.get(`/api/docs/${demo.docId}/download/csv`);
+		expect(missing.status).toBe(400);
+		expect(missing.json).toEqual({ error: 'tableId parameter is required' });
+		const unknown = await api.get(`/api/docs/${demo.docId}/download/csv?tableId=Nope`);
+		expect(unknown.status).toBe(404);
+		expect(unknown.json).toEqual({ error: 'Table Nope not found.' });
+	});
+
+	it('CSV quotes quotes and newlines', async () => {
+		emu.addTable(demo.doc2Id, 'Quotes', [{ id: 'Q', type: 'Text' }]);
+		emu.addRecords(demo.doc2Id, 'Quotes', [{ Q: 'say "hi"\nbye' }]);
+		const r = await api.get(`/api/docs/${demo.doc2Id}/download/csv?tableId=Quotes`);
+		expect(r.text).toBe('Q\r\n"say ""hi""\nbye"\r\n');
+	});
+
+	it('XLSX is a valid zip with workbook and one sheet per table', async () => {
+		const r = await api.get(`/api/docs/${demo.docId}/download/xlsx`);
+		expect(r.status).toBe(200);
+		expect(r.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+		expect(r.headers['content-disposition']).toBe('attachment; filename="CRM.xlsx"');
+		const parts = unzip(r.body);
+		expect([...parts.keys()].sort()).toEqual(
+			[
+				'[Content_Types].xml',
+				'_rels/.rels',
+				'xl/_rels/workbook.xml.rels',
+				'xl/workbook.xml',
+				'xl/worksheets/sheet1.xml',
+				'xl/worksheets/sheet2.xml',
+			].sort(),
+		);
+		const wb = parts.get('xl/workbook.xml')!.toString();
+		expect(wb).toContain('<sheet name="Customers" sheetId="1" r:id="rId1"/>');
+		expect(wb).toContain('<sheet name="Orders" sheetId="2" r:id="rId2"/>');
+		const sheet2 = parts.get('xl/worksheets/sheet2.xml')!.toString();
+		expect(sheet2).toContain('<c r="A1" t="inlineStr"><is><t xml:space="preserve">Customer</t></is></c>');
+		expect(sheet2).toContain('<c r="B2"><v>120.5</v></c>');
+		const one = await api.get(`/api/docs/${demo.docId}/download/xlsx?tableId=Customers&header=colId&title=Report`);
+		expect(one.headers['content-disposition']).toBe('attachment; filename="Report.xlsx"');
+		const oneParts = unzip(one.body);
+		expect(oneParts.has('xl/worksheets/sheet2.xml')).toBe(false);
+		expect(oneParts.get('xl/worksheets/sheet1.xml')!.toString()).toContain('>Since</t>');
+	});
+
+	it('the zip reader rejects corruption (so the check above means something)', async () => {
+		const r = await api.get(`/api/docs/${demo.docId}/download/xlsx?tableId=Customers`);
+		const broken = Buffer.from(r.body);
+		const at = broken.indexOf('Customers');
+		broken[at + 200] ^= 0xff;
+		expect(() => unzip(broken)).toThrow();
+	});
+});
