@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports -- response JSON is loosely typed in tests; node:crypto makes test data */
+/* eslint-disable @typescript-eslint/no-explicit-any -- response JSON is loosely typed in tests */
 /** Emulator: attachments (multipart upload byte-exact, list, metadata, download headers) and CSV/XLSX exports. */
 import { randomBytes } from 'node:crypto';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
