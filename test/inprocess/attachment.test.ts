@@ -8,7 +8,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode, type RunNodeResult } from '../harness/inprocess';
+import { loadOptions, runNode, type RunNodeResult } from '../harness/inprocess';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -278,6 +278,19 @@ describe('upload → Attach to Record', () => {
 			`PATCH ${tablePath()}/records`,
 		]);
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('offers the table\'s columns in the Attachments Column picker', async () => {
+		const options = (await loadOptions({
+			node: new Grist(),
+			parameters: { resource: 'attachment', ...attachParams(1, 'append'), document: doc() },
+			credentials: { apiKey: demo.apiKey, serverUrl },
+			method: 'getColumns',
+			kind: 'loadOptions',
+			path: 'parameters.attachmentsColumn',
+		})) as Array<{ name: string; value: string; description?: string }>;
+		expect(options).toContainEqual(expect.objectContaining({ value: 'Invoice', description: 'Attachments' }));
+		expect(calls()).toEqual([`GET ${tablePath()}/columns`]);
 	});
 
 	it('refuses a column that is not of type Attachments, before uploading', async () => {

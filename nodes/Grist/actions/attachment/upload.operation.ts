@@ -52,13 +52,15 @@ const properties: INodeProperties[] = [
 		displayOptions: showAttach,
 	},
 	{
-		displayName: 'Attachments Column',
+		displayName: 'Attachments Column Name or ID',
 		name: 'attachmentsColumn',
-		type: 'string',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['table.value'] },
 		default: '',
 		required: true,
-		placeholder: 'e.g. Files',
-		hint: 'The column ID (not its label) of a column of type Attachments',
+		description:
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		hint: 'A column of type Attachments',
 		displayOptions: showAttach,
 	},
 	{
