@@ -10,7 +10,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { WINDOW_IDS } from '../../nodes/GristTrigger/cursor';
 import { startEmulator, type GristEmulator } from '../emulator';
-import { createPoller, type Poller } from '../harness/inprocess';
+import { createPoller, loadOptions, type Poller } from '../harness/inprocess';
 
 const USER_KEY = `key-${randomUUID()}`;
 let emu: GristEmulator;
@@ -403,6 +403,43 @@ describe('Row Added or Updated', () => {
 		await patch(t, [{ id: 1, fields: { Updated: 'tomorrow' } }]);
 		await expect(p.poll('trigger')).rejects.toThrow('The timestamp column "Updated" is a Text column');
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 1, ids: [1] });
+	});
+});
+
+describe('column pickers', () => {
+	const load = async (method: string, tableId: string) =>
+		await loadOptions({
+			node: new GristTrigger(),
+			kind: 'loadOptions',
+			method,
+			parameters: {
+				document: { __rl: true, mode: 'id', value: docId },
+				table: { __rl: true, mode: 'id', value: tableId },
+				event: 'rowAddedOrUpdated',
+			},
+			credentials: { apiKey: USER_KEY, serverUrl: emu.url },
+		});
+
+	it('Timestamp Column lists only Date, DateTime and Numeric columns', async () => {
+		const t = newTable();
+		expect(await load('getTimestampColumns', t)).toEqual([
+			{ name: 'Updated', value: 'Updated', description: 'DateTime:UTC' },
+			{ name: 'Created', value: 'Created', description: 'Numeric' },
+			{ name: 'Day', value: 'Day', description: 'Date' },
+		]);
+	});
+
+	it('Creation Column lists the data columns (not formula columns)', async () => {
+		const t = `Formulas${++tableSeq}`;
+		emu.addTable(docId, t, [
+			{ id: 'Name', type: 'Text' },
+			{ id: 'Twice', type: 'Numeric', formula: '$Created * 2', isFormula: true },
+			{ id: 'Created', type: 'Numeric', label: 'Created At' },
+		]);
+		expect(await load('getCreationColumns', t)).toEqual([
+			{ name: 'Name', value: 'Name', description: 'Text' },
+			{ name: 'Created At (Created)', value: 'Created', description: 'Numeric' },
+		]);
 	});
 });
 
