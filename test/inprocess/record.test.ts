@@ -277,6 +277,25 @@ describe('record.create', () => {
 		expect(post.body).toEqual({ records: [{ fields: { Text: 'hi', Date: JAN_10_2024 } }] });
 	});
 
+	it("encodes values n8n's resource mapper converted by its schema (dateTime → luxon, array from JSON text)", async () => {
+		resetTable('AllTypes');
+		const schema = [
+			{ id: 'Date', displayName: 'Date', type: 'dateTime', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
+			{ id: 'When', displayName: 'When', type: 'dateTime', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
+			{ id: 'Choices', displayName: 'Choices', type: 'array', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
+			{ id: 'Int', displayName: 'Int', type: 'number', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
+		];
+		const { error } = await run({
+			operation: 'create',
+			table: rl('AllTypes'),
+			columns: { ...mapper({ Date: '2024-01-10', When: '2024-01-10T06:00:00Z', Choices: '["x","y"]', Int: '7' }), schema },
+		});
+		expect(error).toBeUndefined();
+		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+			records: [{ fields: { Date: JAN_10_2024, When: JAN_10_2024 + 6 * 3600, Choices: ['L', 'x', 'y'], Int: 7 } }],
+		});
+	});
+
 	it('sends 1,200 items as 3 POSTs (500 + 500 + 200) and pairs every output', async () => {
 		resetTable('Bulk');
 		const input = items(Array.from({ length: 1200 }, (_, i) => ({ N: i, Label: `row ${i}` })));

@@ -137,7 +137,7 @@ export function toMapperField(column: GristColumn): ResourceMapperField {
 		display: true,
 		type: FIELD_TYPES[type] ?? 'string',
 		readOnly,
-		removed: readOnly,
+		removed: false,
 	};
 	if (type === 'Choice') {
 		field.options = (column.choices ?? []).map((c) => ({ name: c, value: c }));

@@ -6,9 +6,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { executeBatched, type BatchOptions } from '../../helpers/batch';
 import { decodeCellValue } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
 import type { GristClient } from '../../transport';
-import { ColumnCache, columnMap, encodeFields, noparseQs, parseRowIds, readTarget, tablePath, targetKey, type Target } from '../record/shared';
+import { ColumnCache, encodeFields, noparseQs, parseRowIds, readTarget, tablePath, targetKey, type Target } from '../record/shared';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
 
 interface Group {
@@ -29,7 +28,8 @@ export async function writeColumnar(
 		prepare: async (i) => {
 			const target = readTarget.call(ctx, i);
 			const data = readColumnar.call(ctx, i, mode === 'update');
-			const columns = columnMap(await cache.get(target, i));
+			const table = await cache.info(target, i);
+			const columns = table.byId;
 			const rows = columnarToRows(data).map((row) => {
 				const { id, ...fields } = row;
 				const encoded = encodeFields.call(ctx, fields, columns, i);
@@ -40,7 +40,7 @@ export async function writeColumnar(
 			const keys = Object.keys(rows[0]).sort();
 			return {
 				key: JSON.stringify([targetKey(target), qs, keys]),
-				group: { target, qs, types: columnTypes([...columns.values()]) },
+				group: { target, qs, types: table.types },
 				records: rows,
 			};
 		},

@@ -3,12 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { executeBatched, type BatchOptions } from '../../helpers/batch';
 import { simplifyRecord } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
 import type { GristClient } from '../../transport';
 import { documentLocator, tableLocator } from '../common.descriptions';
 import {
 	ColumnCache,
-	columnMap,
 	columnsMapper,
 	dataModeField,
 	encodeFields,
@@ -60,13 +58,13 @@ export async function execute(
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (i) => {
 			const target = readTarget.call(this, i);
-			const columns = await cache.get(target, i);
+			const table = await cache.info(target, i);
 			const { fields: raw } = readRawFields.call(this, i);
-			const fields = encodeFields.call(this, raw, columnMap(columns), i);
+			const fields = encodeFields.call(this, raw, table.byId, i);
 			const qs = noparseQs.call(this, i);
 			return {
 				key: `${targetKey(target)}|${JSON.stringify(qs)}`,
-				group: { target, qs, types: columnTypes(columns) },
+				group: { target, qs, types: table.types },
 				records: [{ fields }],
 			};
 		},

@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, ResourceMapperVal
 import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { CellValueError, encodeCellValue } from '../../helpers/cells';
-import { fetchColumns, isReadOnlyColumn, type GristColumn } from '../../helpers/columns';
+import { columnTypes, fetchColumns, isReadOnlyColumn, type GristColumn } from '../../helpers/columns';
 import type { GristClient } from '../../transport';
 import { locatorValue } from '../common.descriptions';
 
@@ -49,9 +49,27 @@ export function targetKey(t: Target): string {
 	return JSON.stringify([t.docId, t.tableId]);
 }
 
+export interface TableInfo {
+	columns: GristColumn[];
+	byId: Map<string, GristColumn>;
+	types: Record<string, string>;
+}
+
 /** Columns of each table, fetched once per execution (one GET per table). */
 export class ColumnCache {
 	private readonly cache = new Map<string, Promise<GristColumn[]>>();
+	private readonly infos = new Map<string, TableInfo>();
+
+	/** Columns plus lookups built once per table (not per item). */
+	async info(t: Target, itemIndex?: number): Promise<TableInfo> {
+		const key = targetKey(t);
+		const known = this.infos.get(key);
+		if (known) return known;
+		const columns = await this.get(t, itemIndex);
+		const info = { columns, byId: columnMap(columns), types: columnTypes(columns) };
+		this.infos.set(key, info);
+		return info;
+	}
 
 	constructor(private readonly client: GristClient) {}
 
@@ -137,7 +155,7 @@ export interface ReadFieldsResult {
 }
 
 /** The raw (unencoded) fields of item `i` from the mapper, the input item, or the JSON field. */
-export function readRawFields(this: IExecuteFunctions, i: number): ReadFieldsResult {
+export function readRawFields(this: IExecuteFunctions, i: number, wantMatching = false): ReadFieldsResult {
 	const dataMode = this.getNodeParameter('dataMode', i, 'mapper') as string;
 	if (dataMode === 'json') {
 		const raw = this.getNodeParameter('fieldsJson', i, '{}') as unknown;
@@ -156,8 +174,11 @@ export function readRawFields(this: IExecuteFunctions, i: number): ReadFieldsRes
 		return { fields: value as IDataObject, matchingColumns: [] };
 	}
 	const mappingMode = this.getNodeParameter('columns.mappingMode', i, 'defineBelow') as string;
-	const mapper = this.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
-	const matchingColumns = Array.isArray(mapper.matchingColumns) ? mapper.matchingColumns : [];
+	let matchingColumns: string[] = [];
+	if (wantMatching) {
+		const m = this.getNodeParameter('columns.matchingColumns', i, []) as ResourceMapperValue['matchingColumns'];
+		matchingColumns = Array.isArray(m) ? m : [];
+	}
 	if (mappingMode === 'autoMapInputData') {
 		const json = this.getInputData()[i]?.json ?? {};
 		const fields: IDataObject = {};

@@ -3,12 +3,10 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeBatched, type BatchOptions } from '../../helpers/batch';
 import { simplifyRecord } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
 import type { GristClient } from '../../transport';
 import { documentLocator, tableLocator } from '../common.descriptions';
 import {
 	ColumnCache,
-	columnMap,
 	columnsMapper,
 	dataModeField,
 	encodeFields,
@@ -81,14 +79,14 @@ export async function execute(
 					description: 'Update one row per input item; use several items to update several rows.',
 				});
 			}
-			const columns = await cache.get(target, i);
+			const table = await cache.info(target, i);
 			const { fields: raw } = readRawFields.call(this, i);
-			const fields = encodeFields.call(this, raw, columnMap(columns), i);
+			const fields = encodeFields.call(this, raw, table.byId, i);
 			const qs = noparseQs.call(this, i);
 			const fieldSet = Object.keys(fields).sort();
 			return {
 				key: JSON.stringify([targetKey(target), qs, fieldSet]),
-				group: { target, qs, types: columnTypes(columns) },
+				group: { target, qs, types: table.types },
 				records: [{ id: ids[0], fields }],
 			};
 		},

@@ -3,12 +3,10 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeBatched, type BatchOptions } from '../../helpers/batch';
 import { decodeCellValue } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
 import type { GristClient } from '../../transport';
 import { documentLocator, tableLocator } from '../common.descriptions';
 import {
 	ColumnCache,
-	columnMap,
 	columnsMapper,
 	dataModeField,
 	encodeFields,
@@ -115,10 +113,10 @@ export async function execute(
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (i) => {
 			const target = readTarget.call(this, i);
-			const columns = await cache.get(target, i);
-			const byId = columnMap(columns);
+			const table = await cache.info(target, i);
+			const byId = table.byId;
 			const dataMode = this.getNodeParameter('dataMode', i, 'mapper') as string;
-			const { fields: raw, matchingColumns } = readRawFields.call(this, i);
+			const { fields: raw, matchingColumns } = readRawFields.call(this, i, dataMode !== 'json');
 			const match =
 				dataMode === 'json'
 					? String(this.getNodeParameter('matchColumns', i, '') ?? '')
@@ -162,7 +160,7 @@ export async function execute(
 			seen.set(requireKey, round + 1);
 			return {
 				key: `${base}|${round}`,
-				group: { target, qs, types: columnTypes(columns) },
+				group: { target, qs, types: table.types },
 				records: [{ require, fields }],
 			};
 		},
