@@ -394,6 +394,23 @@ describe('Row Added or Updated', () => {
 		await expect(p.poll('trigger')).rejects.toThrow('The timestamp column "Note" is a Text column, not Date, DateTime or Numeric');
 	});
 
+	it('a timestamp column deleted after activation: the poll names it and says what to do', async () => {
+		const t = newTable();
+		add(t, [{ Name: 'a', Updated: 1 }]);
+		const p = poller(t, params);
+		await p.poll('trigger');
+		await api('DELETE', `/tables/${t}/columns/Updated`, undefined);
+		const error = await p.poll('trigger').then(
+			() => undefined,
+			(e: Error & { description?: string }) => e,
+		);
+		expect(error?.message).toBe(`The timestamp column "Updated" does not exist in table "${t}"`);
+		expect(error?.description).toBe(
+			'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.',
+		);
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 1, ids: [1] });
+	});
+
 	it('a timestamp column changed to Text after activation: the poll says what to fix', async () => {
 		const t = newTable();
 		add(t, [{ Name: 'a', Updated: 1 }]);
@@ -493,7 +510,7 @@ async function api(method: string, path: string, body: unknown): Promise<void> {
 	const res = await fetch(`${emu.url}/api/docs/${docId}${path}`, {
 		method,
 		headers: { Authorization: `Bearer ${USER_KEY}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify(body),
+		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
 }
