@@ -316,6 +316,23 @@ describe('upload → Attach to Record', () => {
 		expect(calls()).toEqual([`GET ${tablePath()}/columns`, `GET ${tablePath()}/records`]);
 	});
 
+	it('says which attachments were uploaded when writing the cell fails', async () => {
+		emu.fault({ method: 'PATCH', path: `${tablePath()}/records`, status: 400, body: { error: 'Invalid row id 3' } });
+		const r = await run(attachParams(demo.orderIds[2], 'append'), [
+			{ json: {}, binary: { data: file('late', 'late.txt', 'text/plain') } },
+		]);
+		expect(r.error?.message).toBe('Invalid row id 3');
+		const uploaded = emu.log.find((e) => e.method === 'POST');
+		expect(uploaded?.status).toBe(200);
+		expect(r.error?.description).toMatch(/The files were uploaded \(attachment IDs \d+\) but not written into the cell/);
+		expect(calls()).toEqual([
+			`GET ${tablePath()}/columns`,
+			`GET ${tablePath()}/records`,
+			`POST ${attPath()}`,
+			`PATCH ${tablePath()}/records`,
+		]);
+	});
+
 	it('refuses a Row ID that is not a whole number, before any request', async () => {
 		const r = await run({ ...attachParams(1, 'append'), rowId: '={{ "abc" }}' }, [
 			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
@@ -410,6 +427,17 @@ describe('download', () => {
 		expect(r.error?.httpCode).toBe('404');
 		expect(r.error?.description).toBe('Check the attachment ID; Get Many attachments lists them.');
 		expect(r.items).toEqual([]);
+	});
+
+	it('retries a download after a broken connection (a read) and returns the bytes', async () => {
+		emu.fault({ path: `${attPath()}/${demo.attachmentId}/download`, drop: true, times: 1 });
+		const r = await run({ operation: 'download', attachmentId: String(demo.attachmentId) });
+		expect(r.error).toBeUndefined();
+		expect(calls()).toEqual([
+			`GET ${attPath()}/${demo.attachmentId}/download`,
+			`GET ${attPath()}/${demo.attachmentId}/download`,
+		]);
+		expect((await r.binary(0, 'data')).toString()).toBe('Invoice #1\nAlice Martin\nTotal: 120.50\n');
 	});
 
 	it('retries a download after 503 and returns the bytes once', async () => {

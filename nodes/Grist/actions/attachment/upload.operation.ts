@@ -167,13 +167,20 @@ export async function execute(
 
 		if (target) {
 			const value = ['L', ...mergeAttachmentIds(existing, ids as number[], target.mode)];
-			await client.request({
-				method: 'PATCH',
-				path: client.path('docs', docSeg, 'tables', { value: target.table, label: 'table ID' }, 'records'),
-				body: { records: [{ id: target.rowId, fields: { [target.column]: value } }] },
-				what: `table "${target.table}"`,
-				itemIndex: i,
-			});
+			try {
+				await client.request({
+					method: 'PATCH',
+					path: client.path('docs', docSeg, 'tables', { value: target.table, label: 'table ID' }, 'records'),
+					body: { records: [{ id: target.rowId, fields: { [target.column]: value } }] },
+					what: `table "${target.table}"`,
+					itemIndex: i,
+				});
+			} catch (error) {
+				if (error instanceof NodeApiError) {
+					error.description = `${error.description ?? ''} The files were uploaded (attachment IDs ${(ids as number[]).join(', ')}) but not written into the cell; Grist removes attachments no cell refers to after a while.`.trim();
+				}
+				throw error;
+			}
 			json.record = { table: target.table, id: target.rowId, column: target.column, value };
 		}
 		return json;
