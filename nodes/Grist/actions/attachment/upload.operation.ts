@@ -176,10 +176,7 @@ export async function execute(
 					itemIndex: i,
 				});
 			} catch (error) {
-				if (error instanceof NodeApiError) {
-					error.description = `${error.description ?? ''} The files were uploaded (attachment IDs ${(ids as number[]).join(', ')}) but not written into the cell; Grist removes attachments no cell refers to after a while.`.trim();
-				}
-				throw error;
+				throw noteUploadedIds(error, ids as number[]);
 			}
 			json.record = { table: target.table, id: target.rowId, column: target.column, value };
 		}
@@ -314,6 +311,14 @@ function explainUploadError(error: unknown, totalBytes: number): unknown {
 			: `The files of this item (${size}) are larger than the Grist server accepts for attachments. Self-hosted Grist sets the limit with GRIST_MAX_UPLOAD_ATTACHMENT_MB (a proxy in front of it, e.g. nginx client_max_body_size, may set a lower one); on getgrist.com it depends on the plan. Upload smaller files or ask the server's admin to raise the limit.`;
 	} else if (error.httpCode === '403') {
 		error.description = `${error.description ?? ''} Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.`.trim();
+	}
+	return error;
+}
+
+/** Adds the ids of the files already uploaded to the error of the cell write. */
+function noteUploadedIds(error: unknown, ids: number[]): unknown {
+	if (error instanceof NodeApiError) {
+		error.description = `${error.description ?? ''} The files were uploaded (attachment IDs ${ids.join(', ')}) but not written into the cell; Grist removes attachments no cell refers to after a while.`.trim();
 	}
 	return error;
 }
