@@ -344,9 +344,11 @@ describe('record.create', () => {
 
 	it("gives Grist's message for an unknown column; with Continue On Fail only that chunk's items fail", async () => {
 		resetTable('Bulk');
-		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items([{ N: 1, Nope: 2 }]));
+		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items([{ N: 1 }, { N: 2, Nope: 2 }]));
 		expect(error?.message).toBe('Invalid column "Nope"');
+		expect(error?.description).toContain('The column "Nope" is in item 1.');
 		expect(error?.description).toContain('0 items had been written before this request failed');
+		expect(emu.records(demo.docId, 'Bulk')).toEqual([]);
 
 		resetTable('Bulk');
 		emu.fault({ method: 'POST', path: `${tablePath('Bulk')}/records`, times: 1, status: 400, body: { error: 'Invalid column "X"' } });

@@ -126,7 +126,7 @@ export async function executeBatched<R, G>(
 					}
 					continue;
 				}
-				throw batchError.call(ctx, error, indices, writtenItems, verb);
+				throw batchError.call(ctx, error, indices, writtenItems, verb, chunk);
 			}
 		}
 	}
@@ -178,14 +178,41 @@ export function describeIndices(indices: number[]): string {
 	return parts.join(', ');
 }
 
-function batchError(this: IExecuteFunctions, error: unknown, indices: number[], written: number, verb: string): Error {
+/** Items of a failed request whose records name `column` (top level, `fields` or `require`). */
+export function itemsWithColumn(units: Array<{ itemIndex: number; records: unknown[] }>, column: string): number[] {
+	const has = (o: unknown) => !!o && typeof o === 'object' && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, column);
+	const found = new Set<number>();
+	for (const u of units) {
+		for (const r of u.records) {
+			const rec = r as { fields?: unknown; require?: unknown };
+			if (has(r) || has(rec?.fields) || has(rec?.require)) found.add(u.itemIndex);
+		}
+	}
+	return [...found];
+}
+
+function batchError(
+	this: IExecuteFunctions,
+	error: unknown,
+	indices: number[],
+	written: number,
+	verb: string,
+	units: Array<{ itemIndex: number; records: unknown[] }>,
+): Error {
+	const message = error instanceof Error ? error.message : '';
+	const column = /Invalid column "([^"]+)"/.exec(message)?.[1];
+	const withColumn = column === undefined ? [] : itemsWithColumn(units, column);
+	const where = withColumn.length
+		? `The column "${column}" is in item${withColumn.length === 1 ? '' : 's'} ${describeIndices(withColumn)}. `
+		: '';
 	const note =
+		where +
 		`${written} item${written === 1 ? '' : 's'} had been ${verb} before this request failed. ` +
 		`The failed request held item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)} (none of them was ${verb}: Grist applies a request entirely or not at all); later items were not sent.`;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.description = error.description ? `${error.description} ${note}` : note;
-		if (error.context) error.context.itemIndex = indices[0];
+		if (error.context) error.context.itemIndex = withColumn[0] ?? indices[0];
 		return error;
 	}
-	return new NodeOperationError(this.getNode(), error as Error, { itemIndex: indices[0], description: note });
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex: withColumn[0] ?? indices[0], description: note });
 }
