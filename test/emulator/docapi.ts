@@ -243,23 +243,32 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 	const updatedByItem = new Map<number, number[]>();
 	const ev = new RowEvaluator(t, c.store.clock());
 	for (const g of groups.values()) {
-		// lookups see the table as it is before this group's action
-		const plans = g.map((it) => {
-			const req = w.noparse ? it.require : encodeRequire(c, w, cols, it.require);
-			const entries = Object.entries(req);
-			const needFormula = entries.some(([k]) => cols.get(k)?.isFormula);
-			const matches: number[] = [];
-			if (entries.length === 1 && entries[0][0] === 'id') {
-				if (t.rows.has(Number(entries[0][1]))) matches.push(Number(entries[0][1]));
-			} else {
-				const want = entries.map(([k, v]) => [k, keyOf(v)] as const);
+		// lookups see the table as it is before this group's action; one index per group
+		const reqKeys = Object.keys(g[0].require).sort();
+		const needFormula = reqKeys.some((k) => cols.get(k)?.isFormula);
+		let index: Map<string, number[]> | undefined;
+		const composite = (get: (k: string) => unknown) => JSON.stringify(reqKeys.map((k) => keyOf(get(k))));
+		const lookup = (req: Row): number[] => {
+			if (reqKeys.length === 1 && reqKeys[0] === 'id') {
+				const id = Number(req.id);
+				return t.rows.has(id) ? [id] : [];
+			}
+			if (!index) {
+				index = new Map();
 				for (const id of c.store.rowIds(t)) {
 					const stored = t.rows.get(id)!;
 					const row = needFormula ? ev.full(stored, id) : stored;
-					if (want.every(([k, v]) => keyOf(k === 'id' ? id : row[k]) === v)) matches.push(id);
+					const k = composite((col) => (col === 'id' ? id : row[col]));
+					const list = index.get(k);
+					if (list) list.push(id);
+					else index.set(k, [id]);
 				}
 			}
-			return { it, req, matches };
+			return index.get(composite((col) => req[col])) ?? [];
+		};
+		const plans = g.map((it) => {
+			const req = w.noparse ? it.require : encodeRequire(c, w, cols, it.require);
+			return { it, req, matches: lookup(req) };
 		});
 		const adds: Array<{ it: (typeof items)[0]; row: Row; id?: number }> = [];
 		for (const p of plans) {

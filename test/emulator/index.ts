@@ -473,7 +473,9 @@ export class GristEmulator {
 
 			// faults and per-doc concurrency
 			const fault = this.takeFault(method, apiPath);
-			const docMatch = apiPath.match(/^\/api\/docs\/([^/]+)\/./) ?? (method === 'DELETE' ? apiPath.match(/^\/api\/docs\/([^/]+)\/?$/) : null);
+			const docMatch = /^\/api\/docs\/[^/]+\/(access|move)$/.test(apiPath)
+				? null // home-DB routes are not throttled
+				: (apiPath.match(/^\/api\/docs\/([^/]+)\/./) ?? (method === 'DELETE' ? apiPath.match(/^\/api\/docs\/([^/]+)\/?$/) : null));
 			const docKey = docMatch ? decodeURIComponent(docMatch[1]) : undefined;
 			if (docKey !== undefined) {
 				const n = this.inflight.get(docKey) ?? 0;
