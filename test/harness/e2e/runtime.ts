@@ -134,8 +134,8 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 
 /**
  * Starts `n8n start` in its own process group with Node 24 first on PATH. A detached watchdog
- * kills the group if this (jest) process dies without calling `kill()`; an `exit` hook does the
- * same on a normal exit.
+ * kills the group and removes the user folder if this (jest) process dies without calling
+ * `kill()`; an `exit` hook kills the group on a normal exit.
  */
 export function spawnN8n(opts: SpawnOptions): N8nProcess {
 	const base: Record<string, string> = {};
@@ -172,7 +172,7 @@ export function spawnN8n(opts: SpawnOptions): N8nProcess {
 		[
 			'-c',
 			`while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 1; done; ` +
-				`kill -TERM -${child.pid} 2>/dev/null; sleep 5; kill -KILL -${child.pid} 2>/dev/null`,
+				`kill -TERM -${child.pid} 2>/dev/null; sleep 5; kill -KILL -${child.pid} 2>/dev/null; rm -rf '${opts.userFolder}'`,
 		],
 		{ detached: true, stdio: 'ignore' },
 	);
