@@ -169,6 +169,12 @@ describe('routing', () => {
 		expect(r.json).toEqual({ error: 'not found: /api/zig' });
 	});
 
+	it('ignores one trailing slash like Express', async () => {
+		const r = await client(emu, demo.apiKey).get(`/api/docs/${demo.docId}/tables/`);
+		expect(r.status).toBe(200);
+		expect(r.json.tables.map((t: any) => t.id)).toEqual(['Customers', 'Orders']);
+	});
+
 	it('logs method, paths, decoded query, status and body', async () => {
 		const c = client(emu, demo.apiKey);
 		await c.get(`/api/docs/${demo.docId}/tables/Orders/records?filter=${encodeURIComponent('{"Status":["Paid"]}')}&sort=-Amount`);

@@ -28,7 +28,7 @@ import { homeRoutes } from './home';
 import type { ParsedBody } from './http';
 import { ApiError, parseJsonBody, parseMultipart, readBody, sendError, sendJson } from './http';
 import type { Doc, Role, Table, User } from './model';
-import { EVERYONE_EMAIL, Store, isHiddenCol, makeId, tableIdent } from './model';
+import { EVERYONE_EMAIL, Store, isHiddenCol, makeId } from './model';
 import { RowEvaluator } from './cells';
 
 export interface EmulatorOptions {
@@ -237,7 +237,7 @@ export class GristEmulator {
 	): void {
 		const doc = this.doc(docId);
 		if (this.store.table(doc, tableId)) throw new Error(`emulator: table ${tableId} exists`);
-		const t = this.store.addTable(doc, tableIdent(tableId, true) === tableId ? tableId : tableId);
+		const t = this.store.addTable(doc, tableId);
 		for (const c of columns) {
 			const isFormula = c.isFormula ?? Boolean(c.formula);
 			let visibleCol = 0;
@@ -528,9 +528,11 @@ export class GristEmulator {
 				store: this.store,
 				opts: this.opts,
 			};
+			// Express routing is not strict: one trailing slash is ignored
+			const routePath = apiPath.length > 1 && apiPath.endsWith('/') ? apiPath.slice(0, -1) : apiPath;
 			for (const r of ROUTES) {
 				if (r.method !== method) continue;
-				const m = apiPath.match(r.re);
+				const m = routePath.match(r.re);
 				if (!m) continue;
 				const out = await r.handler(ctx, m);
 				if (out === RAW) {

@@ -166,6 +166,48 @@ describe('POST/PATCH/delete /records', () => {
 		expect(emu.records(docId, P)[4].fields.Age).toBe(8);
 	});
 
+	it('parses Bool, Int, DateTime (column tz), RefList, Attachments, ChoiceList JSON; alt text on failure', async () => {
+		const { Teams } = freshTables();
+		const T = `Types${n}`;
+		emu.addTable(docId, T, [
+			{ id: 'B', type: 'Bool' },
+			{ id: 'I', type: 'Int' },
+			{ id: 'DT', type: 'DateTime:America/New_York' },
+			{ id: 'RL', type: `RefList:${Teams}`, visibleCol: 'Title' },
+			{ id: 'At', type: 'Attachments' },
+			{ id: 'CL', type: 'ChoiceList' },
+		]);
+		await api.post(rec(T), {
+			records: [
+				{ fields: { B: 'yes', I: '12', DT: '2024-01-10 09:30', RL: 'Red, Blue', At: '1,2', CL: '["x","y"]' } },
+				{ fields: { B: 'maybe', I: '1.5', DT: '2024-07-01T12:00:00Z', RL: 'Red, Green', At: '', CL: '' } },
+			],
+		});
+		const rows = emu.records(docId, T);
+		expect(rows[0].fields).toEqual({
+			B: true,
+			I: 12,
+			DT: Date.UTC(2024, 0, 10, 14, 30) / 1000, // 09:30 EST = 14:30 UTC
+			RL: ['L', 1, 2],
+			At: ['L', 1, 2],
+			CL: ['L', 'x', 'y'],
+		});
+		expect(rows[1].fields).toEqual({
+			B: 'maybe',
+			I: '1.5',
+			DT: Date.UTC(2024, 6, 1, 12) / 1000,
+			RL: 'Red, Green',
+			At: null,
+			CL: null,
+		});
+		const typed = await api.get(rec(T, '?cellFormat=typed&limit=1'));
+		expect(typed.json.records[0].fields).toMatchObject({
+			DT: ['D', Date.UTC(2024, 0, 10, 14, 30) / 1000, 'America/New_York'],
+			RL: ['r', Teams, [1, 2]],
+			At: ['r', '_grist_Attachments', [1, 2]],
+		});
+	});
+
 	it('POST errors: empty records, unknown column (atomic), formula column', async () => {
 		const { P } = freshTables();
 		const empty = await api.post(rec(P), { records: [] });
