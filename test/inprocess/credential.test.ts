@@ -1,0 +1,79 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * The credential test as n8n runs it ("Test" in the credential dialog), against the emulator and
+ * against servers that are not Grist.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { GristApi } from '../../credentials/GristApi.credentials';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { testCredential } from '../harness/inprocess';
+
+let emulator: GristEmulator;
+let demo: DemoSite;
+let notGrist: http.Server;
+let notGristUrl: string;
+
+beforeAll(async () => {
+	emulator = await startEmulator();
+	demo = emulator.seedDemo();
+	notGrist = http.createServer((_req, res) => {
+		res.writeHead(404, { 'Content-Type': 'text/html' });
+		res.end('<!doctype html><html><body>Welcome to nginx</body></html>');
+	});
+	await new Promise<void>((resolve) => notGrist.listen(0, '127.0.0.1', resolve));
+	notGristUrl = `http://127.0.0.1:${(notGrist.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	await emulator.close();
+	await new Promise((resolve) => notGrist.close(resolve));
+});
+beforeEach(() => emulator.clearLog());
+
+const test = async (serverUrl: string, apiKey = demo.apiKey) =>
+	await testCredential({ credentialType: new GristApi(), data: { apiKey, serverUrl } });
+
+describe('credential test', () => {
+	it.each([
+		['the server root', ''],
+		['the API root', '/api'],
+		['a team path', '/o/TEAM'],
+		['a document URL', '/o/TEAM/doc/DOC/p/2'],
+	])('passes with %s and calls GET /api/orgs with a Bearer key', async (_what, suffix) => {
+		const url = emulator.url + suffix.replace('TEAM', demo.orgDomain).replace('DOC', demo.docId);
+		const result = await test(url);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(emulator.log.map((e) => [e.method, e.apiPath, e.hasAuthorization])).toEqual([
+			['GET', '/api/orgs', true],
+		]);
+	});
+
+	it('says what to do about a wrong key, and never shows it', async () => {
+		const wrong = `wrong-${'x'.repeat(24)}`;
+		const result = await test(emulator.url, wrong);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/rejected the API key.*Profile Settings → API/);
+		expect(result.message).not.toContain(wrong);
+	});
+
+	it('says what to do about an empty key', async () => {
+		const result = await test(emulator.url, '');
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/rejected the API key/);
+	});
+
+	it('explains a server that is not Grist', async () => {
+		const result = await test(notGristUrl);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/did not answer like Grist.*Server URL/);
+	});
+
+	it('fails for a malformed Server URL without sending the key anywhere', async () => {
+		// The expression sends it to a reserved `.invalid` host; n8n reports only the DNS code.
+		const result = await test('ftp://grist.example.com');
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/ENOTFOUND/);
+		expect(emulator.log).toHaveLength(0);
+	});
+});
