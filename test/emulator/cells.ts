@@ -645,7 +645,9 @@ export function displayValue(store: Store, doc: Doc, col: Column, v: unknown): s
 			const tz = typeArg(col.type) || 'UTC';
 			const ms = Number(v) * 1000;
 			const d = new Date(ms + tzOffsetMs(tz, ms));
-			return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+			// Grist's default DateTime format: dateFormat YYYY-MM-DD, timeFormat h:mma
+			const h = d.getUTCHours();
+			return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${h % 12 || 12}:${pad(d.getUTCMinutes())}${h < 12 ? 'am' : 'pm'}`;
 		}
 		case 'Ref':
 			return refDisplay(store, doc, col, Number(v));

@@ -677,6 +677,8 @@ export const docRoutes: Route[] = [
 			const doc = docWorkerAccess(c, m[1], 'editors');
 			const t = getTable(c, doc, m[2]);
 			const specs = colSpecs(json(c), 'columns');
+			const shapes = new Set(specs.map((s) => Object.keys(asObject(s.fields, 'fields')).sort().join(',')));
+			if (shapes.size > 1) throw new ApiError(400, 'PATCH requires all records to have same fields');
 			const cols = specs.map((s) => {
 				const col = t.columns.find((x) => x.id === s.id);
 				if (!col) throw new ApiError(404, `Column not found "${s.id}"`);
@@ -932,3 +934,133 @@ function getTableForExport(c: Ctx, doc: Doc, tableId: string): Table {
 	if (!t) throw new ApiError(404, `Table ${tableId} not found.`);
 	return t;
 }
+
+// ------------------------------------------------------------------ POST /apply (a small subset of user actions)
+function cloneTables(doc: Doc): Table[] {
+	return doc.tables.map((t) => ({
+		...t,
+		columns: t.columns.map((col) => ({ ...col })),
+		rows: new Map([...t.rows].map(([id, row]) => [id, { ...row }])),
+	}));
+}
+
+function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
+	if (!Array.isArray(actions) || actions.some((a) => !Array.isArray(a) || typeof a[0] !== 'string'))
+		throw invalidPayload('body is not an array of user actions');
+	const noparse = flag(c, 'noparse');
+	const backup = cloneTables(doc);
+	const backupRef = doc.nextRef;
+	const sbx = (msg: string) => new ApiError(500, `[Sandbox] ${msg}`);
+	const tableOf = (id: unknown): Table => {
+		const t = c.store.table(doc, String(id));
+		if (!t) throw sbx(`KeyError '${String(id)}'`);
+		return t;
+	};
+	const colValues = (t: Table, values: Record<string, unknown[]> | Record<string, unknown>, i?: number): Row => {
+		const cols = colMap(t);
+		const out: Row = {};
+		for (const [k, v] of Object.entries(values ?? {})) {
+			const col = cols.get(k);
+			if (!col) throw sbx(`KeyError '${k}'`);
+			if (col.isFormula && col.formula.trim() !== '') throw sbx(`ValueError Can't save value to formula column ${k}`);
+			if (col.isFormula) col.isFormula = false;
+			const raw = i === undefined ? v : (v as unknown[])[i];
+			out[k] = noparse ? raw : parseCell(c.store, doc, col, raw);
+		}
+		return out;
+	};
+	try {
+		const retValues = (actions as unknown[][]).map((a) => {
+			const [name, ...args] = a;
+			switch (name) {
+				case 'AddRecord': {
+					const t = tableOf(args[0]);
+					return c.store.insertRows(t, [colValues(t, args[2] as Record<string, unknown>)], [(args[1] as number) ?? undefined])[0];
+				}
+				case 'BulkAddRecord': {
+					const t = tableOf(args[0]);
+					const ids = args[1] as Array<number | null>;
+					const vals = (args[2] ?? {}) as Record<string, unknown[]>;
+					return c.store.insertRows(
+						t,
+						ids.map((_id, i) => colValues(t, vals, i)),
+						ids.map((id) => id ?? undefined),
+					);
+				}
+				case 'UpdateRecord':
+				case 'BulkUpdateRecord': {
+					const t = tableOf(args[0]);
+					const bulk = name === 'BulkUpdateRecord';
+					const ids = (bulk ? args[1] : [args[1]]) as number[];
+					ids.forEach((id, i) => {
+						const row = t.rows.get(id);
+						if (!row) throw sbx(`KeyError "Can't update non-existent record #${id}"`);
+						Object.assign(row, colValues(t, args[2] as Record<string, unknown[]>, bulk ? i : undefined));
+					});
+					return null;
+				}
+				case 'RemoveRecord':
+				case 'BulkRemoveRecord': {
+					const t = tableOf(args[0]);
+					const ids = (name === 'BulkRemoveRecord' ? args[1] : [args[1]]) as number[];
+					for (const id of ids) if (!t.rows.has(id)) throw sbx(`KeyError "Can't remove non-existent record #${id}"`);
+					c.store.removeRows(t, ids);
+					return null;
+				}
+				case 'AddTable': {
+					const id = uniqueIdent(tableIdent(String(args[0]), true), (x) => doc.tables.some((t) => t.id.toLowerCase() === x.toLowerCase()));
+					const t = c.store.addTable(doc, id);
+					const infos = (args[1] ?? []) as Array<Record<string, unknown>>;
+					addColumns(c, doc, t, infos.map(({ id: colId, ...fields }) => ({ id: colId, fields })));
+					return { id: t.tableRef, table_id: t.id, columns: t.columns.filter((x) => !isHiddenCol(x.id)).map((x) => x.id) };
+				}
+				case 'RemoveTable': {
+					const t = tableOf(args[0]);
+					doc.tables = doc.tables.filter((x) => x !== t);
+					return null;
+				}
+				case 'RenameTable': {
+					const t = tableOf(args[0]);
+					t.id = uniqueIdent(tableIdent(String(args[1]), true), (x) => doc.tables.some((o) => o !== t && o.id === x));
+					return t.id;
+				}
+				case 'AddColumn':
+				case 'AddVisibleColumn': {
+					const t = tableOf(args[0]);
+					const [colId] = addColumns(c, doc, t, [{ id: args[1], fields: (args[2] ?? {}) as Record<string, unknown> }]);
+					const col = t.columns.find((x) => x.id === colId)!;
+					return { colRef: col.colRef, colId };
+				}
+				case 'RemoveColumn': {
+					const t = tableOf(args[0]);
+					const col = t.columns.find((x) => x.id === args[1]);
+					if (!col) throw sbx(`KeyError '${String(args[1])}'`);
+					removeColumn(t, col);
+					return null;
+				}
+				case 'RenameColumn': {
+					const t = tableOf(args[0]);
+					const col = t.columns.find((x) => x.id === args[1]);
+					if (!col) throw sbx(`KeyError '${String(args[1])}'`);
+					updateColumn(c, t, col, { colId: args[2] });
+					return col.id;
+				}
+				default:
+					throw sbx(`AttributeError 'UserActions' object has no attribute '${String(name)}'`);
+			}
+		});
+		doc.updatedAt = c.store.now();
+		return { actionNum: ++applyCounter, actionHash: null, retValues, isModification: true };
+	} catch (e) {
+		doc.tables = backup;
+		doc.nextRef = backupRef;
+		throw e;
+	}
+}
+let applyCounter = 0;
+
+docRoutes.push({
+	method: 'POST',
+	re: re(`${D}\\/apply`),
+	handler: (c, m) => applyActions(c, docWorkerAccess(c, m[1], 'editors'), json(c)),
+});

@@ -18,7 +18,7 @@ afterAll(() => emu.close());
 
 function upload(files: Array<{ field?: string; name: string; data: Buffer }>, key = demo.apiKey, e = emu, docId = demo.docId) {
 	const form = new FormData();
-	for (const f of files) form.append(f.field ?? 'upload', new Blob([f.data]), f.name);
+	for (const f of files) form.append(f.field ?? 'upload', new Blob([new Uint8Array(f.data)]), f.name);
 	return fetch(`${e.url}/api/docs/${docId}/attachments`, {
 		method: 'POST',
 		headers: { Authorization: `Bearer ${key}` },

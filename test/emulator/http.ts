@@ -54,7 +54,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<{ buf: Bu
 
 export function parseJsonBody(buf: Buffer): unknown {
 	const text = buf.toString('utf8');
-	if (text.trim() === '') return undefined;
+	if (text.trim() === '') return {};
 	try {
 		return JSON.parse(text);
 	} catch (e) {

@@ -440,7 +440,7 @@ export class GristEmulator {
 			const limit = isMultipart ? this.opts.attachmentMaxBytes * 2 + 1024 * 1024 : this.opts.bodyLimitBytes;
 			const { buf, bytes } = await readBody(req, limit);
 			entry.bodyBytes = bytes;
-			let body: ParsedBody = { kind: 'none', bytes };
+			let body: ParsedBody = { kind: 'none', json: {}, bytes }; // like body-parser: req.body defaults to {}
 			let bodyError: ApiError | undefined;
 			if (!buf) {
 				bodyError = isMultipart
@@ -461,10 +461,10 @@ export class GristEmulator {
 							body = { kind: 'json', json: parseJsonBody(buf), bytes };
 							if (this.opts.logBodies) entry.body = body.json;
 						} else {
-							body = { kind: 'other', bytes };
+							body = { kind: 'other', json: {}, bytes };
 						}
 					} else {
-						body = { kind: 'other', bytes };
+						body = { kind: 'other', json: {}, bytes };
 					}
 				} catch (e) {
 					bodyError = e instanceof ApiError ? e : new ApiError(400, String(e));

@@ -398,3 +398,48 @@ describe('tables and columns', () => {
 		expect(emu.records(docId, P)[0].fields.Empty).toBe('v');
 	});
 });
+
+describe('POST /apply (user actions subset)', () => {
+	it('applies actions in order, returns retValues, and is atomic', async () => {
+		const base = `/api/docs/${docId}/apply`;
+		const r = await api.post(base, [
+			['AddTable', 'Scratch', [{ id: 'A', type: 'Numeric', isFormula: false }]],
+			['BulkAddRecord', 'Scratch', [null, null], { A: [1, '2'] }],
+			['UpdateRecord', 'Scratch', 1, { A: 5 }],
+		]);
+		expect(r.status).toBe(200);
+		expect(r.json.retValues.slice(1)).toEqual([[1, 2], null]);
+		expect(r.json.retValues[0]).toMatchObject({ table_id: 'Scratch', columns: ['A'] });
+		expect(emu.records(docId, 'Scratch').map((x) => x.fields.A)).toEqual([5, 2]);
+		const bad = await api.post(base, [
+			['AddRecord', 'Scratch', null, { A: 9 }],
+			['RemoveRecord', 'Scratch', 99],
+		]);
+		expect(bad.status).toBe(500);
+		expect(bad.json.error).toMatch(/^\[Sandbox\] KeyError/);
+		expect(emu.records(docId, 'Scratch')).toHaveLength(2);
+		expect((await api.post(base, [['RemoveTable', 'Scratch']])).status).toBe(200);
+		expect((await api.get(rec('Scratch'))).status).toBe(404);
+	});
+});
+
+describe('payload details', () => {
+	it('PATCH /columns also requires the same field set', async () => {
+		const { P } = freshTables();
+		const r = await api.patch(`/api/docs/${docId}/tables/${P}/columns`, {
+			columns: [
+				{ id: 'Name', fields: { label: 'N' } },
+				{ id: 'Age', fields: { type: 'Int' } },
+			],
+		});
+		expect(r.status).toBe(400);
+		expect(r.json).toEqual({ error: 'PATCH requires all records to have same fields' });
+	});
+
+	it('a non-JSON body is treated as {} (body.records is missing)', async () => {
+		const { P } = freshTables();
+		const r = await api.call('POST', rec(P), undefined, { 'Content-Type': 'text/plain' });
+		expect(r.status).toBe(400);
+		expect(r.json).toEqual({ error: 'Invalid payload', details: { userError: 'Error: body.records is missing' } });
+	});
+});
