@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /** Doc-worker routes: tables, columns, records, /data, attachments, downloads (§4–§9). */
 import type { Ctx, Route } from './context';
 import { RAW, docWorkerAccess, json } from './context';
