@@ -45,6 +45,9 @@ export function resolveOrg(c: Ctx, key: string): Org {
 		if (c.scope.kind === 'none') throw new ApiError(400, 'No organization chosen');
 		if (c.scope.kind === 'merged') org = c.isAnon ? undefined : c.store.personalOrg(c.user.id);
 		else org = c.store.orgByKey(c.scope.key);
+	} else if (key === 'docs' && !c.store.orgByKey('docs')) {
+		// the merged personal org's domain stands for the caller's personal org
+		org = c.isAnon ? undefined : c.store.personalOrg(c.user.id);
 	} else {
 		org = c.store.orgByKey(decodeURIComponent(key));
 	}

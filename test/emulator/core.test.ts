@@ -159,6 +159,8 @@ describe('org addressing', () => {
 		expect((await c.get(`/api/orgs/${demo.orgId}`)).json.domain).toBe('demo');
 		expect((await c.get('/api/orgs/demo')).json.id).toBe(demo.orgId);
 		expect((await c.get('/api/orgs/9999')).json).toEqual({ error: 'organization not found' });
+		const personal = await c.get('/api/orgs/docs');
+		expect(personal.json.owner).toMatchObject({ id: demo.userId });
 	});
 });
 

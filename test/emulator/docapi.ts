@@ -583,7 +583,7 @@ export function mimeFor(fileName: string): string {
 }
 
 function attachmentId(raw: string): number {
-	if (!/^\d+$/.test(raw)) throw new ApiError(400, `parameter cannot be understood as an integer: ${decodeURIComponent(raw)}`);
+	if (!/^\d+$/.test(raw)) throw new ApiError(400, `attId parameter cannot be understood as an integer: ${decodeURIComponent(raw)}`);
 	return Number(raw);
 }
 

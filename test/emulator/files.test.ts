@@ -90,7 +90,9 @@ describe('attachments', () => {
 		const missing = await api.get(`/api/docs/${demo.docId}/attachments/999`);
 		expect(missing.status).toBe(404);
 		expect(missing.json).toEqual({ error: 'Attachment not found: 999' });
-		expect((await api.get(`/api/docs/${demo.docId}/attachments/abc`)).status).toBe(400);
+		const nonInt = await api.get(`/api/docs/${demo.docId}/attachments/abc`);
+		expect(nonInt.status).toBe(400);
+		expect(nonInt.json).toEqual({ error: 'attId parameter cannot be understood as an integer: abc' });
 	});
 
 	it('download headers: type from extension, disposition, inline, name, cache and CSP', async () => {
