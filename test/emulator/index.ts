@@ -220,7 +220,8 @@ export class GristEmulator {
 	/**
 	 * Adds a table. Column `type` defaults to `Text` (`Any` for formula columns); `isFormula`
 	 * defaults to whether a `formula` is given. `visibleCol` may be a colRef or a column id of
-	 * the referenced table.
+	 * the referenced table. `opts.summarySourceTable` (a table id) makes it a summary table of
+	 * that table (only the `summarySourceTable` field; its data is whatever you add).
 	 */
 	addTable(
 		docId: string,
@@ -234,10 +235,13 @@ export class GristEmulator {
 			widgetOptions?: object | string;
 			visibleCol?: number | string;
 		}>,
+		opts?: { summarySourceTable?: string },
 	): void {
 		const doc = this.doc(docId);
 		if (this.store.table(doc, tableId)) throw new Error(`emulator: table ${tableId} exists`);
+		const source = opts?.summarySourceTable ? this.table(docId, opts.summarySourceTable) : undefined;
 		const t = this.store.addTable(doc, tableId);
+		if (source) t.summarySourceTable = source.tableRef;
 		for (const c of columns) {
 			const isFormula = c.isFormula ?? Boolean(c.formula);
 			let visibleCol = 0;

@@ -360,6 +360,10 @@ describe('tables and columns', () => {
 		expect(people.fields.summarySourceTable).toBe(0);
 		const expanded = await api.get(`/api/docs/${docId}/tables?expand=column`);
 		expect(expanded.json.tables.find((t: any) => t.id === 'People').columns.map((c: any) => c.id)).toEqual(['Name']);
+		emu.addTable(docId, 'People_summary_Name', [{ id: 'Name' }, { id: 'count', type: 'Int' }], { summarySourceTable: 'People' });
+		const withSummary = await api.get(`/api/docs/${docId}/tables`);
+		const summary = withSummary.json.tables.find((t: any) => t.id === 'People_summary_Name');
+		expect(summary.fields.summarySourceTable).toBe(people.fields.tableRef);
 		const missing = await api.patch(`/api/docs/${docId}/tables`, { tables: [{ id: 'Nope', fields: {} }] });
 		expect(missing.status).toBe(404);
 	});
