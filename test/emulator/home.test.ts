@@ -24,7 +24,7 @@ describe('orgs', () => {
 		expect(r.json).toHaveLength(2);
 		const [personal, team] = r.json;
 		expect(personal).toMatchObject({ name: 'Personal', domain: expect.stringMatching(/^docs-\d+$/), access: 'owners' });
-		expect(personal.owner).toEqual({ id: demo.userId, name: 'Demo Owner', picture: null, ref: expect.any(String) });
+		expect(personal.owner).toEqual({ id: demo.userId, name: 'Demo Owner', picture: null, ref: expect.any(String), type: 'login' });
 		expect(Object.keys(team).sort()).toEqual(['access', 'createdAt', 'domain', 'host', 'id', 'name', 'owner', 'updatedAt']);
 		expect(team).toMatchObject({ id: demo.orgId, domain: 'demo', owner: null, host: null, access: 'owners' });
 		expect((await viewer.get('/api/orgs')).json.find((o: any) => o.id === demo.orgId).access).toBe('viewers');

@@ -6,7 +6,7 @@ import type { Doc, Grant, Org, Role, User, Workspace } from './model';
 import { EVERYONE_EMAIL, ANON_EMAIL, atLeast } from './model';
 
 function userOwner(u: User) {
-	return { id: u.id, name: u.name, picture: null, ref: u.ref };
+	return { id: u.id, name: u.name, picture: null, ref: u.ref, type: 'login' };
 }
 
 export function orgJson(c: Ctx, org: Org) {
