@@ -49,6 +49,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<{ buf: Bu
 		});
 		req.on('end', () => resolve({ buf: over ? null : Buffer.concat(chunks), bytes }));
 		req.on('error', reject);
+		// an aborted upload never ends: settle so the handler does not hang (nobody reads the answer)
+		req.on('close', () => resolve({ buf: over ? null : Buffer.concat(chunks), bytes }));
 	});
 }
 
