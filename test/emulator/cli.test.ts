@@ -1,0 +1,51 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test: transpiles and runs the emulator CLI as a child process */
+/** The emulator CLI (`npm start`'s Grist): one JSON ready line, serves the demo site, stops on SIGTERM. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import ts from 'typescript';
+
+let dir: string;
+
+beforeAll(() => {
+	dir = mkdtempSync(join(tmpdir(), 'grist-emu-cli-'));
+	for (const f of readdirSync(__dirname)) {
+		if (!f.endsWith('.ts') || f.endsWith('.test.ts') || f === 'testutil.ts') continue;
+		const out = ts.transpileModule(readFileSync(join(__dirname, f), 'utf8'), {
+			compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+		});
+		writeFileSync(join(dir, f.replace(/\.ts$/, '.js')), out.outputText);
+	}
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('prints one JSON line with the demo ids, serves them, and exits on SIGTERM', async () => {
+	const child = spawn(process.execPath, [join(dir, 'cli.js'), '--port', '0', '--host', '127.0.0.1'], {
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	try {
+		const line = await new Promise<string>((resolve, reject) => {
+			createInterface({ input: child.stdout! }).once('line', resolve);
+			child.once('exit', (code) => reject(new Error(`exited early (${code})`)));
+		});
+		const ready = JSON.parse(line);
+		expect(ready).toMatchObject({
+			url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+			apiKey: expect.any(String),
+			orgDomain: 'demo',
+			docId: expect.stringMatching(/^[A-Za-z0-9]{22}$/),
+		});
+		const res = await fetch(`${ready.url}/o/${ready.orgDomain}/api/docs/${ready.docId}/tables/Customers/records`, {
+			headers: { Authorization: `Bearer ${ready.apiKey}` },
+		});
+		expect(res.status).toBe(200);
+		expect(((await res.json()) as { records: unknown[] }).records).toHaveLength(3);
+		const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+	} finally {
+		if (child.exitCode === null) child.kill('SIGKILL');
+	}
+});
