@@ -1,0 +1,387 @@
+#!/usr/bin/env node
+// `npm run bench` (issue 4, "Performance"): in ONE run, side by side, against the Grist emulator
+// (test/emulator, bodies not logged) and a real n8n 2.41.1 on Node 24 (test/harness/e2e.ts, the
+// built package installed as a community package):
+//
+//   1. Create N rows (default 10,000) from N items made by a Code node:
+//      (a) this package's Grist node (record → create, "map input fields automatically"),
+//      (b) n8n's built-in Grist node (n8n-nodes-base.grist, create: one request per item),
+//      (c) raw chunked HTTP from this process (fetch, 500 rows per POST, sequential).
+//      Time = the Grist node's own `executionTime` from the run data (not n8n start-up, not the
+//      Code node); for (c) the wall time of the POSTs including JSON.stringify.
+//   2. Read all rows of an M-row table (default 100,000, seeded directly in the emulator):
+//      this package's getAll (Return All), the built-in node's getAll (Return All) and raw GET
+//      (fetch + JSON.parse). Memory: n8n's peak RSS during the run (VmHWM after resetting it with
+//      `echo 5 > /proc/<pid>/clear_refs`) minus the RSS right after the reset, over the payload
+//      size (bytes of the GET …/records answer).
+//
+// Each measurement is repeated (default 3) and the median is printed, with the request count of
+// each variant from the emulator's log. Targets are printed as PASS/MISS, never asserted.
+//
+// Environment: BENCH_REPEATS (3), BENCH_CREATE_ROWS (10000), BENCH_BUILTIN_CREATE_ITEMS (the
+// built-in node's sample; default = BENCH_CREATE_ROWS; when smaller, its time is extrapolated
+// per item and marked so), BENCH_READ_ROWS (100000), BENCH_JSON=<file> (also write the results
+// as JSON), E2E_N8N_ECHO=1 (n8n's log on stderr). Linux only (/proc).
+import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+require('./ts-register.cjs');
+const { startEmulator } = require('../test/emulator/index.ts');
+const { startN8n, manualWorkflow, MANUAL_TRIGGER_NAME, N8N_VERSION } = require('../test/harness/e2e.ts');
+
+const int = (name, dflt) => {
+	const v = Number(process.env[name] ?? dflt);
+	if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} must be a positive integer`);
+	return v;
+};
+const REPEATS = int('BENCH_REPEATS', 3);
+const CREATE_ROWS = int('BENCH_CREATE_ROWS', 10_000);
+const BUILTIN_ITEMS = Math.min(int('BENCH_BUILTIN_CREATE_ITEMS', CREATE_ROWS), CREATE_ROWS);
+const READ_ROWS = int('BENCH_READ_ROWS', 100_000);
+const CHUNK = 500;
+
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+const fmtInt = (n) => n.toLocaleString('en-US');
+const median = (xs) => {
+	if (!xs.length) return undefined;
+	const s = [...xs].sort((a, b) => a - b);
+	const m = s.length >> 1;
+	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+
+const COLUMNS = [
+	{ id: 'Name', type: 'Text' },
+	{ id: 'Email', type: 'Text' },
+	{ id: 'Score', type: 'Int' },
+	{ id: 'Amount', type: 'Numeric' },
+	{ id: 'Active', type: 'Bool' },
+];
+// The same row shape in the Code node (as source text) and in this process.
+const ROW_JS = "({ Name: 'Person ' + i, Email: 'person' + i + '@example.com', Score: i, Amount: i * 1.25, Active: i % 2 === 0 })";
+const makeRow = new Function('i', `return ${ROW_JS};`);
+
+// ------------------------------------------------------------------ n8n process memory (/proc)
+function n8nPid(userFolder) {
+	const found = [];
+	for (const d of readdirSync('/proc')) {
+		if (!/^\d+$/.test(d)) continue;
+		try {
+			if (readlinkSync(`/proc/${d}/cwd`) !== userFolder) continue;
+			const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+			if (argv.some((a) => a.endsWith('/n8n/bin/n8n')) && argv.includes('start')) found.push(Number(d));
+		} catch {
+			// gone or not ours
+		}
+	}
+	if (found.length !== 1) throw new Error(`expected one n8n main process in ${userFolder}, found ${found.length}`);
+	return found[0];
+}
+function memKb(pid) {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const get = (k) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+	return { rss: get('VmRSS'), hwm: get('VmHWM') };
+}
+function resetPeak(pid) {
+	writeFileSync(`/proc/${pid}/clear_refs`, '5');
+	return memKb(pid).rss;
+}
+
+// ------------------------------------------------------------------ n8n runs
+const DONE = new Set(['success', 'error', 'crashed', 'canceled', 'cancelled']);
+
+/** Saves and starts the workflow, waits (without fetching run data) until it is finished. */
+async function execute(n8n, wf, timeoutMs) {
+	const id = await n8n.createWorkflow(wf);
+	const workflowData = await n8n.rest('GET', `/workflows/${id}`);
+	const started = await n8n.rest('POST', `/workflows/${id}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: MANUAL_TRIGGER_NAME },
+	});
+	if (!started.executionId) throw new Error(`n8n did not start an execution: ${JSON.stringify(started)}`);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		await sleep(200);
+		let e;
+		try {
+			e = await n8n.api('GET', `/executions/${started.executionId}`);
+		} catch (err) {
+			if (!String(err.message).includes('→ 404')) throw err;
+		}
+		if (e && (e.finished === true || DONE.has(String(e.status)))) return { executionId: String(started.executionId), status: String(e.status) };
+		if (Date.now() > deadline) throw new Error(`execution ${started.executionId} not finished after ${timeoutMs} ms`);
+	}
+}
+
+/** The Grist node's run: executionTime (ms), item count, error. */
+async function nodeRun(n8n, executionId, node = 'Grist') {
+	const e = await n8n.api('GET', `/executions/${executionId}?includeData=true`);
+	const resultData = e.data?.resultData ?? {};
+	const task = resultData.runData?.[node]?.[0];
+	if (!task) throw new Error(`node ${node} did not run: ${JSON.stringify(resultData.error ?? {}).slice(0, 500)}`);
+	if (task.error) throw new Error(`node ${node} failed: ${task.error.message} ${task.error.description ?? ''}`);
+	return { ms: task.executionTime, items: task.data?.main?.[0]?.length ?? 0 };
+}
+
+const rl = (value) => ({ __rl: true, mode: 'id', value });
+const codeNode = (n) => ({
+	name: 'Items',
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	parameters: { jsCode: `return Array.from({ length: ${n} }, (_, i) => ({ json: ${ROW_JS} }));` },
+});
+const packageNode = (cred, parameters) => ({ name: 'Grist', type: 'n8n-nodes-grist.grist', typeVersion: 1, parameters, credentials: { gristApi: cred } });
+const builtinNode = (cred, parameters) => ({
+	name: 'Grist',
+	type: 'n8n-nodes-base.grist',
+	typeVersion: 1,
+	parameters: { authentication: 'apiKey', ...parameters },
+	credentials: { gristApi: cred },
+});
+const autoMap = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [], attemptToConvertTypes: false, convertFieldsToString: false };
+
+function requestSummary(entries) {
+	const by = {};
+	for (const e of entries) by[e.method] = (by[e.method] ?? 0) + 1;
+	const parts = Object.entries(by).map(([m, n]) => `${fmtInt(n)} ${m}`);
+	return { count: entries.length, text: `${fmtInt(entries.length)}${parts.length > 1 ? ` (${parts.join(', ')})` : ` ${Object.keys(by)[0] ?? ''}`}` };
+}
+
+// ------------------------------------------------------------------ main
+async function main() {
+	const t0 = Date.now();
+	log(`n8n ${N8N_VERSION}; create ${fmtInt(CREATE_ROWS)} rows (built-in sample ${fmtInt(BUILTIN_ITEMS)}), read ${fmtInt(READ_ROWS)} rows, ${REPEATS} repeats`);
+	const emu = await startEmulator({ logBodies: false });
+	let n8n;
+	const stop = async () => {
+		await n8n?.stop().catch(() => undefined);
+		await emu.close().catch(() => undefined);
+	};
+	process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+	try {
+		const demo = emu.seedDemo();
+		const docId = demo.docId;
+		const base = `${emu.url}/o/${demo.orgDomain}`;
+		const auth = { Authorization: `Bearer ${demo.apiKey}` };
+		const tableUrl = (t) => `${base}/api/docs/${docId}/tables/${t}/records`;
+
+		log('starting n8n…');
+		n8n = await startN8n();
+		const pid = n8nPid(n8n.userFolder);
+		log(`n8n up in ${n8n.startupMs} ms (pid ${pid})`);
+
+		// Both field names, so the built-in node finds `url` whichever class n8n registered.
+		const data = { apiKey: demo.apiKey, serverUrl: base, url: base };
+		let cred;
+		try {
+			cred = await n8n.createCredential({ name: 'Grist bench', type: 'gristApi', data });
+		} catch (e) {
+			log(`public API refused the credential (${e.message.split('\n')[0].slice(0, 200)}); using the REST API`);
+			const c = await n8n.rest('POST', '/credentials', { name: 'Grist bench', type: 'gristApi', data });
+			cred = { id: c.id, name: c.name };
+		}
+		const schema = await n8n.api('GET', '/credentials/schema/gristApi').catch((e) => ({ error: e.message }));
+		const credFields = Object.keys(schema.properties ?? {});
+		log(`credential type gristApi as n8n registered it: fields ${credFields.join(', ') || JSON.stringify(schema).slice(0, 200)}`);
+
+		// ---------------------------------------------------------------- 1. create
+		const rows = Array.from({ length: CREATE_ROWS }, (_, i) => makeRow(i));
+		const create = { package: [], builtin: [], raw: [] };
+		const createReq = {};
+		let tableNo = 0;
+		// The built-in node reads `url` (then `selfHostedUrl`, `customSubdomain`) from the credential
+		// type named gristApi, which this package's class replaces: without those fields it
+		// cannot reach the server, and the bench goes on without it.
+		let builtinError;
+		const newTable = () => {
+			const t = `Bench${++tableNo}`;
+			emu.addTable(docId, t, COLUMNS);
+			return t;
+		};
+		const checkRows = (t, n, label) => {
+			const got = emu.records(docId, t);
+			if (got.length !== n) throw new Error(`${label}: ${got.length} rows in ${t}, expected ${n}`);
+			const r = got[n - 1].fields;
+			const want = makeRow(n - 1);
+			for (const k of Object.keys(want)) {
+				if (r[k] !== want[k]) throw new Error(`${label}: row ${n} ${k} = ${JSON.stringify(r[k])}, expected ${JSON.stringify(want[k])}`);
+			}
+		};
+
+		for (let rep = 1; rep <= REPEATS; rep++) {
+			// (a) this package
+			let t = newTable();
+			emu.clearLog();
+			let ex = await execute(
+				n8n,
+				manualWorkflow([codeNode(CREATE_ROWS), packageNode(cred, { resource: 'record', operation: 'create', document: rl(docId), table: rl(t), columns: autoMap })]),
+				300_000,
+			);
+			let r = await nodeRun(n8n, ex.executionId);
+			checkRows(t, CREATE_ROWS, 'package create');
+			if (r.items !== CREATE_ROWS) throw new Error(`package create: ${r.items} output items`);
+			create.package.push(r.ms);
+			createReq.package = requestSummary(emu.log);
+			log(`create #${rep} package: ${ms(r.ms)} ms, ${createReq.package.text} requests`);
+
+			// (b) built-in node
+			if (!builtinError) {
+				t = newTable();
+				emu.clearLog();
+				try {
+					ex = await execute(
+						n8n,
+						manualWorkflow([codeNode(BUILTIN_ITEMS), builtinNode(cred, { operation: 'create', docId, tableId: t, dataToSend: 'autoMapInputs', inputsToIgnore: '' })]),
+						900_000,
+					);
+					r = await nodeRun(n8n, ex.executionId);
+					checkRows(t, BUILTIN_ITEMS, 'built-in create');
+					create.builtin.push((r.ms * CREATE_ROWS) / BUILTIN_ITEMS);
+					createReq.builtin = requestSummary(emu.log);
+					log(`create #${rep} built-in: ${ms(r.ms)} ms for ${fmtInt(BUILTIN_ITEMS)} items, ${createReq.builtin.text} requests`);
+				} catch (e) {
+					builtinError = e.message.split('\n')[0];
+					log(`built-in node failed, skipped from now on: ${builtinError}`);
+				}
+			}
+
+			// (c) raw chunked HTTP
+			t = newTable();
+			emu.clearLog();
+			const start = performance.now();
+			for (let i = 0; i < rows.length; i += CHUNK) {
+				const body = JSON.stringify({ records: rows.slice(i, i + CHUNK).map((fields) => ({ fields })) });
+				const res = await fetch(tableUrl(t), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
+				if (!res.ok) throw new Error(`raw POST: HTTP ${res.status} ${await res.text()}`);
+				await res.json();
+			}
+			const rawMs = performance.now() - start;
+			checkRows(t, CREATE_ROWS, 'raw create');
+			create.raw.push(rawMs);
+			createReq.raw = requestSummary(emu.log);
+			log(`create #${rep} raw: ${ms(rawMs)} ms, ${createReq.raw.text} requests`);
+		}
+
+		// ---------------------------------------------------------------- 2. read
+		log(`seeding ${fmtInt(READ_ROWS)} rows…`);
+		emu.addTable(docId, 'BenchRead', COLUMNS);
+		for (let i = 0; i < READ_ROWS; i += 10_000) {
+			emu.addRecords(docId, 'BenchRead', Array.from({ length: Math.min(10_000, READ_ROWS - i) }, (_, j) => makeRow(i + j)));
+		}
+		const read = { package: [], builtin: [], raw: [] };
+		const readMem = { package: [], builtin: [] };
+		const readReq = {};
+		let payloadBytes = 0;
+		const readVariants = {
+			package: () => packageNode(cred, { resource: 'record', operation: 'getAll', document: rl(docId), table: rl('BenchRead'), returnAll: true }),
+			builtin: () => builtinNode(cred, { operation: 'getAll', docId, tableId: 'BenchRead', returnAll: true }),
+		};
+		for (let rep = 1; rep <= REPEATS; rep++) {
+			for (const [name, node] of Object.entries(readVariants)) {
+				if (name === 'builtin' && builtinError) continue;
+				emu.clearLog();
+				const baseline = resetPeak(pid);
+				const ex = await execute(n8n, manualWorkflow([node()]), 300_000);
+				const peak = memKb(pid).hwm;
+				let r;
+				try {
+					r = await nodeRun(n8n, ex.executionId);
+				} catch (e) {
+					if (name !== 'builtin') throw e;
+					builtinError = e.message.split('\n')[0];
+					log(`built-in node failed, skipped from now on: ${builtinError}`);
+					continue;
+				}
+				if (r.items !== READ_ROWS) throw new Error(`${name} getAll: ${r.items} items, expected ${READ_ROWS}`);
+				read[name].push(r.ms);
+				readMem[name].push((peak - baseline) * 1024);
+				readReq[name] = requestSummary(emu.log);
+				log(`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round((peak - baseline) / 1024))} MB, ${readReq[name].text} requests`);
+			}
+			emu.clearLog();
+			const start = performance.now();
+			const res = await fetch(tableUrl('BenchRead'), { headers: auth });
+			const text = await res.text();
+			const parsed = JSON.parse(text);
+			const rawMs = performance.now() - start;
+			if (parsed.records.length !== READ_ROWS) throw new Error(`raw GET: ${parsed.records.length} records`);
+			payloadBytes = Buffer.byteLength(text);
+			read.raw.push(rawMs);
+			readReq.raw = requestSummary(emu.log);
+			log(`read #${rep} raw: ${ms(rawMs)} ms, ${fmtInt(payloadBytes)} bytes`);
+		}
+
+		// ---------------------------------------------------------------- report
+		const med = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, median(v)]));
+		const c = med(create);
+		const rd = med(read);
+		const mem = med(readMem);
+		const pad = (s, n) => String(s).padEnd(n);
+		const padL = (s, n) => String(s).padStart(n);
+		const runs = (xs) => xs.map(ms).join(' / ');
+		const out = [];
+		out.push('');
+		out.push(`Grist benchmark — n8n ${N8N_VERSION} (Node 24) against the Grist emulator; median of ${REPEATS}; times in ms`);
+		out.push('');
+		out.push(`1. Create ${fmtInt(CREATE_ROWS)} rows from ${fmtInt(CREATE_ROWS)} items`);
+		out.push(`   ${pad('variant', 34)}${padL('median', 10)}  ${pad('runs', 30)}${pad('requests', 22)}vs raw`);
+		const createLabel = {
+			package: 'n8n-nodes-grist (record create)',
+			builtin: `n8n-nodes-base.grist${BUILTIN_ITEMS < CREATE_ROWS ? ` (×${CREATE_ROWS / BUILTIN_ITEMS} of ${fmtInt(BUILTIN_ITEMS)})` : ''}`,
+			raw: `raw HTTP, ${CHUNK} rows/POST`,
+		};
+		const failed = `   ${' '.repeat(34)}failed: ${builtinError ?? ''}`;
+		for (const k of ['package', 'builtin', 'raw']) {
+			if (!create[k].length) {
+				out.push(`   ${pad(createLabel[k], 34)}${padL('—', 10)}`, failed);
+				continue;
+			}
+			out.push(`   ${pad(createLabel[k], 34)}${padL(ms(c[k]), 10)}  ${pad(runs(create[k]), 30)}${pad(createReq[k].text, 22)}${(c[k] / c.raw).toFixed(2)}×`);
+		}
+		out.push('');
+		out.push(`2. Read all rows of a ${fmtInt(READ_ROWS)}-row table (payload ${(payloadBytes / 1e6).toFixed(1)} MB)`);
+		out.push(`   ${pad('variant', 34)}${padL('median', 10)}  ${pad('runs', 30)}${pad('requests', 22)}${pad('vs raw', 9)}n8n peak − baseline`);
+		const readLabel = { package: 'n8n-nodes-grist (getAll, all)', builtin: 'n8n-nodes-base.grist (getAll, all)', raw: 'raw GET + JSON.parse' };
+		for (const k of ['package', 'builtin', 'raw']) {
+			if (!read[k].length) {
+				out.push(`   ${pad(readLabel[k], 34)}${padL('—', 10)}`, failed);
+				continue;
+			}
+			const m = mem[k] === undefined ? '—' : `${(mem[k] / 1e6).toFixed(0)} MB = ${(mem[k] / payloadBytes).toFixed(2)}× payload`;
+			out.push(`   ${pad(readLabel[k], 34)}${padL(ms(rd[k]), 10)}  ${pad(runs(read[k]), 30)}${pad(readReq[k].text, 22)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 9)}${m}`);
+		}
+		out.push('');
+		const target = (ok, text) => `   ${ok ? 'PASS' : 'MISS'}  ${text}`;
+		out.push('Targets (issue 4)');
+		out.push(target(c.package <= 2 * c.raw, `create ≤ 2× raw HTTP: ${(c.package / c.raw).toFixed(2)}×`));
+		out.push(
+			c.builtin === undefined
+				? '   n/a   create ≥ 50× faster than the built-in node: the built-in node did not run'
+				: target(c.builtin >= 50 * c.package, `create ≥ 50× faster than the built-in node: ${(c.builtin / c.package).toFixed(1)}×`),
+		);
+		out.push(target(rd.package <= 1.5 * rd.raw, `read ≤ 1.5× raw GET: ${(rd.package / rd.raw).toFixed(2)}×`));
+		out.push(target(mem.package <= 3 * payloadBytes, `read peak memory ≤ 3× payload: ${(mem.package / payloadBytes).toFixed(2)}×`));
+		out.push('');
+		out.push(`(n8n start-up ${(n8n.startupMs / 1000).toFixed(1)} s, excluded; whole bench ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+		process.stdout.write(`${out.join('\n')}\n`);
+
+		if (process.env.BENCH_JSON) {
+			writeFileSync(
+				process.env.BENCH_JSON,
+				JSON.stringify({ n8n: N8N_VERSION, repeats: REPEATS, createRows: CREATE_ROWS, builtinItems: BUILTIN_ITEMS, readRows: READ_ROWS, payloadBytes, create, createReq, read, readMem, readReq, credFields, builtinError }, null, '\t'),
+			);
+		}
+	} finally {
+		await stop();
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(e) => {
+		process.stderr.write(`[bench] failed: ${e.stack ?? e}\n`);
+		process.exit(1);
+	},
+);
