@@ -305,7 +305,7 @@ function parseDateOnly(s: string): number | undefined {
 }
 
 /** Offset (ms) of `tz` from UTC at the given UTC instant. */
-function tzOffsetMs(tz: string, utcMs: number): number {
+export function tzOffsetMs(tz: string, utcMs: number): number {
 	try {
 		const fmt = new Intl.DateTimeFormat('en-US', {
 			timeZone: tz,

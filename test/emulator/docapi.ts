@@ -13,10 +13,11 @@ import {
 	parseSort,
 	runQuery,
 	typedValue,
+	tzOffsetMs,
 } from './cells';
 import { ApiError, contentDisposition, sendRaw } from './http';
 import type { Column, Doc, Row, Table } from './model';
-import { baseType, defaultFor, isHiddenCol, tableIdent, uniqueIdent, widgetOptionsString } from './model';
+import { baseType, defaultFor, isHiddenCol, tableIdent, typeArg, uniqueIdent, widgetOptionsString } from './model';
 import { buildXlsx, toCsv } from './zip';
 import type { SheetCell } from './zip';
 
@@ -608,7 +609,14 @@ function exportRows(c: Ctx, doc: Doc, t: Table, header: 'label' | 'colId'): Shee
 				const bt = baseType(col.type);
 				if (typeof v === 'number' && (bt === 'Numeric' || bt === 'Int' || bt === 'Any')) return v;
 				if (typeof v === 'boolean') return v;
-				return displayValue(c.store, doc, col, v);
+				const text = displayValue(c.store, doc, col, v);
+				if (typeof v === 'number' && bt === 'Date') return { date: v, text: String(text) };
+				if (typeof v === 'number' && bt === 'DateTime') {
+					// Excel has no time zones: write the wall-clock time of the column's zone
+					const tz = typeArg(col.type) || 'UTC';
+					return { dateTime: v + tzOffsetMs(tz, v * 1000) / 1000, text: String(text) };
+				}
+				return text;
 			}),
 		);
 	}

@@ -152,6 +152,7 @@ describe('exports', () => {
 				'[Content_Types].xml',
 				'_rels/.rels',
 				'xl/_rels/workbook.xml.rels',
+				'xl/styles.xml',
 				'xl/workbook.xml',
 				'xl/worksheets/sheet1.xml',
 				'xl/worksheets/sheet2.xml',
@@ -163,6 +164,10 @@ describe('exports', () => {
 		const sheet2 = parts.get('xl/worksheets/sheet2.xml')!.toString();
 		expect(sheet2).toContain('<c r="A1" t="inlineStr"><is><t xml:space="preserve">Customer</t></is></c>');
 		expect(sheet2).toContain('<c r="B2"><v>120.5</v></c>');
+		// Date cells are Excel serial dates with a date format: 2024-06-01 = 45444
+		expect(sheet2).toContain('<c r="C2" s="1"><v>45444</v></c>');
+		expect(parts.get('xl/styles.xml')!.toString()).toContain('<xf numFmtId="14"');
+		expect(parts.get('xl/_rels/workbook.xml.rels')!.toString()).toContain('Target="styles.xml"');
 		const one = await api.get(`/api/docs/${demo.docId}/download/xlsx?tableId=Customers&header=colId&title=Report`);
 		expect(one.headers['content-disposition']).toBe('attachment; filename="Report.xlsx"');
 		const oneParts = unzip(one.body);

@@ -106,7 +106,8 @@ function colName(i: number): string {
 	return s;
 }
 
-export type SheetCell = string | number | boolean | null;
+/** A cell; `{ date }` / `{ dateTime }` are epoch seconds written as Excel dates (CSV gets `text`). */
+export type SheetCell = string | number | boolean | null | { date?: number; dateTime?: number; text: string };
 
 /** Builds a valid XLSX workbook with one sheet per entry (inline strings). */
 export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>): Buffer {
@@ -127,6 +128,7 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 			'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
 			'<Default Extension="xml" ContentType="application/xml"/>' +
 			'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+			'<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
 			names
 				.map(
 					(_n, i) =>
@@ -162,7 +164,24 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 						`<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
 				)
 				.join('') +
+			`<Relationship Id="rId${names.length + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
 			'</Relationships>',
+	});
+	// styles: 0 = default, 1 = date (built-in numFmt 14), 2 = date and time (numFmt 22)
+	files.push({
+		name: 'xl/styles.xml',
+		data:
+			'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+			'<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+			'<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>' +
+			'<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+			'<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+			'<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+			'<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+			'<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+			'<xf numFmtId="22" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
+			'<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
+			'</styleSheet>',
 	});
 	sheets.forEach((s, i) => {
 		const rows = s.rows
@@ -173,6 +192,11 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 						if (v === null || v === '') return '';
 						if (typeof v === 'number') return Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
 						if (typeof v === 'boolean') return `<c r="${ref}" t="b"><v>${v ? 1 : 0}</v></c>`;
+						if (typeof v === 'object') {
+							const secs = v.date ?? v.dateTime;
+							if (secs === undefined) return v.text ? `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${esc(v.text)}</t></is></c>` : '';
+							return `<c r="${ref}" s="${v.date !== undefined ? 1 : 2}"><v>${secs / 86400 + 25569}</v></c>`;
+						}
 						return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${esc(v)}</t></is></c>`;
 					})
 					.join('');
@@ -195,7 +219,7 @@ export function toCsv(rows: SheetCell[][]): string {
 		.map((r) =>
 			r
 				.map((v) => {
-					const s = v === null ? '' : String(v);
+					const s = v === null ? '' : typeof v === 'object' ? v.text : String(v);
 					return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 				})
 				.join(','),
