@@ -12,6 +12,8 @@ import {
 } from '../../nodes/Grist/actions/common.descriptions';
 
 function extract(regex: string, url: string): string | undefined {
+	// n8n validates a By URL value with the regex wrapped in ^…$: it must match the whole URL.
+	expect(new RegExp(`^${regex}$`).test(url)).toBe(new RegExp(regex).test(url));
 	const m = new RegExp(regex).exec(url);
 	if (!m) return undefined;
 	expect(m).toHaveLength(2);

@@ -44,7 +44,7 @@ export const DOCUMENT_URL_REGEX = '^https?://[^/]+(?:/o/[^/]+)?(?:/doc)?/([A-Za-
  * `https://<team>.getgrist.com/…` or `https://<host>/o/<team>/…`.
  */
 export const ORG_URL_REGEX =
-	'^https?://(?:[^/?#]+/o/|(?!(?:docs|www|api|login)\\.)(?=[^/?#]+\\.getgrist\\.com(?:[:/?#]|$)))([A-Za-z0-9_-]+)';
+	'^https?://(?:[^/?#]+/o/|(?!(?:docs|www|api|login)\\.)(?=[^/?#]+\\.getgrist\\.com(?:[:/?#]|$)))([A-Za-z0-9_-]+)(?:[.:/?#].*)?$';
 
 /** Regex (as a string) that takes the workspace id out of a pasted workspace URL (`…/ws/17/`). */
 export const WORKSPACE_URL_REGEX = '^https?://[^/?#]+(?:/o/[^/?#]+)?/ws/(\\d+)(?:[/?#].*)?$';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { siteOrgKey } from '../helpers/url';
+import { isSaasHost, siteOrgKey } from '../helpers/url';
 import { GristClient } from '../transport';
 
 interface OrgInfo { id: number; name: string; domain: string | null }
@@ -50,12 +50,25 @@ async function workspacesOf(ctx: ILoadOptionsFunctions, client: GristClient): Pr
 	return lists.flat();
 }
 
+/** The address of a site in the browser: `https://<team>.getgrist.com` on SaaS, else `<origin>/o/<team>`. */
+function siteUrl(client: GristClient, domain: string): string {
+	const { server } = client;
+	if (isSaasHost(server.hostname)) {
+		return /^docs(-\d+)?$/.test(domain) ? 'https://docs.getgrist.com' : `https://${encodeURIComponent(domain)}.getgrist.com`;
+	}
+	return `${server.origin}/o/${encodeURIComponent(domain)}`;
+}
+
 export async function searchOrgs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const client = await GristClient.create(this);
 	const orgs = await client.request<OrgInfo[]>({ method: 'GET', path: client.path('orgs') });
 	const results: INodeListSearchItems[] = orgs
 		.filter((o) => matches(`${o.name} ${o.domain ?? ''}`, filter))
-		.map((o) => ({ name: o.domain ? `${o.name} (${o.domain})` : o.name, value: String(o.id) }));
+		.map((o) => ({
+			name: o.domain ? `${o.name} (${o.domain})` : o.name,
+			value: String(o.id),
+			...(o.domain ? { url: siteUrl(client, o.domain) } : {}),
+		}));
 	return { results };
 }
 
@@ -66,7 +79,11 @@ export async function searchWorkspaces(this: ILoadOptionsFunctions, filter?: str
 	return {
 		results: workspaces
 			.filter((w) => matches(w.name, filter))
-			.map((w) => ({ name: many && w.orgDomain ? `${w.name} (${w.orgDomain})` : w.name, value: String(w.id) })),
+			.map((w) => ({
+				name: many && w.orgDomain ? `${w.name} (${w.orgDomain})` : w.name,
+				value: String(w.id),
+				url: `${w.orgDomain ? siteUrl(client, w.orgDomain) : client.server.base}/ws/${w.id}/`,
+			})),
 	};
 }
 

@@ -1,0 +1,228 @@
+/**
+ * Organization operations run through n8n-core (test harness level b) against the emulator:
+ * exact requests from the request log, outputs, paired items, bad input and Continue On Fail.
+ */
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { runNode } from '../harness/inprocess';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let site: string;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	site = `${emu.url}/o/${demo.orgDomain}`;
+});
+afterAll(async () => {
+	await emu?.close();
+});
+beforeEach(() => emu.clearLog());
+
+const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value });
+const requests = () => emu.log.map((e) => `${e.method} ${e.path}`);
+
+interface RunOpts {
+	apiKey?: string;
+	serverUrl?: string;
+	input?: Array<{ json: Record<string, unknown> }>;
+	continueOnFail?: boolean;
+}
+
+async function run(parameters: Record<string, unknown>, opts: RunOpts = {}) {
+	return await runNode({
+		node: new Grist(),
+		parameters: { resource: 'org', ...parameters } as never,
+		credentials: { apiKey: opts.apiKey ?? demo.apiKey, serverUrl: opts.serverUrl ?? site },
+		input: opts.input,
+		continueOnFail: opts.continueOnFail,
+	});
+}
+
+describe('org getAll', () => {
+	it('lists the orgs of the key, limited', async () => {
+		const all = await run({ operation: 'getAll', returnAll: true });
+		expect(all.error).toBeUndefined();
+		expect(all.items.map((i) => i.json.domain).sort()).toEqual(['demo', `docs-${demo.userId}`]);
+		const one = await run({ operation: 'getAll', returnAll: false, limit: 1 });
+		expect(one.items).toHaveLength(1);
+		expect(one.items[0].pairedItem).toEqual({ item: 0 });
+	});
+});
+
+describe('org get', () => {
+	it('gets the org picked by ID', async () => {
+		const { items, error } = await run({ operation: 'get', org: rl('id', String(demo.orgId)) });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ id: demo.orgId, name: 'Demo Team', domain: 'demo', access: 'owners' });
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(requests()).toEqual([`GET /o/demo/api/orgs/${demo.orgId}`]);
+	});
+
+	it('gets the org of a pasted team URL', async () => {
+		const { items, error } = await run(
+			{ operation: 'get', org: rl('url', 'https://demo.getgrist.com/ws/3/') },
+			{ serverUrl: emu.url },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ id: demo.orgId, domain: 'demo' });
+		expect(requests()).toEqual(['GET /api/orgs/demo']);
+	});
+
+	it('uses the /o/<team> site of the Server URL when no org is picked', async () => {
+		const { items, error } = await run({ operation: 'get', org: rl('list', '') });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ id: demo.orgId });
+		expect(requests()).toEqual(['GET /o/demo/api/orgs/demo']);
+	});
+
+	it('on a self-hosted URL without /o/ and several orgs, asks to pick one', async () => {
+		const { error } = await run({ operation: 'get', org: rl('list', '') }, { serverUrl: emu.url });
+		expect(error?.message).toBe(
+			'This Grist server has 2 organizations and the Server URL does not say which one to use',
+		);
+		expect(requests()).toEqual(['GET /api/orgs']);
+	});
+
+	it('an unknown org gives Grist\'s 404 message', async () => {
+		const { error } = await run({ operation: 'get', org: rl('id', 'nosuchteam') });
+		expect(error?.message).toBe('organization not found');
+		expect(error?.httpCode).toBe('404');
+	});
+});
+
+describe('org update', () => {
+	it('renames and returns the org as it is now', async () => {
+		const { items, error } = await run({ operation: 'update', org: rl('id', 'demo'), name: 'Demo Renamed' });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ id: demo.orgId, name: 'Demo Renamed' });
+		expect(requests()).toEqual(['PATCH /o/demo/api/orgs/demo', 'GET /o/demo/api/orgs/demo']);
+		expect(emu.log[0].body).toEqual({ name: 'Demo Renamed' });
+		await run({ operation: 'update', org: rl('id', 'demo'), name: 'Demo Team' });
+	});
+
+	it('an empty name is refused before any request', async () => {
+		const { error } = await run({ operation: 'update', org: rl('id', 'demo'), name: '={{ "  " }}' });
+		expect(error?.message).toBe('The Name is empty');
+		expect(emu.log).toHaveLength(0);
+	});
+
+	it('a viewer trying to rename gets Grist\'s message; Continue On Fail keeps going per item', async () => {
+		const { items, error } = await run(
+			{ operation: 'update', org: rl('id', '={{ $json.org }}'), name: 'Nope' },
+			{
+				apiKey: demo.viewerApiKey,
+				continueOnFail: true,
+				input: [{ json: { org: 'demo' } }, { json: { org: 'nosuchteam' } }],
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(2);
+		expect(items[0].json.error).toBe('access denied');
+		expect(items[0].json.httpCode).toBe('403');
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[1].json.error).toBe('organization not found');
+		expect(items[1].pairedItem).toEqual({ item: 1 });
+	});
+});
+
+describe('org access', () => {
+	it('getAccess gives one item per user', async () => {
+		const { items, error } = await run({ operation: 'getAccess', org: rl('id', String(demo.orgId)) });
+		expect(error).toBeUndefined();
+		const byEmail = Object.fromEntries(items.map((i) => [i.json.email, i.json.access]));
+		expect(byEmail).toEqual({ [demo.email]: 'owners', [demo.editorEmail]: 'editors', [demo.viewerEmail]: 'viewers' });
+		expect(items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(requests()).toEqual([`GET /o/demo/api/orgs/${demo.orgId}/access`]);
+	});
+
+	it('updateAccess adds a member and removes access in one delta', async () => {
+		const { items, error } = await run({
+			operation: 'updateAccess',
+			org: rl('id', 'demo'),
+			users: {
+				user: [
+					{ email: 'new.member@example.com', role: 'members' },
+					{ email: demo.viewerEmail, role: 'remove' },
+				],
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: { updated: true, users: { 'new.member@example.com': 'members', [demo.viewerEmail]: null } },
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(requests()).toEqual(['PATCH /o/demo/api/orgs/demo/access']);
+		expect(emu.log[0].body).toEqual({
+			delta: { users: { 'new.member@example.com': 'members', [demo.viewerEmail]: null } },
+		});
+		const after = await run({ operation: 'getAccess', org: rl('id', 'demo') });
+		const byEmail = Object.fromEntries(after.items.map((i) => [i.json.email, i.json.access]));
+		expect(byEmail['new.member@example.com']).toBe('members');
+		expect(byEmail[demo.viewerEmail]).toBeUndefined();
+		emu.setAccess('org', 'demo', demo.viewerEmail, 'viewers');
+	});
+
+	it('an invalid email is refused before the request, naming the field', async () => {
+		const { error } = await run({
+			operation: 'updateAccess',
+			org: rl('id', 'demo'),
+			users: { user: [{ email: 'not-an-email', role: 'viewers' }] },
+		});
+		expect(error?.message).toBe('The Email "not-an-email" of user 1 is not a valid email address');
+		expect(error?.description).toBe('Enter one address per row, like name@example.com.');
+		expect(emu.log).toHaveLength(0);
+	});
+
+	it('an unknown role (from an expression) is refused before the request', async () => {
+		const { error } = await run({
+			operation: 'updateAccess',
+			org: rl('id', 'demo'),
+			users: { user: [{ email: 'x@example.com', role: '={{ "admin" }}' }] },
+		});
+		expect(error?.message).toBe('The Role of x@example.com "admin" is not a Grist role');
+		expect(emu.log).toHaveLength(0);
+	});
+
+	it('no user rows is refused before the request', async () => {
+		const { error } = await run({ operation: 'updateAccess', org: rl('id', 'demo'), users: {} });
+		expect(error?.message).toBe('No access change was given');
+		expect(emu.log).toHaveLength(0);
+	});
+
+	it('changing one\'s own role gives Grist\'s message with a hint', async () => {
+		const { error } = await run({
+			operation: 'updateAccess',
+			org: rl('id', 'demo'),
+			users: { user: [{ email: demo.email, role: 'viewers' }, { email: 'x@example.com', role: 'viewers' }] },
+		});
+		expect(error?.message).toBe('Bad request: cannot update own permissions');
+		expect(error?.description).toContain('does not let you change your own role');
+		expect(requests()).toEqual(['PATCH /o/demo/api/orgs/demo/access']);
+	});
+});
+
+describe('org getWorkspaces', () => {
+	it('one item per workspace, with its documents', async () => {
+		const { items, error } = await run({ operation: 'getWorkspaces', org: rl('id', 'demo'), output: 'workspace' });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.name)).toEqual(['Sales', 'Projects']);
+		expect((items[0].json.docs as Array<{ id: string }>).map((d) => d.id)).toEqual([demo.docId]);
+		expect(requests()).toEqual(['GET /o/demo/api/orgs/demo/workspaces']);
+	});
+
+	it('one item per document, with its workspace', async () => {
+		const { items } = await run({ operation: 'getWorkspaces', org: rl('id', 'demo'), output: 'document' });
+		expect(items.map((i) => [i.json.id, i.json.name, (i.json.workspace as { id: number }).id])).toEqual([
+			[demo.docId, 'CRM', demo.workspaceId],
+			[demo.doc2Id, 'Tasks', demo.workspace2Id],
+		]);
+		expect(items[1].json.workspace).toEqual({ id: demo.workspace2Id, name: 'Projects', orgDomain: 'demo' });
+		expect(items[1].pairedItem).toEqual({ item: 0 });
+	});
+});
