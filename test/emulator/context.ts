@@ -59,9 +59,15 @@ export function orgAccessOrDeny(c: Ctx, org: Org): void {
 	if (!c.store.orgListRole(c.user.id, org)) throw new ApiError(403, 'access denied');
 }
 
+/** Grist's `integerParam`: parseInt semantics ("12abc" is 12), else 400 naming the parameter. */
+export function integerParam(raw: string, name: string): number {
+	const n = parseInt(decodeURIComponent(raw), 10);
+	if (Number.isNaN(n)) throw new ApiError(400, `${name} parameter cannot be understood as an integer: ${decodeURIComponent(raw)}`);
+	return n;
+}
+
 export function resolveWorkspace(c: Ctx, raw: string): Workspace {
-	if (!/^\d+$/.test(raw)) throw new ApiError(400, 'wid parameter cannot be understood as an integer');
-	const ws = c.store.workspaces.get(Number(raw));
+	const ws = c.store.workspaces.get(integerParam(raw, 'wid'));
 	if (!ws) throw new ApiError(404, 'workspace not found');
 	const so = scopeOrg(c);
 	if (c.scope.kind === 'org' && (!so || so.id !== ws.orgId)) throw new ApiError(404, 'workspace not found');

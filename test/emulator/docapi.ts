@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /** Doc-worker routes: tables, columns, records, /data, attachments, downloads (§4–§9). */
 import type { Ctx, Route } from './context';
-import { RAW, docWorkerAccess, json } from './context';
+import { RAW, docWorkerAccess, integerParam, json } from './context';
 import type { Query, QueryRow } from './cells';
 import {
 	RowEvaluator,
@@ -584,8 +584,7 @@ export function mimeFor(fileName: string): string {
 }
 
 function attachmentId(raw: string): number {
-	if (!/^\d+$/.test(raw)) throw new ApiError(400, `attId parameter cannot be understood as an integer: ${decodeURIComponent(raw)}`);
-	return Number(raw);
+	return integerParam(raw, 'attId');
 }
 
 function getAttachment(doc: Doc, id: number) {

@@ -87,7 +87,8 @@ describe('workspaces', () => {
 		const wid = created.json;
 		const d = await owner.get(`/api/workspaces/${wid}`);
 		expect(d.json).toMatchObject({ id: wid, name: 'Scratch', docs: [], org: { id: demo.orgId, domain: 'demo' } });
-		expect((await owner.get('/api/workspaces/abc')).json).toEqual({ error: 'wid parameter cannot be understood as an integer' });
+		expect((await owner.get('/api/workspaces/abc')).json).toEqual({ error: 'wid parameter cannot be understood as an integer: abc' });
+		expect((await owner.get(`/api/workspaces/${wid}abc`)).json.id).toBe(wid); // parseInt semantics
 		expect((await owner.get('/api/workspaces/9999')).json).toEqual({ error: 'workspace not found' });
 		expect((await viewer.patch(`/api/workspaces/${wid}`, { name: 'x' })).status).toBe(403);
 		expect((await owner.patch(`/api/workspaces/${wid}`, { name: 'Renamed' })).json).toBe(wid);

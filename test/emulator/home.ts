@@ -388,11 +388,13 @@ export const homeRoutes: Route[] = [
 		method: 'PATCH',
 		re: /^\/api\/docs\/([^/]+)$/,
 		handler: (c, m) => {
-			const doc = docForHome(c, m[1]);
-			const body = checkKeys(json(c), ['name', 'isPinned', 'urlId', 'type', 'options']);
-			if (c.store.docRole(c.user.id, doc) !== 'owners') throw new ApiError(403, 'access denied');
-			if ('type' in body && body.type !== null && body.type !== 'template' && body.type !== 'tutorial')
+			const raw = (json(c) ?? {}) as Record<string, unknown>;
+			// checked first, before the doc is even looked up (ApiServer)
+			if (typeof raw === 'object' && 'type' in raw && raw.type !== null && raw.type !== 'template' && raw.type !== 'tutorial')
 				throw new ApiError(400, "Bad Request. 'type' key authorized values : 'template', 'tutorial' or null");
+			const doc = docForHome(c, m[1]);
+			const body = checkKeys(raw, ['name', 'isPinned', 'urlId', 'type', 'options']);
+			if (c.store.docRole(c.user.id, doc) !== 'owners') throw new ApiError(403, 'access denied');
 			if ('name' in body) doc.name = requireName(body);
 			if ('isPinned' in body) doc.isPinned = Boolean(body.isPinned);
 			if ('urlId' in body) {

@@ -21,6 +21,7 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import type { Ctx, Route, Scope } from './context';
 import { RAW } from './context';
 import { docRoutes } from './docapi';
@@ -28,7 +29,7 @@ import { homeRoutes } from './home';
 import type { ParsedBody } from './http';
 import { ApiError, parseJsonBody, parseMultipart, readBody, sendError, sendJson } from './http';
 import type { Doc, Role, Table, User } from './model';
-import { EVERYONE_EMAIL, Store, isHiddenCol, makeId } from './model';
+import { EVERYONE_EMAIL, Store, isHiddenCol } from './model';
 import { RowEvaluator } from './cells';
 
 export interface EmulatorOptions {
@@ -142,7 +143,7 @@ export class GristEmulator {
 		const user = this.store.ensureUser(u.email, u.name ?? u.email.split('@')[0]);
 		if (u.name !== undefined) user.name = u.name;
 		else if (!user.name) user.name = u.email.split('@')[0];
-		user.apiKey = u.apiKey ?? user.apiKey ?? `key-${makeId(30)}`;
+		user.apiKey = u.apiKey ?? user.apiKey ?? randomBytes(20).toString('hex'); // like Grist's generator
 		return { id: user.id, email: user.email, name: user.name, apiKey: user.apiKey };
 	}
 
