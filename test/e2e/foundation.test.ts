@@ -4,7 +4,7 @@
  * the package loads, the credential test works against the emulator and fails clearly otherwise,
  * and a workflow lists the emulator's orgs without the API key leaking anywhere.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { startEmulator, type GristEmulator } from '../emulator';
@@ -25,8 +25,11 @@ beforeAll(async () => {
 	});
 	await new Promise<void>((r) => htmlServer.listen(0, '127.0.0.1', () => r()));
 	htmlUrl = `http://127.0.0.1:${(htmlServer.address() as AddressInfo).port}`;
-	// Debug logging makes the "key never in the log" assertion meaningful.
-	n8n = await startN8n({ env: { N8N_LOG_LEVEL: 'debug' } });
+	// Debug logging makes the "key never in the log" assertion meaningful. Plain-http requests to
+	// other hosts (http://demo.getgrist.com) go through the emulator as a proxy; loopback does not.
+	n8n = await startN8n({
+		env: { N8N_LOG_LEVEL: 'debug', HTTP_PROXY: emulator.url, NO_PROXY: '127.0.0.1,localhost' },
+	});
 }, START_TIMEOUT);
 
 afterAll(async () => {
@@ -114,5 +117,49 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 		expect(run.error?.description).toMatch(/^Grist rejected the API key/);
 		expect(JSON.stringify(run.raw)).not.toContain('wrong-key-0123456789');
 		expect(n8n.logs()).not.toContain('wrong-key-0123456789');
+	});
+});
+
+describe('a team site URL (http://demo.getgrist.com, routed to the emulator by HTTP_PROXY)', () => {
+	/** GET /api/orgs straight from the emulator with the team site's Host header. */
+	async function orgsAsTeamSite(): Promise<unknown> {
+		return await new Promise((resolve, reject) => {
+			const req = request(
+				{
+					host: '127.0.0.1',
+					port: emulator.port,
+					path: '/api/orgs',
+					headers: { host: 'demo.getgrist.com', authorization: `Bearer ${apiKey}` },
+				},
+				(res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (c: Buffer) => chunks.push(c));
+					res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+				},
+			);
+			req.on('error', reject);
+			req.end();
+		});
+	}
+
+	test('the credential test and a workflow reach the team site', async () => {
+		const cred = await n8n.createCredential({
+			name: 'Grist team site',
+			type: 'gristApi',
+			data: { apiKey, serverUrl: 'http://demo.getgrist.com' },
+		});
+		const expected = await orgsAsTeamSite();
+		expect(expected).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'demo' })]));
+		emulator.clearLog();
+
+		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+
+		expect(run.status).toBe('success');
+		expect(run.output('Grist')).toEqual(expected);
+		expect(emulator.log.map((r) => [r.method, r.host, r.apiPath, r.status])).toEqual([
+			['GET', 'demo.getgrist.com', '/api/orgs', 200],
+			['GET', 'demo.getgrist.com', '/api/orgs', 200],
+		]);
 	});
 });
