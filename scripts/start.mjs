@@ -118,7 +118,9 @@ async function startEmulator() {
 			}
 			rl.on('line', (l) => process.stdout.write(`[emulator] ${l}\n`));
 		});
-		child.once('exit', (code) => rej(new Error(`the emulator exited (code ${code}) before it was ready`)));
+		child.once('exit', (code) =>
+			rej(new Error(`the emulator exited (code ${code}) before it was ready; is port ${EMULATOR_PORT} taken? (set GRIST_EMULATOR_PORT)`)),
+		);
 	});
 }
 
@@ -165,6 +167,9 @@ async function portInUse(port) {
 
 async function main() {
 	const useRealGrist = Boolean(process.env.GRIST_URL && process.env.GRIST_API_KEY);
+	if (!useRealGrist && (process.env.GRIST_URL || process.env.GRIST_API_KEY)) {
+		log('GRIST_URL and GRIST_API_KEY must both be set to use a real Grist; starting the emulator instead');
+	}
 	if (await portInUse(N8N_PORT)) {
 		return fail(`port ${N8N_PORT} is already in use (another n8n?). Stop it, or set N8N_PORT.`);
 	}
