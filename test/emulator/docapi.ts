@@ -913,28 +913,28 @@ export const docRoutes: Route[] = [
 			return RAW;
 		},
 	},
-	{
+	...(['csv', 'tsv'] as const).map((fmt) => ({
 		method: 'GET',
-		re: re(`${D}\\/download\\/csv`),
-		handler: (c, m) => {
+		re: re(`${D}\\/download\\/${fmt}`),
+		handler: (c: Ctx, m: RegExpMatchArray) => {
 			const doc = docWorkerAccess(c, m[1], 'viewers');
 			if (!c.query.tableId) throw new ApiError(400, 'tableId parameter is required');
 			const t = getTableForExport(c, doc, c.query.tableId);
 			const header = c.query.header === 'colId' ? 'colId' : 'label';
-			const csv = toCsv(exportRows(c, doc, t, header));
+			const text = toCsv(exportRows(c, doc, t, header), fmt === 'tsv' ? '\t' : ',');
 			const title = c.query.title || `${doc.name}-${t.id}`;
 			sendRaw(
 				c.res,
 				200,
 				{
-					'Content-Type': 'text/csv; charset=utf-8',
-					'Content-Disposition': contentDisposition('attachment', `${title}.csv`),
+					'Content-Type': fmt === 'csv' ? 'text/csv; charset=utf-8' : 'text/tab-separated-values; charset=utf-8',
+					'Content-Disposition': contentDisposition('attachment', `${title}.${fmt}`),
 				},
-				csv,
+				text,
 			);
 			return RAW;
 		},
-	},
+	})),
 ];
 
 function getTableForExport(c: Ctx, doc: Doc, tableId: string): Table {

@@ -134,6 +134,13 @@ describe('exports', () => {
 		expect(unknown.json).toEqual({ error: 'Table Nope not found.' });
 	});
 
+	it('TSV uses tabs and its own type and file name', async () => {
+		const r = await api.get(`/api/docs/${demo.docId}/download/tsv?tableId=Customers&header=colId`);
+		expect(r.headers['content-type']).toMatch(/^text\/tab-separated-values/);
+		expect(r.headers['content-disposition']).toBe('attachment; filename="CRM-Customers.tsv"');
+		expect(r.text.split('\r\n')[0]).toBe('Name\tEmail\tCountry\tSince');
+	});
+
 	it('CSV quotes quotes and newlines', async () => {
 		emu.addTable(demo.doc2Id, 'Quotes', [{ id: 'Q', type: 'Text' }]);
 		emu.addRecords(demo.doc2Id, 'Quotes', [{ Q: 'say "hi"\nbye' }]);

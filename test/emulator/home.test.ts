@@ -142,6 +142,16 @@ describe('docs', () => {
 		expect((await owner.get(`/api/docs/${id}`)).json).toMatchObject({ urlId: null, workspace: { id: personalWs } });
 	});
 
+	it('pin/unpin (owners) and GET /api/profile/user', async () => {
+		const id = (await owner.post(`/api/workspaces/${demo.workspaceId}/docs`, { name: 'Pin' })).json;
+		expect((await editor.patch(`/api/docs/${id}/pin`)).status).toBe(403);
+		expect((await owner.patch(`/api/docs/${id}/pin`)).json).toBeNull();
+		expect((await owner.get(`/api/docs/${id}`)).json.isPinned).toBe(true);
+		await owner.patch(`/api/docs/${id}/unpin`);
+		expect((await owner.get(`/api/docs/${id}`)).json.isPinned).toBe(false);
+		expect((await viewer.get('/api/profile/user')).json).toMatchObject({ email: 'viewer@example.com', name: 'Vera Viewer' });
+	});
+
 	it('DELETE: viewers No write access, editors access denied, owners ok', async () => {
 		const id = (await owner.post(`/api/workspaces/${demo.workspaceId}/docs`, { name: 'Del' })).json;
 		expect((await viewer.del(`/api/docs/${id}`)).json).toEqual({ error: 'No write access' });

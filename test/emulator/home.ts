@@ -456,6 +456,37 @@ export const homeRoutes: Route[] = [
 	},
 ];
 
+for (const [suffix, pinned] of [
+	['pin', true],
+	['unpin', false],
+] as const) {
+	homeRoutes.push({
+		method: 'PATCH',
+		re: new RegExp(`^\\/api\\/docs\\/([^/]+)\\/${suffix}$`),
+		handler: (c, m) => {
+			const doc = docForHome(c, m[1]);
+			// pinning needs owner rights on the org (Grist: PIN permission on the org's docs)
+			if (c.store.docRole(c.user.id, doc) !== 'owners') throw new ApiError(403, 'access denied');
+			doc.isPinned = pinned;
+			return null;
+		},
+	});
+}
+
+homeRoutes.push({
+	method: 'GET',
+	re: /^\/api\/profile\/user$/,
+	handler: (c) => ({
+		id: c.user.id,
+		email: c.user.email,
+		name: c.user.name,
+		picture: null,
+		ref: c.user.ref,
+		...(c.isAnon ? { anonymous: true } : {}),
+		allowGoogleLogin: true,
+	}),
+});
+
 function checkUrlId(c: Ctx, urlId: string, self: Doc | undefined): string {
 	if (!/^[A-Za-z0-9][-A-Za-z0-9_]*$/.test(urlId) || urlId.length > 200) throw new ApiError(400, 'invalid urlId');
 	for (const d of c.store.docs.values())

@@ -213,16 +213,16 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 	return zipFiles(files);
 }
 
-/** RFC 4180 CSV (CRLF line ends, quotes doubled, fields quoted when needed). */
-export function toCsv(rows: SheetCell[][]): string {
+/** RFC 4180 CSV (CRLF line ends, quotes doubled, fields quoted when needed); also TSV. */
+export function toCsv(rows: SheetCell[][], delimiter = ','): string {
 	return rows
 		.map((r) =>
 			r
 				.map((v) => {
 					const s = v === null ? '' : typeof v === 'object' ? v.text : String(v);
-					return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+					return /["\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;
 				})
-				.join(','),
+				.join(delimiter),
 		)
 		.join('\r\n') + '\r\n';
 }
