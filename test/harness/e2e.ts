@@ -387,13 +387,13 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				await api('POST', `/workflows/${workflowId}/deactivate`);
 			},
 			executions: async (workflowId) => {
-				const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`);
+				const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`);
 				return list.data.map((e) => toResult(String(e.id), String(e.status), (e.data ?? {}) as Json));
 			},
 			waitForExecutions: async (workflowId, count, timeoutMs = 30_000) => {
 				const deadline = Date.now() + timeoutMs;
 				for (;;) {
-					const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`);
+					const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`);
 					const done = list.data.filter(isDone);
 					if (done.length >= count) return done.map((e) => toResult(String(e.id), String(e.status), (e.data ?? {}) as Json));
 					if (Date.now() > deadline) throw new Error(`only ${done.length} of ${count} executions of ${workflowId} after ${timeoutMs} ms`);
