@@ -73,7 +73,7 @@ describe('body limits', () => {
 
 describe('per-document concurrency', () => {
 	it('the 11th request in flight on a doc gets 429; other docs and home routes are not throttled', async () => {
-		emu.fault({ path: /\/records$/, method: 'GET', delayMs: 1000, times: 10 });
+		emu.fault({ path: /\/records$/, method: 'GET', delayMs: 2000, times: 10 });
 		const slow = Array.from({ length: 10 }, () => api.get(records()));
 		await until(() => emu.log.length === 10);
 		const over = await api.get(records());
@@ -99,7 +99,7 @@ describe('per-document concurrency', () => {
 				const d = e.seedDemo();
 				const c = client(e, d.apiKey);
 				const url = `/api/docs/${d.docId}/tables/Orders/records`;
-				e.fault({ path: /\/records$/, delayMs: 800, times: 12 });
+				e.fault({ path: /\/records$/, delayMs: 1500, times: 12 });
 				const slow = Array.from({ length: 12 }, () => c.get(url));
 				await until(() => e.log.length === 12);
 				e.clearFaults();
@@ -143,16 +143,18 @@ describe('faults', () => {
 		expect((await api.get(records())).status).toBe(200);
 	});
 
-	it('delay holds the request before handling', async () => {
-		emu.fault({ path: '/api/orgs', delayMs: 150 });
+	it('delay holds the request before handling (it is logged but not answered yet)', async () => {
+		emu.fault({ path: '/api/orgs', delayMs: 1000 });
 		let done = false;
 		const p = api.get('/api/orgs').then((r) => {
 			done = true;
 			return r;
 		});
-		await new Promise((r) => setTimeout(r, 60));
+		await until(() => emu.log.length === 1);
 		expect(done).toBe(false);
+		expect(emu.log[0].status).toBe(0);
 		expect((await p).status).toBe(200);
+		expect(emu.log[0].status).toBe(200);
 	});
 
 	it('faults match the apiPath (after the /o/ prefix)', async () => {
