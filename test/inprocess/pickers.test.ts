@@ -1,0 +1,163 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: sets HTTP_PROXY/NO_PROXY for the team-host case */
+/**
+ * "From list" pickers (methods/listSearch.ts) called with a real LoadOptionsContext against the
+ * emulator: personal site, `/o/<team>`, self-hosted without a team, and a team host
+ * (`http://demo.getgrist.com`) reached through HTTP_PROXY = the emulator.
+ */
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { loadOptions } from '../harness/inprocess';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let site: string;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	site = `${emu.url}/o/${demo.orgDomain}`;
+});
+afterAll(async () => {
+	await emu?.close();
+});
+beforeEach(() => emu.clearLog());
+
+const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value });
+const requests = () => emu.log.map((e) => `${e.method} ${e.host} ${e.path}`);
+
+interface ListResult {
+	results: Array<{ name: string; value: string; url?: string }>;
+}
+
+async function search(
+	method: string,
+	parameters: Record<string, unknown>,
+	opts: { filter?: string; serverUrl?: string; apiKey?: string } = {},
+): Promise<ListResult> {
+	return (await loadOptions({
+		node: new Grist(),
+		kind: 'listSearch',
+		method,
+		parameters: parameters as never,
+		filter: opts.filter,
+		credentials: { apiKey: opts.apiKey ?? demo.apiKey, serverUrl: opts.serverUrl ?? site },
+	})) as ListResult;
+}
+
+describe('searchOrgs', () => {
+	it('lists the orgs of the key, searchable by name or domain', async () => {
+		const all = await search('searchOrgs', { resource: 'org', operation: 'get' });
+		expect(all.results.map((r) => r.name).sort()).toEqual(['Demo Team (demo)', `Personal (docs-${demo.userId})`]);
+		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/orgs`]);
+		const team = await search('searchOrgs', { resource: 'org', operation: 'get' }, { filter: 'DEMO' });
+		expect(team.results).toEqual([
+			{ name: 'Demo Team (demo)', value: String(demo.orgId), url: `${emu.url}/o/demo` },
+		]);
+	});
+});
+
+describe('searchWorkspaces', () => {
+	it('on an /o/<team> Server URL lists that team\'s workspaces', async () => {
+		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' });
+		expect(res.results).toEqual([
+			{ name: 'Sales', value: String(demo.workspaceId), url: `${emu.url}/o/demo/ws/${demo.workspaceId}/` },
+			{ name: 'Projects', value: String(demo.workspace2Id), url: `${emu.url}/o/demo/ws/${demo.workspace2Id}/` },
+		]);
+		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/orgs/demo/workspaces`]);
+	});
+
+	it('uses the picked organization (By URL) and filters by name', async () => {
+		const res = await search(
+			'searchWorkspaces',
+			{ resource: 'workspace', operation: 'create', org: rl('url', 'https://grist.example.com/o/demo') },
+			{ filter: 'proj', serverUrl: emu.url },
+		);
+		expect(res.results.map((r) => r.name)).toEqual(['Projects']);
+		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /api/orgs/demo/workspaces`]);
+	});
+
+	it('self-hosted without /o/: every org the key can see, names qualified by the org', async () => {
+		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' }, { serverUrl: emu.url });
+		expect(res.results.map((r) => r.name).sort()).toEqual([`Home (docs-${demo.userId})`, 'Projects (demo)', 'Sales (demo)']);
+		expect(requests()[0]).toBe(`GET 127.0.0.1:${emu.port} /api/orgs`);
+	});
+});
+
+describe('searchDocuments', () => {
+	it('lists documents of the site with their workspace, searchable', async () => {
+		const res = await search('searchDocuments', { resource: 'document', operation: 'get' }, { filter: 'crm' });
+		expect(res.results).toEqual([
+			{ name: 'CRM (Sales)', value: demo.docId, url: `${emu.url}/o/demo/doc/${demo.docId}` },
+		]);
+	});
+
+	it('lists the documents of the picked workspace only', async () => {
+		const res = await search('searchDocuments', {
+			resource: 'document',
+			operation: 'create',
+			workspace: rl('id', String(demo.workspace2Id)),
+		});
+		expect(res.results.map((r) => r.name)).toEqual(['Tasks']);
+		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/workspaces/${demo.workspace2Id}`]);
+	});
+});
+
+describe('searchTables', () => {
+	it('lists the tables of the picked document (By URL)', async () => {
+		const res = await search('searchTables', {
+			resource: 'document',
+			operation: 'exportTable',
+			document: rl('url', `https://demo.getgrist.com/${demo.docId}/CRM`),
+		});
+		expect(res.results.map((r) => r.value)).toEqual(['Customers', 'Orders']);
+	});
+
+	it('no document yet: an empty list without a request', async () => {
+		const res = await search('searchTables', { resource: 'document', operation: 'exportTable', document: rl('list', '') });
+		expect(res.results).toEqual([]);
+		expect(emu.log).toHaveLength(0);
+	});
+});
+
+describe('team host through a proxy', () => {
+	const saved: Record<string, string | undefined> = {};
+	const keys = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+	beforeAll(() => {
+		for (const k of keys) saved[k] = process.env[k];
+		process.env.HTTP_PROXY = emu.url;
+		process.env.http_proxy = emu.url;
+		process.env.NO_PROXY = '127.0.0.1,localhost';
+		process.env.no_proxy = '127.0.0.1,localhost';
+	});
+	afterAll(() => {
+		for (const k of keys) {
+			if (saved[k] === undefined) delete process.env[k];
+			else process.env[k] = saved[k];
+		}
+	});
+
+	it('http://demo.getgrist.com lists the team\'s workspaces via /api/orgs/current', async () => {
+		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' }, {
+			serverUrl: 'http://demo.getgrist.com',
+		});
+		expect(res.results.map((r) => [r.name, r.url])).toEqual([
+			['Sales', `https://demo.getgrist.com/ws/${demo.workspaceId}/`],
+			['Projects', `https://demo.getgrist.com/ws/${demo.workspace2Id}/`],
+		]);
+		expect(requests()).toEqual(['GET demo.getgrist.com /api/orgs/current/workspaces']);
+	});
+
+	it('http://docs.getgrist.com (personal site) lists the personal documents', async () => {
+		const personal = emu.addDoc(
+			(await search('searchWorkspaces', { resource: 'workspace', operation: 'get' }, { serverUrl: 'http://docs.getgrist.com' }))
+				.results.map((r) => Number(r.value))[0],
+			{ name: 'My notes' },
+		);
+		emu.clearLog();
+		const res = await search('searchDocuments', { resource: 'document', operation: 'get' }, {
+			serverUrl: 'http://docs.getgrist.com',
+		});
+		expect(res.results.map((r) => r.value)).toEqual([personal.id]);
+		expect(requests()).toEqual(['GET docs.getgrist.com /api/orgs/current/workspaces']);
+	});
+});
