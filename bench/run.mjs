@@ -21,7 +21,8 @@
 // Environment: BENCH_REPEATS (3), BENCH_CREATE_ROWS (10000), BENCH_BUILTIN_CREATE_ITEMS (the
 // built-in node's sample; default = BENCH_CREATE_ROWS; when smaller, its time is extrapolated
 // per item and marked so), BENCH_READ_ROWS (100000), BENCH_JSON=<file> (also write the results
-// as JSON), E2E_N8N_ECHO=1 (n8n's log on stderr). Linux only (/proc).
+// as JSON), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+// to profile it), E2E_N8N_ECHO=1 (n8n's log on stderr). Linux only (/proc).
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -168,7 +169,7 @@ async function main() {
 		const tableUrl = (t) => `${base}/api/docs/${docId}/tables/${t}/records`;
 
 		log('starting n8n…');
-		n8n = await startN8n();
+		n8n = await startN8n(process.env.BENCH_N8N_NODE_OPTIONS ? { env: { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } } : {});
 		const pid = n8nPid(n8n.userFolder);
 		log(`n8n up in ${n8n.startupMs} ms (pid ${pid})`);
 
