@@ -103,6 +103,8 @@ export class GristEmulator {
 	private faults: Fault[] = [];
 	private inflight = new Map<string, number>();
 	private sockets = new Set<Socket>();
+	private timers = new Set<ReturnType<typeof setTimeout>>();
+	private closed = false;
 	private readonly opts: Ctx['opts'];
 
 	constructor(
@@ -132,6 +134,9 @@ export class GristEmulator {
 	}
 
 	close(): Promise<void> {
+		this.closed = true;
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
 		return new Promise((resolve) => {
 			for (const s of this.sockets) s.destroy();
 			this.server.close(() => resolve());
@@ -498,7 +503,16 @@ export class GristEmulator {
 				};
 				res.on('close', release);
 			}
-			if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+			if (fault?.delayMs) {
+				await new Promise<void>((r) => {
+					const timer = setTimeout(() => {
+						this.timers.delete(timer);
+						r();
+					}, fault.delayMs);
+					this.timers.add(timer);
+				});
+				if (this.closed) return;
+			}
 			if (fault?.drop) {
 				entry.status = 0;
 				release?.();
