@@ -17,6 +17,19 @@
  * `<team>.<baseDomain>` is org `<team>`; an org's custom `host` selects it; anything else is
  * 404 `Domain not recognized`. Proxy-form request lines (`GET http://team.getgrist.com/api/...`)
  * are accepted. Seeding helpers take values in Grist's stored encoding (no parsing).
+ *
+ * Users: `addUser` also creates the user's personal org (`docs-<id>`, workspace "Home"); user ids
+ * 1 and 2 are everyone@/anon@getgrist.com. Faults match `method` and `path` (string: exact
+ * apiPath; RegExp: tested against apiPath), each use consumes one of `times`; a delayed request
+ * holds its per-document concurrency slot. The log records every request on arrival (status 0
+ * until answered, and for dropped ones); for proxy-form requests `path` is the URL's path.
+ *
+ * Routes: orgs (list/get/patch/access/workspaces), workspaces (create/get/patch/delete/access/
+ * docs), docs (get/patch/move/delete/access/pin/unpin, download csv|tsv|xlsx), tables, columns,
+ * records (+ /list, /delete), /data (+ /delete), attachments (upload/list/get/download), /apply
+ * (record, table and column actions), /api/profile/user. Not emulated: soft delete (remove/
+ * unremove), SQL, webhooks, forks/copies/imports, daily API quotas, CONNECT (https through a
+ * proxy), access rules inside documents, type conversion when a column's type changes.
  */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
