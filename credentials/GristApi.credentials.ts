@@ -10,6 +10,16 @@ import type {
  * site, `https://host/o/team`, with or without `/api`, even a document URL); nodes normalise it
  * with `normalizeServerUrl` (nodes/Grist/helpers/url.ts). The credential test uses the same rule,
  * written as an expression: keep the origin and an optional `/o/<team>` right after it.
+ *
+ * n8n's built-in Grist node has a credential type of the same name, and n8n keys credential types
+ * by name: once this package is installed, this class serves both nodes and the credentials users
+ * already made for the built-in node. So its fields are a superset of the built-in ones: `url`
+ * ("Server URL") and the hidden legacy `selfHostedUrl` / `customSubdomain`, which both nodes read
+ * when `url` is empty (see `credentialServerUrl`). Dropping them would strip the stored address
+ * from old credentials and send their key to the hosted Grist instead. For the same reason `url`
+ * defaults to empty (meaning https://docs.getgrist.com) and is not required: n8n fills a field's
+ * default into stored credentials that lack it, and a non-empty default would override the
+ * legacy address.
  */
 export class GristApi implements ICredentialType {
 	name = 'gristApi';
@@ -32,13 +42,26 @@ export class GristApi implements ICredentialType {
 		},
 		{
 			displayName: 'Server URL',
-			name: 'serverUrl',
+			name: 'url',
 			type: 'string',
-			required: true,
-			default: 'https://docs.getgrist.com',
+			default: '',
 			placeholder: 'https://docs.getgrist.com',
 			description:
-				'Address of your Grist site: https://docs.getgrist.com for your personal site, https://<team>.getgrist.com for a team site, or https://<host>/o/<team> for a self-hosted server. A pasted document URL works too.',
+				'Address of your Grist site: https://docs.getgrist.com (used when empty) for your personal site, https://<team>.getgrist.com for a team site, or https://<host>/o/<team> for a self-hosted server. A pasted document URL works too.',
+		},
+		// Fields of credentials made with n8n's built-in Grist node (same credential type name);
+		// hidden, and read only when the Server URL is empty.
+		{
+			displayName: 'Self-Hosted URL',
+			name: 'selfHostedUrl',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName: 'Custom Subdomain',
+			name: 'customSubdomain',
+			type: 'hidden',
+			default: '',
 		},
 	];
 
@@ -54,7 +77,7 @@ export class GristApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
-				'={{ (("" + ($credentials.serverUrl || "")).trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i) || ["https://the-server-url-is-not-a-valid-url.invalid"])[0] }}',
+				'={{ (("" + ($credentials.url || $credentials.selfHostedUrl || ($credentials.customSubdomain ? "https://" + $credentials.customSubdomain + ".getgrist.com" : "") || "https://docs.getgrist.com")).trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i) || ["https://the-server-url-is-not-a-valid-url.invalid"])[0] }}',
 			url: '/api/orgs',
 			method: 'GET',
 		},

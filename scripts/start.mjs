@@ -277,7 +277,7 @@ async function main() {
 		if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
 		return JSON.parse(text).data;
 	};
-	const data = { apiKey: grist.apiKey, serverUrl: grist.url };
+	const data = { apiKey: grist.apiKey, url: grist.url };
 	const existing = (await rest('GET', '/credentials')).find((c) => c.name === CREDENTIAL_NAME && c.type === 'gristApi');
 	if (existing) await rest('PATCH', `/credentials/${existing.id}`, { name: CREDENTIAL_NAME, type: 'gristApi', data });
 	else await rest('POST', '/credentials', { name: CREDENTIAL_NAME, type: 'gristApi', data });

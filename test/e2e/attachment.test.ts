@@ -30,7 +30,7 @@ test('a file made in the workflow is uploaded, attached to a record, downloaded 
 	const cred = await n8n.createCredential({
 		name: 'Grist attachments',
 		type: 'gristApi',
-		data: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
 	const document = { __rl: true, mode: 'id', value: demo.docId };
 	const row = demo.orderIds[2];
@@ -110,7 +110,7 @@ test('README recipe: read a record, Split Out its Attachments cell, download eve
 	const cred = await n8n.createCredential({
 		name: 'Grist recipe',
 		type: 'gristApi',
-		data: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
 	const document = { __rl: true, mode: 'id', value: demo.docId };
 	const run = await n8n.runWorkflow(

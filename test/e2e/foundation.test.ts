@@ -7,7 +7,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { startEmulator, type GristEmulator } from '../emulator';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
 
 let emulator: GristEmulator;
@@ -15,10 +15,12 @@ let n8n: N8n;
 let htmlServer: Server;
 let htmlUrl: string;
 let apiKey: string;
+let demo: DemoSite;
 
 beforeAll(async () => {
 	emulator = await startEmulator();
-	apiKey = emulator.seedDemo().apiKey;
+	demo = emulator.seedDemo();
+	apiKey = demo.apiKey;
 	htmlServer = createServer((_req, res) => {
 		res.writeHead(404, { 'content-type': 'text/html' });
 		res.end('<!doctype html><html><body><h1>Not Found</h1></body></html>');
@@ -49,7 +51,7 @@ describe('the package in a real n8n', () => {
 describe('credential test', () => {
 	test('passes against the emulator', async () => {
 		emulator.clearLog();
-		const cred = await n8n.createCredential({ name: 'Grist ok', type: 'gristApi', data: { apiKey, serverUrl: emulator.url } });
+		const cred = await n8n.createCredential({ name: 'Grist ok', type: 'gristApi', data: { apiKey, url: emulator.url } });
 		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(emulator.log.filter((r) => r.apiPath === '/api/orgs').map((r) => [r.method, r.status, r.hasAuthorization])).toEqual([
 			['GET', 200, true],
@@ -60,7 +62,7 @@ describe('credential test', () => {
 		const cred = await n8n.createCredential({
 			name: 'Grist wrong key',
 			type: 'gristApi',
-			data: { apiKey: 'not-a-valid-key', serverUrl: emulator.url },
+			data: { apiKey: 'not-a-valid-key', url: emulator.url },
 		});
 		expect(await n8n.testCredential(cred.id)).toEqual({
 			status: 'Error',
@@ -70,7 +72,7 @@ describe('credential test', () => {
 	});
 
 	test('a server that is not Grist (HTML 404) gives our message', async () => {
-		const cred = await n8n.createCredential({ name: 'Not Grist', type: 'gristApi', data: { apiKey, serverUrl: htmlUrl } });
+		const cred = await n8n.createCredential({ name: 'Not Grist', type: 'gristApi', data: { apiKey, url: htmlUrl } });
 		const result = await n8n.testCredential(cred.id);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^This server did not answer like Grist \(404\)\. Check the Server URL/);
@@ -79,7 +81,7 @@ describe('credential test', () => {
 
 describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 	test('returns the emulator’s orgs and the key appears in no execution data or log', async () => {
-		const cred = await n8n.createCredential({ name: 'Grist run', type: 'gristApi', data: { apiKey, serverUrl: emulator.url } });
+		const cred = await n8n.createCredential({ name: 'Grist run', type: 'gristApi', data: { apiKey, url: emulator.url } });
 		const direct = await fetch(`${emulator.url}/api/orgs`, { headers: { authorization: `Bearer ${apiKey}` } });
 		const expected = (await direct.json()) as Array<Record<string, unknown>>;
 		expect(expected.length).toBeGreaterThan(0);
@@ -104,7 +106,7 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 		const cred = await n8n.createCredential({
 			name: 'Grist bad run',
 			type: 'gristApi',
-			data: { apiKey: 'wrong-key-0123456789', serverUrl: emulator.url },
+			data: { apiKey: 'wrong-key-0123456789', url: emulator.url },
 		});
 		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
 		expect(run.status).toBe('error');
@@ -146,7 +148,7 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 		const cred = await n8n.createCredential({
 			name: 'Grist team site',
 			type: 'gristApi',
-			data: { apiKey, serverUrl: 'http://demo.getgrist.com' },
+			data: { apiKey, url: 'http://demo.getgrist.com' },
 		});
 		const expected = await orgsAsTeamSite();
 		expect(expected).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'demo' })]));
@@ -160,6 +162,61 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 		expect(emulator.log.map((r) => [r.method, r.host, r.apiPath, r.status])).toEqual([
 			['GET', 'demo.getgrist.com', '/api/orgs', 200],
 			['GET', 'demo.getgrist.com', '/api/orgs', 200],
+		]);
+	});
+});
+
+describe("side by side with n8n's built-in Grist node (same credential type name)", () => {
+	// n8n keys credential types by name, so this package's `gristApi` class also serves the
+	// built-in node and the credentials users made for it, whose address may be in the hidden
+	// `selfHostedUrl` field with an empty `url`.
+	const builtIn = (parameters: Record<string, unknown>, credential: { id: string; name: string }) => ({
+		name: 'Built-in Grist',
+		type: 'n8n-nodes-base.grist',
+		typeVersion: 1,
+		parameters,
+		credentials: { gristApi: credential },
+	});
+
+	test('a credential made for the built-in node serves both nodes, at the address it stores', async () => {
+		const site = `${emulator.url}/o/${demo.orgDomain}`;
+		// As stored by the built-in node (the public API refuses hidden fields; the editor's REST API does not).
+		const created = (await n8n.rest('POST', '/credentials', {
+			name: 'Grist (built-in node)',
+			type: 'gristApi',
+			data: { apiKey, url: '', selfHostedUrl: site },
+		})) as { id: string; name: string };
+		const cred = { id: created.id, name: created.name };
+		emulator.clearLog();
+		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
+
+		const ours = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		expect(ours.status).toBe('success');
+		expect(ours.output('Grist').map((o) => o.domain)).toContain(demo.orgDomain);
+
+		const theirs = await n8n.runWorkflow(
+			manualWorkflow([builtIn({ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true }, cred)]),
+		);
+		expect(theirs.status).toBe('success');
+		expect(theirs.output('Built-in Grist').map((r) => r.id)).toEqual(
+			emulator.records(demo.docId, 'Customers').map((r) => r.id),
+		);
+		expect(emulator.log.map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', `/o/${demo.orgDomain}/api/orgs`, 200],
+			['GET', `/o/${demo.orgDomain}/api/orgs`, 200],
+			['GET', `/o/${demo.orgDomain}/api/docs/${demo.docId}/tables/Customers/records`, 200],
+		]);
+	});
+
+	test('a credential made for this package serves the built-in node too', async () => {
+		const cred = await n8n.createCredential({ name: 'Grist (this package)', type: 'gristApi', data: { apiKey, url: emulator.url } });
+		emulator.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([builtIn({ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true }, cred)]),
+		);
+		expect(run.status).toBe('success');
+		expect(emulator.log.map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', `/api/docs/${demo.docId}/tables/Customers/records`, 200],
 		]);
 	});
 });

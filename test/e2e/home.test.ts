@@ -18,7 +18,7 @@ beforeAll(async () => {
 	cred = await n8n.createCredential({
 		name: 'Grist home',
 		type: 'gristApi',
-		data: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
 }, START_TIMEOUT);
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
 		{ id: 'Due', type: 'Date' },
 	]);
 	n8n = await startN8n();
-	cred = await n8n.createCredential({ name: 'Grist', type: 'gristApi', data: { apiKey: USER_KEY, serverUrl: emu.url } });
+	cred = await n8n.createCredential({ name: 'Grist', type: 'gristApi', data: { apiKey: USER_KEY, url: emu.url } });
 }, START_TIMEOUT);
 
 afterAll(async () => {

@@ -16,7 +16,7 @@
  *
  * test('lists orgs', async () => {
  *   const cred = await n8n.createCredential({ name: 'Grist', type: 'gristApi',
- *     data: { apiKey: 'k', serverUrl: emulator.url } });          // → { id, name }
+ *     data: { apiKey: 'k', url: emulator.url } });          // → { id, name }
  *   const run = await n8n.runWorkflow(manualWorkflow([
  *     gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred),
  *   ]));

@@ -10,7 +10,7 @@
  * const { items, error } = await runNode({
  *   node: new Grist(),
  *   parameters: { resource: 'record', operation: 'getAll', docId: '={{ $json.doc }}' },
- *   credentials: { apiKey: 'k', serverUrl: `http://127.0.0.1:${port}` },
+ *   credentials: { apiKey: 'k', url: `http://127.0.0.1:${port}` },
  *   input: [{ json: { doc: 'abc' } }],
  * });
  * ```
@@ -105,13 +105,13 @@ export type { AnyNodeType } from './inprocess/node-types';
 export { ensureRuntime } from './inprocess/runtime';
 export type { LogEntry } from './inprocess/runtime';
 
-/** The `gristApi` credential as a user fills it in. */
+/** The `gristApi` credential as a user fills it in (`url` is the "Server URL" field). */
 export interface CredentialData {
 	apiKey: string;
-	serverUrl: string;
+	url: string;
 }
 
-/** Credential data by credential type name; any type's fields (e.g. `{ apiKey, serverUrl }`). */
+/** Credential data by credential type name; any type's fields (e.g. `{ apiKey, url }`). */
 export type CredentialsByType = Record<string, CredentialData | ICredentialDataDecryptedObject>;
 
 /** An error as n8n reports it for a failed node (NodeApiError / NodeOperationError / …). */
@@ -169,7 +169,7 @@ export interface WorkflowJson {
 }
 
 export interface RunWorkflowOptions {
-	/** Credential data by credential type name (e.g. `{ gristApi: { apiKey, serverUrl } }`). */
+	/** Credential data by credential type name (e.g. `{ gristApi: { apiKey, url } }`). */
 	credentials?: CredentialsByType;
 	/** Node types by the type name used in the workflow JSON. */
 	nodeTypes: Record<string, AnyNodeType>;

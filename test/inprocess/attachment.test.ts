@@ -43,7 +43,7 @@ async function run(
 	return await runNode({
 		node: new Grist(),
 		parameters: { resource: 'attachment', document: doc(), ...parameters },
-		credentials: { apiKey: opts.apiKey ?? demo.apiKey, serverUrl: opts.url ?? serverUrl },
+		credentials: { apiKey: opts.apiKey ?? demo.apiKey, url: opts.url ?? serverUrl },
 		input,
 		continueOnFail: opts.continueOnFail,
 	});
@@ -178,7 +178,7 @@ describe('upload', () => {
 			const r = await runNode({
 				node: new Grist(),
 				parameters: { resource: 'attachment', operation: 'upload', document: { __rl: true, mode: 'id', value: site.docId } },
-				credentials: { apiKey: site.apiKey, serverUrl: `${small.url}/o/${site.orgDomain}` },
+				credentials: { apiKey: site.apiKey, url: `${small.url}/o/${site.orgDomain}` },
 				input: [{ json: {}, binary: { data: file(randomBytes(300 * 1024), 'big.bin', 'application/octet-stream') } }],
 			});
 			expect(r.error?.message).toBe('Attachments must not exceed 0.1MB');
@@ -284,7 +284,7 @@ describe('upload → Attach to Record', () => {
 		const options = (await loadOptions({
 			node: new Grist(),
 			parameters: { resource: 'attachment', ...attachParams(1, 'append'), document: doc() },
-			credentials: { apiKey: demo.apiKey, serverUrl },
+			credentials: { apiKey: demo.apiKey, url: serverUrl },
 			method: 'getColumns',
 			kind: 'loadOptions',
 			path: 'parameters.attachmentsColumn',

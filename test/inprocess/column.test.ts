@@ -21,7 +21,7 @@ async function run(table: string, options = {}, continueOnFail = false) {
 	return await runNode({
 		node: new Grist(),
 		parameters: { resource: 'column', operation: 'getAll', document: rl(demo.docId), table: rl(table), options },
-		credentials: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 		continueOnFail,
 	});
 }

@@ -29,7 +29,7 @@ async function run(parameters: INodeParameters, input?: INodeExecutionData[], co
 	return await runNode({
 		node: new Grist(),
 		parameters: { resource: 'columnar', document: rl(demo.docId), ...parameters },
-		credentials: { apiKey: demo.apiKey, serverUrl: `${emu.url}/o/${demo.orgDomain}` },
+		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 		input,
 		continueOnFail,
 	});

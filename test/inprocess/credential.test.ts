@@ -31,8 +31,8 @@ afterAll(async () => {
 });
 beforeEach(() => emulator.clearLog());
 
-const test = async (serverUrl: string, apiKey = demo.apiKey) =>
-	await testCredential({ credentialType: new GristApi(), data: { apiKey, serverUrl } });
+const test = async (url: string, apiKey = demo.apiKey) =>
+	await testCredential({ credentialType: new GristApi(), data: { apiKey, url: serverUrl } });
 
 describe('credential test', () => {
 	it.each([

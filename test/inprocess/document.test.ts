@@ -33,7 +33,7 @@ async function run(parameters: Record<string, unknown>, opts: RunOpts = {}) {
 	return await runNode({
 		node: new Grist(),
 		parameters: { resource: 'document', ...parameters } as never,
-		credentials: { apiKey: opts.apiKey ?? demo.apiKey, serverUrl: opts.serverUrl ?? site },
+		credentials: { apiKey: opts.apiKey ?? demo.apiKey, url: opts.serverUrl ?? site },
 		input: opts.input,
 		continueOnFail: opts.continueOnFail,
 	});

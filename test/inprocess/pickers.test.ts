@@ -40,7 +40,7 @@ async function search(
 		method,
 		parameters: parameters as never,
 		filter: opts.filter,
-		credentials: { apiKey: opts.apiKey ?? demo.apiKey, serverUrl: opts.serverUrl ?? site },
+		credentials: { apiKey: opts.apiKey ?? demo.apiKey, url: opts.serverUrl ?? site },
 	})) as ListResult;
 }
 

@@ -52,7 +52,7 @@ async function run(parameters: INodeParameters, input?: INodeExecutionData[], co
 	return await runNode({
 		node: new Grist(),
 		parameters: { resource: 'record', document: rl(demo.docId), ...parameters },
-		credentials: { apiKey: demo.apiKey, serverUrl },
+		credentials: { apiKey: demo.apiKey, url: serverUrl },
 		input,
 		continueOnFail,
 	});
@@ -569,7 +569,7 @@ describe('record.delete', () => {
 describe('methods', () => {
 	it('lists columns for the pickers and typed fields for the resource mapper', async () => {
 		const params = { resource: 'record', operation: 'create', document: rl(demo.docId), table: rl('AllTypes') };
-		const credentials = { apiKey: demo.apiKey, serverUrl };
+		const credentials = { apiKey: demo.apiKey, url: serverUrl };
 		const options = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getColumns', kind: 'loadOptions' })) as Array<{ value: string }>;
 		expect(options.map((o) => o.value)).toEqual(['id', 'Text', 'Num', 'Int', 'Bool', 'Date', 'When', 'Choice', 'Choices', 'Ref', 'Refs', 'Files', 'Ratio']);
 		const mapping = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getMappingColumns', kind: 'resourceMapping' })) as {

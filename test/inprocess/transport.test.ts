@@ -90,7 +90,7 @@ const probe = async (input: IDataObject[], serverUrl = emulator.url, apiKey = de
 	await runNode({
 		node: new GristProbe(),
 		parameters: {},
-		credentials: { apiKey, serverUrl },
+		credentials: { apiKey, url: serverUrl },
 		input: input.map((json) => ({ json })),
 	});
 
@@ -239,7 +239,7 @@ describe('through the Grist node', () => {
 		const res = await runNode({
 			node: new Grist(),
 			parameters: { resource: 'org', operation: 'getAll', returnAll: true },
-			credentials: { apiKey: demo.apiKey, serverUrl: emulator.url },
+			credentials: { apiKey: demo.apiKey, url: emulator.url },
 		});
 		expect(res.error).toBeUndefined();
 		expect(res.items.map((i) => i.json.domain)).toContain(demo.orgDomain);

@@ -53,7 +53,7 @@ function poller(tableId: string, params: IDataObject = {}): Poller {
 			event: 'rowAdded',
 			...params,
 		},
-		credentials: { apiKey: USER_KEY, serverUrl: emu.url },
+		credentials: { apiKey: USER_KEY, url: emu.url },
 	});
 }
 
@@ -434,7 +434,7 @@ describe('column pickers', () => {
 				table: { __rl: true, mode: 'id', value: tableId },
 				event: 'rowAddedOrUpdated',
 			},
-			credentials: { apiKey: USER_KEY, serverUrl: emu.url },
+			credentials: { apiKey: USER_KEY, url: emu.url },
 		});
 
 	it('Timestamp Column lists only Date, DateTime and Numeric columns', async () => {
@@ -486,7 +486,7 @@ describe('errors after activation', () => {
 				table: { __rl: true, mode: 'id', value: t },
 				event: 'rowAdded',
 			},
-			credentials: { apiKey: other.apiKey, serverUrl: emu.url },
+			credentials: { apiKey: other.apiKey, url: emu.url },
 		});
 		await p.poll('trigger');
 		emu.setAccess('doc', docId, other.email, null);

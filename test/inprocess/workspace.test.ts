@@ -33,7 +33,7 @@ async function run(parameters: Record<string, unknown>, opts: RunOpts = {}) {
 	return await runNode({
 		node: new Grist(),
 		parameters: { resource: 'workspace', ...parameters } as never,
-		credentials: { apiKey: opts.apiKey ?? demo.apiKey, serverUrl: opts.serverUrl ?? site },
+		credentials: { apiKey: opts.apiKey ?? demo.apiKey, url: opts.serverUrl ?? site },
 		input: opts.input,
 		continueOnFail: opts.continueOnFail,
 	});
@@ -146,7 +146,7 @@ describe('workspace delete', () => {
 		const after = await runNode({
 			node: new Grist(),
 			parameters: { resource: 'document', operation: 'get', document: rl('id', doc.id) } as never,
-			credentials: { apiKey: demo.apiKey, serverUrl: site },
+			credentials: { apiKey: demo.apiKey, url: site },
 		});
 		expect(after.error?.message).toBe('document not found');
 	});

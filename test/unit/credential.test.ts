@@ -6,10 +6,11 @@
 import { Expression } from 'n8n-workflow';
 
 import { GristApi } from '../../credentials/GristApi.credentials';
-import { normalizeServerUrl } from '../../nodes/Grist/helpers/url';
+import { credentialServerUrl, normalizeServerUrl } from '../../nodes/Grist/helpers/url';
 
 const expression = String(new GristApi().test.request.baseURL);
-const testBase = (credentials: { serverUrl: unknown }) =>
+type Data = { url?: unknown; selfHostedUrl?: unknown; customSubdomain?: unknown };
+const testBase = (credentials: Data) =>
 	Expression.resolveWithoutWorkflow(expression.slice(1), { $credentials: credentials }) as string;
 
 describe('credential test base URL', () => {
@@ -29,14 +30,41 @@ describe('credential test base URL', () => {
 		'http://127.0.0.1:8484',
 		'  https://grist.example.com:8443/o/team/  ',
 	])('matches the node\'s normalisation for %s', (raw) => {
-		expect(testBase({ serverUrl: raw }).toLowerCase()).toBe(normalizeServerUrl(raw).base);
+		expect(testBase({ url: raw }).toLowerCase()).toBe(normalizeServerUrl(raw).base);
 	});
 
-	it.each(['ftp://grist.example.com', 'https://grist example.com', 'not a url', ''])(
+	it.each(['ftp://grist.example.com', 'https://grist example.com', 'not a url'])(
 		'points %p at a host whose name says the URL is invalid',
 		(raw) => {
-			expect(testBase({ serverUrl: raw })).toBe('https://the-server-url-is-not-a-valid-url.invalid');
+			expect(testBase({ url: raw })).toBe('https://the-server-url-is-not-a-valid-url.invalid');
 			expect(() => normalizeServerUrl(raw)).toThrow();
 		},
 	);
+});
+
+describe('credentials made with n8n\'s built-in Grist node (same type name)', () => {
+	it('has an empty, optional Server URL: a default would be filled into old credentials and hide their address', () => {
+		const url = new GristApi().properties.find((p) => p.name === 'url');
+		expect(url?.default).toBe('');
+		expect(url?.required).not.toBe(true);
+	});
+
+	it('declares every field of the built-in credential, so n8n keeps their stored values', () => {
+		const names = new GristApi().properties.map((p) => p.name);
+		expect(names).toEqual(expect.arrayContaining(['apiKey', 'url', 'selfHostedUrl', 'customSubdomain']));
+		const hidden = new GristApi().properties.filter((p) => p.type === 'hidden').map((p) => p.name);
+		expect(hidden.sort()).toEqual(['customSubdomain', 'selfHostedUrl']);
+	});
+
+	it.each<[Data, string]>([
+		[{ selfHostedUrl: 'https://grist.example.com/o/team', url: '' }, 'https://grist.example.com/o/team'],
+		[{ customSubdomain: 'myteam', url: '' }, 'https://myteam.getgrist.com'],
+		[{ customSubdomain: 'myteam', selfHostedUrl: 'https://grist.example.com' }, 'https://grist.example.com'],
+		[{ url: 'https://other.example.com', selfHostedUrl: 'https://grist.example.com' }, 'https://other.example.com'],
+		[{ url: '' }, 'https://docs.getgrist.com'],
+		[{}, 'https://docs.getgrist.com'],
+	])('reads the server of %p like the built-in node does', (data, expected) => {
+		expect(credentialServerUrl(data)).toBe(expected);
+		expect(testBase(data)).toBe(normalizeServerUrl(credentialServerUrl(data)).base);
+	});
 });

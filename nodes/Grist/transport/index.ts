@@ -25,6 +25,7 @@ import {
 	PathSegmentError,
 	ServerUrlError,
 	apiPath,
+	credentialServerUrl,
 	normalizeServerUrl,
 	siteOrgKey,
 	type GristServer,
@@ -86,7 +87,7 @@ export class GristClient {
 		}
 		let server: GristServer;
 		try {
-			server = normalizeServerUrl(credentials.serverUrl);
+			server = normalizeServerUrl(credentialServerUrl(credentials));
 		} catch (error) {
 			throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
 				description: 'Fix the Server URL field of the Grist credential.',
