@@ -32,7 +32,7 @@ afterAll(async () => {
 beforeEach(() => emulator.clearLog());
 
 const test = async (url: string, apiKey = demo.apiKey) =>
-	await testCredential({ credentialType: new GristApi(), data: { apiKey, url: serverUrl } });
+	await testCredential({ credentialType: new GristApi(), data: { apiKey, url } });
 
 describe('credential test', () => {
 	it.each([
