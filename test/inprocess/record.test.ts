@@ -2,7 +2,7 @@
  * Record operations (level b): the real node in n8n-core against the Grist emulator. Requests are
  * asserted from the emulator's request log; stored values from the emulator's data.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
@@ -567,6 +567,35 @@ describe('record.delete', () => {
 });
 
 describe('methods', () => {
+	it('every option list of the record, columnar and attachment fields can be filled: fixed options or a load method', () => {
+		const empty: string[] = [];
+		const walk = (props: INodeProperties[], path: string) => {
+			for (const p of props) {
+				const here = `${path}/${p.name}`;
+				const hasList = Array.isArray(p.options) && p.options.length > 0;
+				if ((p.type === 'options' || p.type === 'multiOptions') && !p.typeOptions?.loadOptionsMethod && !hasList) empty.push(here);
+				for (const o of (p.options ?? []) as Array<INodeProperties | { name: string; values?: INodeProperties[] }>) {
+					if ('values' in o && Array.isArray(o.values)) walk(o.values, `${here}/${o.name}`);
+					else if ('type' in o) walk([o], here);
+				}
+			}
+		};
+		const mine = new Grist().description.properties.filter((p) =>
+			['record', 'columnar', 'attachment', 'column'].some((r) => p.displayOptions?.show?.resource?.includes(r)),
+		);
+		expect(mine.length).toBeGreaterThan(20);
+		walk(mine, '');
+		expect(empty).toEqual([]);
+	});
+
+	it('offers the table\'s columns for sort rules as for filter conditions', () => {
+		const sort = new Grist().description.properties.find(
+			(p) => p.name === 'sort' && p.displayOptions?.show?.resource?.includes('record'),
+		) as INodeProperties & { options: Array<{ values: INodeProperties[] }> };
+		const column = sort.options[0].values.find((v) => v.name === 'column')!;
+		expect(column.typeOptions).toEqual({ loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] });
+	});
+
 	it('lists columns for the pickers and typed fields for the resource mapper', async () => {
 		const params = { resource: 'record', operation: 'create', document: rl(demo.docId), table: rl('AllTypes') };
 		const credentials = { apiKey: demo.apiKey, url: serverUrl };

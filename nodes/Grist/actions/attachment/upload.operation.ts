@@ -55,7 +55,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Attachments Column Name or ID',
 		name: 'attachmentsColumn',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['table.value'] },
+		typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] },
 		default: '',
 		required: true,
 		description:

@@ -97,6 +97,7 @@ export const readFields: INodeProperties[] = [
 						displayName: 'Column Name or ID',
 						name: 'column',
 						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] },
 						default: '',
 						description: 'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
