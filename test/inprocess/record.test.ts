@@ -296,6 +296,55 @@ describe('record.create', () => {
 		});
 	});
 
+	it('round-trips DateTime columns with a time zone: local times in the column zone (summer and winter), offsets, epoch, luxon', async () => {
+		emu.addTable(demo.docId, 'Zoned', [
+			{ id: 'When', type: 'DateTime:America/New_York' },
+			{ id: 'Paris', type: 'DateTime:Europe/Paris' },
+			{ id: 'Day', type: 'Date' },
+		]);
+		emu.clearLog();
+		const H = 3600;
+		const input = items([
+			{ When: '2024-01-10T09:00:00', Paris: '2024-01-10 09:00', Day: '2024-01-10' },
+			{ When: '2024-07-10 09:00', Paris: '2024-07-10T09:00:00', Day: '2024-07-10T23:30:00-05:00' },
+			{ When: '2024-01-10T09:00:00-08:00', Paris: '2024-01-10T09:00:00Z', Day: JAN_10_2024 },
+			{ When: JAN_10_2024 + 14 * H, Paris: null, Day: null },
+		]);
+		const { items: out, error } = await run({ operation: 'create', table: rl('Zoned'), columns: autoMap() }, input);
+		expect(error).toBeUndefined();
+		const JUL_10_2024 = Date.UTC(2024, 6, 10) / 1000;
+		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+			records: [
+				// New York is UTC-5 in winter and UTC-4 in summer; Paris UTC+1 and UTC+2
+				{ fields: { When: JAN_10_2024 + 14 * H, Paris: JAN_10_2024 + 8 * H, Day: JAN_10_2024 } },
+				{ fields: { When: JUL_10_2024 + 13 * H, Paris: JUL_10_2024 + 7 * H, Day: JUL_10_2024 } },
+				{ fields: { When: JAN_10_2024 + 17 * H, Paris: JAN_10_2024 + 9 * H, Day: JAN_10_2024 } },
+				{ fields: { When: JAN_10_2024 + 14 * H, Paris: null, Day: null } },
+			],
+		});
+		const expected = [
+			{ When: '2024-01-10T14:00:00.000Z', Paris: '2024-01-10T08:00:00.000Z', Day: '2024-01-10' },
+			{ When: '2024-07-10T13:00:00.000Z', Paris: '2024-07-10T07:00:00.000Z', Day: '2024-07-10' },
+			{ When: '2024-01-10T17:00:00.000Z', Paris: '2024-01-10T09:00:00.000Z', Day: '2024-01-10' },
+			{ When: '2024-01-10T14:00:00.000Z', Paris: null, Day: null },
+		];
+		expect(out.map(({ json: { id, ...rest } }) => (expect(typeof id).toBe('number'), rest))).toEqual(expected);
+		const read = await run({ operation: 'getAll', table: rl('Zoned'), returnAll: true, sort: { rules: [{ column: 'id', direction: 'asc' }] } });
+		expect(read.items.map((o) => o.json)).toEqual(out.map((o) => o.json));
+
+		// The resource mapper hands over luxon DateTimes (n8n converts by the field's dateTime type): the instant is kept.
+		emu.clearLog();
+		const schema = ['When', 'Day'].map((id) => ({ id, displayName: id, type: 'dateTime', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true }));
+		const mapped = await run({
+			operation: 'create',
+			table: rl('Zoned'),
+			columns: { ...mapper({ When: '2024-07-10T09:00:00-04:00', Day: '2024-07-10' }), schema },
+		});
+		expect(mapped.error).toBeUndefined();
+		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({ records: [{ fields: { When: JUL_10_2024 + 13 * H, Day: JUL_10_2024 } }] });
+		expect(mapped.items[0].json).toMatchObject({ When: '2024-07-10T13:00:00.000Z', Day: '2024-07-10' });
+	});
+
 	it('sends 1,200 items as 3 POSTs (500 + 500 + 200) and pairs every output', async () => {
 		resetTable('Bulk');
 		const input = items(Array.from({ length: 1200 }, (_, i) => ({ N: i, Label: `row ${i}` })));
