@@ -377,7 +377,7 @@ describe('record.create', () => {
 			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
 			items([{ N: 1 }, { N: 2, Big: 'x'.repeat(1_100_000) }]),
 		);
-		expect(error?.message).toMatch(/^Item 1 is \d+ bytes of JSON, more than Grist accepts in one request/);
+		expect(error?.message).toMatch(/^Item 1 is \d+ bytes of JSON \(its largest field, "Big", is 1100002 bytes\), more than Grist accepts in one request/);
 		expect(requests()).toEqual([`GET ${tablePath('Bulk')}/columns`]);
 	});
 
@@ -388,6 +388,16 @@ describe('record.create', () => {
 			items([{ N: 1 }, { N: 'many' }]),
 		);
 		expect(error?.message).toBe('Field "N" of item 1: The value "many" does not fit a Int column: expected a whole number');
+		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
+	});
+
+	it('names the item whose Table expression is empty, before any write', async () => {
+		resetTable('Bulk');
+		const { error } = await run(
+			{ operation: 'create', table: { __rl: true, mode: 'id', value: '={{ $json.t }}' }, dataMode: 'json', fieldsJson: '={{ { N: 1 } }}' },
+			items([{ t: 'Bulk' }, { t: '' }]),
+		);
+		expect(error?.message).toBe('The Table field is empty (item 1)');
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 	});
 

@@ -62,7 +62,7 @@ describe('executeBatched', () => {
 			records: [{ n: i, pad: i === 2 ? 'y'.repeat(1_100_000) : '' }],
 		});
 		await expect(executeBatched(ctx(false), items(4), options(sent2, { prepare: huge }))).rejects.toThrow(
-			/Item 2 is \d+ bytes of JSON, more than Grist accepts in one request/,
+			/^Item 2 is \d+ bytes of JSON \(its largest field, "pad", is 1100002 bytes\), more than Grist accepts in one request/,
 		);
 		expect(sent2).toHaveLength(0);
 		const out = await executeBatched(ctx(true), items(4), options(sent2, { prepare: huge }));

@@ -72,9 +72,11 @@ export async function executeBatched<R, G>(
 			for (const unit of prepared) {
 				const bytes = unit.records.reduce((sum, r) => sum + jsonBytes(r), 0) + Math.max(0, unit.records.length - 1);
 				if (bytes > budget) {
+					const largest = largestField(unit.records);
+					const which = largest ? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)` : '';
 					throw new NodeOperationError(
 						ctx.getNode(),
-						`Item ${i} is ${bytes} bytes of JSON, more than Grist accepts in one request (${budget} bytes)`,
+						`Item ${i} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
 						{ itemIndex: i, description: 'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).' },
 					);
 				}
@@ -133,6 +135,26 @@ export async function executeBatched<R, G>(
 	// An item split over several units (e.g. several upsert rounds) keeps only its error if any failed.
 	for (const i of failedItems) outputs[i] = outputs[i].filter((o) => o.json.error !== undefined).slice(0, 1);
 	return outputs.flat();
+}
+
+/** The field with the most bytes of JSON among records' `fields`/`require` (or top-level keys): for the error of an oversized item. */
+export function largestField(records: unknown[]): { name: string; bytes: number } | undefined {
+	let best: { name: string; bytes: number } | undefined;
+	const visit = (o: unknown) => {
+		if (!o || typeof o !== 'object' || Array.isArray(o)) return;
+		for (const [name, value] of Object.entries(o as IDataObject)) {
+			const bytes = jsonBytes(value ?? null);
+			if (!best || bytes > best.bytes) best = { name, bytes };
+		}
+	};
+	for (const r of records) {
+		const rec = r as { fields?: unknown; require?: unknown };
+		if (rec && typeof rec === 'object' && ('fields' in rec || 'require' in rec)) {
+			visit(rec.fields);
+			visit(rec.require);
+		} else visit(r);
+	}
+	return best;
 }
 
 function chunk0<U>(chunks: Array<{ items: U[] }>): U[][] {

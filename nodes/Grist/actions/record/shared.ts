@@ -84,14 +84,14 @@ function targetValue(this: IExecuteFunctions, name: string, i: number): string {
 export function readTarget(this: IExecuteFunctions, i: number): Target {
 	const docId = targetValue.call(this, 'document', i);
 	if (docId === '') {
-		throw new NodeOperationError(this.getNode(), 'The Document field is empty', {
+		throw new NodeOperationError(this.getNode(), `The Document field is empty (item ${i})`, {
 			itemIndex: i,
 			description: 'Pick a document from the list, or enter its ID or URL.',
 		});
 	}
 	const tableId = targetValue.call(this, 'table', i);
 	if (tableId === '') {
-		throw new NodeOperationError(this.getNode(), 'The Table field is empty', {
+		throw new NodeOperationError(this.getNode(), `The Table field is empty (item ${i})`, {
 			itemIndex: i,
 			description: 'Pick a table from the list, or enter its ID (as shown in Raw Data).',
 		});
