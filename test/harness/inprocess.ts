@@ -29,9 +29,15 @@
  *   `httpRequestWithAuthentication` (so `authenticate` applies), then the `rules`.
  * - `createPoller` models an active workflow with a polling trigger: a `PollContext` whose
  *   trigger-mode polls run through n8n-core's `PollTriggerExecutor` and keep static data in
- *   memory across polls; static data is "saved" only when a poll emits (as n8n 2.41 does), and
- *   `restart()` re-activates from the saved copy. Manual polls run through `WorkflowExecute`
- *   (n8n's "Fetch test event") on a copy of the saved static data, which is then discarded.
+ *   memory across polls. Static data is "saved" exactly when n8n 2.41 (default settings: no
+ *   durable poll cursors) saves it: when a poll emits (the trigger context's emit), and once
+ *   after a successful activation, i.e. right after the activation poll even when it emitted
+ *   nothing (active-workflow-manager `add` / trigger activator `activateInternal`). A poll that
+ *   returns null or fails saves nothing. A failed activation poll fails the activation: n8n
+ *   drops the in-memory workflow and the next attempt activates again from the saved copy.
+ *   `restart()` re-activates (mode `init`) from the saved copy. Manual polls run through
+ *   `WorkflowExecute` (n8n's "Fetch test event") on a copy of the saved static data, which is
+ *   then discarded.
  *
  * HTTP: requests go through n8n's real `OutboundHttp` (axios, proxies from the environment, SSRF
  * protection off unless `N8N_SSRF_PROTECTION_ENABLED` is set, as in n8n). Expressions use the
@@ -641,8 +647,8 @@ export interface PollerOptions {
 
 export interface Poller {
 	/**
-	 * One poll. `trigger`: a scheduled poll of the active workflow (the first one after activation
-	 * runs as n8n's activation poll); resolves with what the node emitted or `null`, rejects with
+	 * One poll. `trigger`: a scheduled poll of the active workflow (the first one after an
+	 * activation, a restart or a failed activation runs as n8n's activation poll); resolves with what the node emitted or `null`, rejects with
 	 * the node's error. `manual`: the editor's "Fetch test event".
 	 */
 	poll(mode: PollMode): Promise<INodeExecutionData[][] | null>;
@@ -650,7 +656,7 @@ export interface Poller {
 	readonly staticData: IDataObject;
 	/** This node's part of `staticData` (`getWorkflowStaticData('node')`). */
 	readonly nodeStaticData: IDataObject;
-	/** Static data as n8n saved it to the database (updated when a trigger poll emits). */
+	/** Static data as n8n saved it to the database (after activation, and when a trigger poll emits). */
 	readonly savedStaticData: IDataObject;
 	/** n8n restarts: the workflow is re-activated (mode `init`) from `savedStaticData`. */
 	restart(): void;
@@ -732,10 +738,22 @@ export function createPoller(opts: PollerOptions): Poller {
 		);
 		const executor = Container.get(PollTriggerExecutor);
 		const execute = executor.create(workflow, node, pollFunctions, () => workflow === active);
-		const isActivationPoll = !activationPollDone;
+		if (activationPollDone) {
+			// A scheduled poll: n8n reports its error through emitError and saves nothing.
+			await execute(false);
+			if (emittedError) throw emittedError;
+			return emitted;
+		}
+		// The activation poll (`executePollTrigger(true)`): its error fails the activation, and n8n
+		// keeps nothing of that attempt; after a successful activation n8n saves the static data.
+		try {
+			await execute(true);
+		} catch (error) {
+			active = makeWorkflow(saved);
+			throw error;
+		}
 		activationPollDone = true;
-		await execute(isActivationPoll);
-		if (emittedError) throw emittedError;
+		saveStaticData(workflow);
 		return emitted;
 	};
 

@@ -423,6 +423,129 @@ describe('Row Added or Updated', () => {
 	});
 });
 
+describe('restarts: what n8n saves (after activation, and with each emitting poll)', () => {
+	const saved = (p: Poller) => p.savedStaticData[`node:${p.nodeName}`] as IDataObject | undefined;
+
+	it('Row Added: n8n restarts right after the baseline; rows added before and after are each emitted once', async () => {
+		const t = newTable();
+		add(t, names(3, 'old'));
+		const p = poller(t);
+		expect(await p.poll('trigger')).toBeNull();
+		// The activation poll emitted nothing, and still its baseline is saved.
+		expect(saved(p)?.cursor).toEqual({ kind: 'rowAdded', lastId: 3 });
+		add(t, names(2, 'before-restart'));
+		p.restart();
+		add(t, names(1, 'after-restart'));
+		emu.clearLog();
+		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([
+			[4, 'before-restart1'],
+			[5, 'before-restart2'],
+			[6, 'after-restart1'],
+		]);
+		expect(requests(t)).toEqual([
+			'GET records?limit=1&sort=-id 200',
+			`GET records?filter=${idFilter([4, 5, 6])}&sort=id 200`,
+			'GET columns 200',
+		]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('Row Added or Updated: n8n restarts right after the baseline; each change is emitted once', async () => {
+		const t = newTable();
+		add(t, [
+			{ Name: 'a', Updated: 100 },
+			{ Name: 'b', Updated: 200 },
+		]);
+		const p = poller(t, { event: 'rowAddedOrUpdated', timestampColumn: 'Updated' });
+		expect(await p.poll('trigger')).toBeNull();
+		expect(saved(p)?.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 200, ids: [2] });
+		await patch(t, [{ id: 1, fields: { Updated: 300 } }]);
+		p.restart();
+		add(t, [{ Name: 'c', Updated: 400 }]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 3]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('a failed activation poll saves nothing; the next attempt takes the baseline', async () => {
+		const t = newTable();
+		add(t, names(2));
+		const p = poller(t);
+		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), status: 500, body: { error: 'down' } });
+		await expect(p.poll('trigger')).rejects.toThrow('down');
+		expect(saved(p)).toBeUndefined();
+		expect(p.nodeStaticData).toEqual({});
+		add(t, names(1, 'late'));
+		expect(await p.poll('trigger')).toBeNull();
+		expect(saved(p)?.cursor).toEqual({ kind: 'rowAdded', lastId: 3 });
+		add(t, names(1, 'new'));
+		expect(emittedIds(await p.poll('trigger'))).toEqual([4]);
+	});
+
+	it('a poll that emits nothing saves nothing: a lowered cursor is saved with the next emitted row', async () => {
+		const t = newTable();
+		add(t, names(5));
+		const p = poller(t);
+		await p.poll('trigger');
+		emu.removeRecords(docId, t, [4, 5]);
+		expect(await p.poll('trigger')).toBeNull();
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 3 });
+		expect(saved(p)?.cursor).toEqual({ kind: 'rowAdded', lastId: 5 });
+		expect(add(t, [{ Name: 'x' }])).toEqual([4]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([4]);
+		expect(saved(p)?.cursor).toEqual({ kind: 'rowAdded', lastId: 4 });
+	});
+
+	it('a restart after a lowered cursor: the creation column finds the row that took the saved id', async () => {
+		const t = newTable();
+		add(t, [
+			{ Name: 'a', Created: 1 },
+			{ Name: 'b', Created: 2 },
+		]);
+		const p = poller(t, { options: { creationColumn: 'Created' } });
+		await p.poll('trigger');
+		emu.removeRecords(docId, t, [2]);
+		expect(await p.poll('trigger')).toBeNull(); // cursor 1 in memory, 2 saved
+		p.restart();
+		expect(add(t, [{ Name: 'c', Created: 3 }])).toEqual([2]);
+		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([[2, 'c']]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+});
+
+describe('cost of a poll with nothing new (constant, whatever the table size)', () => {
+	it('Row Added, with a filter: one request for the top id, unfiltered, limit 1', async () => {
+		const t = newTable();
+		add(t, Array.from({ length: 2000 }, (_, i) => ({ Name: `r${i}`, Status: i % 2 ? 'Open' : 'Done' })));
+		const p = poller(t, { options: { filter: '{"Status": ["Open"]}' } });
+		await p.poll('trigger');
+		emu.clearLog();
+		for (let i = 0; i < 3; i++) expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(Array(3).fill('GET records?limit=1&sort=-id 200'));
+	});
+
+	it('Row Added or Updated, with a filter: one request of (rows at the last timestamp + 1) rows', async () => {
+		const t = newTable();
+		add(
+			t,
+			Array.from({ length: 2000 }, (_, i) => ({ Name: `r${i}`, Status: i % 2 ? 'Open' : 'Done', Updated: 1000 + i })),
+		);
+		const p = poller(t, {
+			event: 'rowAddedOrUpdated',
+			timestampColumn: 'Updated',
+			options: { filter: '{"Status": ["Open"]}' },
+		});
+		await p.poll('trigger');
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 2999, ids: [2000] });
+		// A change outside the filter is not due and costs nothing more.
+		await patch(t, [{ id: 1, fields: { Updated: 5000 } }]);
+		emu.clearLog();
+		for (let i = 0; i < 3; i++) expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(
+			Array(3).fill('GET records?filter={"Status":["Open"]}&limit=2&sort=-Updated,-id 200'),
+		);
+	});
+});
+
 describe('column pickers', () => {
 	const load = async (method: string, tableId: string) =>
 		await loadOptions({
