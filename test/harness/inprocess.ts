@@ -746,11 +746,13 @@ export function createPoller(opts: PollerOptions): Poller {
 		}
 		// The activation poll (`executePollTrigger(true)`): its error fails the activation, and n8n
 		// keeps nothing of that attempt; after a successful activation n8n saves the static data.
-		try {
-			await execute(true);
-		} catch (error) {
+		const failure = await execute(true).then(
+			() => undefined,
+			(error: unknown) => ({ error }),
+		);
+		if (failure) {
 			active = makeWorkflow(saved);
-			throw error;
+			throw failure.error;
 		}
 		activationPollDone = true;
 		saveStaticData(workflow);
