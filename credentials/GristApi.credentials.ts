@@ -2,8 +2,25 @@ import type {
 	IAuthenticateGeneric,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestMethods,
 	INodeProperties,
 } from 'n8n-workflow';
+
+/**
+ * The Server URL rule of `normalizeServerUrl` as an n8n expression (the credential test runs no
+ * node code): the stored address (or the built-in node's legacy fields), `https://` added when
+ * there is no scheme, then the origin and an optional `/o/<team>` right after it; null when the
+ * text is not an http(s) URL.
+ */
+const SERVER_URL_MATCH =
+	'("" + ($credentials.url || $credentials.selfHostedUrl || ($credentials.customSubdomain ? "https://" + $credentials.customSubdomain + ".getgrist.com" : "") || "https://docs.getgrist.com")).trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i)';
+
+/** Where the credential test "sends" a malformed Server URL: answered by axios itself, never sent. */
+export const INVALID_URL_BASE = 'data:,invalid-server-url';
+
+/** What the credential test says when the Server URL is malformed (or the server answers 405). */
+export const INVALID_URL_MESSAGE =
+	'The Server URL is not a valid Grist address. Enter your site address starting with https://, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>.';
 
 /**
  * Grist API key + one Server URL. The URL accepts whatever a user pastes (a site URL, a team
@@ -76,12 +93,18 @@ export class GristApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{ (("" + ($credentials.url || $credentials.selfHostedUrl || ($credentials.customSubdomain ? "https://" + $credentials.customSubdomain + ".getgrist.com" : "") || "https://docs.getgrist.com")).trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i) || ["https://the-server-url-is-not-a-valid-url.invalid"])[0] }}',
+			baseURL: `={{ (${SERVER_URL_MATCH} || ["${INVALID_URL_BASE}"])[0] }}`,
 			url: '/api/orgs',
-			method: 'GET',
+			// A Server URL that is not a valid http(s) URL goes to a `data:` URL with POST, which
+			// axios answers itself with 405 (no network, the key goes nowhere); the 405 rule then
+			// says what to change. A valid URL gets the real `GET /api/orgs`.
+			method: `={{ ${SERVER_URL_MATCH} ? "GET" : "POST" }}` as IHttpRequestMethods,
 		},
 		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 405, message: INVALID_URL_MESSAGE },
+			},
 			{
 				type: 'responseCode',
 				properties: {

@@ -7,6 +7,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { INVALID_URL_MESSAGE } from '../../credentials/GristApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
 
@@ -76,6 +77,17 @@ describe('credential test', () => {
 		const result = await n8n.testCredential(cred.id);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^This server did not answer like Grist \(404\)\. Check the Server URL/);
+	});
+
+	test('a malformed Server URL says what to change, and nothing is sent', async () => {
+		emulator.clearLog();
+		const cred = await n8n.createCredential({
+			name: 'Malformed URL',
+			type: 'gristApi',
+			data: { apiKey, url: 'ftp://grist.example.com' },
+		});
+		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'Error', message: INVALID_URL_MESSAGE });
+		expect(emulator.log).toHaveLength(0);
 	});
 });
 

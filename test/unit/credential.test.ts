@@ -5,13 +5,17 @@
  */
 import { Expression } from 'n8n-workflow';
 
-import { GristApi } from '../../credentials/GristApi.credentials';
+import { GristApi, INVALID_URL_BASE } from '../../credentials/GristApi.credentials';
 import { credentialServerUrl, normalizeServerUrl } from '../../nodes/Grist/helpers/url';
 
 const expression = String(new GristApi().test.request.baseURL);
 type Data = { url?: unknown; selfHostedUrl?: unknown; customSubdomain?: unknown };
 const testBase = (credentials: Data) =>
 	Expression.resolveWithoutWorkflow(expression.slice(1), { $credentials: credentials }) as string;
+const testMethod = (credentials: Data) =>
+	Expression.resolveWithoutWorkflow(String(new GristApi().test.request.method).slice(1), {
+		$credentials: credentials,
+	}) as string;
 
 describe('credential test base URL', () => {
 	it('is an expression', () => {
@@ -29,17 +33,26 @@ describe('credential test base URL', () => {
 		'https://grist.example.com/o/docs/doc/sRBrWDUPnUVJ?x=1#a',
 		'http://127.0.0.1:8484',
 		'  https://grist.example.com:8443/o/team/  ',
-	])('matches the node\'s normalisation for %s', (raw) => {
+	])('matches the node\'s normalisation for %s, with GET', (raw) => {
 		expect(testBase({ url: raw }).toLowerCase()).toBe(normalizeServerUrl(raw).base);
+		expect(testMethod({ url: raw })).toBe('GET');
 	});
 
 	it.each(['ftp://grist.example.com', 'https://grist example.com', 'not a url'])(
-		'points %p at a host whose name says the URL is invalid',
+		'sends %p nowhere: POST to a data: URL, which axios answers with 405',
 		(raw) => {
-			expect(testBase({ url: raw })).toBe('https://the-server-url-is-not-a-valid-url.invalid');
+			expect(testBase({ url: raw })).toBe(INVALID_URL_BASE);
+			expect(testMethod({ url: raw })).toBe('POST');
 			expect(() => normalizeServerUrl(raw)).toThrow();
 		},
 	);
+
+	it('has a 405 rule that says what to change', () => {
+		const rule = new GristApi().test.rules?.find(
+			(r) => r.type === 'responseCode' && r.properties.value === 405,
+		);
+		expect(rule?.properties.message).toMatch(/Server URL is not a valid Grist address.*https:\/\/docs\.getgrist\.com/);
+	});
 });
 
 describe('credentials made with n8n\'s built-in Grist node (same type name)', () => {
