@@ -1,29 +1,13 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
-import { documentLocator, tableLocator } from '../common.descriptions';
-import { noparseOption } from '../record/shared';
-import { columnarDataField } from './shared';
+import { columnarWriteProperties } from './shared';
 import { writeColumnar } from './write';
-
-const properties: INodeProperties[] = [
-	documentLocator,
-	tableLocator,
-	columnarDataField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [noparseOption],
-	},
-];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['columnar'], operation: ['create'] } },
-	properties,
+	columnarWriteProperties,
 );
 
 /** POST …\/data: rows of all items of one table in as few requests as possible. */

@@ -4,6 +4,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
+import { documentLocator, tableLocator } from '../common.descriptions';
+import { writeOptionsField } from '../record/shared';
+
 export const columnarDataField: INodeProperties = {
 	displayName: 'Columns (JSON)',
 	name: 'data',
@@ -13,6 +16,9 @@ export const columnarDataField: INodeProperties = {
 	description:
 		'An object of column IDs and arrays of values, one value per row, e.g. {"Name": ["Alice", "Bob"], "Age": [30, 41]}',
 };
+
+/** The parameters of columnar create and update. */
+export const columnarWriteProperties: INodeProperties[] = [documentLocator, tableLocator, columnarDataField, writeOptionsField];
 
 /** Reads item `i`'s columnar object and checks its shape. */
 export function readColumnar(this: IExecuteFunctions, i: number, requireId: boolean): Record<string, unknown[]> {

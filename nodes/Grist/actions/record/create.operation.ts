@@ -11,10 +11,10 @@ import {
 	dataModeField,
 	encodeFields,
 	fieldsJsonField,
-	noparseOption,
 	noparseQs,
 	readRawFields,
 	readTarget,
+	writeOptionsField,
 	tablePath,
 	targetKey,
 	type Target,
@@ -26,14 +26,7 @@ const properties: INodeProperties[] = [
 	dataModeField,
 	columnsMapper('add'),
 	fieldsJsonField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [noparseOption],
-	},
+	writeOptionsField,
 ];
 
 export const description = updateDisplayOptions(

@@ -8,24 +8,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { GristColumn } from '../../helpers/columns';
 import { FilterError, buildFilter, buildSort, parseJsonFilter, type FilterCondition, type SortRule } from '../../helpers/filters';
 import { columnTypes } from '../../helpers/columns';
+import { limitFields } from '../common.descriptions';
 
 export const readFields: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...limitFields,
 	{
 		displayName: 'Filter',
 		name: 'filterType',

@@ -209,6 +209,16 @@ export const noparseOption: INodeProperties = {
 	description: 'Whether to store strings as they are instead of parsing them by column type',
 };
 
+/** The Options of a write whose only option is noparse (record create/update, columnar create/update). */
+export const writeOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [noparseOption],
+};
+
 // ---------------------------------------------------------------------------------------------
 // Reading and encoding fields
 

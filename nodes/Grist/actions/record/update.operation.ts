@@ -11,11 +11,11 @@ import {
 	dataModeField,
 	encodeFields,
 	fieldsJsonField,
-	noparseOption,
 	noparseQs,
 	parseRowIds,
 	readRawFields,
 	readTarget,
+	writeOptionsField,
 	tablePath,
 	targetKey,
 	type Target,
@@ -35,14 +35,7 @@ const properties: INodeProperties[] = [
 	dataModeField,
 	columnsMapper('add'),
 	fieldsJsonField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [noparseOption],
-	},
+	writeOptionsField,
 ];
 
 export const description = updateDisplayOptions(
