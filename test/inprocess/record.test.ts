@@ -184,6 +184,10 @@ describe('record.getAll', () => {
 		expect(out[0].json).toMatchObject({ Ratio: null, errors: { Ratio: 'ZeroDivisionError' } });
 		expect(out[0].json).toHaveProperty('manualSort');
 		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query).toEqual({ hidden: '1' });
+		const raw = await run({ operation: 'getAll', table: rl('AllTypes'), returnAll: true, simplify: false });
+		expect(raw.items).toHaveLength(1);
+		expect(raw.items[0].json).toMatchObject({ fields: { Num: 3, Int: 0, Ratio: null }, errors: { Ratio: 'ZeroDivisionError' } });
+		expect(raw.items[0].json.fields).not.toHaveProperty('manualSort');
 	});
 
 	it('reads per item (expressions may differ) and pairs outputs; continueOnFail keeps going', async () => {
