@@ -626,6 +626,39 @@ describe('errors after activation', () => {
 	});
 });
 
+describe('errors after activation: a key that was revoked', () => {
+	it('Grist rejects the key (401): the error says to update the credential; the cursor is kept', async () => {
+		const t = newTable();
+		const email = `revoked-${randomUUID()}@example.com`;
+		const oldKey = `old-${randomUUID()}`;
+		emu.addUser({ email, apiKey: oldKey });
+		emu.setAccess('doc', docId, email, 'viewers');
+		const p = createPoller({
+			node: new GristTrigger(),
+			parameters: {
+				document: { __rl: true, mode: 'id', value: docId },
+				table: { __rl: true, mode: 'id', value: t },
+				event: 'rowAddedOrUpdated',
+				timestampColumn: 'Updated',
+			},
+			credentials: { apiKey: oldKey, url: emu.url },
+		});
+		await p.poll('trigger');
+		emu.addUser({ email, apiKey: `new-${randomUUID()}` }); // the user made a new key
+		add(t, [{ Name: 'a', Updated: 5 }]);
+		const error = await p.poll('trigger').then(
+			() => undefined,
+			(e: Error & { description?: string; httpCode?: string }) => e,
+		);
+		expect(error?.httpCode).toBe('401');
+		expect(error?.description).toBe(
+			'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).',
+		);
+		expect(`${error?.message} ${error?.description}`).not.toContain(oldKey);
+		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: null, ids: [] });
+	});
+});
+
 // ---------------------------------------------------------------------------------------------
 // Direct API calls for changes the emulator's seeding helpers do not offer.
 
