@@ -563,6 +563,42 @@ describe('record.upsert', () => {
 		]);
 	});
 
+	it('when several rows match: first (default), none or all; Never Add skips items that match nothing', async () => {
+		resetTable('People');
+		const [d1, d2] = emu.addRecords(demo.docId, 'People', [
+			{ Email: 'd', Visits: 1 },
+			{ Email: 'd', Visits: 2 },
+		]);
+		emu.clearLog();
+		const upsert = async (options: IDataObject, visits: number) =>
+			await run({ operation: 'upsert', table: rl('People'), columns: mapper({ Email: 'd', Visits: visits }, ['Email']), options });
+		const visits = () => emu.records(demo.docId, 'People').map((r) => [r.id, r.fields.Email, r.fields.Visits]);
+
+		const none = await upsert({ onMany: 'none' }, 5);
+		expect(none.error).toBeUndefined();
+		expect(visits()).toEqual([[d1, 'd', 1], [d2, 'd', 2]]);
+
+		const first = await upsert({}, 6);
+		expect(first.items[0].json).toEqual({ id: d1, ids: [d1], Email: 'd', Visits: 6 });
+		expect(visits()).toEqual([[d1, 'd', 6], [d2, 'd', 2]]);
+
+		const all = await upsert({ onMany: 'all' }, 7);
+		expect(all.items[0].json).toEqual({ id: d1, ids: [d1, d2], Email: 'd', Visits: 7 });
+		expect(visits()).toEqual([[d1, 'd', 7], [d2, 'd', 7]]);
+		expect(emu.log.filter((e) => e.method === 'PUT').map((e) => e.query)).toEqual([{ onmany: 'none' }, {}, { onmany: 'all' }]);
+
+		emu.clearLog();
+		const noAdd = await run(
+			{ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']), options: { noAdd: true } },
+			items([{ Email: 'new@x', Visits: 1 }, { Email: 'd', Visits: 8 }]),
+		);
+		expect(noAdd.error).toBeUndefined();
+		expect(emu.log.filter((e) => e.method === 'PUT').map((e) => e.query)).toEqual([{ noadd: '1' }]);
+		expect(visits()).toEqual([[d1, 'd', 8], [d2, 'd', 7]]);
+		expect(noAdd.items.map((o) => [o.json.id, o.json.ids])).toEqual([[null, []], [d1, [d1]]]);
+		expect(paired(noAdd.items)).toEqual([0, 1]);
+	});
+
 	it('refuses an empty match unless allowed, then matches every row', async () => {
 		resetTable('People');
 		emu.addRecords(demo.docId, 'People', [{ Name: 'x' }, { Name: 'y' }]);
