@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: loopback servers; HTTP_PROXY for the "Domain not recognized" host */
 /**
  * The credential test as n8n runs it ("Test" in the credential dialog), against the emulator and
  * against servers that are not Grist.
@@ -77,4 +77,23 @@ describe('credential test', () => {
 			expect(emulator.log).toHaveLength(0);
 		},
 	);
+
+	it('explains a self-hosted server that answers "Domain not recognized"', async () => {
+		// http://grist:8484 (a Docker-internal name) reaches the emulator through HTTP_PROXY.
+		const keys = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+		const saved = keys.map((k) => process.env[k]);
+		process.env.HTTP_PROXY = process.env.http_proxy = emulator.url;
+		process.env.NO_PROXY = process.env.no_proxy = '127.0.0.1,localhost';
+		try {
+			const result = await test('http://grist:8484');
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/"Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/);
+			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/orgs', 404]]);
+		} finally {
+			keys.forEach((k, i) => {
+				if (saved[i] === undefined) delete process.env[k];
+				else process.env[k] = saved[i];
+			});
+		}
+	});
 });

@@ -1,9 +1,13 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: a loopback web server that is not Grist; HTTP_PROXY for the "Domain not recognized" host */
 /**
  * The transport (nodes/Grist/transport) run for real inside n8n-core against the Grist emulator:
  * retries, error mapping, path encoding, org-key rules and binary answers. A small probe node
  * calls `GristClient` with whatever path segments a test gives it, so these tests exercise the
  * transport itself, not an operation built on it.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -245,5 +249,65 @@ describe('through the Grist node', () => {
 		expect(res.items.map((i) => i.json.domain)).toContain(demo.orgDomain);
 		expect(res.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 		expect(emulator.log.map((e) => `${e.method} ${e.apiPath}`)).toEqual(['GET /api/orgs']);
+	});
+});
+
+describe('a Server URL that is not a Grist API', () => {
+	let web: Server;
+	let webUrl: string;
+	let webStatus = 404;
+	beforeAll(async () => {
+		// A web server that is not Grist: a 404 page, or (a single-page site) a page for every path.
+		web = createServer((_req, res) => {
+			res.writeHead(webStatus, { 'content-type': 'text/html' });
+			res.end(`<!doctype html><html><body>${webStatus === 200 ? 'Welcome' : 'Not Found'}</body></html>`);
+		});
+		await new Promise<void>((r) => web.listen(0, '127.0.0.1', () => r()));
+		webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => await new Promise((r) => web.close(r)));
+
+	const orgGetAll = async (url: string) =>
+		await runNode({
+			node: new Grist(),
+			parameters: { resource: 'org', operation: 'getAll', returnAll: true },
+			credentials: { apiKey: demo.apiKey, url },
+		});
+
+	it.each([
+		['a 404 page', 404],
+		['a page for every path (HTTP 200)', 200],
+	])('%s: says the server is not Grist and to check the Server URL', async (_what, status) => {
+		webStatus = status;
+		const res = await orgGetAll(webUrl);
+		expect(res.error?.message).toBe(`The server at ${webUrl} did not answer like Grist (HTTP ${status})`);
+		expect(res.error?.description).toMatch(/^Check the Server URL of the Grist credential/);
+		expect(JSON.stringify(res.error)).not.toContain(demo.apiKey);
+		expect(res.items).toEqual([]);
+	});
+
+	describe('a self-hosted server that does not know the host name ("Domain not recognized")', () => {
+		const saved: Record<string, string | undefined> = {};
+		const keys = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+		beforeAll(() => {
+			for (const k of keys) saved[k] = process.env[k];
+			process.env.HTTP_PROXY = process.env.http_proxy = emulator.url;
+			process.env.NO_PROXY = process.env.no_proxy = '127.0.0.1,localhost';
+		});
+		afterAll(() => {
+			for (const k of keys) {
+				if (saved[k] === undefined) delete process.env[k];
+				else process.env[k] = saved[k];
+			}
+		});
+
+		it('keeps Grist\'s message and says what to change on the server or in the URL', async () => {
+			// http://grist:8484: a Docker-internal name, the classic cause.
+			const res = await orgGetAll('http://grist:8484');
+			expect(res.error?.message).toBe('Domain not recognized: grist');
+			expect(res.error?.httpCode).toBe('404');
+			expect(res.error?.description).toMatch(/public URL of your Grist server.*APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/);
+			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/orgs', 404]]);
+		});
 	});
 });

@@ -1,4 +1,4 @@
-import { errorHint, gristErrorText, redact } from '../../nodes/Grist/helpers/errors';
+import { errorHint, gristErrorText, isGristErrorBody, isHtmlBody, notGristAnswer, redact } from '../../nodes/Grist/helpers/errors';
 import { DEFAULT_RETRY, backoffDelay, shouldRetry } from '../../nodes/Grist/helpers/retry';
 import { fileNameFromDisposition, networkErrorCode } from '../../nodes/Grist/transport';
 
@@ -92,5 +92,40 @@ describe('networkErrorCode', () => {
 		const inner = Object.assign(new Error('inner'), { code: 'ECONNREFUSED' });
 		expect(networkErrorCode(new Error('outer', { cause: inner }))).toBe('ECONNREFUSED');
 		expect(networkErrorCode(new Error('plain'))).toBeUndefined();
+	});
+});
+
+describe('answers that did not come from Grist', () => {
+	const origin = 'https://example.com';
+	it.each<[number, unknown]>([
+		[404, '<!doctype html><html><body>Not Found</body></html>'],
+		[200, '<html><head></head><body>Welcome</body></html>'],
+		[401, Buffer.from('<!DOCTYPE html><html>login</html>')],
+		[404, ''],
+		[405, 'Method Not Allowed'],
+	])('%i %p: says the Server URL is not a Grist site', (status, body) => {
+		expect(notGristAnswer(status, body, origin)).toEqual({
+			message: `The server at ${origin} did not answer like Grist (HTTP ${status})`,
+			hint: expect.stringMatching(/^Check the Server URL of the Grist credential: .*https:\/\/<host>\/o\/<team>/),
+		});
+	});
+	it.each<[number, unknown]>([
+		[404, { error: 'document not found' }],
+		[404, '{"error":"Domain not recognized: grist"}'],
+		[404, Buffer.from('{"error":"Attachment not found: 7"}')],
+		[413, '<html><body>413 Request Entity Too Large</body></html>'],
+		[502, '<html><body>Bad Gateway</body></html>'],
+		[400, 'Bad request'],
+		[200, '"sRBrWDUPnUVJXc1c2Yz6wQ"'],
+	])('%i %p: a Grist answer (or a proxy error with its own hint) is left alone', (status, body) => {
+		expect(notGristAnswer(status, body, origin)).toBeUndefined();
+	});
+	it('recognizes HTML pages only', () => {
+		expect(isHtmlBody('  <!DOCTYPE html>')).toBe(true);
+		expect(isHtmlBody('<?xml version="1.0"?>')).toBe(true);
+		expect(isHtmlBody('a <html> in text')).toBe(false);
+		expect(isHtmlBody({ html: true })).toBe(false);
+		expect(isGristErrorBody({ error: 'x' })).toBe(true);
+		expect(isGristErrorBody('{"error":1}')).toBe(false);
 	});
 });

@@ -37,6 +37,41 @@ export function gristErrorText(body: unknown, status: number): string {
 	return `HTTP ${status}`;
 }
 
+/** Whether an answer carries Grist's JSON error shape (`{"error": "…"}`), as every Grist error does. */
+export function isGristErrorBody(body: unknown): boolean {
+	let value = body;
+	if (Buffer.isBuffer(value)) value = value.toString('utf8');
+	if (typeof value === 'string') {
+		try {
+			value = JSON.parse(value);
+		} catch {
+			return false;
+		}
+	}
+	return !!value && typeof value === 'object' && typeof (value as GristErrorBody).error === 'string';
+}
+
+/** Whether a body is an HTML page (what web servers, proxies and login pages answer; never Grist's API). */
+export function isHtmlBody(body: unknown): boolean {
+	const text = Buffer.isBuffer(body) ? body.subarray(0, 200).toString('utf8') : typeof body === 'string' ? body.slice(0, 200) : '';
+	return /^\s*<(!doctype\s+html|html|head|body|\?xml)/i.test(text);
+}
+
+/**
+ * The error of an answer that did not come from Grist's API: an HTML page (any status) or a
+ * 404/405 without Grist's JSON error shape. Usually the Server URL points at another web server.
+ */
+export function notGristAnswer(status: number, body: unknown, origin: string): { message: string; hint: string } | undefined {
+	const html = isHtmlBody(body);
+	if (!html && !((status === 404 || status === 405) && !isGristErrorBody(body))) return undefined;
+	// A proxy in front of Grist refusing a large body or failing: keep the 413/429/5xx hints.
+	if (html && (status === 413 || status === 429 || status >= 500)) return undefined;
+	return {
+		message: `The server at ${origin} did not answer like Grist (HTTP ${status})`,
+		hint: 'Check the Server URL of the Grist credential: use your Grist site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team> (not a page of another web site).',
+	};
+}
+
 const ROLE_FOR: Array<[RegExp, string]> = [
 	[/No view access/i, 'at least the Viewer role'],
 	[/No write access/i, 'the Editor or Owner role'],

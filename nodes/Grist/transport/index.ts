@@ -19,7 +19,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { errorHint, gristErrorText, redact } from '../helpers/errors';
+import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
 import { DEFAULT_RETRY, backoffDelay, shouldRetry, type RetryPolicy } from '../helpers/retry';
 import {
 	PathSegmentError,
@@ -211,7 +211,11 @@ export class GristClient {
 				}
 				throw this.networkError(error, code, req);
 			}
-			if (res.statusCode >= 200 && res.statusCode < 300) return res;
+			if (res.statusCode >= 200 && res.statusCode < 300) {
+				// A JSON endpoint answered with a web page: the Server URL is not a Grist API.
+				if (extra.json && isHtmlBody(res.body)) throw this.apiError(res, req, retries);
+				return res;
+			}
 			if (isStream(res.body)) res.body = await readStream(res.body);
 			if (shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)) {
 				await sleep(backoffDelay(retries, this.retry));
@@ -223,8 +227,9 @@ export class GristClient {
 
 	private apiError(res: FullResponse, req: GristRequest, retries: number): NodeApiError {
 		const body = res.body;
-		const text = redact(gristErrorText(body, res.statusCode), this.apiKey);
-		let hint = errorHint(res.statusCode, text, { what: req.what });
+		const notGrist = notGristAnswer(res.statusCode, body, this.server.origin);
+		const text = notGrist?.message ?? redact(gristErrorText(body, res.statusCode), this.apiKey);
+		let hint = notGrist?.hint ?? errorHint(res.statusCode, text, { what: req.what });
 		if (retries > 0) hint += ` (Tried ${retries + 1} times.)`;
 		const response: JsonObject = { error: text, status: res.statusCode };
 		const error = new NodeApiError(this.ctx.getNode(), response, {
