@@ -123,7 +123,7 @@ export class GristTrigger implements INodeType {
 						default: '',
 						displayOptions: { show: { '/event': ['rowAdded'] } },
 						description:
-							'A column set once when a record is created (e.g. a trigger formula NOW() on new records only). Lets the trigger tell a new record that got the ID of a just-deleted last record from an edit of that record. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+							'A column set once when a record is created (e.g. a DateTime with the trigger formula NOW() on new records only). Lets the trigger tell new records that got the IDs of just-deleted last records from edits of those records. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
 					{
 						displayName: 'Filter (JSON)',

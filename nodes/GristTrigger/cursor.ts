@@ -20,11 +20,17 @@
  *     drained over several polls, in order.
  * - Reuse of the highest id: when a poll sees the top id below the cursor, it lowers the cursor
  *   (above), so rows that later get those ids are emitted. If the last row is deleted *and* its id
- *   handed out again between two polls, the id alone cannot tell. With a creation column
- *   (`markColumn`: a column whose value is set once when the row is created, e.g. a trigger
- *   formula `NOW()` on new records only), the cursor keeps that value of its row (`mark`) and a
- *   different value at the same id means a new row, which is emitted. Without one, a changed row
- *   at the cursor's id is taken as an edit of the old row and not emitted.
+ *   handed out again between two polls — or n8n restarted before a lowered cursor was saved (n8n
+ *   saves static data only after activation and with a poll that emits) — the id alone cannot
+ *   tell. With a creation column (`markColumn`: a column whose value is set once when the row is
+ *   created, e.g. a trigger formula `NOW()` on new records only), the cursor keeps that value of
+ *   its row (`mark`) and a different value at the same id means a new row, which is emitted.
+ *   The rows below it may have been re-created too: when the mark is a number (Date, DateTime,
+ *   Numeric), every row below the cursor's id whose creation value is above the mark is new as
+ *   well; they are read newest first (`sort=-C,-id`, a page doubling from 8 until it reaches an
+ *   older row: cost proportional to their number) and emitted first, in id order, under the same
+ *   `maxRecords` cap. Without a creation column, a changed row at the cursor's id is taken as an
+ *   edit of the old row and not emitted.
  * - User filter: rows that do not match when they are first read are passed over for good.
  *
  * ## Row Added or Updated (`rowAddedOrUpdated`)
@@ -169,6 +175,39 @@ export async function rowAddedBaseline(fetch: FetchRecords, opts: RowAddedOption
 	return state;
 }
 
+/**
+ * Rows below the cursor's id that were created after the cursor's row: when the row at the cursor
+ * turned out to be a new row (its creation value changed), the rows just below it may have been
+ * deleted and re-created too (Grist hands out max id + 1). With a numeric creation column
+ * (Date/DateTime/Numeric, set once at creation, e.g. `NOW()`), those are the rows whose creation
+ * value is above the one kept with the cursor: read newest first (`sort=-C,-id`, user filter
+ * applied) in a page that doubles until it reaches an older row, so the cost follows their number.
+ * Returned in id order.
+ */
+async function createdAfterMark(
+	fetch: FetchRecords,
+	lastId: number,
+	mark: { value: unknown } | undefined,
+	opts: RowAddedOptions,
+): Promise<GristRecord[]> {
+	const column = opts.markColumn;
+	const since = mark?.value;
+	if (!column || typeof since !== 'number' || !Number.isFinite(since) || lastId <= 1) return [];
+	const newer = (row: GristRecord): boolean => {
+		const value = row.fields?.[column];
+		return typeof value === 'number' && value > since;
+	};
+	let k = 8;
+	let page: GristRecord[];
+	for (;;) {
+		page = await fetch({ sort: `-${column},-id`, limit: k, filter: opts.filter });
+		const last = page[page.length - 1];
+		if (page.length < k || !last || !newer(last)) break;
+		k *= 2;
+	}
+	return page.filter((row) => row.id < lastId && newer(row)).sort((a, b) => a.id - b.id);
+}
+
 export async function pollRowAdded(
 	state: RowAddedState,
 	fetch: FetchRecords,
@@ -200,13 +239,21 @@ export async function pollRowAdded(
 
 	if (topId === lastId) {
 		if (!top || !reused(top)) return done([], state);
-		// The last row was deleted and a new row got its id between two polls.
+		// The last row was deleted and a new row got its id between two polls (rows below it may
+		// have been re-created too).
 		let rows = [top];
 		if (hasFilter(opts.filter)) {
 			const q = withIds(opts.filter, [lastId]);
 			rows = q.ids.length ? await fetch({ filter: q.filter, sort: 'id' }) : [];
 		}
-		return done(rows, at(lastId, markOf(top, opts.markColumn)));
+		const below = await createdAfterMark(fetch, lastId, state.mark, opts);
+		if (below.length >= maxRecords) {
+			// The rest (up to the top) is above the new cursor: the next polls read it in windows.
+			const emit = below.slice(0, maxRecords);
+			const last = emit[emit.length - 1];
+			return done(emit, at(last.id, markOf(last, opts.markColumn)), true);
+		}
+		return done([...below, ...rows], at(lastId, markOf(top, opts.markColumn)));
 	}
 
 	// New ids lastId+1 … topId: read them in windows, oldest first.
@@ -228,12 +275,18 @@ export async function pollRowAdded(
 		rows.sort((a, b) => a.id - b.id);
 		let cut = false;
 		let endRow: GristRecord | undefined;
+		const candidates: GristRecord[] = [];
 		for (const row of rows) {
 			if (row.id === lastId) {
 				if (!reused(row)) continue;
+				// Rows below the cursor's row may have been re-created with it: they come first.
+				candidates.push(...(await createdAfterMark(fetch, lastId, state.mark, opts)));
 			} else if (row.id < next || row.id > end) {
 				continue; // not asked for: ignore
 			}
+			candidates.push(row);
+		}
+		for (const row of candidates) {
 			if (records.length >= maxRecords) {
 				cut = true;
 				break;

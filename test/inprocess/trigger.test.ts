@@ -512,6 +512,41 @@ describe('restarts: what n8n saves (after activation, and with each emitting pol
 	});
 });
 
+describe('Row Added: several top rows deleted and their ids handed out again', () => {
+	it('after a restart that lost the lowered cursor: the creation column finds every re-created row', async () => {
+		const t = newTable();
+		add(t, span(1, 4).map((i) => ({ Name: `old${i}`, Created: i })));
+		const p = poller(t, { options: { creationColumn: 'Created' } });
+		await p.poll('trigger');
+		emu.removeRecords(docId, t, [3, 4]);
+		expect(await p.poll('trigger')).toBeNull(); // lowered to 2 in memory; 4 stays saved
+		p.restart();
+		expect(add(t, [{ Name: 'new3', Created: 10 }, { Name: 'new4', Created: 11 }])).toEqual([3, 4]);
+		emu.clearLog();
+		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([
+			[3, 'new3'],
+			[4, 'new4'],
+		]);
+		expect(requests(t)).toEqual([
+			'GET records?limit=1&sort=-id 200',
+			'GET records?limit=8&sort=-Created,-id 200',
+			'GET columns 200',
+		]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it('between two polls, with more rows after them: each new row once, in id order', async () => {
+		const t = newTable();
+		add(t, span(1, 3).map((i) => ({ Name: `old${i}`, Created: i })));
+		const p = poller(t, { options: { creationColumn: 'Created' } });
+		await p.poll('trigger');
+		emu.removeRecords(docId, t, [2, 3]);
+		expect(add(t, span(1, 3).map((i) => ({ Name: `new${i}`, Created: 10 + i })))).toEqual([2, 3, 4]);
+		expect(emittedIds(await p.poll('trigger'))).toEqual([2, 3, 4]);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+});
+
 describe('cost of a poll with nothing new (constant, whatever the table size)', () => {
 	it('Row Added, with a filter: one request for the top id, unfiltered, limit 1', async () => {
 		const t = newTable();

@@ -224,6 +224,65 @@ describe('Row Added cursor', () => {
 		expect(t.takeLog()[1]).toEqual({ filter: { id: [1, 2] }, sort: 'id' });
 	});
 
+	it('several top rows deleted and re-created between polls: all found through the creation column', async () => {
+		t.addMany(5, (i) => ({ Created: 100 + i }));
+		const state = await rowAddedBaseline(t.fetch, { markColumn: 'Created' });
+		expect(state).toEqual({ kind: 'rowAdded', lastId: 5, mark: { value: 104 } });
+		t.remove(3, 4, 5);
+		expect(t.addMany(3, (i) => ({ Created: 200 + i }))).toEqual([3, 4, 5]);
+		t.takeLog();
+		const out = await pollRowAdded(state, t.fetch, { markColumn: 'Created' }, limits);
+		expect(ids(out.records)).toEqual([3, 4, 5]);
+		expect(out.state).toEqual({ kind: 'rowAdded', lastId: 5, mark: { value: 202 } });
+		// The top id, then the newest-created rows in a page that grows until it reaches an old row.
+		expect(t.takeLog()).toEqual([
+			{ sort: '-id', limit: 1 },
+			{ sort: '-Created,-id', limit: 8 },
+		]);
+		expect((await pollRowAdded(out.state, t.fetch, { markColumn: 'Created' }, limits)).records).toEqual([]);
+	});
+
+	it('re-created rows followed by more new rows: all in id order, each once; the page doubles', async () => {
+		t.addMany(20, (i) => ({ Created: 100 + i }));
+		const state = await rowAddedBaseline(t.fetch, { markColumn: 'Created' });
+		t.remove(...span(11, 20));
+		t.addMany(12, (i) => ({ Created: 200 + i })); // ids 11..22
+		t.takeLog();
+		const out = await pollRowAdded(state, t.fetch, { markColumn: 'Created' }, limits);
+		expect(ids(out.records)).toEqual(span(11, 22));
+		expect(t.takeLog()).toEqual([
+			{ sort: '-id', limit: 1 },
+			{ filter: { id: [20, 21, 22] }, sort: 'id' },
+			{ sort: '-Created,-id', limit: 8 },
+			{ sort: '-Created,-id', limit: 16 },
+		]);
+		expect(out.state).toEqual({ kind: 'rowAdded', lastId: 22, mark: { value: 211 } });
+	});
+
+	it('re-created rows above Max Records per Poll: drained over the next polls, none twice', async () => {
+		t.addMany(6, (i) => ({ Created: 100 + i }));
+		let state = await rowAddedBaseline(t.fetch, { markColumn: 'Created' });
+		t.remove(3, 4, 5, 6);
+		t.addMany(4, (i) => ({ Created: 200 + i })); // ids 3..6
+		const perPoll: number[][] = [];
+		for (let i = 0; i < 3; i++) {
+			const out = await pollRowAdded(state, t.fetch, { markColumn: 'Created' }, { maxRecords: 2 });
+			perPoll.push(ids(out.records));
+			state = out.state;
+		}
+		expect(perPoll).toEqual([[3, 4], [5, 6], []]);
+	});
+
+	it('re-created rows with a user filter: only matching ones', async () => {
+		t.addMany(4, (i) => ({ Created: 100 + i, Status: 'Open' }));
+		const opts = { markColumn: 'Created', filter: { Status: ['Open'] } };
+		const state = await rowAddedBaseline(t.fetch, opts);
+		t.remove(2, 3, 4);
+		t.addMany(3, (i) => ({ Created: 200 + i, Status: i === 1 ? 'Done' : 'Open' })); // ids 2..4
+		const out = await pollRowAdded(state, t.fetch, opts, limits);
+		expect(ids(out.records)).toEqual([2, 4]);
+	});
+
 	it('an edit of the last row is not a new row (creation column unchanged, or none)', async () => {
 		t.add({ Created: 100, Name: 'a' });
 		const withMark = await rowAddedBaseline(t.fetch, { markColumn: 'Created' });
