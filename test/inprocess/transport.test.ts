@@ -250,6 +250,34 @@ describe('through the Grist node', () => {
 		expect(res.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 		expect(emulator.log.map((e) => `${e.method} ${e.apiPath}`)).toEqual(['GET /api/orgs']);
 	});
+
+	const orgGetAllWith = async (credentials: { apiKey: string; url: string }) =>
+		await runNode({
+			node: new Grist(),
+			parameters: { resource: 'org', operation: 'getAll', returnAll: true },
+			credentials,
+		});
+
+	it('an empty API key is refused before any request, saying where to get one', async () => {
+		const res = await orgGetAllWith({ apiKey: '  ', url: emulator.url });
+		expect(res.error?.name).toBe('NodeOperationError');
+		expect(res.error?.message).toBe(
+			'The API Key of the Grist credential is empty. Paste the key from Profile Settings → API in Grist.',
+		);
+		expect(emulator.log).toHaveLength(0);
+	});
+
+	it.each([
+		['ftp://grist.example.com', /^The Server URL must start with https:\/\//],
+		['https://grist example.com', /^The Server URL "https:\/\/grist example.com" is not a valid URL\. Use your site address/],
+		['not a url', /^The Server URL "not a url" is not a valid URL/],
+	])('a malformed Server URL %p is refused before any request, saying what to change', async (url, message) => {
+		const res = await orgGetAllWith({ apiKey: demo.apiKey, url });
+		expect(res.error?.name).toBe('NodeOperationError');
+		expect(res.error?.message).toMatch(message);
+		expect(res.error?.description).toBe('Fix the Server URL field of the Grist credential.');
+		expect(emulator.log).toHaveLength(0);
+	});
 });
 
 describe('a Server URL that is not a Grist API', () => {
