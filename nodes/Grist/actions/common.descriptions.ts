@@ -180,6 +180,13 @@ export const documentLocator: INodeProperties = {
 	],
 };
 
+/**
+ * No "By URL" mode, on purpose: a Grist URL names a document and a page (`/<docId>/<slug>/p/<n>`,
+ * `n` a view id), not a table. A page can show several tables (or one table several times), raw
+ * data is `/p/data`, and a widget anchor (`#a1.s<section>…`) is a section id: none of them gives a
+ * table ID without reading the document's metadata, and then not unambiguously. The document part
+ * of a pasted URL goes in the Document field (By URL); the table is then picked from the list.
+ */
 export const tableLocator: INodeProperties = {
 	displayName: 'Table',
 	name: 'table',
