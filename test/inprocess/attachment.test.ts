@@ -468,6 +468,16 @@ describe('getAll', () => {
 		expect(emu.log.map((e) => [e.apiPath, e.query])).toEqual([[attPath(), { limit: '2' }]]);
 	});
 
+	it.each([
+		['={{ -1 }}', '-1'],
+		['={{ 2.5 }}', '2.5'],
+		['={{ "many" }}', '"many"'],
+	])('refuses Limit %s before any request, naming the field and item', async (limit, shown) => {
+		const r = await run({ operation: 'getAll', returnAll: false, limit });
+		expect(r.error?.message).toBe(`The Limit of item 0 must be a whole number of at least 1, not ${shown}`);
+		expect(emu.log).toEqual([]);
+	});
+
 	it('gives Grist\'s text for an unknown document', async () => {
 		const r = await run({ operation: 'getAll', returnAll: true, document: { __rl: true, mode: 'id', value: 'NoSuchDoc12345' } });
 		expect(r.error?.message).toBe('document not found');

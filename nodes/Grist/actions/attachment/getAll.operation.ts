@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
 import type { GristClient } from '../../transport';
 import { documentLocator, limitFields, locatorValue } from '../common.descriptions';
+import { readLimit } from '../record/read';
 import { flattenAttachmentRecord } from './shared';
 
 const properties: INodeProperties[] = [documentLocator, ...limitFields];
@@ -21,13 +22,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const docId = locatorValue.call(this, 'document', i);
-		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+		const limit = readLimit.call(this, i); // 0 for Return All; a bad Limit fails naming it
 		const qs: IDataObject = {};
-		let limit = 0;
-		if (!returnAll) {
-			limit = Math.max(1, Math.floor(Number(this.getNodeParameter('limit', i, 50))));
-			qs.limit = limit;
-		}
+		if (limit > 0) qs.limit = limit;
 		const res = await client.request<{ records: Array<{ id: number; fields?: IDataObject }> }>({
 			method: 'GET',
 			path: client.path('docs', { value: docId, label: 'document ID' }, 'attachments'),
