@@ -226,3 +226,47 @@ describe('org getWorkspaces', () => {
 		expect(items[1].pairedItem).toEqual({ item: 0 });
 	});
 });
+
+describe('org key rules of every operation with an Organization field (self-hosted URL without /o/<team>)', () => {
+	// Such a server cannot resolve `current` (400 "No organization chosen"): an empty Organization
+	// field must become the only org the key can see, or an error asking to pick one.
+	const ops: Array<[string, Record<string, unknown>, (org: number) => string[]]> = [
+		['org get', { operation: 'get' }, (o) => [`GET /api/orgs/${o}`]],
+		['org update', { operation: 'update', name: 'Renamed' }, (o) => [`PATCH /api/orgs/${o}`, `GET /api/orgs/${o}`]],
+		['org getAccess', { operation: 'getAccess' }, (o) => [`GET /api/orgs/${o}/access`]],
+		[
+			'org updateAccess',
+			{ operation: 'updateAccess', users: { user: [{ email: 'friend@example.com', role: 'viewers' }] } },
+			(o) => [`PATCH /api/orgs/${o}/access`],
+		],
+		['org getWorkspaces', { operation: 'getWorkspaces', output: 'workspace' }, (o) => [`GET /api/orgs/${o}/workspaces`]],
+		[
+			'document getAll (site)',
+			{ resource: 'document', operation: 'getAll', scope: 'org', returnAll: true },
+			(o) => [`GET /api/orgs/${o}/workspaces`],
+		],
+		['workspace create', { resource: 'workspace', operation: 'create', name: 'New' }, (o) => [`POST /api/orgs/${o}/workspaces`]],
+	];
+
+	it.each(ops)('%s: uses the only org of the key, never "current"', async (_name, params, expected) => {
+		const solo = emu.addUser({ email: `solo-${String(params.resource ?? 'org')}-${String(params.operation)}@example.com` });
+		const listed = await run({ operation: 'getAll', returnAll: true }, { serverUrl: emu.url, apiKey: solo.apiKey });
+		expect(listed.items).toHaveLength(1);
+		const only = listed.items[0].json.id as number;
+		emu.clearLog();
+		const { error } = await run({ org: rl('list', ''), ...params }, { serverUrl: emu.url, apiKey: solo.apiKey });
+		expect(error).toBeUndefined();
+		const made = requests();
+		expect(made.slice(0, 1 + expected(only).length)).toEqual(['GET /api/orgs', ...expected(only)]);
+		expect(made.join(' ')).not.toContain('current');
+	});
+
+	it.each(ops)('%s: with several orgs and none picked, asks to pick one and sends nothing else', async (_name, params) => {
+		const { error } = await run({ org: rl('list', ''), ...params }, { serverUrl: emu.url });
+		expect(error?.message).toBe(
+			'This Grist server has 2 organizations and the Server URL does not say which one to use',
+		);
+		expect(error?.description).toMatch(/Pick an organization in the Organization field, or add \/o\/<team>/);
+		expect(requests()).toEqual(['GET /api/orgs']);
+	});
+});
