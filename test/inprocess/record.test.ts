@@ -695,6 +695,34 @@ describe('methods', () => {
 		expect(column.typeOptions).toEqual({ loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] });
 	});
 
+	it('a Choice column without choices maps as text, so n8n does not refuse every value', async () => {
+		emu.addTable(demo.docId, 'Stages', [
+			{ id: 'Stage', type: 'Choice' },
+			{ id: 'Phase', type: 'Choice', widgetOptions: { choices: [] } },
+			{ id: 'Level', type: 'Choice', widgetOptions: { choices: ['low', 'high'] } },
+		]);
+		const params = { resource: 'record', operation: 'create', document: rl(demo.docId), table: rl('Stages') };
+		const credentials = { apiKey: demo.apiKey, url: serverUrl };
+		const mapping = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getMappingColumns', kind: 'resourceMapping' })) as {
+			fields: Array<{ id: string; type: string; options?: unknown }>;
+		};
+		expect(mapping.fields.map((f) => [f.id, f.type, f.options])).toEqual([
+			['Stage', 'string', undefined],
+			['Phase', 'string', undefined],
+			['Level', 'options', [{ name: 'low', value: 'low' }, { name: 'high', value: 'high' }]],
+		]);
+		// With the schema n8n stores from these fields, values go through (Level still checked by n8n).
+		emu.clearLog();
+		const schema = mapping.fields.map((f) => ({ ...f, displayName: f.id, required: false, defaultMatch: false, display: true, canBeUsedToMatch: true }));
+		const ok = await run({ operation: 'create', table: rl('Stages'), columns: { ...mapper({ Stage: 'draft', Phase: 'one', Level: 'low' }), schema } });
+		expect(ok.error).toBeUndefined();
+		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({ records: [{ fields: { Stage: 'draft', Phase: 'one', Level: 'low' } }] });
+		// n8n checks fixed values against the options before the run, as the editor does.
+		await expect(run({ operation: 'create', table: rl('Stages'), columns: { ...mapper({ Level: 'medium' }), schema } })).rejects.toThrow(
+			"'Level' expects one of the following values: [low, high] but we got 'medium'",
+		);
+	});
+
 	it('lists columns for the pickers and typed fields for the resource mapper', async () => {
 		const params = { resource: 'record', operation: 'create', document: rl(demo.docId), table: rl('AllTypes') };
 		const credentials = { apiKey: demo.apiKey, url: serverUrl };

@@ -140,7 +140,10 @@ export function toMapperField(column: GristColumn): ResourceMapperField {
 		removed: false,
 	};
 	if (type === 'Choice') {
-		field.options = (column.choices ?? []).map((c) => ({ name: c, value: c }));
+		const choices = column.choices ?? [];
+		// n8n refuses any value not among a field's options: a Choice column without choices takes text.
+		if (choices.length > 0) field.options = choices.map((c) => ({ name: c, value: c }));
+		else field.type = 'string';
 	}
 	return field;
 }
