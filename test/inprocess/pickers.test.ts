@@ -5,24 +5,15 @@
  * (`http://demo.getgrist.com`) reached through HTTP_PROXY = the emulator.
  */
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { rl, useDemoSite } from '../harness/demo-site';
 import { loadOptions } from '../harness/inprocess';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let site: string;
-
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	site = `${emu.url}/o/${demo.orgDomain}`;
-});
-afterAll(async () => {
-	await emu?.close();
-});
-beforeEach(() => emu.clearLog());
-
-const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value });
+beforeAll(() => ({ emu, demo, site } = fx));
 const requests = () => emu.log.map((e) => `${e.method} ${e.host} ${e.path}`);
 
 interface ListResult {

@@ -2,42 +2,17 @@
  * Workspace operations run through n8n-core (test harness level b) against the emulator.
  */
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
 import { runNode } from '../harness/inprocess';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let site: string;
-
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	site = `${emu.url}/o/${demo.orgDomain}`;
-});
-afterAll(async () => {
-	await emu?.close();
-});
-beforeEach(() => emu.clearLog());
-
-const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value });
+beforeAll(() => ({ emu, demo, site } = fx));
 const requests = () => emu.log.map((e) => `${e.method} ${e.path}`);
-
-interface RunOpts {
-	apiKey?: string;
-	serverUrl?: string;
-	input?: Array<{ json: Record<string, unknown> }>;
-	continueOnFail?: boolean;
-}
-
-async function run(parameters: Record<string, unknown>, opts: RunOpts = {}) {
-	return await runNode({
-		node: new Grist(),
-		parameters: { resource: 'workspace', ...parameters } as never,
-		credentials: { apiKey: opts.apiKey ?? demo.apiKey, url: opts.serverUrl ?? site },
-		input: opts.input,
-		continueOnFail: opts.continueOnFail,
-	});
-}
+const run = resourceRunner(fx, 'workspace');
 
 describe('workspace create', () => {
 	it('creates in the picked org and returns the new workspace, not a bare number', async () => {
