@@ -127,17 +127,17 @@ describe('upload', () => {
 		const r = await run({ operation: 'upload', binaryPropertyName: 'data, attachment' }, [
 			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain'), file0: file('y', 'y.txt', 'text/plain') } },
 		]);
-		expect(r.error?.message).toBe('The item has no binary field "attachment" (named in "Input Binary Field(s)")');
+		expect(r.error?.message).toBe('Item 0 has no binary field "attachment" (named in "Input Binary Field(s)")');
 		expect(r.error?.description).toContain('The item has these binary fields: data, file0.');
 		expect(emu.log).toHaveLength(0);
 	});
 
 	it('says when the item has no binary data at all', async () => {
 		const r = await run({ operation: 'upload' }, [{ json: { a: 1 } }]);
-		expect(r.error?.message).toBe('The item has no binary field "data" (named in "Input Binary Field(s)")');
+		expect(r.error?.message).toBe('Item 0 has no binary field "data" (named in "Input Binary Field(s)")');
 		expect(r.error?.description).toContain('The item has no binary data at all');
 		const all = await run({ operation: 'upload', uploadAllBinaries: true }, [{ json: { a: 1 } }]);
-		expect(all.error?.message).toBe('The item has no binary fields to upload');
+		expect(all.error?.message).toBe('Item 0 has no binary fields to upload');
 		expect(emu.log).toHaveLength(0);
 	});
 
@@ -154,7 +154,7 @@ describe('upload', () => {
 		expect(r.error).toBeUndefined();
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect((r.items[0].json.attachments as IDataObject[])[0].fileName).toBe('1.txt');
-		expect(r.items[1].json.error).toBe('The item has no binary field "data" (named in "Input Binary Field(s)")');
+		expect(r.items[1].json.error).toBe('Item 1 has no binary field "data" (named in "Input Binary Field(s)")');
 		expect(r.items[1].json.description).toContain('other');
 		expect((r.items[2].json.attachments as IDataObject[])[0].fileName).toBe('3.txt');
 		expect(calls()).toEqual([`POST ${attPath()}`, `POST ${attPath()}`]);
@@ -337,7 +337,7 @@ describe('upload → Attach to Record', () => {
 		const r = await run({ ...attachParams(1, 'append'), rowId: '={{ "abc" }}' }, [
 			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
 		]);
-		expect(r.error?.message).toBe('The Row ID "abc" is not a record ID');
+		expect(r.error?.message).toBe('The Row ID "abc" is not a record ID (item 0)');
 		expect(emu.log).toHaveLength(0);
 	});
 });
@@ -368,10 +368,10 @@ describe('get', () => {
 	});
 
 	it.each([
-		['abc', 'The Attachment ID "abc" is not a whole number'],
-		['1.5', 'The Attachment ID "1.5" is not a whole number'],
-		['0', 'The Attachment ID "0" is not a valid ID (IDs start at 1)'],
-		['={{ ["L", 1] }}', 'The Attachment ID is a list (["L",1]), not a whole number'],
+		['abc', 'The Attachment ID "abc" is not a whole number (item 0)'],
+		['1.5', 'The Attachment ID "1.5" is not a whole number (item 0)'],
+		['0', 'The Attachment ID "0" is not a valid ID (IDs start at 1) (item 0)'],
+		['={{ ["L", 1] }}', 'The Attachment ID is a list (["L",1]), not a whole number (item 0)'],
 	])('refuses the id %s before any request', async (attachmentId, message) => {
 		const r = await run({ operation: 'get', attachmentId });
 		expect(r.error?.message).toBe(message);
@@ -387,7 +387,7 @@ describe('get', () => {
 		);
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(r.items[0].json).toEqual({
-			error: 'The Attachment ID "x" is not a whole number',
+			error: 'The Attachment ID "x" is not a whole number (item 0)',
 			description: expect.any(String),
 		});
 		expect(r.items[1].json.fileName).toBe('invoice-1.txt');

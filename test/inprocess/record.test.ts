@@ -405,6 +405,21 @@ describe('record.create', () => {
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 	});
 
+	it('names the item whose Fields (JSON) is not an object or not JSON, before any write', async () => {
+		resetTable('Bulk');
+		const list = await run(
+			{ operation: 'create', table: rl('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
+			items([{ f: '{"N": 1}' }, { f: '[1, 2]' }]),
+		);
+		expect(list.error?.message).toBe('The Fields (JSON) of item 1 must be a JSON object of column IDs and values');
+		const broken = await run(
+			{ operation: 'create', table: rl('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
+			items([{ f: '{"N": 1}' }, { f: '{"N": 1' }]),
+		);
+		expect(broken.error?.message).toBe('The Fields (JSON) of item 1 is not valid JSON');
+		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
+	});
+
 	it("gives Grist's message for an unknown column; with Continue On Fail only that chunk's items fail", async () => {
 		resetTable('Bulk');
 		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items([{ N: 1 }, { N: 2, Nope: 2 }]));

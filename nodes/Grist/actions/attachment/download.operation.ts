@@ -38,7 +38,7 @@ export async function execute(
 		const id = attachmentId.call(this, i);
 		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
 		if (property === '') {
-			throw new NodeOperationError(this.getNode(), 'The field "Put Output File in Field" is empty', {
+			throw new NodeOperationError(this.getNode(), `The field "Put Output File in Field" is empty (item ${i})`, {
 				description: 'Enter the name of the binary field for the file, e.g. data.',
 				itemIndex: i,
 			});

@@ -48,7 +48,7 @@ export function attachmentId(this: IExecuteFunctions, itemIndex: number): number
 	const raw = this.getNodeParameter('attachmentId', itemIndex, '') as unknown;
 	const parsed = parseAttachmentId(raw);
 	if (parsed.ok) return parsed.id;
-	throw new NodeOperationError(this.getNode(), `The Attachment ID ${parsed.reason}`, {
+	throw new NodeOperationError(this.getNode(), `The Attachment ID ${parsed.reason} (item ${itemIndex})`, {
 		description:
 			'Enter the attachment\'s ID, a whole number such as 12 (Get Many attachments lists them; an Attachments cell holds ["L", id, …]).',
 		itemIndex,

@@ -193,13 +193,13 @@ function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, i: numbe
 			: 'The item has no binary data at all: add a node that produces a file before this one (e.g. Read/Write Files from Disk, HTTP Request, Convert to File).';
 	if (this.getNodeParameter('uploadAllBinaries', i, false) as boolean) {
 		if (available.length === 0) {
-			throw new NodeOperationError(this.getNode(), 'The item has no binary fields to upload', { description: has, itemIndex: i });
+			throw new NodeOperationError(this.getNode(), `Item ${i} has no binary fields to upload`, { description: has, itemIndex: i });
 		}
 		return available;
 	}
 	const names = parseBinaryPropertyNames(this.getNodeParameter('binaryPropertyName', i, 'data'));
 	if (names.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'The field "Input Binary Field(s)" is empty', {
+		throw new NodeOperationError(this.getNode(), `The field "Input Binary Field(s)" is empty (item ${i})`, {
 			description: `Enter the name of the binary field to upload, e.g. data. ${has}`,
 			itemIndex: i,
 		});
@@ -209,7 +209,7 @@ function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, i: numbe
 		const list = missing.map((n) => `"${n}"`).join(', ');
 		throw new NodeOperationError(
 			this.getNode(),
-			`The item has no binary field ${list} (named in "Input Binary Field(s)")`,
+			`Item ${i} has no binary field ${list} (named in "Input Binary Field(s)")`,
 			{ description: `${has} Put one of them in "Input Binary Field(s)", or turn on "Upload All Binary Fields".`, itemIndex: i },
 		);
 	}
@@ -220,7 +220,7 @@ function attachTarget(this: IExecuteFunctions, i: number): Target | undefined {
 	if (!(this.getNodeParameter('attachToRecord', i, false) as boolean)) return undefined;
 	const table = locatorValue.call(this, 'table', i);
 	if (table === '') {
-		throw new NodeOperationError(this.getNode(), 'The Table of "Attach to Record" is empty', {
+		throw new NodeOperationError(this.getNode(), `The Table of "Attach to Record" is empty (item ${i})`, {
 			description: 'Pick the table of the record to attach the files to.',
 			itemIndex: i,
 		});
@@ -228,14 +228,14 @@ function attachTarget(this: IExecuteFunctions, i: number): Target | undefined {
 	const rawRow = this.getNodeParameter('rowId', i, 0) as unknown;
 	const rowId = typeof rawRow === 'string' && /^\s*\d+\s*$/.test(rawRow) ? Number(rawRow) : rawRow;
 	if (typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 1) {
-		throw new NodeOperationError(this.getNode(), `The Row ID ${JSON.stringify(rawRow)} is not a record ID`, {
+		throw new NodeOperationError(this.getNode(), `The Row ID ${JSON.stringify(rawRow)} is not a record ID (item ${i})`, {
 			description: 'Enter the ID of the record (a whole number from 1), e.g. {{ $json.id }} after reading records.',
 			itemIndex: i,
 		});
 	}
 	const column = String(this.getNodeParameter('attachmentsColumn', i, '') ?? '').trim();
 	if (column === '') {
-		throw new NodeOperationError(this.getNode(), 'The field "Attachments Column" is empty', {
+		throw new NodeOperationError(this.getNode(), `The field "Attachments Column" is empty (item ${i})`, {
 			description: 'Enter the column ID of a column of type Attachments, e.g. Files.',
 			itemIndex: i,
 		});

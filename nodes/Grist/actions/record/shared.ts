@@ -240,7 +240,7 @@ export function readRawFields(this: IExecuteFunctions, i: number, wantMatching =
 			});
 		}
 		if (!value || typeof value !== 'object' || Array.isArray(value)) {
-			throw new NodeOperationError(this.getNode(), 'The Fields (JSON) must be a JSON object of column IDs and values', {
+			throw new NodeOperationError(this.getNode(), `The Fields (JSON) of item ${i} must be a JSON object of column IDs and values`, {
 				itemIndex: i,
 				description: 'e.g. {"Name": "Alice", "Age": 30}',
 			});
