@@ -247,6 +247,15 @@ export function documentIdValue(this: IExecuteFunctions, itemIndex: number, name
 	return text;
 }
 
+/** A Name value, trimmed; an empty one is an input error whose description says what to enter. */
+export function requiredName(this: IExecuteFunctions, raw: unknown, itemIndex: number, whatToEnter: string): string {
+	const name = String(raw ?? '').trim();
+	if (name === '') {
+		throw new NodeOperationError(this.getNode(), 'The Name is empty', { itemIndex, description: whatToEnter });
+	}
+	return name;
+}
+
 /** Reads the table id of the Table field; an empty value is an input error. */
 export function tableIdValue(this: IExecuteFunctions, itemIndex: number, name = 'table'): string {
 	const text = locatorValue.call(this, name, itemIndex);

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator, requiredName } from '../common.descriptions';
 import { fetchDocument } from './get.operation';
 
 const properties: INodeProperties[] = [
@@ -47,13 +47,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const wid = workspaceIdValue.call(this, 'workspace', i);
-		const name = String(this.getNodeParameter('name', i, '') ?? '').trim();
-		if (name === '') {
-			throw new NodeOperationError(this.getNode(), 'The Name is empty', {
-				itemIndex: i,
-				description: 'Enter the name of the new document.',
-			});
-		}
+		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the name of the new document.');
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const body: IDataObject = { name };
 		if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;

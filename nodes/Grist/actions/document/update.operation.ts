@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import type { GristClient } from '../../transport';
-import { documentIdValue, documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator, requiredName } from '../common.descriptions';
 import { docPath, fetchDocument } from './get.operation';
 
 const properties: INodeProperties[] = [
@@ -49,13 +49,7 @@ export async function execute(
 		const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 		const body: IDataObject = {};
 		if (fields.name !== undefined) {
-			const name = String(fields.name ?? '').trim();
-			if (name === '') {
-				throw new NodeOperationError(this.getNode(), 'The Name is empty', {
-					itemIndex: i,
-					description: 'Enter the new name of the document, or remove the Name field.',
-				});
-			}
+			const name = requiredName.call(this, fields.name, i, 'Enter the new name of the document, or remove the Name field.');
 			body.name = name;
 		}
 		if (fields.isPinned !== undefined) body.isPinned = fields.isPinned === true;

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import type { GristClient } from '../../transport';
-import { optionalOrgLocator, orgKeyValue } from '../common.descriptions';
+import { optionalOrgLocator, orgKeyValue, requiredName } from '../common.descriptions';
 import { fetchWorkspace } from './get.operation';
 
 const properties: INodeProperties[] = [
@@ -30,13 +30,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
-		const name = String(this.getNodeParameter('name', i, '') ?? '').trim();
-		if (name === '') {
-			throw new NodeOperationError(this.getNode(), 'The Name is empty', {
-				itemIndex: i,
-				description: 'Enter the name of the new workspace.',
-			});
-		}
+		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the name of the new workspace.');
 		const key = await orgKeyValue.call(this, client, i);
 		const wid = await client.request<number>({
 			method: 'POST',

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator, requiredName } from '../common.descriptions';
 import { fetchWorkspace } from './get.operation';
 
 const properties: INodeProperties[] = [
@@ -31,13 +31,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const wid = workspaceIdValue.call(this, 'workspace', i);
-		const name = String(this.getNodeParameter('name', i, '') ?? '').trim();
-		if (name === '') {
-			throw new NodeOperationError(this.getNode(), 'The Name is empty', {
-				itemIndex: i,
-				description: 'Enter the new name of the workspace.',
-			});
-		}
+		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the new name of the workspace.');
 		await client.request({
 			method: 'PATCH',
 			path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
