@@ -132,6 +132,19 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 		expect(JSON.stringify(run.raw)).not.toContain('wrong-key-0123456789');
 		expect(n8n.logs()).not.toContain('wrong-key-0123456789');
 	});
+
+	test('a Server URL that is not Grist fails the node with a message that says so, not "HTTP 404"', async () => {
+		const cred = await n8n.createCredential({ name: 'Not Grist run', type: 'gristApi', data: { apiKey, url: htmlUrl } });
+		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		expect(run.status).toBe('error');
+		expect(run.error).toMatchObject({
+			node: 'Grist',
+			name: 'NodeApiError',
+			httpCode: '404',
+			message: `The server at ${htmlUrl} did not answer like Grist (HTTP 404)`,
+		});
+		expect(run.error?.description).toMatch(/^Check the Server URL of the Grist credential/);
+	});
 });
 
 describe('a team site URL (http://demo.getgrist.com, routed to the emulator by HTTP_PROXY)', () => {
