@@ -108,6 +108,15 @@ export class GristApi implements ICredentialType {
 			{
 				type: 'responseCode',
 				properties: {
+					// GET /api/orgs fails with 400 only for "Wrong org for this domain".
+					value: 400,
+					message:
+						'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
 					value: 401,
 					message:
 						'Grist rejected the API key. Copy it again from Profile Settings → API in Grist and paste it into the API Key field.',

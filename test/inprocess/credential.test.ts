@@ -78,22 +78,41 @@ describe('credential test', () => {
 		},
 	);
 
-	it('explains a self-hosted server that answers "Domain not recognized"', async () => {
-		// http://grist:8484 (a Docker-internal name) reaches the emulator through HTTP_PROXY.
+	describe('hosts reached through HTTP_PROXY = the emulator', () => {
 		const keys = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
-		const saved = keys.map((k) => process.env[k]);
-		process.env.HTTP_PROXY = process.env.http_proxy = emulator.url;
-		process.env.NO_PROXY = process.env.no_proxy = '127.0.0.1,localhost';
-		try {
-			const result = await test('http://grist:8484');
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/"Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/);
-			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/orgs', 404]]);
-		} finally {
+		const saved: Array<string | undefined> = [];
+		beforeAll(() => {
+			keys.forEach((k) => saved.push(process.env[k]));
+			process.env.HTTP_PROXY = process.env.http_proxy = emulator.url;
+			process.env.NO_PROXY = process.env.no_proxy = '127.0.0.1,localhost';
+		});
+		afterAll(() => {
 			keys.forEach((k, i) => {
 				if (saved[i] === undefined) delete process.env[k];
 				else process.env[k] = saved[i];
 			});
-		}
+		});
+
+		it('explains a self-hosted server that answers "Domain not recognized"', async () => {
+			// http://grist:8484: a Docker-internal name, the classic cause.
+			const result = await test('http://grist:8484');
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/"Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/);
+			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/orgs', 404]]);
+		});
+
+		it('explains a team host with another team in /o/<team> ("Wrong org for this domain")', async () => {
+			const result = await test('http://demo.getgrist.com/o/other');
+			expect(result).toEqual({
+				status: 'Error',
+				message:
+					'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
+			});
+			expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([['demo.getgrist.com', '/o/other/api/orgs', 400]]);
+		});
+
+		it('passes on the team host itself', async () => {
+			expect(await test('http://demo.getgrist.com')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		});
 	});
 });
