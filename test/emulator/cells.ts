@@ -1,9 +1,8 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * Cell values: string parsing (what Grist does without `noparse`), a tiny formula evaluator,
  * query evaluation (filter/sort/limit) and display formatting for exports.
  */
-import { ApiError } from './http';
+import { ApiError, tryParseJson } from './http';
 import type { Column, Doc, Row, Store, Table } from './model';
 import { baseType, typeArg } from './model';
 
@@ -463,11 +462,9 @@ export function parseFilter(raw: unknown): Record<string, unknown[]> | undefined
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	let f: unknown = raw;
 	if (typeof raw === 'string') {
-		try {
-			f = JSON.parse(raw);
-		} catch (e) {
-			throw new ApiError(500, (e as Error).message);
-		}
+		const parsed = tryParseJson(raw);
+		if (!parsed.ok) throw new ApiError(500, parsed.message);
+		f = parsed.value;
 	}
 	if (!f || typeof f !== 'object' || Array.isArray(f)) throw new ApiError(400, 'Invalid query: filter values must be arrays');
 	for (const v of Object.values(f as object))

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /** Doc-worker routes: tables, columns, records, /data, attachments, downloads (§4–§9). */
 import type { Ctx, Route } from './context';
 import { RAW, docWorkerAccess, integerParam, json } from './context';
@@ -977,6 +976,8 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 		}
 		return out;
 	};
+	// all or nothing: an action that fails rolls back the ones before it (the error propagates as is)
+	let applied = false;
 	try {
 		const retValues = (actions as unknown[][]).map((a) => {
 			const [name, ...args] = a;
@@ -1057,12 +1058,14 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 					throw sbx(`AttributeError 'UserActions' object has no attribute '${String(name)}'`);
 			}
 		});
+		applied = true;
 		doc.updatedAt = c.store.now();
 		return { actionNum: ++applyCounter, actionHash: null, retValues, isModification: true };
-	} catch (e) {
-		doc.tables = backup;
-		doc.nextRef = backupRef;
-		throw e;
+	} finally {
+		if (!applied) {
+			doc.tables = backup;
+			doc.nextRef = backupRef;
+		}
 	}
 }
 let applyCounter = 0;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * HTTP plumbing of the emulator: errors, body reading with limits, a byte-exact multipart parser.
  */
@@ -54,14 +54,21 @@ export function readBody(req: IncomingMessage, limit: number): Promise<{ buf: Bu
 	});
 }
 
+/** JSON.parse as a result value: the parsed value, or the parser's own message. */
+export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+	try {
+		return { ok: true, value: JSON.parse(text) };
+	} catch (e) {
+		return { ok: false, message: (e as Error).message };
+	}
+}
+
 export function parseJsonBody(buf: Buffer): unknown {
 	const text = buf.toString('utf8');
 	if (text.trim() === '') return {};
-	try {
-		return JSON.parse(text);
-	} catch (e) {
-		throw new ApiError(400, (e as Error).message);
-	}
+	const parsed = tryParseJson(text);
+	if (!parsed.ok) throw new ApiError(400, parsed.message);
+	return parsed.value;
 }
 
 function headerParam(header: string, name: string): string | undefined {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test fixture (an HTTP server emulating Grist), not node code; demo keys are throwaway */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * Grist emulator: an in-memory HTTP server on 127.0.0.1 (random port) that behaves like the real
  * Grist server as described in /work/shared/reference/grist-api.md §0–§9.
@@ -330,9 +330,9 @@ export class GristEmulator {
 	}
 
 	seedDemo(): DemoSite {
-		const owner = this.addUser({ email: 'demo@example.com', name: 'Demo Owner', apiKey: 'demo-api-key-0123456789' });
-		const editor = this.addUser({ email: 'editor@example.com', name: 'Eddie Editor', apiKey: 'demo-editor-key-0123456789' });
-		const viewer = this.addUser({ email: 'viewer@example.com', name: 'Vera Viewer', apiKey: 'demo-viewer-key-0123456789' });
+		const owner = this.addUser({ email: 'demo@example.com', name: 'Demo Owner' });
+		const editor = this.addUser({ email: 'editor@example.com', name: 'Eddie Editor' });
+		const viewer = this.addUser({ email: 'viewer@example.com', name: 'Vera Viewer' });
 		const org = this.addOrg({ name: 'Demo Team', domain: 'demo', owner: owner.email });
 		this.setAccess('org', org.id, editor.email, 'editors');
 		this.setAccess('org', org.id, viewer.email, 'viewers');

@@ -85,14 +85,19 @@ export function unzip(buf: Buffer): Map<string, Buffer> {
 	return out;
 }
 
+/** Whether XML 1.0 forbids this code unit: C0 controls other than tab (0x09), LF (0x0a) and CR (0x0d). */
+function isXmlForbiddenControl(code: number): boolean {
+	return code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d;
+}
+
 function esc(s: string): string {
-	return s
+	let kept = '';
+	for (let i = 0; i < s.length; i++) if (!isXmlForbiddenControl(s.charCodeAt(i))) kept += s[i];
+	return kept
 		.replace(/&/g, '&amp;')
 		.replace(/</g, '&lt;')
 		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		// eslint-disable-next-line no-control-regex
-		.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '');
+		.replace(/"/g, '&quot;');
 }
 
 function colName(i: number): string {
