@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- response JSON is loosely typed in tests */
 /** Emulator: authentication, host/org addressing (incl. proxy-form requests), unknown routes, request log. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, proxyForm, raw } from './testutil';
@@ -96,7 +95,7 @@ describe('org addressing', () => {
 	});
 
 	it('a doc requested under the wrong org is 404', async () => {
-		const personal = (await raw(emu, { path: '/api/orgs', headers: auth() })).json.find((o: any) => o.owner);
+		const personal = (await raw(emu, { path: '/api/orgs', headers: auth() })).json.find((o: { owner?: unknown }) => o.owner);
 		const r = await raw(emu, { path: `/o/${personal.domain}/api/docs/${demo.docId}/tables`, headers: auth() });
 		expect(r.status).toBe(404);
 		expect(r.json).toEqual({ error: 'document not found' });
@@ -174,7 +173,7 @@ describe('routing', () => {
 	it('ignores one trailing slash like Express', async () => {
 		const r = await client(emu, demo.apiKey).get(`/api/docs/${demo.docId}/tables/`);
 		expect(r.status).toBe(200);
-		expect(r.json.tables.map((t: any) => t.id)).toEqual(['Customers', 'Orders']);
+		expect(r.json.tables.map((t: { id: string }) => t.id)).toEqual(['Customers', 'Orders']);
 	});
 
 	it('logs method, paths, decoded query, status and body', async () => {

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- response JSON is loosely typed in tests */
 /** Emulator: attachments (multipart upload byte-exact, list, metadata, download headers) and CSV/XLSX exports. */
 import { randomBytes } from 'node:crypto';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
@@ -71,7 +70,7 @@ describe('attachments', () => {
 			const d = e.seedDemo();
 			const r = await upload([{ name: 'big.bin', data: randomBytes(2000) }], d.apiKey, e, d.docId);
 			expect(r.status).toBe(413);
-			expect(((await r.json()) as any).error).toMatch(/^Attachments must not exceed/);
+			expect(((await r.json()) as { error: string }).error).toMatch(/^Attachments must not exceed/);
 		} finally {
 			await e.close();
 		}

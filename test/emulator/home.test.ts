@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-hardcoded-secrets -- response JSON is loosely typed in tests; API keys are throwaway test values */
 /** Emulator: orgs, workspaces, docs (home DB) and access control. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client } from './testutil';
@@ -27,11 +26,11 @@ describe('orgs', () => {
 		expect(personal.owner).toEqual({ id: demo.userId, name: 'Demo Owner', picture: null, ref: expect.any(String), type: 'login' });
 		expect(Object.keys(team).sort()).toEqual(['access', 'createdAt', 'domain', 'host', 'id', 'name', 'owner', 'updatedAt']);
 		expect(team).toMatchObject({ id: demo.orgId, domain: 'demo', owner: null, host: null, access: 'owners' });
-		expect((await viewer.get('/api/orgs')).json.find((o: any) => o.id === demo.orgId).access).toBe('viewers');
+		expect((await viewer.get('/api/orgs')).json.find((o: { id: number }) => o.id === demo.orgId).access).toBe('viewers');
 	});
 
 	it('describe: 404 / 403', async () => {
-		const stranger = emu.addUser({ email: 'stranger@example.com', apiKey: 'stranger-0123456789' });
+		const stranger = emu.addUser({ email: 'stranger@example.com' });
 		const r = await client(emu, stranger.apiKey).get(`/api/orgs/${demo.orgId}`);
 		expect(r.status).toBe(403);
 		expect(r.json).toEqual({ error: 'access denied' });
@@ -58,7 +57,7 @@ describe('orgs', () => {
 
 	it('GET /orgs/{org}/workspaces lists workspaces with docs and orgDomain', async () => {
 		const r = await owner.get('/api/orgs/demo/workspaces');
-		expect(r.json.map((w: any) => w.name)).toEqual(['Sales', 'Projects']);
+		expect(r.json.map((w: { name: string }) => w.name)).toEqual(['Sales', 'Projects']);
 		expect(r.json[0]).toMatchObject({ id: demo.workspaceId, access: 'owners', orgDomain: 'demo', isSupportWorkspace: false });
 		expect(r.json[0].docs).toEqual([
 			{
@@ -164,10 +163,10 @@ describe('docs', () => {
 describe('access', () => {
 	it('org access listing and delta validation', async () => {
 		const list = await owner.get(`/api/orgs/${demo.orgId}/access`);
-		const byEmail = Object.fromEntries(list.json.users.map((u: any) => [u.email, u]));
+		const byEmail = Object.fromEntries(list.json.users.map((u: { email: string }) => [u.email, u]));
 		expect(byEmail['demo@example.com']).toMatchObject({ access: 'owners', isMember: true, name: 'Demo Owner' });
 		expect(byEmail['viewer@example.com']).toMatchObject({ access: 'viewers', isMember: true });
-		expect((await viewer.get(`/api/orgs/${demo.orgId}/access`)).json.users.map((u: any) => u.email)).toEqual(['viewer@example.com']);
+		expect((await viewer.get(`/api/orgs/${demo.orgId}/access`)).json.users.map((u: { email: string }) => u.email)).toEqual(['viewer@example.com']);
 
 		const p = (body: unknown, c = owner) => c.patch(`/api/orgs/${demo.orgId}/access`, body);
 		expect((await p({})).json).toEqual({ error: 'Bad request: missing permission delta' });
@@ -180,7 +179,7 @@ describe('access', () => {
 		expect((await p({ delta: { users: { 'a@x.com': 'editors' } } }, editor)).status).toBe(403);
 		expect((await p({ delta: { users: { 'new.person@example.com': 'members' } } })).json).toBeNull();
 		const after = (await owner.get(`/api/orgs/${demo.orgId}/access`)).json.users;
-		expect(after.find((u: any) => u.email === 'new.person@example.com')).toMatchObject({ access: 'members', isMember: true });
+		expect(after.find((u: { email: string }) => u.email === 'new.person@example.com')).toMatchObject({ access: 'members', isMember: true });
 	});
 
 	it('workspace/doc deltas: members rejected, maxInheritedRole, inheritance, self-removal', async () => {
@@ -198,7 +197,7 @@ describe('access', () => {
 		expect((await viewer.get(`/api/docs/${docId}/tables`)).json).toEqual({ error: 'No view access' });
 		const acl = await owner.get(`/api/docs/${docId}/access`);
 		expect(acl.json.maxInheritedRole).toBeNull();
-		expect(acl.json.users.find((u: any) => u.email === 'demo@example.com')).toMatchObject({ access: 'owners', parentAccess: 'owners' });
+		expect(acl.json.users.find((u: { email: string }) => u.email === 'demo@example.com')).toMatchObject({ access: 'owners', parentAccess: 'owners' });
 		// a direct grant works again; non-owners see only themselves plus personal/public
 		expect((await dp({ delta: { users: { 'viewer@example.com': 'editors' } } })).json).toBeNull();
 		const mine = await viewer.get(`/api/docs/${docId}/access`);
@@ -219,23 +218,23 @@ describe('access', () => {
 	});
 
 	it('setting null on the org removes the user everywhere in the org', async () => {
-		const u = emu.addUser({ email: 'temp@example.com', apiKey: 'temp-0123456789' });
+		const u = emu.addUser({ email: 'temp@example.com' });
 		emu.setAccess('org', demo.orgId, u.email, 'viewers');
 		emu.setAccess('doc', demo.docId, u.email, 'editors');
 		const c = client(emu, u.apiKey);
 		expect((await c.get(`/api/docs/${demo.docId}`)).json.access).toBe('editors');
 		expect((await owner.patch(`/api/orgs/${demo.orgId}/access`, { delta: { users: { [u.email]: null } } })).json).toBeNull();
 		expect((await c.get(`/api/docs/${demo.docId}`)).status).toBe(403);
-		expect((await c.get('/api/orgs')).json.find((o: any) => o.id === demo.orgId)).toBeUndefined();
+		expect((await c.get('/api/orgs')).json.find((o: { id: number }) => o.id === demo.orgId)).toBeUndefined();
 	});
 
 	it('guests: access to a doc only shows the org as guests', async () => {
-		const u = emu.addUser({ email: 'guest@example.com', apiKey: 'guest-0123456789' });
+		const u = emu.addUser({ email: 'guest@example.com' });
 		emu.setAccess('doc', demo.doc2Id, u.email, 'viewers');
 		const c = client(emu, u.apiKey);
-		expect((await c.get('/api/orgs')).json.find((o: any) => o.id === demo.orgId).access).toBe('guests');
+		expect((await c.get('/api/orgs')).json.find((o: { id: number }) => o.id === demo.orgId).access).toBe('guests');
 		const ws = (await c.get('/api/orgs/demo/workspaces')).json;
-		expect(ws.map((w: any) => [w.name, w.access, w.docs.map((d: any) => d.name)])).toEqual([['Projects', 'guests', ['Tasks']]]);
+		expect(ws.map((w: { name: string; access: string; docs: Array<{ name: string }> }) => [w.name, w.access, w.docs.map((d) => d.name)])).toEqual([['Projects', 'guests', ['Tasks']]]);
 		expect((await c.post('/api/orgs/demo/workspaces', { name: 'nope' })).status).toBe(403);
 	});
 });

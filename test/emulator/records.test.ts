@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- response JSON is loosely typed in tests */
 /** Emulator: records (GET/list/POST/PATCH/PUT/delete), parsing, formulas, /data, tables and columns. */
 import { startEmulator, type GristEmulator } from './index';
 import { client } from './testutil';
@@ -59,9 +58,9 @@ describe('GET /records', () => {
 			{ Name: 'C', Age: 2 },
 		]);
 		const f = (o: unknown) => rec(P, `?filter=${encodeURIComponent(JSON.stringify(o))}`);
-		expect((await api.get(f({ Age: [2] }))).json.records.map((x: any) => x.id)).toEqual([2, 3]);
-		expect((await api.get(f({ Age: [2], Name: ['C', 'A'] }))).json.records.map((x: any) => x.id)).toEqual([3]);
-		expect((await api.get(f({ id: [1, 3] }))).json.records.map((x: any) => x.id)).toEqual([1, 3]);
+		expect((await api.get(f({ Age: [2] }))).json.records.map((x: { id: number }) => x.id)).toEqual([2, 3]);
+		expect((await api.get(f({ Age: [2], Name: ['C', 'A'] }))).json.records.map((x: { id: number }) => x.id)).toEqual([3]);
+		expect((await api.get(f({ id: [1, 3] }))).json.records.map((x: { id: number }) => x.id)).toEqual([1, 3]);
 		const bad = await api.get(f({ Age: 2 }));
 		expect(bad.status).toBe(400);
 		expect(bad.json).toEqual({ error: 'Invalid query: filter values must be arrays' });
@@ -80,7 +79,7 @@ describe('GET /records', () => {
 			{ Name: '', Age: 1, Level: 'high' },
 			{ Name: 'item9', Age: 2, Level: 'mid' },
 		]);
-		const ids = async (qs: string, h?: Record<string, string>) => (await api.get(rec(P, qs), h)).json.records.map((x: any) => x.id);
+		const ids = async (qs: string, h?: Record<string, string>) => (await api.get(rec(P, qs), h)).json.records.map((x: { id: number }) => x.id);
 		expect(await ids('?sort=Name')).toEqual([2, 1, 3]); // empties first, plain string order
 		expect(await ids('?sort=Name:emptyLast')).toEqual([1, 3, 2]);
 		expect(await ids('?sort=Name:naturalSort;emptyLast')).toEqual([3, 1, 2]);
@@ -128,7 +127,7 @@ describe('GET /records', () => {
 		const { P } = freshTables();
 		emu.addRecords(docId, P, [{ Age: 1 }, { Age: 2 }, { Age: 3 }]);
 		const r = await api.post(rec(P, '/list'), { filter: { Age: [1, 3] }, sort: ['-Age'], limit: 1 });
-		expect(r.json.records.map((x: any) => x.id)).toEqual([3]);
+		expect(r.json.records.map((x: { id: number }) => x.id)).toEqual([3]);
 	});
 
 	it('unknown table is 404; viewers cannot write', async () => {
@@ -353,16 +352,16 @@ describe('tables and columns', () => {
 		});
 		expect(created.json).toEqual({ tables: [{ id: 'People' }] });
 		const list = await api.get(`/api/docs/${docId}/tables`);
-		const people = list.json.tables.find((t: any) => t.id === 'People');
+		const people = list.json.tables.find((t: { id: string }) => t.id === 'People');
 		expect(Object.keys(people.fields).sort()).toEqual(
 			['onDemand', 'primaryViewId', 'rawViewSectionRef', 'recordCardViewSectionRef', 'summarySourceTable', 'tableRef'].sort(),
 		);
 		expect(people.fields.summarySourceTable).toBe(0);
 		const expanded = await api.get(`/api/docs/${docId}/tables?expand=column`);
-		expect(expanded.json.tables.find((t: any) => t.id === 'People').columns.map((c: any) => c.id)).toEqual(['Name']);
+		expect(expanded.json.tables.find((t: { id: string }) => t.id === 'People').columns.map((c: { id: string }) => c.id)).toEqual(['Name']);
 		emu.addTable(docId, 'People_summary_Name', [{ id: 'Name' }, { id: 'count', type: 'Int' }], { summarySourceTable: 'People' });
 		const withSummary = await api.get(`/api/docs/${docId}/tables`);
-		const summary = withSummary.json.tables.find((t: any) => t.id === 'People_summary_Name');
+		const summary = withSummary.json.tables.find((t: { id: string }) => t.id === 'People_summary_Name');
 		expect(summary.fields.summarySourceTable).toBe(people.fields.tableRef);
 		const missing = await api.patch(`/api/docs/${docId}/tables`, { tables: [{ id: 'Nope', fields: {} }] });
 		expect(missing.status).toBe(404);
@@ -372,12 +371,12 @@ describe('tables and columns', () => {
 		const { P } = freshTables();
 		const base = `/api/docs/${docId}/tables/${P}/columns`;
 		const cols = await api.get(base);
-		expect(cols.json.columns.map((c: any) => c.id)).toEqual(['Name', 'Age', 'Born', 'Team', 'Tags', 'Level', 'Double']);
-		const tags = cols.json.columns.find((c: any) => c.id === 'Tags').fields;
+		expect(cols.json.columns.map((c: { id: string }) => c.id)).toEqual(['Name', 'Age', 'Born', 'Team', 'Tags', 'Level', 'Double']);
+		const tags = cols.json.columns.find((c: { id: string }) => c.id === 'Tags').fields;
 		expect(tags).toMatchObject({ type: 'ChoiceList', widgetOptions: '{"choices":["a","b"]}', isFormula: false, formula: '', label: 'Tags' });
-		expect(cols.json.columns.find((c: any) => c.id === 'Double').fields).toMatchObject({ isFormula: true, formula: '$Age * 2' });
+		expect(cols.json.columns.find((c: { id: string }) => c.id === 'Double').fields).toMatchObject({ isFormula: true, formula: '$Age * 2' });
 		const hidden = await api.get(`${base}?hidden=1`);
-		expect(hidden.json.columns.map((c: any) => c.id)).toContain('manualSort');
+		expect(hidden.json.columns.map((c: { id: string }) => c.id)).toContain('manualSort');
 		const added = await api.post(base, { columns: [{ id: 'Notes', fields: { type: 'Text' } }, { id: 'Name', fields: {} }] });
 		expect(added.json).toEqual({ columns: [{ id: 'Notes' }, { id: 'Name_2' }] });
 		expect((await api.patch(base, { columns: [{ id: 'Notes', fields: { colId: 'Memo', label: 'Memo' } }] })).json).toBeNull();
@@ -385,7 +384,7 @@ describe('tables and columns', () => {
 		expect(missing.status).toBe(404);
 		expect(missing.json).toEqual({ error: 'Column not found "Nope"' });
 		await api.put(`${base}?replaceall=1`, { columns: [{ id: 'Name', fields: {} }, { id: 'Memo', fields: {} }, { id: 'New', fields: { type: 'Int' } }] });
-		expect((await api.get(base)).json.columns.map((c: any) => c.id)).toEqual(['Name', 'Memo', 'New']);
+		expect((await api.get(base)).json.columns.map((c: { id: string }) => c.id)).toEqual(['Name', 'Memo', 'New']);
 		expect((await api.del(`${base}/Memo`)).json).toBeNull();
 		const gone = await api.del(`${base}/Memo`);
 		expect(gone.status).toBe(404);
@@ -395,7 +394,7 @@ describe('tables and columns', () => {
 	it('writing to an empty formula column turns it into a data column', async () => {
 		const { P } = freshTables();
 		await api.post(`/api/docs/${docId}/tables/${P}/columns`, { columns: [{ id: 'Empty', fields: {} }] });
-		const col = async () => (await api.get(`/api/docs/${docId}/tables/${P}/columns`)).json.columns.find((c: any) => c.id === 'Empty').fields;
+		const col = async () => (await api.get(`/api/docs/${docId}/tables/${P}/columns`)).json.columns.find((c: { id: string }) => c.id === 'Empty').fields;
 		expect(await col()).toMatchObject({ type: 'Any', isFormula: true, formula: '' });
 		await api.post(rec(P), { records: [{ fields: { Empty: 'v' } }] });
 		expect((await col()).isFormula).toBe(false);
