@@ -1,9 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- e2e test: loopback servers and throwaway keys */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- e2e test: loopback servers */
 /**
  * Real n8n 2.41.1 with the npm-packed package installed as a community package (test level c):
  * the package loads, the credential test works against the emulator and fails clearly otherwise,
  * and a workflow lists the emulator's orgs without the API key leaking anywhere.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -115,10 +116,11 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 	});
 
 	test('a rejected key fails the node with Grist’s message, the hint and the HTTP code', async () => {
+		const wrongKey = randomBytes(20).toString('hex'); // a key the emulator never issued
 		const cred = await n8n.createCredential({
 			name: 'Grist bad run',
 			type: 'gristApi',
-			data: { apiKey: 'wrong-key-0123456789', url: emulator.url },
+			data: { apiKey: wrongKey, url: emulator.url },
 		});
 		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
 		expect(run.status).toBe('error');
@@ -129,8 +131,8 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 			message: 'Bad request: invalid API key',
 		});
 		expect(run.error?.description).toMatch(/^Grist rejected the API key/);
-		expect(JSON.stringify(run.raw)).not.toContain('wrong-key-0123456789');
-		expect(n8n.logs()).not.toContain('wrong-key-0123456789');
+		expect(JSON.stringify(run.raw)).not.toContain(wrongKey);
+		expect(n8n.logs()).not.toContain(wrongKey);
 	});
 
 	test('a Server URL that is not Grist fails the node with a message that says so, not "HTTP 404"', async () => {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-hardcoded-secrets -- test harness (runs outside n8n); the owner password is a throwaway for a loopback test instance */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test harness (runs outside n8n) */
 /**
  * Real-n8n harness (test level c): the built package, packed with `npm pack` and installed as a
  * community package into a fresh n8n 2.41.1 (Node 24, from the cache of scripts/ensure-n8n.sh),
@@ -30,7 +30,7 @@
  *   `NODE_ENV` or npm variables from the test process; by default `NO_PROXY=127.0.0.1,localhost`.
  *   `echo: true` (or env `E2E_N8N_ECHO=1`) copies n8n's log to stderr. The first instance saves
  *   its freshly migrated database as a template in the cache; later instances start from a copy
- *   (≈ 6 s instead of ≈ 10 s; all use the fixed test `E2E_ENCRYPTION_KEY`; an unusable template
+ *   (≈ 6 s instead of ≈ 10 s; all use one random test key per cache, `e2eEncryptionKey()`; an unusable template
  *   is dropped and the start retried from scratch). Everything listens on
  *   127.0.0.1 on random free ports; telemetry, version checks, templates and the MCP registry are
  *   off; the user folder is a fresh temp dir, removed by `stop()`. The process group is killed by
@@ -50,12 +50,13 @@
  *   far), `rest(method, path, body)` and `api(method, path, body)` for anything else.
  */
 import { parse as parseFlatted } from 'flatted';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import {
-	E2E_ENCRYPTION_KEY,
+	e2eEncryptionKey,
 	bcryptHash,
 	dropTemplate,
 	freePort,
@@ -76,7 +77,8 @@ export { N8N_VERSION } from './e2e/runtime';
 export const START_TIMEOUT = 15 * 60_000;
 
 export const OWNER_EMAIL = 'owner@e2e.example.com';
-export const OWNER_PASSWORD = 'E2e-Owner-Passw0rd';
+/** Throwaway owner password, new for every test process (n8n gets only its bcrypt hash, through the env). */
+export const OWNER_PASSWORD = `E2e-${randomBytes(12).toString('hex')}-0`;
 
 type Json = Record<string, unknown>;
 
@@ -182,13 +184,16 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 	const runtime = locateRuntime();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-grist-e2e-'));
 	let proc: N8nProcess | undefined;
+	// a start that fails (the error propagates as is) kills the process and removes the folder
+	let ready = false;
 	try {
 		installPackage(userFolder);
 		const [port, brokerPort] = [await freePort(), await freePort()];
 		const baseUrl = `http://127.0.0.1:${port}`;
+		const testKey = e2eEncryptionKey(runtime);
 		const env: Record<string, string> = {
 			N8N_USER_FOLDER: userFolder,
-			N8N_ENCRYPTION_KEY: E2E_ENCRYPTION_KEY,
+			N8N_ENCRYPTION_KEY: testKey,
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: '127.0.0.1',
 			N8N_PORT: String(port),
@@ -239,7 +244,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 		};
 
 		let started: N8nProcess | undefined;
-		const ownKey = env.N8N_ENCRYPTION_KEY === E2E_ENCRYPTION_KEY;
+		const ownKey = env.N8N_ENCRYPTION_KEY === testKey;
 		if (ownKey && seedFromTemplate(runtime, userFolder)) {
 			try {
 				started = await launch();
@@ -267,7 +272,9 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 
 		let cookie = '';
 		let apiKey = '';
-		const call = async <T>(kind: 'rest' | 'api', method: string, path: string, body?: unknown): Promise<T> => {
+		function call<T>(kind: 'rest' | 'api', method: string, path: string, body?: unknown): Promise<T>;
+		function call<T>(kind: 'rest' | 'api', method: string, path: string, body: unknown, opts: { missingOk: true }): Promise<T | undefined>;
+		async function call<T>(kind: 'rest' | 'api', method: string, path: string, body?: unknown, opts?: { missingOk: true }): Promise<T | undefined> {
 			const headers: Record<string, string> = {};
 			if (body !== undefined) headers['content-type'] = 'application/json';
 			if (kind === 'rest' && cookie) headers.cookie = cookie;
@@ -275,6 +282,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			const url = `${baseUrl}${kind === 'rest' ? '/rest' : '/api/v1'}${path}`;
 			const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 			const text = await res.text();
+			if (res.status === 404 && opts?.missingOk) return undefined;
 			if (!res.ok) throw new HttpError(`${method} ${url} → ${res.status}: ${text.slice(0, 500)}`, res.status, text);
 			if (kind === 'rest' && path === '/login') {
 				cookie = res.headers
@@ -284,7 +292,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			}
 			const parsed = text ? (JSON.parse(text) as Json) : {};
 			return (kind === 'rest' && parsed && 'data' in parsed ? parsed.data : parsed) as T;
-		};
+		}
 		const rest = async <T = unknown>(m: string, path: string, b?: unknown) => await call<T>('rest', m, path, b);
 		const api = async <T = unknown>(m: string, path: string, b?: unknown) => await call<T>('api', m, path, b);
 
@@ -365,12 +373,8 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				if (!started.executionId) throw new Error(`n8n did not start an execution: ${JSON.stringify(started)}`);
 				const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
 				for (;;) {
-					let exec: Json | undefined;
-					try {
-						exec = await rest<Json>('GET', `/executions/${started.executionId}`);
-					} catch (e) {
-						if (!(e instanceof HttpError && e.status === 404)) throw e;
-					}
+					// 404 until n8n has saved the execution
+					const exec = await call<Json>('rest', 'GET', `/executions/${started.executionId}`, undefined, { missingOk: true });
 					if (exec && isDone(exec) && typeof exec.data === 'string') {
 						return toResult(String(exec.id), String(exec.status), parseFlatted(exec.data) as Json);
 					}
@@ -414,11 +418,13 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				removeFolder(userFolder);
 			},
 		};
+		ready = true;
 		return n8n;
-	} catch (e) {
-		await proc?.kill();
-		removeFolder(userFolder);
-		throw e;
+	} finally {
+		if (!ready) {
+			await proc?.kill();
+			removeFolder(userFolder);
+		}
 	}
 }
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- test harness: runs n8n as a child process, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test harness: runs n8n as a child process, not node code */
 /**
  * Low-level pieces of the real-n8n harness: where Node 24 + n8n live (the cache filled by
  * scripts/ensure-n8n.sh), packing the built package the way npm publishes it, installing it into
@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -219,9 +219,20 @@ export function removeFolder(path: string): void {
 /**
  * A migrated, empty n8n database (owner row only), made once per cache by `VACUUM INTO` from the
  * first instance; later instances start from a copy and skip the ~4 s of migrations. The database
- * holds keys encrypted with the instance key, so every test instance uses `E2E_ENCRYPTION_KEY`.
+ * holds keys encrypted with the instance key, so every test instance uses `e2eEncryptionKey(runtime)`.
  */
-export const E2E_ENCRYPTION_KEY = 'n8n-nodes-grist-e2e-throwaway-encryption-key';
+export function e2eEncryptionKey(runtime: Runtime): string {
+	// random, made once per cache and kept beside the template database (a new key only costs one fresh start)
+	const file = join(runtime.cache, `e2e-encryption-key-${N8N_VERSION}`);
+	if (!existsSync(file)) {
+		try {
+			writeFileSync(file, randomBytes(24).toString('hex'), { flag: 'wx', mode: 0o600 });
+		} catch {
+			// another test process wrote it first; read theirs below (any other problem fails the read)
+		}
+	}
+	return readFileSync(file, 'utf8').trim();
+}
 
 export function templateDbPath(runtime: Runtime): string {
 	return join(runtime.cache, `e2e-template-db-${N8N_VERSION}.sqlite`);
