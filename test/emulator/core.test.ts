@@ -1,6 +1,6 @@
 /** Emulator: authentication, host/org addressing (incl. proxy-form requests), unknown routes, request log. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client, proxyForm, raw } from './testutil';
+import { client, proxyForm, raw, type DocInfo, type ErrorBody, type Org, type RecordsBody, type TablesBody } from './testutil';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -36,10 +36,10 @@ describe('authentication', () => {
 		expect(priv.json).toEqual({ error: 'No view access' });
 		emu.setAccess('doc', demo.doc2Id, 'everyone@getgrist.com', 'viewers');
 		try {
-			const pub = await anon.get(`/api/docs/${demo.doc2Id}/tables/Tasks/records`);
+			const pub = await anon.get<RecordsBody>(`/api/docs/${demo.doc2Id}/tables/Tasks/records`);
 			expect(pub.status).toBe(200);
 			expect(pub.json.records).toHaveLength(2);
-			const csrf = await raw(emu, {
+			const csrf = await raw<ErrorBody>(emu, {
 				method: 'POST',
 				path: `/api/docs/${demo.doc2Id}/tables/Tasks/records`,
 				headers: { 'Content-Type': 'text/plain' },
@@ -72,7 +72,7 @@ describe('org addressing', () => {
 		const r = await raw(emu, { path: '/api/orgs/current', headers: auth() });
 		expect(r.status).toBe(400);
 		expect(r.json).toEqual({ error: 'No organization chosen' });
-		const d = await raw(emu, { path: `/api/docs/${demo.docId}`, headers: auth() });
+		const d = await raw<DocInfo>(emu, { path: `/api/docs/${demo.docId}`, headers: auth() });
 		expect(d.status).toBe(200);
 		expect(d.json.name).toBe('CRM');
 	});
@@ -95,7 +95,7 @@ describe('org addressing', () => {
 	});
 
 	it('a doc requested under the wrong org is 404', async () => {
-		const personal = (await raw(emu, { path: '/api/orgs', headers: auth() })).json.find((o: { owner?: unknown }) => o.owner);
+		const personal = (await raw<Org[]>(emu, { path: '/api/orgs', headers: auth() })).json.find((o) => o.owner)!;
 		const r = await raw(emu, { path: `/o/${personal.domain}/api/docs/${demo.docId}/tables`, headers: auth() });
 		expect(r.status).toBe(404);
 		expect(r.json).toEqual({ error: 'document not found' });
@@ -104,9 +104,9 @@ describe('org addressing', () => {
 	});
 
 	it('<team>.getgrist.com selects the team; docs.getgrist.com is the merged personal org', async () => {
-		const team = await raw(emu, { path: '/api/orgs/current', host: 'demo.getgrist.com', headers: auth() });
+		const team = await raw<Org>(emu, { path: '/api/orgs/current', host: 'demo.getgrist.com', headers: auth() });
 		expect(team.json.domain).toBe('demo');
-		const merged = await raw(emu, { path: '/api/orgs/current', host: 'docs.getgrist.com', headers: auth() });
+		const merged = await raw<Org>(emu, { path: '/api/orgs/current', host: 'docs.getgrist.com', headers: auth() });
 		expect(merged.status).toBe(200);
 		expect(merged.json.domain).toMatch(/^docs-\d+$/);
 		expect(merged.json.owner).toMatchObject({ name: 'Demo Owner' });
@@ -126,17 +126,17 @@ describe('org addressing', () => {
 
 	it('custom org host selects the org', async () => {
 		const o = emu.addOrg({ name: 'Custom', domain: 'custom', owner: demo.email, host: 'grist.example.org' });
-		const r = await raw(emu, { path: '/api/orgs/current', host: 'grist.example.org', headers: auth() });
+		const r = await raw<Org>(emu, { path: '/api/orgs/current', host: 'grist.example.org', headers: auth() });
 		expect(r.status).toBe(200);
 		expect(r.json.id).toBe(o.id);
 	});
 
 	it('accepts proxy-form request lines (HTTP_PROXY routing)', async () => {
-		const r = await proxyForm(emu, 'http://demo.getgrist.com/api/orgs/current', auth());
+		const r = await proxyForm<Org>(emu, 'http://demo.getgrist.com/api/orgs/current', auth());
 		expect(r.status).toBe(200);
 		expect(r.json.domain).toBe('demo');
 		expect(emu.log[0]).toMatchObject({ path: '/api/orgs/current', apiPath: '/api/orgs/current', host: 'demo.getgrist.com', org: 'demo' });
-		const q = await proxyForm(emu, `http://demo.getgrist.com/api/docs/${demo.docId}/tables/Orders/records?limit=1`, auth());
+		const q = await proxyForm<RecordsBody>(emu, `http://demo.getgrist.com/api/docs/${demo.docId}/tables/Orders/records?limit=1`, auth());
 		expect(q.json.records).toHaveLength(1);
 		expect(emu.log[1].query).toEqual({ limit: '1' });
 	});
@@ -145,7 +145,7 @@ describe('org addressing', () => {
 		const single = await startEmulator({ singleOrg: 'demo' });
 		try {
 			const d = single.seedDemo();
-			const r = await raw(single, { path: '/api/orgs/current', host: 'anything.example.net', headers: { Authorization: `Bearer ${d.apiKey}` } });
+			const r = await raw<Org>(single, { path: '/api/orgs/current', host: 'anything.example.net', headers: { Authorization: `Bearer ${d.apiKey}` } });
 			expect(r.status).toBe(200);
 			expect(r.json.domain).toBe('demo');
 		} finally {
@@ -155,10 +155,10 @@ describe('org addressing', () => {
 
 	it('org keys: id, domain or current', async () => {
 		const c = client(emu, demo.apiKey);
-		expect((await c.get(`/api/orgs/${demo.orgId}`)).json.domain).toBe('demo');
-		expect((await c.get('/api/orgs/demo')).json.id).toBe(demo.orgId);
+		expect((await c.get<Org>(`/api/orgs/${demo.orgId}`)).json.domain).toBe('demo');
+		expect((await c.get<Org>('/api/orgs/demo')).json.id).toBe(demo.orgId);
 		expect((await c.get('/api/orgs/9999')).json).toEqual({ error: 'organization not found' });
-		const personal = await c.get('/api/orgs/docs');
+		const personal = await c.get<Org>('/api/orgs/docs');
 		expect(personal.json.owner).toMatchObject({ id: demo.userId });
 	});
 });
@@ -171,9 +171,9 @@ describe('routing', () => {
 	});
 
 	it('ignores one trailing slash like Express', async () => {
-		const r = await client(emu, demo.apiKey).get(`/api/docs/${demo.docId}/tables/`);
+		const r = await client(emu, demo.apiKey).get<TablesBody>(`/api/docs/${demo.docId}/tables/`);
 		expect(r.status).toBe(200);
-		expect(r.json.tables.map((t: { id: string }) => t.id)).toEqual(['Customers', 'Orders']);
+		expect(r.json.tables.map((t) => t.id)).toEqual(['Customers', 'Orders']);
 	});
 
 	it('logs method, paths, decoded query, status and body', async () => {

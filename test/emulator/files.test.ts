@@ -1,7 +1,7 @@
 /** Emulator: attachments (multipart upload byte-exact, list, metadata, download headers) and CSV/XLSX exports. */
 import { randomBytes } from 'node:crypto';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client } from './testutil';
+import { client, type RecordsBody } from './testutil';
 import { unzip } from './zip';
 
 let emu: GristEmulator;
@@ -84,7 +84,7 @@ describe('attachments', () => {
 		expect(list.json).toEqual({
 			records: [{ id, fields: { fileName: 'photo.png', fileSize: 3, timeUploaded: '2024-05-01T00:00:00.000Z' } }],
 		});
-		const sorted = await api.get(`/api/docs/${demo.docId}/attachments?sort=-fileSize&limit=1`);
+		const sorted = await api.get<RecordsBody>(`/api/docs/${demo.docId}/attachments?sort=-fileSize&limit=1`);
 		expect(sorted.json.records[0].fields.fileName).toBe('big.bin');
 		const missing = await api.get(`/api/docs/${demo.docId}/attachments/999`);
 		expect(missing.status).toBe(404);

@@ -1,6 +1,6 @@
 /** Emulator: orgs, workspaces, docs (home DB) and access control. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client } from './testutil';
+import { client, type AccessBody, type DocInfo, type ErrorBody, type Org, type Workspace } from './testutil';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -19,14 +19,14 @@ afterAll(() => emu.close());
 
 describe('orgs', () => {
 	it('lists visible orgs with owner/personal shapes', async () => {
-		const r = await owner.get('/api/orgs');
+		const r = await owner.get<Org[]>('/api/orgs');
 		expect(r.json).toHaveLength(2);
 		const [personal, team] = r.json;
 		expect(personal).toMatchObject({ name: 'Personal', domain: expect.stringMatching(/^docs-\d+$/), access: 'owners' });
 		expect(personal.owner).toEqual({ id: demo.userId, name: 'Demo Owner', picture: null, ref: expect.any(String), type: 'login' });
 		expect(Object.keys(team).sort()).toEqual(['access', 'createdAt', 'domain', 'host', 'id', 'name', 'owner', 'updatedAt']);
 		expect(team).toMatchObject({ id: demo.orgId, domain: 'demo', owner: null, host: null, access: 'owners' });
-		expect((await viewer.get('/api/orgs')).json.find((o: { id: number }) => o.id === demo.orgId).access).toBe('viewers');
+		expect((await viewer.get<Org[]>('/api/orgs')).json.find((o) => o.id === demo.orgId)?.access).toBe('viewers');
 	});
 
 	it('describe: 404 / 403', async () => {
@@ -44,20 +44,20 @@ describe('orgs', () => {
 		const denied = await editor.patch(`/api/orgs/${demo.orgId}`, { name: 'Hacked' });
 		expect(denied.status).toBe(403);
 		expect(denied.json).toEqual({ error: 'access denied' });
-		const bad = await owner.patch(`/api/orgs/${demo.orgId}`, { domain: 'Bad Domain!' });
+		const bad = await owner.patch<ErrorBody>(`/api/orgs/${demo.orgId}`, { domain: 'Bad Domain!' });
 		expect(bad.status).toBe(400);
 		expect(bad.json.error).toMatch(/^Domain is not permitted/);
 		const ok = await owner.patch(`/api/orgs/${demo.orgId}`, { name: 'Demo Team 2' });
 		expect(ok.status).toBe(200);
 		expect(ok.json).toBeNull();
-		expect((await owner.get(`/api/orgs/${demo.orgId}`)).json.name).toBe('Demo Team 2');
-		const personal = (await owner.get('/api/orgs')).json[0];
+		expect((await owner.get<Org>(`/api/orgs/${demo.orgId}`)).json.name).toBe('Demo Team 2');
+		const personal = (await owner.get<Org[]>('/api/orgs')).json[0];
 		expect((await owner.patch(`/api/orgs/${personal.id}`, { domain: 'mine' })).status).toBe(400);
 	});
 
 	it('GET /orgs/{org}/workspaces lists workspaces with docs and orgDomain', async () => {
-		const r = await owner.get('/api/orgs/demo/workspaces');
-		expect(r.json.map((w: { name: string }) => w.name)).toEqual(['Sales', 'Projects']);
+		const r = await owner.get<Workspace[]>('/api/orgs/demo/workspaces');
+		expect(r.json.map((w) => w.name)).toEqual(['Sales', 'Projects']);
 		expect(r.json[0]).toMatchObject({ id: demo.workspaceId, access: 'owners', orgDomain: 'demo', isSupportWorkspace: false });
 		expect(r.json[0].docs).toEqual([
 			{
@@ -81,13 +81,13 @@ describe('workspaces', () => {
 		expect(noName.status).toBe(400);
 		expect(noName.json).toEqual({ error: 'Bad request: name required' });
 		expect((await viewer.post('/api/orgs/demo/workspaces', { name: 'V' })).status).toBe(403);
-		const created = await editor.post('/api/orgs/demo/workspaces', { name: 'Scratch' });
+		const created = await editor.post<number>('/api/orgs/demo/workspaces', { name: 'Scratch' });
 		expect(typeof created.json).toBe('number');
 		const wid = created.json;
 		const d = await owner.get(`/api/workspaces/${wid}`);
 		expect(d.json).toMatchObject({ id: wid, name: 'Scratch', docs: [], org: { id: demo.orgId, domain: 'demo' } });
 		expect((await owner.get('/api/workspaces/abc')).json).toEqual({ error: 'wid parameter cannot be understood as an integer: abc' });
-		expect((await owner.get(`/api/workspaces/${wid}abc`)).json.id).toBe(wid); // parseInt semantics
+		expect((await owner.get<Workspace>(`/api/workspaces/${wid}abc`)).json.id).toBe(wid); // parseInt semantics
 		expect((await owner.get('/api/workspaces/9999')).json).toEqual({ error: 'workspace not found' });
 		expect((await viewer.patch(`/api/workspaces/${wid}`, { name: 'x' })).status).toBe(403);
 		expect((await owner.patch(`/api/workspaces/${wid}`, { name: 'Renamed' })).json).toBe(wid);
@@ -136,7 +136,7 @@ describe('docs', () => {
 			error: 'Bad request: doc is already in destination workspace',
 		});
 		expect((await owner.patch(`/api/docs/${id}/move`, { workspace: demo.workspace2Id })).json).toBe(id);
-		const personalWs = (await owner.get(`/api/orgs/${(await owner.get('/api/orgs')).json[0].id}/workspaces`)).json[0].id;
+		const personalWs = (await owner.get<Workspace[]>(`/api/orgs/${(await owner.get<Org[]>('/api/orgs')).json[0].id}/workspaces`)).json[0].id;
 		expect((await owner.patch(`/api/docs/${id}/move`, { workspace: personalWs })).status).toBe(200);
 		expect((await owner.get(`/api/docs/${id}`)).json).toMatchObject({ urlId: null, workspace: { id: personalWs } });
 	});
@@ -145,9 +145,9 @@ describe('docs', () => {
 		const id = (await owner.post(`/api/workspaces/${demo.workspaceId}/docs`, { name: 'Pin' })).json;
 		expect((await editor.patch(`/api/docs/${id}/pin`)).status).toBe(403);
 		expect((await owner.patch(`/api/docs/${id}/pin`)).json).toBeNull();
-		expect((await owner.get(`/api/docs/${id}`)).json.isPinned).toBe(true);
+		expect((await owner.get<DocInfo>(`/api/docs/${id}`)).json.isPinned).toBe(true);
 		await owner.patch(`/api/docs/${id}/unpin`);
-		expect((await owner.get(`/api/docs/${id}`)).json.isPinned).toBe(false);
+		expect((await owner.get<DocInfo>(`/api/docs/${id}`)).json.isPinned).toBe(false);
 		expect((await viewer.get('/api/profile/user')).json).toMatchObject({ email: 'viewer@example.com', name: 'Vera Viewer' });
 	});
 
@@ -162,11 +162,11 @@ describe('docs', () => {
 
 describe('access', () => {
 	it('org access listing and delta validation', async () => {
-		const list = await owner.get(`/api/orgs/${demo.orgId}/access`);
-		const byEmail = Object.fromEntries(list.json.users.map((u: { email: string }) => [u.email, u]));
+		const list = await owner.get<AccessBody>(`/api/orgs/${demo.orgId}/access`);
+		const byEmail = Object.fromEntries(list.json.users.map((u) => [u.email, u]));
 		expect(byEmail['demo@example.com']).toMatchObject({ access: 'owners', isMember: true, name: 'Demo Owner' });
 		expect(byEmail['viewer@example.com']).toMatchObject({ access: 'viewers', isMember: true });
-		expect((await viewer.get(`/api/orgs/${demo.orgId}/access`)).json.users.map((u: { email: string }) => u.email)).toEqual(['viewer@example.com']);
+		expect((await viewer.get<AccessBody>(`/api/orgs/${demo.orgId}/access`)).json.users.map((u) => u.email)).toEqual(['viewer@example.com']);
 
 		const p = (body: unknown, c = owner) => c.patch(`/api/orgs/${demo.orgId}/access`, body);
 		expect((await p({})).json).toEqual({ error: 'Bad request: missing permission delta' });
@@ -178,26 +178,26 @@ describe('access', () => {
 		});
 		expect((await p({ delta: { users: { 'a@x.com': 'editors' } } }, editor)).status).toBe(403);
 		expect((await p({ delta: { users: { 'new.person@example.com': 'members' } } })).json).toBeNull();
-		const after = (await owner.get(`/api/orgs/${demo.orgId}/access`)).json.users;
-		expect(after.find((u: { email: string }) => u.email === 'new.person@example.com')).toMatchObject({ access: 'members', isMember: true });
+		const after = (await owner.get<AccessBody>(`/api/orgs/${demo.orgId}/access`)).json.users;
+		expect(after.find((u) => u.email === 'new.person@example.com')).toMatchObject({ access: 'members', isMember: true });
 	});
 
 	it('workspace/doc deltas: members rejected, maxInheritedRole, inheritance, self-removal', async () => {
-		const wid = (await owner.post('/api/orgs/demo/workspaces', { name: 'Acl' })).json;
-		const docId = (await owner.post(`/api/workspaces/${wid}/docs`, { name: 'AclDoc' })).json;
+		const wid = (await owner.post<number>('/api/orgs/demo/workspaces', { name: 'Acl' })).json;
+		const docId = (await owner.post<string>(`/api/workspaces/${wid}/docs`, { name: 'AclDoc' })).json;
 		const dp = (body: unknown, c = owner) => c.patch(`/api/docs/${docId}/access`, body);
 		expect((await dp({ delta: { users: { 'x@example.com': 'members' } } })).json).toEqual({ error: 'Invalid user role members' });
 		expect((await dp({ delta: { maxInheritedRole: 'bosses' } })).json).toEqual({ error: 'Invalid maxInheritedRole bosses' });
 		expect((await dp({ delta: {} })).json).toEqual({ error: 'Bad request: invalid permission delta' });
 		// the org viewer inherits view access
-		expect((await viewer.get(`/api/docs/${docId}`)).json.access).toBe('viewers');
+		expect((await viewer.get<DocInfo>(`/api/docs/${docId}`)).json.access).toBe('viewers');
 		// maxInheritedRole null cuts inheritance and keeps the caller as a direct owner
 		expect((await dp({ delta: { maxInheritedRole: null } })).json).toBeNull();
 		expect((await viewer.get(`/api/docs/${docId}`)).status).toBe(403);
 		expect((await viewer.get(`/api/docs/${docId}/tables`)).json).toEqual({ error: 'No view access' });
-		const acl = await owner.get(`/api/docs/${docId}/access`);
+		const acl = await owner.get<AccessBody>(`/api/docs/${docId}/access`);
 		expect(acl.json.maxInheritedRole).toBeNull();
-		expect(acl.json.users.find((u: { email: string }) => u.email === 'demo@example.com')).toMatchObject({ access: 'owners', parentAccess: 'owners' });
+		expect(acl.json.users.find((u) => u.email === 'demo@example.com')).toMatchObject({ access: 'owners', parentAccess: 'owners' });
 		// a direct grant works again; non-owners see only themselves plus personal/public
 		expect((await dp({ delta: { users: { 'viewer@example.com': 'editors' } } })).json).toBeNull();
 		const mine = await viewer.get(`/api/docs/${docId}/access`);
@@ -214,7 +214,7 @@ describe('access', () => {
 		// workspace-level maxInheritedRole caps org owners
 		const wp = await owner.patch(`/api/workspaces/${wid}/access`, { delta: { maxInheritedRole: 'viewers' } });
 		expect(wp.json).toBeNull();
-		expect((await editor.get(`/api/workspaces/${wid}`)).json.access).toBe('viewers');
+		expect((await editor.get<Workspace>(`/api/workspaces/${wid}`)).json.access).toBe('viewers');
 	});
 
 	it('setting null on the org removes the user everywhere in the org', async () => {
@@ -222,19 +222,19 @@ describe('access', () => {
 		emu.setAccess('org', demo.orgId, u.email, 'viewers');
 		emu.setAccess('doc', demo.docId, u.email, 'editors');
 		const c = client(emu, u.apiKey);
-		expect((await c.get(`/api/docs/${demo.docId}`)).json.access).toBe('editors');
+		expect((await c.get<DocInfo>(`/api/docs/${demo.docId}`)).json.access).toBe('editors');
 		expect((await owner.patch(`/api/orgs/${demo.orgId}/access`, { delta: { users: { [u.email]: null } } })).json).toBeNull();
 		expect((await c.get(`/api/docs/${demo.docId}`)).status).toBe(403);
-		expect((await c.get('/api/orgs')).json.find((o: { id: number }) => o.id === demo.orgId)).toBeUndefined();
+		expect((await c.get<Org[]>('/api/orgs')).json.find((o) => o.id === demo.orgId)).toBeUndefined();
 	});
 
 	it('guests: access to a doc only shows the org as guests', async () => {
 		const u = emu.addUser({ email: 'guest@example.com' });
 		emu.setAccess('doc', demo.doc2Id, u.email, 'viewers');
 		const c = client(emu, u.apiKey);
-		expect((await c.get('/api/orgs')).json.find((o: { id: number }) => o.id === demo.orgId).access).toBe('guests');
-		const ws = (await c.get('/api/orgs/demo/workspaces')).json;
-		expect(ws.map((w: { name: string; access: string; docs: Array<{ name: string }> }) => [w.name, w.access, w.docs.map((d) => d.name)])).toEqual([['Projects', 'guests', ['Tasks']]]);
+		expect((await c.get<Org[]>('/api/orgs')).json.find((o) => o.id === demo.orgId)?.access).toBe('guests');
+		const ws = (await c.get<Workspace[]>('/api/orgs/demo/workspaces')).json;
+		expect(ws.map((w) => [w.name, w.access, w.docs.map((d) => d.name)])).toEqual([['Projects', 'guests', ['Tasks']]]);
 		expect((await c.post('/api/orgs/demo/workspaces', { name: 'nope' })).status).toBe(403);
 	});
 });

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- timers sequence concurrent requests in this test */
 /** Emulator: body limits, malformed JSON, per-document concurrency (429) and fault injection. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client, raw } from './testutil';
+import { client, raw, type ErrorBody, type RecordsBody } from './testutil';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -41,7 +41,7 @@ describe('body limits', () => {
 		const name = 'y'.repeat(1024 * 1024 - 100);
 		const body = JSON.stringify({ records: [{ fields: { Name: name } }] });
 		expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
-		const r = await api.post(records(), JSON.parse(body));
+		const r = await api.post<RecordsBody>(records(), JSON.parse(body));
 		expect(r.status).toBe(200);
 		await api.post(`${records()}/delete`, [r.json.records[0].id]);
 	});
@@ -60,7 +60,7 @@ describe('body limits', () => {
 	});
 
 	it('malformed JSON is 400', async () => {
-		const r = await raw(emu, {
+		const r = await raw<ErrorBody>(emu, {
 			method: 'POST',
 			path: records(),
 			headers: { Authorization: `Bearer ${demo.apiKey}`, 'Content-Type': 'application/json' },

@@ -1,6 +1,6 @@
 /** Emulator: records (GET/list/POST/PATCH/PUT/delete), parsing, formulas, /data, tables and columns. */
 import { startEmulator, type GristEmulator } from './index';
-import { client } from './testutil';
+import { client, type ActionBody, type ColumnsBody, type ErrorBody, type RecordsBody, type TablesBody } from './testutil';
 
 let emu: GristEmulator;
 let docId: string;
@@ -46,7 +46,7 @@ describe('GET /records', () => {
 		expect(r.json).toEqual({
 			records: [{ id: 1, fields: { Name: 'Ann', Age: 30, Born: null, Team: 0, Tags: null, Level: '', Double: 60 } }],
 		});
-		const h = await api.get(rec(P, '?hidden=1'));
+		const h = await api.get<RecordsBody>(rec(P, '?hidden=1'));
 		expect(h.json.records[0].fields.manualSort).toBe(1);
 	});
 
@@ -58,16 +58,16 @@ describe('GET /records', () => {
 			{ Name: 'C', Age: 2 },
 		]);
 		const f = (o: unknown) => rec(P, `?filter=${encodeURIComponent(JSON.stringify(o))}`);
-		expect((await api.get(f({ Age: [2] }))).json.records.map((x: { id: number }) => x.id)).toEqual([2, 3]);
-		expect((await api.get(f({ Age: [2], Name: ['C', 'A'] }))).json.records.map((x: { id: number }) => x.id)).toEqual([3]);
-		expect((await api.get(f({ id: [1, 3] }))).json.records.map((x: { id: number }) => x.id)).toEqual([1, 3]);
+		expect((await api.get<RecordsBody>(f({ Age: [2] }))).json.records.map((x) => x.id)).toEqual([2, 3]);
+		expect((await api.get<RecordsBody>(f({ Age: [2], Name: ['C', 'A'] }))).json.records.map((x) => x.id)).toEqual([3]);
+		expect((await api.get<RecordsBody>(f({ id: [1, 3] }))).json.records.map((x) => x.id)).toEqual([1, 3]);
 		const bad = await api.get(f({ Age: 2 }));
 		expect(bad.status).toBe(400);
 		expect(bad.json).toEqual({ error: 'Invalid query: filter values must be arrays' });
-		const unknown = await api.get(f({ Nope: [1] }));
+		const unknown = await api.get<ErrorBody>(f({ Nope: [1] }));
 		expect(unknown.status).toBe(400);
 		expect(unknown.json.error).toContain('Nope');
-		const malformed = await api.get(rec(P, '?filter=%7Bnope'));
+		const malformed = await api.get<ErrorBody>(rec(P, '?filter=%7Bnope'));
 		expect(malformed.status).toBe(500);
 		expect(malformed.json.error).toMatch(/JSON/);
 	});
@@ -79,7 +79,7 @@ describe('GET /records', () => {
 			{ Name: '', Age: 1, Level: 'high' },
 			{ Name: 'item9', Age: 2, Level: 'mid' },
 		]);
-		const ids = async (qs: string, h?: Record<string, string>) => (await api.get(rec(P, qs), h)).json.records.map((x: { id: number }) => x.id);
+		const ids = async (qs: string, h?: Record<string, string>) => (await api.get<RecordsBody>(rec(P, qs), h)).json.records.map((x) => x.id);
 		expect(await ids('?sort=Name')).toEqual([2, 1, 3]); // empties first, plain string order
 		expect(await ids('?sort=Name:emptyLast')).toEqual([1, 3, 2]);
 		expect(await ids('?sort=Name:naturalSort;emptyLast')).toEqual([3, 1, 2]);
@@ -104,12 +104,12 @@ describe('GET /records', () => {
 			{ id: 'Bad', formula: '1/0' },
 		]);
 		emu.addRecords(docId, `${P}E`, [{ A: 1 }]);
-		const r = await api.get(rec(`${P}E`));
+		const r = await api.get<RecordsBody>(rec(`${P}E`));
 		expect(r.json.records[0]).toEqual({ id: 1, fields: { A: 1, Bad: null }, errors: { Bad: 'ZeroDivisionError' } });
-		const d = await api.get(`/api/docs/${docId}/tables/${P}E/data`);
+		const d = await api.get<Record<string, unknown[][]>>(`/api/docs/${docId}/tables/${P}E/data`);
 		expect(d.json.Bad[0].slice(0, 2)).toEqual(['E', 'ZeroDivisionError']);
-		const t = await api.get(rec(`${P}E`, '?cellFormat=typed'));
-		expect(t.json.records[0].fields.Bad.slice(0, 2)).toEqual(['E', 'ZeroDivisionError']);
+		const t = await api.get<RecordsBody>(rec(`${P}E`, '?cellFormat=typed'));
+		expect((t.json.records[0].fields.Bad as unknown[]).slice(0, 2)).toEqual(['E', 'ZeroDivisionError']);
 	});
 
 	it('NOW() uses the emulator clock', async () => {
@@ -117,7 +117,7 @@ describe('GET /records', () => {
 		emu.addRecords(docId, `Clock${n}`, [{}]);
 		emu.setClock(() => Date.UTC(2024, 0, 2, 3, 4, 5));
 		try {
-			expect((await api.get(rec(`Clock${n}`))).json.records[0].fields.At).toBe(Date.UTC(2024, 0, 2, 3, 4, 5) / 1000);
+			expect((await api.get<RecordsBody>(rec(`Clock${n}`))).json.records[0].fields.At).toBe(Date.UTC(2024, 0, 2, 3, 4, 5) / 1000);
 		} finally {
 			emu.setClock(() => Date.now());
 		}
@@ -126,8 +126,8 @@ describe('GET /records', () => {
 	it('POST /records/list takes the query in the body', async () => {
 		const { P } = freshTables();
 		emu.addRecords(docId, P, [{ Age: 1 }, { Age: 2 }, { Age: 3 }]);
-		const r = await api.post(rec(P, '/list'), { filter: { Age: [1, 3] }, sort: ['-Age'], limit: 1 });
-		expect(r.json.records.map((x: { id: number }) => x.id)).toEqual([3]);
+		const r = await api.post<RecordsBody>(rec(P, '/list'), { filter: { Age: [1, 3] }, sort: ['-Age'], limit: 1 });
+		expect(r.json.records.map((x) => x.id)).toEqual([3]);
 	});
 
 	it('unknown table is 404; viewers cannot write', async () => {
@@ -199,7 +199,7 @@ describe('POST/PATCH/delete /records', () => {
 			At: null,
 			CL: null,
 		});
-		const typed = await api.get(rec(T, '?cellFormat=typed&limit=1'));
+		const typed = await api.get<RecordsBody>(rec(T, '?cellFormat=typed&limit=1'));
 		expect(typed.json.records[0].fields).toMatchObject({
 			DT: ['D', Date.UTC(2024, 0, 10, 14, 30) / 1000, 'America/New_York'],
 			RL: ['r', Teams, [1, 2]],
@@ -209,17 +209,17 @@ describe('POST/PATCH/delete /records', () => {
 
 	it('POST errors: empty records, unknown column (atomic), formula column', async () => {
 		const { P } = freshTables();
-		const empty = await api.post(rec(P), { records: [] });
+		const empty = await api.post<ErrorBody>(rec(P), { records: [] });
 		expect(empty.status).toBe(400);
 		expect(empty.json.error).toBe('Invalid payload');
-		expect(empty.json.details.userError).toMatch(/^Error: body\.records/);
+		expect(empty.json.details?.userError).toMatch(/^Error: body\.records/);
 		const missing = await api.post(rec(P), {});
 		expect(missing.json).toEqual({ error: 'Invalid payload', details: { userError: 'Error: body.records is missing' } });
 		const bad = await api.post(rec(P), { records: [{ fields: { Name: 'ok' } }, { fields: { X: 1 } }] });
 		expect(bad.status).toBe(400);
 		expect(bad.json).toEqual({ error: 'Invalid column "X"' });
 		expect(emu.records(docId, P)).toEqual([]);
-		const f = await api.post(rec(P), { records: [{ fields: { Double: 3 } }] });
+		const f = await api.post<ErrorBody>(rec(P), { records: [{ fields: { Double: 3 } }] });
 		expect(f.status).toBe(400);
 		expect(f.json.error).toMatch(/^Error manipulating data: \[Sandbox\] /);
 	});
@@ -254,7 +254,7 @@ describe('POST/PATCH/delete /records', () => {
 });
 
 describe('PUT /records (upsert)', () => {
-	const put = (t: string, body: unknown, qs = '') => api.put(rec(t, qs), body);
+	const put = <T = unknown>(t: string, body: unknown, qs = '') => api.put<T>(rec(t, qs), body);
 
 	it('adds, updates (onmany first/none/all) and reports ids', async () => {
 		const { P } = freshTables();
@@ -279,7 +279,7 @@ describe('PUT /records (upsert)', () => {
 		]);
 		await put(P, { records: [{ require: { Name: 'B' }, fields: { Age: 0 } }] }, '?onmany=none');
 		expect(emu.records(docId, P)[1].fields.Age).toBe(20);
-		const all = await put(P, { records: [{ require: { Name: 'B' }, fields: { Age: 7 } }] }, '?onmany=all');
+		const all = await put<ActionBody>(P, { records: [{ require: { Name: 'B' }, fields: { Age: 7 } }] }, '?onmany=all');
 		expect(all.json.recordIds).toEqual([[2, 3]]);
 		expect(emu.records(docId, P).filter((x) => x.fields.Name === 'B').map((x) => x.fields.Age)).toEqual([7, 7]);
 		const bad = await put(P, { records: [{ require: { Name: 'B' } }] }, '?onmany=foo');
@@ -293,15 +293,15 @@ describe('PUT /records (upsert)', () => {
 		expect(emu.records(docId, P)).toHaveLength(1);
 		await put(P, { records: [{ require: { Name: 'A' }, fields: { Age: 1 } }] }, '?noupdate=true');
 		expect(emu.records(docId, P)[0].fields.Age).toBe(0);
-		const withId = await put(P, { records: [{ require: { id: 10 }, fields: { Name: 'Ten' } }] });
+		const withId = await put<ActionBody>(P, { records: [{ require: { id: 10 }, fields: { Name: 'Ten' } }] });
 		expect(withId.json.addRecordIds).toEqual([10]);
 		expect(emu.records(docId, P).map((r) => r.id)).toEqual([1, 10]);
-		const empty = await put(P, { records: [{ require: {}, fields: { Age: 3 } }] });
+		const empty = await put<ErrorBody>(P, { records: [{ require: {}, fields: { Age: 3 } }] });
 		expect(empty.status).toBe(400);
 		expect(empty.json.error).toContain("ValueError require is empty but allow_empty_require isn't set");
 		await put(P, { records: [{ require: {}, fields: { Age: 3 } }] }, '?allow_empty_require=1&onmany=all');
 		expect(emu.records(docId, P).map((r) => r.fields.Age)).toEqual([3, 3]);
-		const dup = await put(P, {
+		const dup = await put<ErrorBody>(P, {
 			records: [
 				{ require: { Name: 'D' }, fields: { Age: 1 } },
 				{ require: { Name: 'D' }, fields: { Age: 2 } },
@@ -316,7 +316,7 @@ describe('PUT /records (upsert)', () => {
 
 	it('groups by shape: a later group sees rows added by an earlier one', async () => {
 		const { P } = freshTables();
-		const r = await put(P, {
+		const r = await put<ActionBody>(P, {
 			records: [
 				{ require: { Name: 'N' }, fields: { Age: 1 } },
 				{ require: { Name: 'N' }, fields: { Born: 0 } },
@@ -329,7 +329,7 @@ describe('PUT /records (upsert)', () => {
 	it('require strings are parsed like fields (Ref via visible column)', async () => {
 		const { P } = freshTables();
 		emu.addRecords(docId, P, [{ Name: 'A', Team: 1 }]);
-		const r = await put(P, { records: [{ require: { Team: 'Red' }, fields: { Age: 5 } }] });
+		const r = await put<ActionBody>(P, { records: [{ require: { Team: 'Red' }, fields: { Age: 5 } }] });
 		expect(r.json.updateRecordIds).toEqual([[1]]);
 	});
 });
@@ -351,17 +351,17 @@ describe('tables and columns', () => {
 			tables: [{ id: 'people', columns: [{ id: 'Name', fields: { type: 'Text', label: 'Full name' } }] }],
 		});
 		expect(created.json).toEqual({ tables: [{ id: 'People' }] });
-		const list = await api.get(`/api/docs/${docId}/tables`);
-		const people = list.json.tables.find((t: { id: string }) => t.id === 'People');
+		const list = await api.get<TablesBody>(`/api/docs/${docId}/tables`);
+		const people = list.json.tables.find((t) => t.id === 'People')!;
 		expect(Object.keys(people.fields).sort()).toEqual(
 			['onDemand', 'primaryViewId', 'rawViewSectionRef', 'recordCardViewSectionRef', 'summarySourceTable', 'tableRef'].sort(),
 		);
 		expect(people.fields.summarySourceTable).toBe(0);
-		const expanded = await api.get(`/api/docs/${docId}/tables?expand=column`);
-		expect(expanded.json.tables.find((t: { id: string }) => t.id === 'People').columns.map((c: { id: string }) => c.id)).toEqual(['Name']);
+		const expanded = await api.get<TablesBody>(`/api/docs/${docId}/tables?expand=column`);
+		expect(expanded.json.tables.find((t) => t.id === 'People')?.columns.map((c) => c.id)).toEqual(['Name']);
 		emu.addTable(docId, 'People_summary_Name', [{ id: 'Name' }, { id: 'count', type: 'Int' }], { summarySourceTable: 'People' });
-		const withSummary = await api.get(`/api/docs/${docId}/tables`);
-		const summary = withSummary.json.tables.find((t: { id: string }) => t.id === 'People_summary_Name');
+		const withSummary = await api.get<TablesBody>(`/api/docs/${docId}/tables`);
+		const summary = withSummary.json.tables.find((t) => t.id === 'People_summary_Name')!;
 		expect(summary.fields.summarySourceTable).toBe(people.fields.tableRef);
 		const missing = await api.patch(`/api/docs/${docId}/tables`, { tables: [{ id: 'Nope', fields: {} }] });
 		expect(missing.status).toBe(404);
@@ -370,13 +370,13 @@ describe('tables and columns', () => {
 	it('columns: GET (hidden), POST, PATCH (rename), PUT, DELETE', async () => {
 		const { P } = freshTables();
 		const base = `/api/docs/${docId}/tables/${P}/columns`;
-		const cols = await api.get(base);
-		expect(cols.json.columns.map((c: { id: string }) => c.id)).toEqual(['Name', 'Age', 'Born', 'Team', 'Tags', 'Level', 'Double']);
-		const tags = cols.json.columns.find((c: { id: string }) => c.id === 'Tags').fields;
+		const cols = await api.get<ColumnsBody>(base);
+		expect(cols.json.columns.map((c) => c.id)).toEqual(['Name', 'Age', 'Born', 'Team', 'Tags', 'Level', 'Double']);
+		const tags = cols.json.columns.find((c) => c.id === 'Tags')?.fields;
 		expect(tags).toMatchObject({ type: 'ChoiceList', widgetOptions: '{"choices":["a","b"]}', isFormula: false, formula: '', label: 'Tags' });
-		expect(cols.json.columns.find((c: { id: string }) => c.id === 'Double').fields).toMatchObject({ isFormula: true, formula: '$Age * 2' });
-		const hidden = await api.get(`${base}?hidden=1`);
-		expect(hidden.json.columns.map((c: { id: string }) => c.id)).toContain('manualSort');
+		expect(cols.json.columns.find((c) => c.id === 'Double')?.fields).toMatchObject({ isFormula: true, formula: '$Age * 2' });
+		const hidden = await api.get<ColumnsBody>(`${base}?hidden=1`);
+		expect(hidden.json.columns.map((c) => c.id)).toContain('manualSort');
 		const added = await api.post(base, { columns: [{ id: 'Notes', fields: { type: 'Text' } }, { id: 'Name', fields: {} }] });
 		expect(added.json).toEqual({ columns: [{ id: 'Notes' }, { id: 'Name_2' }] });
 		expect((await api.patch(base, { columns: [{ id: 'Notes', fields: { colId: 'Memo', label: 'Memo' } }] })).json).toBeNull();
@@ -384,7 +384,7 @@ describe('tables and columns', () => {
 		expect(missing.status).toBe(404);
 		expect(missing.json).toEqual({ error: 'Column not found "Nope"' });
 		await api.put(`${base}?replaceall=1`, { columns: [{ id: 'Name', fields: {} }, { id: 'Memo', fields: {} }, { id: 'New', fields: { type: 'Int' } }] });
-		expect((await api.get(base)).json.columns.map((c: { id: string }) => c.id)).toEqual(['Name', 'Memo', 'New']);
+		expect((await api.get<ColumnsBody>(base)).json.columns.map((c) => c.id)).toEqual(['Name', 'Memo', 'New']);
 		expect((await api.del(`${base}/Memo`)).json).toBeNull();
 		const gone = await api.del(`${base}/Memo`);
 		expect(gone.status).toBe(404);
@@ -394,10 +394,10 @@ describe('tables and columns', () => {
 	it('writing to an empty formula column turns it into a data column', async () => {
 		const { P } = freshTables();
 		await api.post(`/api/docs/${docId}/tables/${P}/columns`, { columns: [{ id: 'Empty', fields: {} }] });
-		const col = async () => (await api.get(`/api/docs/${docId}/tables/${P}/columns`)).json.columns.find((c: { id: string }) => c.id === 'Empty').fields;
+		const col = async () => (await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${P}/columns`)).json.columns.find((c) => c.id === 'Empty')?.fields;
 		expect(await col()).toMatchObject({ type: 'Any', isFormula: true, formula: '' });
 		await api.post(rec(P), { records: [{ fields: { Empty: 'v' } }] });
-		expect((await col()).isFormula).toBe(false);
+		expect((await col())?.isFormula).toBe(false);
 		expect(emu.records(docId, P)[0].fields.Empty).toBe('v');
 	});
 });
@@ -405,7 +405,7 @@ describe('tables and columns', () => {
 describe('POST /apply (user actions subset)', () => {
 	it('applies actions in order, returns retValues, and is atomic', async () => {
 		const base = `/api/docs/${docId}/apply`;
-		const r = await api.post(base, [
+		const r = await api.post<ActionBody>(base, [
 			['AddTable', 'Scratch', [{ id: 'A', type: 'Numeric', isFormula: false }]],
 			['BulkAddRecord', 'Scratch', [null, null], { A: [1, '2'] }],
 			['UpdateRecord', 'Scratch', 1, { A: 5 }],
@@ -414,7 +414,7 @@ describe('POST /apply (user actions subset)', () => {
 		expect(r.json.retValues.slice(1)).toEqual([[1, 2], null]);
 		expect(r.json.retValues[0]).toMatchObject({ table_id: 'Scratch', columns: ['A'] });
 		expect(emu.records(docId, 'Scratch').map((x) => x.fields.A)).toEqual([5, 2]);
-		const bad = await api.post(base, [
+		const bad = await api.post<ErrorBody>(base, [
 			['AddRecord', 'Scratch', null, { A: 9 }],
 			['RemoveRecord', 'Scratch', 99],
 		]);
