@@ -166,12 +166,17 @@ export function spawnN8n(opts: SpawnOptions): N8nProcess {
 	(child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
 	(child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
 
+	// a fixed script; the pids and the folder are passed as arguments ($1 $2 $3), never spliced into it
 	const watchdog = spawn(
 		'sh',
 		[
 			'-c',
-			`while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 1; done; ` +
-				`kill -TERM -${child.pid} 2>/dev/null; sleep 5; kill -KILL -${child.pid} 2>/dev/null; rm -rf '${opts.userFolder}'`,
+			'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; ' +
+				'kill -TERM -"$2" 2>/dev/null; sleep 5; kill -KILL -"$2" 2>/dev/null; rm -rf -- "$3"',
+			'e2e-watchdog',
+			String(process.pid),
+			String(child.pid),
+			opts.userFolder,
 		],
 		{ detached: true, stdio: 'ignore' },
 	);
