@@ -1,11 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test: transpiles and runs the emulator CLI as a child process */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test: transpiles the emulator CLI into a temp folder (runs it through scripts/lib/processes.cjs) */
 /** The emulator CLI (`npm start`'s Grist): one JSON ready line, serves the demo site, stops on SIGTERM. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import ts from 'typescript';
+
+import { runNodeScript } from '../../scripts/lib/processes.cjs';
 
 let dir: string;
 
@@ -22,15 +22,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('prints one JSON line with the demo ids, serves them, and exits on SIGTERM', async () => {
-	const child = spawn(process.execPath, [join(dir, 'cli.js'), '--port', '0', '--host', '127.0.0.1'], {
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const stop = new AbortController();
+	const cli = runNodeScript(join(dir, 'cli.js'), ['--port', '0', '--host', '127.0.0.1'], { signal: stop.signal, killSignal: 'SIGTERM' });
 	try {
-		const line = await new Promise<string>((resolve, reject) => {
-			createInterface({ input: child.stdout! }).once('line', resolve);
-			child.once('exit', (code) => reject(new Error(`exited early (${code})`)));
-		});
-		const ready = JSON.parse(line);
+		const ready = JSON.parse(await cli.firstLine);
 		expect(ready).toMatchObject({
 			url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
 			apiKey: expect.any(String),
@@ -42,10 +37,9 @@ it('prints one JSON line with the demo ids, serves them, and exits on SIGTERM', 
 		});
 		expect(res.status).toBe(200);
 		expect(((await res.json()) as { records: unknown[] }).records).toHaveLength(3);
-		const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-		child.kill('SIGTERM');
-		expect(await exited).toBe(0);
+		stop.abort();
+		expect(await cli.exited).toEqual({ code: 0, signal: null });
 	} finally {
-		if (child.exitCode === null) child.kill('SIGKILL');
+		cli.kill('SIGKILL');
 	}
 });
