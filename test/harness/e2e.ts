@@ -62,6 +62,7 @@ import {
 	freePort,
 	installPackage,
 	locateRuntime,
+	n8nEnv,
 	removeFolder,
 	saveTemplate,
 	seedFromTemplate,
@@ -191,35 +192,21 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 		const [port, brokerPort] = [await freePort(), await freePort()];
 		const baseUrl = `http://127.0.0.1:${port}`;
 		const testKey = e2eEncryptionKey(runtime);
-		const env: Record<string, string> = {
-			N8N_USER_FOLDER: userFolder,
-			N8N_ENCRYPTION_KEY: testKey,
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_HOST: '127.0.0.1',
-			N8N_PORT: String(port),
-			N8N_PROTOCOL: 'http',
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_HIRING_BANNER_ENABLED: 'false',
-			N8N_DISABLED_MODULES: 'mcp-registry',
-			N8N_SECURE_COOKIE: 'false',
-			N8N_LOG_LEVEL: 'info',
-			N8N_LOG_OUTPUT: 'console',
-			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
-			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
-			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
-			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-			N8N_INSTANCE_OWNER_EMAIL: OWNER_EMAIL,
-			N8N_INSTANCE_OWNER_PASSWORD_HASH: bcryptHash(runtime, OWNER_PASSWORD),
-			N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
-			N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
-			NO_PROXY: '127.0.0.1,localhost',
-			...options.env,
-		};
+		const env = n8nEnv({
+			userFolder,
+			encryptionKey: testKey,
+			port,
+			brokerPort,
+			owner: { email: OWNER_EMAIL, passwordHash: bcryptHash(runtime, OWNER_PASSWORD), firstName: 'E2E', lastName: 'Owner' },
+			extra: {
+				N8N_LOG_LEVEL: 'info',
+				N8N_LOG_OUTPUT: 'console',
+				EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+				EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+				EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+				...options.env,
+			},
+		});
 		const echo = options.echo ?? process.env.E2E_N8N_ECHO === '1';
 		const readyTimeout = options.readyTimeoutMs ?? 120_000;
 
