@@ -255,6 +255,11 @@ export function readRawFields(this: IExecuteFunctions, i: number, wantMatching =
 	}
 	if (mappingMode === 'autoMapInputData') {
 		const json = this.getInputData()[i]?.json ?? {};
+		// Most items have neither key: their json is used as it is (never modified: encodeFields
+		// builds a new object when it changes anything), not copied per item.
+		if (!Object.prototype.hasOwnProperty.call(json, 'id') && !Object.prototype.hasOwnProperty.call(json, 'errors')) {
+			return { fields: json, matchingColumns };
+		}
 		const fields: IDataObject = {};
 		for (const [k, v] of Object.entries(json)) {
 			if (k === 'id' || k === 'errors') continue; // Grist's row id and formula errors of a read
@@ -274,6 +279,10 @@ export interface EncodeOptions {
 /**
  * Encodes fields by column type. Formula columns are dropped (never sent); unknown columns are
  * passed as they are so that Grist names them in its error.
+ *
+ * `fields` is never modified. When every value encodes to itself and no key is dropped (the
+ * common case: text in Text columns, numbers in Int/Numeric…), `fields` itself is returned;
+ * otherwise a new object with the same key order (copy on the first change, not per item).
  */
 export function encodeFields(
 	this: IExecuteFunctions,
@@ -282,25 +291,36 @@ export function encodeFields(
 	i: number,
 	opts: EncodeOptions = {},
 ): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
+	let out: IDataObject | undefined;
+	const keys = Object.keys(fields);
+	for (let k = 0; k < keys.length; k++) {
+		const key = keys[k];
+		const value = fields[key];
+		let next: unknown = value;
+		let keep = true;
 		const column = columns.get(key);
-		if (!column) {
-			out[key] = value;
-			continue;
+		if (column) {
+			if ((isReadOnlyColumn(column) && !opts.keepFormulas) || value === undefined) {
+				keep = false;
+			} else {
+				const encoded = tryEncode(value, column.type);
+				if ('error' in encoded) {
+					throw new NodeOperationError(this.getNode(), `Field "${key}" of item ${i}: ${encoded.error}`, {
+						itemIndex: i,
+						description: `Change the value of "${key}" so that it fits the column's type (${column.type}).`,
+					});
+				}
+				next = encoded.value;
+			}
 		}
-		if (isReadOnlyColumn(column) && !opts.keepFormulas) continue;
-		if (value === undefined) continue;
-		const encoded = tryEncode(value, column.type);
-		if ('error' in encoded) {
-			throw new NodeOperationError(this.getNode(), `Field "${key}" of item ${i}: ${encoded.error}`, {
-				itemIndex: i,
-				description: `Change the value of "${key}" so that it fits the column's type (${column.type}).`,
-			});
+		if (out === undefined) {
+			if (keep && next === value) continue;
+			out = {};
+			for (let j = 0; j < k; j++) out[keys[j]] = fields[keys[j]];
 		}
-		out[key] = encoded.value as IDataObject[string];
+		if (keep) out[key] = next as IDataObject[string];
 	}
-	return out;
+	return out ?? fields;
 }
 
 function tryEncode(value: unknown, type: string): { value: unknown } | { error: string } {
