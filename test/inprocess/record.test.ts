@@ -48,10 +48,11 @@ beforeEach(() => emu.clearLog());
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
-async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
+/** Node parameters as a workflow stores them (resource-mapper values included). */
+async function run(parameters: IDataObject, input?: INodeExecutionData[], continueOnFail = false) {
 	return await runNode({
 		node: new Grist(),
-		parameters: { resource: 'record', document: rl(demo.docId), ...parameters },
+		parameters: { resource: 'record', document: rl(demo.docId), ...parameters } as INodeParameters,
 		credentials: { apiKey: demo.apiKey, url: serverUrl },
 		input,
 		continueOnFail,

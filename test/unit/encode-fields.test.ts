@@ -10,6 +10,8 @@ const col = (id: string, type: string, formula = ''): GristColumn => ({
 	isFormula: formula !== '',
 	formula,
 	widgetOptions: {},
+	hidden: false,
+	fields: {},
 });
 
 const columns = columnMap([col('Name', 'Text'), col('Score', 'Int'), col('Total', 'Numeric', '$Score * 2'), col('When', 'Date')]);
