@@ -116,19 +116,8 @@ export class GristClient {
 	/** A request whose answer is a file (exports, attachment downloads), kept byte for byte. */
 	async binary(req: GristRequest): Promise<BinaryResponse> {
 		const res = await this.send(req, { encoding: 'arraybuffer', json: false });
-		const headers: Record<string, string> = {};
-		for (const [k, v] of Object.entries(res.headers)) {
-			if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-		}
-		const body = Buffer.isBuffer(res.body)
-			? res.body
-			: Buffer.from(res.body as ArrayBuffer);
-		return {
-			body,
-			headers,
-			fileName: fileNameFromDisposition(headers['content-disposition']),
-			mimeType: headers['content-type']?.split(';')[0].trim(),
-		};
+		const body = Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body as ArrayBuffer);
+		return { body, ...fileInfo(res) };
 	}
 
 	/**
@@ -137,16 +126,7 @@ export class GristClient {
 	 */
 	async binaryStream(req: GristRequest): Promise<StreamResponse> {
 		const res = await this.send(req, { encoding: 'stream', json: false });
-		const headers: Record<string, string> = {};
-		for (const [k, v] of Object.entries(res.headers)) {
-			if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-		}
-		return {
-			body: res.body as StreamResponse['body'],
-			headers,
-			fileName: fileNameFromDisposition(headers['content-disposition']),
-			mimeType: headers['content-type']?.split(';')[0].trim(),
-		};
+		return { body: res.body as StreamResponse['body'], ...fileInfo(res) };
 	}
 
 	/**
@@ -263,6 +243,19 @@ export class GristClient {
 		apiError.message = `Could not reach the Grist server at ${this.server.origin}: ${text}`;
 		return apiError;
 	}
+}
+
+/** Headers (lower-case names), file name and MIME type of a file answer. */
+function fileInfo(res: FullResponse): Pick<BinaryResponse, 'headers' | 'fileName' | 'mimeType'> {
+	const headers: Record<string, string> = {};
+	for (const [k, v] of Object.entries(res.headers)) {
+		if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+	}
+	return {
+		headers,
+		fileName: fileNameFromDisposition(headers['content-disposition']),
+		mimeType: headers['content-type']?.split(';')[0].trim(),
+	};
 }
 
 function isStream(body: unknown): body is AsyncIterable<unknown> {
