@@ -58,7 +58,7 @@ export class GristTrigger implements INodeType {
 		icon: { light: 'file:../../icons/grist.svg', dark: 'file:../../icons/grist.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] }}',
+		subtitle: '={{ $parameter["event"] === "rowAddedOrUpdated" ? "Row added or updated" : "Row added" }}',
 		description: 'Starts the workflow when records are added to (or updated in) a Grist table',
 		defaults: { name: 'Grist Trigger' },
 		polling: true,
@@ -103,7 +103,7 @@ export class GristTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to return each record as { ID, ...fields } with dates as ISO text, instead of Grist\'s raw { ID, fields } shape',
+					"Whether to return flat records (the row ID next to the fields) with dates as ISO text, instead of Grist's raw form with the fields nested",
 			},
 			{
 				displayName: 'Options',

@@ -52,6 +52,7 @@ export const readFields: INodeProperties[] = [
 						name: 'values',
 						type: 'string',
 						default: '',
+						placeholder: 'e.g. Open, Done',
 						description:
 							'One or more values, separated by commas (or a JSON array for values that contain commas). Values are converted to the column type: dates as 2024-01-31, references as row IDs.',
 					},
