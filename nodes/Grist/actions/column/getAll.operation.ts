@@ -5,27 +5,13 @@ import { fetchColumns, type GristColumn } from '../../helpers/columns';
 import { forEachItem } from '../../helpers/items';
 import type { GristClient } from '../../transport';
 import { documentLocator, tableLocator } from '../common.descriptions';
+import { hiddenColumnsOptions } from '../record/read';
 import { readTarget } from '../record/shared';
 
 const properties: INodeProperties[] = [
 	documentLocator,
 	tableLocator,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Hidden Columns',
-				name: 'includeHidden',
-				type: 'boolean',
-				default: false,
-				description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
-			},
-		],
-	},
+	hiddenColumnsOptions,
 ];
 
 export const description = updateDisplayOptions(

@@ -6,7 +6,7 @@ import { columnTypes, type GristColumn } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../../helpers/items';
 import type { GristClient } from '../../transport';
 import { documentLocator, tableLocator } from '../common.descriptions';
-import { buildReadQuery, queryNeedsColumns, readFields } from './read';
+import { buildReadQuery, hiddenColumnsOptions, queryNeedsColumns, readFields } from './read';
 import { ColumnCache, readTarget, tablePath } from './shared';
 
 const properties: INodeProperties[] = [
@@ -21,22 +21,7 @@ const properties: INodeProperties[] = [
 		description:
 			"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, instead of Grist's raw form with the fields nested",
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Hidden Columns',
-				name: 'includeHidden',
-				type: 'boolean',
-				default: false,
-				description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
-			},
-		],
-	},
+	hiddenColumnsOptions,
 ];
 
 export const description = updateDisplayOptions(

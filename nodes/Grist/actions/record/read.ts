@@ -212,3 +212,21 @@ export function queryNeedsColumns(this: IExecuteFunctions, i: number): boolean {
 	const rules = (this.getNodeParameter('sort.rules', i, []) as SortRule[]) ?? [];
 	return filterType === 'builder' || rules.length > 0;
 }
+
+/** Options with "Include Hidden Columns" (Grist's `hidden=1`), for the reads of records and columns. */
+export const hiddenColumnsOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Include Hidden Columns',
+			name: 'includeHidden',
+			type: 'boolean',
+			default: false,
+			description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
+		},
+	],
+};
