@@ -7,14 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { executeBatched, type BatchOptions } from '../../helpers/batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { ColumnCache, encodeFields, noparseQs, parseRowIds, readTarget, tablePath, targetKey, type Target } from '../record/shared';
+import { ColumnCache, encodeFields, noparseQs, parseRowIds, readTarget, tablePath, targetKey, type WriteGroup } from '../record/shared';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
-
-interface Group {
-	target: Target;
-	qs: IDataObject;
-	types: Record<string, string>;
-}
 
 export async function writeColumnar(
 	ctx: IExecuteFunctions,
@@ -23,7 +17,7 @@ export async function writeColumnar(
 	mode: 'create' | 'update',
 ): Promise<INodeExecutionData[]> {
 	const cache = new ColumnCache(client);
-	const options: BatchOptions<IDataObject, Group> = {
+	const options: BatchOptions<IDataObject, WriteGroup> = {
 		envelopeBytes: 2,
 		prepare: async (i) => {
 			const target = readTarget.call(ctx, i);

@@ -17,7 +17,7 @@ import {
 	writeOptionsField,
 	tablePath,
 	targetKey,
-	type Target,
+	type WriteGroup,
 } from './shared';
 
 const properties: INodeProperties[] = [
@@ -34,12 +34,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface Group {
-	target: Target;
-	qs: IDataObject;
-	types: Record<string, string>;
-}
-
 /** POST …/records: all items of one table in as few requests as Grist allows. */
 export async function execute(
 	this: IExecuteFunctions,
@@ -47,7 +41,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const cache = new ColumnCache(client);
-	const options: BatchOptions<{ fields: IDataObject }, Group> = {
+	const options: BatchOptions<{ fields: IDataObject }, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (i) => {
 			const target = readTarget.call(this, i);

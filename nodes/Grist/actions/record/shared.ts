@@ -23,6 +23,13 @@ export interface Target {
 	tableId: string;
 }
 
+/** What every request of a batched write to one table needs: target, query flags, column types. */
+export interface WriteGroup {
+	target: Target;
+	qs: IDataObject;
+	types: Record<string, string>;
+}
+
 function hasExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(hasExpression);

@@ -18,7 +18,7 @@ import {
 	writeOptionsField,
 	tablePath,
 	targetKey,
-	type Target,
+	type WriteGroup,
 } from './shared';
 
 const properties: INodeProperties[] = [
@@ -43,12 +43,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface Group {
-	target: Target;
-	qs: IDataObject;
-	types: Record<string, string>;
-}
-
 type Rec = { id: number; fields: IDataObject };
 
 /**
@@ -61,7 +55,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const cache = new ColumnCache(client);
-	const options: BatchOptions<Rec, Group> = {
+	const options: BatchOptions<Rec, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (i) => {
 			const target = readTarget.call(this, i);

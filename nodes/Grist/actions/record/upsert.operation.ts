@@ -17,7 +17,7 @@ import {
 	readTarget,
 	tablePath,
 	targetKey,
-	type Target,
+	type WriteGroup,
 } from './shared';
 
 const properties: INodeProperties[] = [
@@ -85,12 +85,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface Group {
-	target: Target;
-	qs: IDataObject;
-	types: Record<string, string>;
-}
-
 type Rec = { require: IDataObject; fields: IDataObject };
 
 interface UpsertResponse {
@@ -109,7 +103,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const cache = new ColumnCache(client);
 	const seen = new Map<string, number>();
-	const options: BatchOptions<Rec, Group> = {
+	const options: BatchOptions<Rec, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (i) => {
 			const target = readTarget.call(this, i);
