@@ -7,4 +7,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	testTimeout: 30000,
+	// default output, plus the counts for .ci/run when GRIST_JEST_RESULTS is set
+	reporters: ['default', '<rootDir>/test/harness/summary-reporter.cjs'],
 };

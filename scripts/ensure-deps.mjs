@@ -1,15 +1,51 @@
-// Runs `npm install` when the dev dependencies are missing (a fresh clone), so that `npm start`
-// and `npm test` work as the first commands. Does nothing once they are installed.
+// First step of `npm test` and `npm start` (called from the scripts themselves, not as pre-scripts:
+// this project's .npmrc sets ignore-scripts=true, under which npm skips pre/post scripts).
+//
+// 1. Runs `npm install` when a dev dependency of package.json is missing or at another version
+//    than the one pinned (a fresh clone, or a pull that added one). Does nothing otherwise.
+// 2. With --runtime: runs scripts/ensure-n8n.sh, which installs (once) and checks (every time)
+//    the Node 24 + n8n runtime that the end-to-end tests and `npm start` use.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const needed = ['@n8n/node-cli', 'jest', 'n8n-core', 'typescript'];
-if (!needed.every((name) => existsSync(join(root, 'node_modules', name, 'package.json')))) {
-	console.error('[ensure-deps] installing the dev dependencies (npm install, once)');
-	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** Why `npm install` is needed, or undefined when every dev dependency is there as pinned. */
+function missingDependency() {
+	for (const [name, range] of Object.entries(pkg.devDependencies ?? {})) {
+		const file = join(root, 'node_modules', name, 'package.json');
+		if (!existsSync(file)) return `${name} is not installed`;
+		const { version } = JSON.parse(readFileSync(file, 'utf8'));
+		// exact pins are compared; ranges are left to npm
+		if (/^\d+\.\d+\.\d+$/.test(range) && version !== range) return `${name} is ${version}, package.json pins ${range}`;
+	}
+	return undefined;
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const why = missingDependency();
+if (why) {
+	console.error(`[ensure-deps] ${why}: running npm install`);
 	const res = spawnSync(npm, ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-	process.exit(res.status ?? 1);
+	if (res.status !== 0) process.exit(res.status ?? 1);
+	const still = missingDependency();
+	if (still) {
+		console.error(`[ensure-deps] npm install finished but ${still}`);
+		process.exit(1);
+	}
+}
+
+if (process.argv.includes('--runtime')) {
+	// stdout of ensure-n8n.sh is only the cache path: keep it out of the test output
+	const res = spawnSync('bash', [join(root, 'scripts', 'ensure-n8n.sh')], {
+		cwd: root,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
+	if (res.status !== 0) {
+		console.error('[ensure-deps] the Node 24 + n8n runtime could not be installed (scripts/ensure-n8n.sh, messages above)');
+		process.exit(res.status ?? 1);
+	}
 }

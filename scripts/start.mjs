@@ -4,8 +4,10 @@
 // ready credential "Grist account". With GRIST_URL and GRIST_API_KEY set, the credential points
 // at that Grist instead and no emulator starts. Ctrl-C stops everything.
 //
-// Environment: N8N_PORT (default 5678), GRIST_EMULATOR_PORT (default 8484),
-// GRIST_URL + GRIST_API_KEY (use a real Grist), E2E_N8N_ECHO=1 (print n8n's log).
+// Environment: N8N_PORT (default 5678; when 5678 is taken a free port is used instead),
+// GRIST_EMULATOR_PORT (default 8484, same rule), GRIST_URL + GRIST_API_KEY (use a real Grist),
+// E2E_N8N_ECHO=1 (print n8n's log). A port given explicitly that is taken stops the start with a
+// message naming its variable. The URLs printed at the end are the ones really in use.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import {
 	ensureRuntime,
 	freePort,
 	installPackage,
+	portFree,
 	killGroup,
 	n8nEnv,
 	spawnN8n,
@@ -26,8 +29,6 @@ import {
 } from './lib/processes.cjs';
 
 const STATE = join(ROOT, '.n8n-start');
-const N8N_PORT = Number(process.env.N8N_PORT || 5678);
-const EMULATOR_PORT = Number(process.env.GRIST_EMULATOR_PORT || 8484);
 const OWNER_EMAIL = 'owner@example.com';
 const OWNER_PASSWORD = 'Grist-n8n-1';
 const CREDENTIAL_NAME = 'Grist account';
@@ -60,8 +61,28 @@ function fail(msg) {
 	stopAll(1);
 }
 
+/**
+ * The port to use for `variable` (default `fallback`): the one given when it is free (else an
+ * error naming the variable); the default when free; otherwise any free port, said in the log.
+ */
+async function choosePort(variable, fallback, what) {
+	const given = process.env[variable];
+	if (given) {
+		const port = Number(given);
+		if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable}=${given} is not a port number`);
+		if (!(await portFree(port))) {
+			throw new Error(`port ${port} (${variable}) is already in use. Stop what uses it, or set ${variable} to another port.`);
+		}
+		return port;
+	}
+	if (await portFree(fallback)) return fallback;
+	const port = await freePort();
+	log(`port ${fallback} is taken: ${what} uses port ${port} instead (set ${variable} to choose one)`);
+	return port;
+}
+
 /** Compiles test/emulator into .build/ and starts its CLI; resolves with its ready line (JSON). */
-async function startEmulator() {
+async function startEmulator(port) {
 	log('compiling the Grist emulator (tsc → .build/)');
 	rmSync(join(ROOT, '.build'), { recursive: true, force: true });
 	try {
@@ -74,7 +95,7 @@ async function startEmulator() {
 		throw new Error(`compiling the emulator failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
 	}
 	const cli = join(ROOT, '.build', 'test', 'emulator', 'cli.js');
-	const child = spawn(process.execPath, [cli, '--port', String(EMULATOR_PORT), '--host', '127.0.0.1'], {
+	const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1'], {
 		cwd: ROOT,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'inherit'],
@@ -91,27 +112,15 @@ async function startEmulator() {
 			rl.on('line', (l) => process.stdout.write(`[emulator] ${l}\n`));
 		});
 		child.once('exit', (code) =>
-			rej(new Error(`the emulator exited (code ${code}) before it was ready; is port ${EMULATOR_PORT} taken? (set GRIST_EMULATOR_PORT)`)),
+			rej(new Error(`the emulator exited (code ${code}) before it was ready on port ${port} (GRIST_EMULATOR_PORT)`)),
 		);
 	});
-}
-
-async function portInUse(port) {
-	try {
-		await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 async function main() {
 	const useRealGrist = Boolean(process.env.GRIST_URL && process.env.GRIST_API_KEY);
 	if (!useRealGrist && (process.env.GRIST_URL || process.env.GRIST_API_KEY)) {
 		log('GRIST_URL and GRIST_API_KEY must both be set to use a real Grist; starting the emulator instead');
-	}
-	if (await portInUse(N8N_PORT)) {
-		return fail(`port ${N8N_PORT} is already in use (another n8n?). Stop it, or set N8N_PORT.`);
 	}
 	const runtime = ensureRuntime();
 
@@ -120,7 +129,7 @@ async function main() {
 		grist = { url: process.env.GRIST_URL, apiKey: process.env.GRIST_API_KEY };
 		log(`using the Grist at ${grist.url} (GRIST_URL); no emulator`);
 	} else {
-		const ready = await startEmulator();
+		const ready = await startEmulator(await choosePort('GRIST_EMULATOR_PORT', 8484, 'the Grist emulator'));
 		// The emulator on 127.0.0.1 is a self-hosted Grist (org in the path): point at the demo team.
 		grist = { url: `${ready.url}/o/${ready.orgDomain}`, apiKey: ready.apiKey };
 		log(`Grist emulator with the demo site at ${ready.url} (team "${ready.orgDomain}", user ${ready.email})`);
@@ -134,15 +143,16 @@ async function main() {
 	const keyFile = join(STATE, 'encryption-key');
 	if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(24).toString('hex'), { mode: 0o600 });
 	const encryptionKey = readFileSync(keyFile, 'utf8').trim();
+	const n8nPort = await choosePort('N8N_PORT', 5678, 'n8n');
 	const env = n8nEnv({
 		userFolder: STATE,
 		encryptionKey,
-		port: N8N_PORT,
+		port: n8nPort,
 		brokerPort: await freePort(),
 		owner: { email: OWNER_EMAIL, passwordHash: bcryptHash(runtime, OWNER_PASSWORD), firstName: 'Grist', lastName: 'Developer' },
-		extra: { N8N_EDITOR_BASE_URL: `http://127.0.0.1:${N8N_PORT}` },
+		extra: { N8N_EDITOR_BASE_URL: `http://127.0.0.1:${n8nPort}` },
 	});
-	log(`starting n8n ${N8N_VERSION} (Node 24) on http://127.0.0.1:${N8N_PORT}`);
+	log(`starting n8n ${N8N_VERSION} (Node 24) on http://127.0.0.1:${n8nPort}`);
 	// foreground: keeps this process alive, no watchdog (.n8n-start is kept between runs)
 	n8n = spawnN8n({ runtime, userFolder: STATE, env, echo: process.env.E2E_N8N_ECHO === '1', background: false });
 	const lastOutput = () => n8n.output().split('\n').slice(-30).join('\n');
@@ -150,7 +160,7 @@ async function main() {
 		if (!stopping) fail(`n8n exited (code ${code}). Its last output:\n${lastOutput()}`);
 	});
 
-	const base = `http://127.0.0.1:${N8N_PORT}`;
+	const base = `http://127.0.0.1:${n8nPort}`;
 	const deadline = Date.now() + 180_000;
 	for (;;) {
 		if (stopping) return;
@@ -197,7 +207,9 @@ async function main() {
 			`  password:    ${OWNER_PASSWORD}`,
 			`  credential:  "${CREDENTIAL_NAME}" → ${grist.url}`,
 			'',
-			'  Add a "Grist" node to a workflow and pick the credential. Ctrl-C stops n8n and the emulator.',
+			`  stop:        Ctrl-C here, or kill ${process.pid} (stops n8n and the emulator)`,
+			'',
+			'  Add a "Grist" node to a workflow and pick the credential.',
 			'',
 		].join('\n') + '\n',
 	);

@@ -24,7 +24,11 @@ function runtimePaths(cache) {
 	};
 }
 
-/** Runs scripts/ensure-n8n.sh (idempotent; minutes on a cold machine) and returns the runtime it reports. */
+/**
+ * Runs scripts/ensure-n8n.sh, which installs the runtime once (minutes on a cold machine) and
+ * checks it on every call (Node 24 runs, n8n's sqlite3 loads, n8n's CLI answers; about a second),
+ * repairing a cache that fails the check. Returns the runtime it reports.
+ */
 function ensureRuntime() {
 	const out = execFileSync('bash', [join(REPO_ROOT, 'scripts', 'ensure-n8n.sh')], {
 		cwd: REPO_ROOT,
@@ -35,11 +39,11 @@ function ensureRuntime() {
 	return runtimePaths(out.trim().split('\n').pop());
 }
 
-/** The cached runtime when it is complete, otherwise `ensureRuntime()`. */
+let checked;
+/** `ensureRuntime()` once per process: a cache is never trusted on its stamp alone. */
 function locateRuntime() {
-	const p = runtimePaths(process.env.GRIST_N8N_CACHE || join(homedir(), '.cache', 'n8n-nodes-grist'));
-	if (existsSync(join(p.nodeBin, 'node')) && existsSync(join(p.n8nDir, '.installed'))) return p;
-	return ensureRuntime();
+	checked ??= ensureRuntime();
+	return checked;
 }
 
 /** bcrypt hash for the env-managed owner (bcryptjs from n8n's own install; pure JS). */
@@ -59,6 +63,16 @@ function freePort() {
 			const port = typeof addr === 'object' && addr ? addr.port : 0;
 			srv.close(() => resolvePort(port));
 		});
+	});
+}
+
+/** Whether `port` can be bound on 127.0.0.1 right now (a listener on 0.0.0.0 or 127.0.0.1 makes it false). */
+function portFree(port) {
+	return new Promise((resolveFree) => {
+		const srv = createServer();
+		srv.unref();
+		srv.once('error', () => resolveFree(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolveFree(true)));
 	});
 }
 
@@ -302,6 +316,7 @@ module.exports = {
 	locateRuntime,
 	bcryptHash,
 	freePort,
+	portFree,
 	installPackage,
 	n8nEnv,
 	killGroup,

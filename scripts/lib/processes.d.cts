@@ -18,10 +18,12 @@ export interface Runtime {
 export declare function runtimePaths(cache: string): Runtime;
 /** Runs scripts/ensure-n8n.sh (idempotent; minutes on a cold machine) and returns the runtime it reports. */
 export declare function ensureRuntime(): Runtime;
-/** The cached runtime (GRIST_N8N_CACHE or ~/.cache/n8n-nodes-grist) when complete, otherwise `ensureRuntime()`. */
+/** `ensureRuntime()` once per process (the cache is checked, never trusted on its stamp alone). */
 export declare function locateRuntime(): Runtime;
 /** bcrypt hash (10 rounds) with n8n's own bcryptjs. */
 export declare function bcryptHash(runtime: Runtime, password: string): string;
+/** Whether the port can be bound on 127.0.0.1 right now. */
+export declare function portFree(port: number): Promise<boolean>;
 /** A free TCP port on 127.0.0.1 (released before returning). */
 export declare function freePort(): Promise<number>;
 /**
