@@ -364,7 +364,9 @@ describe('get', () => {
 		const r = await run({ operation: 'get', attachmentId: '4242' });
 		expect(r.error?.message).toBe('Attachment not found: 4242');
 		expect(r.error?.httpCode).toBe('404');
-		expect(r.error?.description).toBe('Check the attachment ID; Get Many attachments lists them.');
+		expect(r.error?.description).toBe(
+			`Attachment 4242 was not found in document "${demo.docId}", or the user of this API key cannot see it. Check the attachment ID; Get Many attachments lists them.`,
+		);
 	});
 
 	it.each([
@@ -425,7 +427,9 @@ describe('download', () => {
 		const r = await run({ operation: 'download', attachmentId: '999' });
 		expect(r.error?.message).toBe('Attachment not found: 999');
 		expect(r.error?.httpCode).toBe('404');
-		expect(r.error?.description).toBe('Check the attachment ID; Get Many attachments lists them.');
+		expect(r.error?.description).toBe(
+			`Attachment 999 was not found in document "${demo.docId}", or the user of this API key cannot see it. Check the attachment ID; Get Many attachments lists them.`,
+		);
 		expect(r.items).toEqual([]);
 	});
 

@@ -173,7 +173,10 @@ describe('error mapping', () => {
 			viewer.apiKey,
 		);
 		expect(res.error?.message).toBe('No write access');
-		expect(res.error?.description).toMatch(/Editor or Owner role on the probe target/);
+		// named from the request path (roles are set on the document), not from the caller's `what`
+		expect(res.error?.description).toBe(
+			`The user of this API key needs the Editor or Owner role on document "${demo.docId}". Ask an owner to share it with that role.`,
+		);
 		expect(JSON.stringify(res.run)).not.toContain(viewer.apiKey);
 	});
 

@@ -1,4 +1,13 @@
-import { errorHint, gristErrorText, isGristErrorBody, isHtmlBody, notGristAnswer, redact } from '../../nodes/Grist/helpers/errors';
+import {
+	errorHint,
+	gristErrorText,
+	isGristErrorBody,
+	isHtmlBody,
+	notFoundHint,
+	notGristAnswer,
+	pathObjects,
+	redact,
+} from '../../nodes/Grist/helpers/errors';
 import { DEFAULT_RETRY, backoffDelay, shouldRetry } from '../../nodes/Grist/helpers/retry';
 import { fileNameFromDisposition, networkErrorCode } from '../../nodes/Grist/transport';
 
@@ -19,21 +28,132 @@ describe('gristErrorText', () => {
 });
 
 describe('errorHint', () => {
+	const docPath = { method: 'PATCH', path: '/api/docs/d' };
 	it.each([
 		[401, 'Bad request: invalid API key', /API key/],
 		[403, 'No write access', /Editor or Owner role on document "d"/],
-		[403, 'No owner access', /Owner role/],
-		[403, 'No view access', /Viewer role/],
-		[404, 'document not found', /Document "d" was not found/],
+		[403, 'No owner access', /Owner role on document "d"/],
+		[403, 'No view access', /Viewer role on document "d"/],
+		[404, 'document not found', /^Document "d" was not found/],
 		[404, 'Domain not recognized: grist:8484', /APP_HOME_INTERNAL_URL/],
 		[400, 'No organization chosen', /\/o\/<team>/],
 		[413, 'request entity too large', /1 MB/],
 		[413, 'Attachments must not exceed 10MB', /attachments/],
 		[429, 'Too many backlogged requests for document d - try again later?', /rate-limiting/],
 		[503, 'Document in flux - try again later', /reloading/],
-		[400, 'Invalid column "Nme"', /column IDs/],
 	])('%i %s', (status, message, hint) => {
-		expect(errorHint(status, message, { what: 'document "d"' })).toMatch(hint);
+		expect(errorHint(status, message, docPath)).toMatch(hint);
+	});
+
+	it('names the object a 403 is about from the path: the document, workspace or organization', () => {
+		expect(errorHint(403, 'No write access', { method: 'POST', path: '/api/docs/abc/tables/T/records' })).toBe(
+			'The user of this API key needs the Editor or Owner role on document "abc". Ask an owner to share it with that role.',
+		);
+		expect(errorHint(403, 'access denied', { method: 'PATCH', path: '/api/workspaces/12' })).toBe(
+			'The user of this API key is not allowed to do this on workspace 12 (usually the Owner role is needed).',
+		);
+		expect(errorHint(403, 'access denied', { method: 'PATCH', path: '/api/orgs/demo/access' })).toMatch(/on organization "demo"/);
+		expect(errorHint(403, 'access denied')).toMatch(/on this object/);
+	});
+
+	it('400 Invalid column / Invalid row id name the column or row and the table', () => {
+		const path = { method: 'POST', path: '/api/docs/abc/tables/Items/records' };
+		expect(errorHint(400, 'Invalid column "Nme"', path)).toBe(
+			'Table "Items" has no column "Nme". Use column IDs (not labels) that exist in the table; the Column resource lists them.',
+		);
+		expect(errorHint(400, 'Invalid row id 99', { ...path, method: 'PATCH' })).toBe(
+			'Row 99 does not exist in table "Items". Read the records first to get valid row IDs.',
+		);
+	});
+
+	it('400 KeyError from a filter on an unknown column names the column and says to use a column ID', () => {
+		const message = "Error manipulating data: [Sandbox] KeyError 'Nope'";
+		expect(errorHint(400, message, { method: 'GET', path: '/api/docs/abc/tables/Items/records' })).toBe(
+			'The filter or sort names the column "Nope", which table "Items" does not have. Use a column ID (not its label): the Column resource (Get Many) lists the table\'s columns.',
+		);
+		// the deprecated columnar read, and Python's other spellings of the error
+		expect(errorHint(400, 'Error manipulating data: [Sandbox] KeyError: u"My Col"', { method: 'GET', path: '/api/docs/abc/tables/Items/data' })).toMatch(
+			/^The filter or sort names the column "My Col", which table "Items"/,
+		);
+		expect(errorHint(400, message, { method: 'POST', path: '/api/docs/abc/tables/Items/records' })).toMatch(
+			/^Table "Items" has no column "Nope"\. Use a column ID/,
+		);
+		expect(errorHint(400, 'Error manipulating data: [Sandbox] ValueError', { method: 'GET', path: '/api/docs/abc/tables/Items/records' })).toBe(
+			'Grist rejected the request; check the parameters named in the message.',
+		);
+	});
+});
+
+describe('pathObjects', () => {
+	it.each([
+		['/api/orgs/demo/workspaces', { organization: 'demo' }],
+		['/api/workspaces/12/docs', { workspace: '12' }],
+		['/api/docs/abc', { document: 'abc' }],
+		['/api/docs/abc/tables/Items/records', { document: 'abc', table: 'Items' }],
+		['/api/docs/abc/tables/Items/records/delete', { document: 'abc', table: 'Items' }],
+		['/api/docs/abc/tables/Items/columns/Name', { document: 'abc', table: 'Items', column: 'Name' }],
+		['/api/docs/abc/attachments/7/download', { document: 'abc', attachment: '7' }],
+		['/api/docs/abc/attachments/archive', { document: 'abc' }],
+		['/api/docs/abc/webhooks/queue', { document: 'abc' }],
+		['/api/docs/abc/webhooks/u-1', { document: 'abc', webhook: 'u-1' }],
+		['/o/team/api/docs/a%3Fb/tables?x=1', { document: 'a?b' }],
+		['/api/docs/..%2F..%2Forgs', { document: '../../orgs' }],
+		['/api/docs/50%', { document: '50%' }],
+		['/api/orgs', {}],
+	])('%s', (path, expected) => {
+		expect(pathObjects(path)).toEqual(expected);
+	});
+});
+
+describe('notFoundHint: a 404 names what was missing, from Grist\'s message and the request path', () => {
+	it.each<[string, string, string, string]>([
+		['organization', 'GET /api/orgs/nope', 'organization not found', 'Organization "nope" was not found'],
+		['workspace', 'GET /api/workspaces/99', 'workspace not found', 'Workspace 99 was not found'],
+		['document (document get)', 'GET /api/docs/nope', 'document not found', 'Document "nope" was not found'],
+		['document (record read)', 'GET /api/docs/nope/tables/Items/records', 'document not found', 'Document "nope" was not found,'],
+		['a deleted document', 'GET /api/docs/old/tables/Items/records', 'Document is deleted', 'Document "old" was not found'],
+		['table', 'GET /api/docs/abc/tables/Nope/records', 'Table not found "Nope"', 'Table "Nope" was not found in document "abc"'],
+		['table (CSV export)', 'GET /api/docs/abc/download/csv', 'Table Nope not found.', 'Table "Nope" was not found in document "abc"'],
+		['column', 'PATCH /api/docs/abc/tables/Items/columns', 'Column not found "Nope"', 'Column "Nope" was not found in table "Items"'],
+		['table or column', 'DELETE /api/docs/abc/tables/Items/columns/Nope', 'Table or column not found "Items.Nope"', 'Table "Items" or its column "Nope" was not found in document "abc"'],
+		['attachment', 'GET /api/docs/abc/attachments/4242', 'Attachment not found: 4242', 'Attachment 4242 was not found in document "abc"'],
+		['webhook', 'DELETE /api/docs/abc/webhooks/w-1', 'Webhook not found "w-1"', 'Webhook "w-1" was not found in document "abc"'],
+		['attachment (plain-text access-rule denial)', 'GET /api/docs/abc/attachments/5/download', 'Not found', 'Attachment 5 was not found in document "abc", or the user of this API key cannot see it (access rules can hide it)'],
+		['move destination', 'PATCH /api/docs/abc/move', 'workspace not found', 'The Destination Workspace was not found'],
+	])('%s', (_kind, request, message, start) => {
+		const [method, path] = request.split(' ');
+		const hint = notFoundHint(message, { method, path });
+		expect(hint.startsWith(start)).toBe(true);
+		expect(errorHint(404, message, { method, path })).toBe(hint);
+	});
+
+	it('never names the table when the document is missing', () => {
+		const hint = notFoundHint('document not found', { method: 'GET', path: '/api/docs/nope/tables/Items/records' });
+		expect(hint).not.toMatch(/table|Items/i);
+		expect(hint).toMatch(/Check the document ID/);
+	});
+
+	it.each([
+		['../../orgs', '/api/docs/..%2F..%2Forgs/tables/Items/records'],
+		['abc?x=1', '/api/docs/abc%3Fx%3D1'],
+		['My budget', '/api/docs/My%20budget'],
+	])('says a document ID %p has characters Grist IDs never have', (id, path) => {
+		const hint = notFoundHint('document not found', { method: 'GET', path });
+		expect(hint).toContain(`Document "${id}" was not found`);
+		expect(hint).toContain(`A document ID has only letters, digits, - and _: "${id}" looks like a name, a URL or a path.`);
+	});
+
+	it('an unknown route says the endpoint is missing, not an object', () => {
+		const hint = notFoundHint('not found: /api/docs/abc/tables/T/records/delete', {
+			method: 'POST',
+			path: '/api/docs/abc/tables/T/records/delete',
+		});
+		expect(hint).toMatch(/^This Grist server has no such endpoint \(POST \/api\/docs\/abc\/tables\/T\/records\/delete\)/);
+		expect(hint).not.toMatch(/was not found/);
+	});
+
+	it('without a path or message, says nothing was found', () => {
+		expect(notFoundHint('HTTP 404')).toMatch(/^Grist found nothing at this address/);
 	});
 });
 

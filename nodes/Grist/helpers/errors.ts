@@ -8,9 +8,169 @@ export interface GristErrorBody {
 	details?: { userError?: string; limit?: unknown; tips?: unknown; memos?: string[]; code?: string };
 }
 
-export interface ErrorContext {
-	/** What the request was about, e.g. `document "abc"` or `table "People"`. */
-	what?: string;
+/** The request that failed: its method and its API path (`/api/docs/abc/tables/T/records`). */
+export interface FailedRequest {
+	method?: string;
+	path?: string;
+}
+
+export type GristObjectKind =
+	| 'organization'
+	| 'workspace'
+	| 'document'
+	| 'table'
+	| 'column'
+	| 'row'
+	| 'attachment'
+	| 'webhook';
+
+/** The objects a request path names, by kind, with their IDs decoded (`/api/docs/a%3Fb` → document `a?b`). */
+export type PathObjects = Partial<Record<GristObjectKind, string>>;
+
+/** Path segments that introduce an object ID, and sub-routes that are not IDs. */
+const COLLECTIONS: Record<string, { kind: GristObjectKind; literals?: string[] }> = {
+	orgs: { kind: 'organization' },
+	workspaces: { kind: 'workspace' },
+	docs: { kind: 'document' },
+	tables: { kind: 'table' },
+	columns: { kind: 'column' },
+	attachments: {
+		kind: 'attachment',
+		literals: ['archive', 'removeUnused', 'store', 'stores', 'transferAll', 'transferStatus', 'updateFromArchive'],
+	},
+	webhooks: { kind: 'webhook', literals: ['queue'] },
+};
+
+function decodeSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+/**
+ * The objects named by an API path: `/api/docs/abc/tables/Items/records` → `{ document: 'abc',
+ * table: 'Items' }`. A `/o/<team>` prefix before `/api` is skipped; a query string is ignored.
+ */
+export function pathObjects(path: string | undefined): PathObjects {
+	const out: PathObjects = {};
+	if (!path) return out;
+	const segments = path.split(/[?#]/)[0].split('/').filter((s) => s !== '');
+	const start = segments.indexOf('api');
+	for (let i = start + 1; i < segments.length; i++) {
+		const collection = COLLECTIONS[segments[i]];
+		const next = segments[i + 1];
+		if (!collection || next === undefined || collection.literals?.includes(next)) continue;
+		out[collection.kind] = decodeSegment(next);
+		i++;
+	}
+	return out;
+}
+
+const WORDS: Record<GristObjectKind, string> = {
+	organization: 'organization',
+	workspace: 'workspace',
+	document: 'document',
+	table: 'table',
+	column: 'column',
+	row: 'row',
+	attachment: 'attachment',
+	webhook: 'webhook',
+};
+
+/** `document "abc"`, `workspace 12`; the bare word when the ID is unknown. */
+function named(kind: GristObjectKind, id: string | undefined): string {
+	if (id === undefined) return `the ${WORDS[kind]}`;
+	return /^\d+$/.test(id) ? `${WORDS[kind]} ${id}` : `${WORDS[kind]} "${id}"`;
+}
+
+function capitalize(s: string): string {
+	return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A note for an ID with characters Grist IDs never have (a name, a URL or a path pasted as ID). */
+function oddIdNote(kind: GristObjectKind, id: string | undefined): string {
+	if (id === undefined || /^[A-Za-z0-9_-]+$/.test(id)) return '';
+	const what = kind === 'document' ? 'A document ID' : `A ${WORDS[kind]} ID`;
+	const paste = kind === 'document' ? ' (or paste the whole document URL)' : '';
+	return ` ${what} has only letters, digits, - and _: "${id}" looks like a name, a URL or a path. Pick it from the list or enter its ID${paste}.`;
+}
+
+/** What the message of a 404 says is missing, with the name Grist gives (if any). */
+function missingFromMessage(message: string): { kind: GristObjectKind | 'tableOrColumn' | 'route'; name?: string; name2?: string } | undefined {
+	let m: RegExpExecArray | null;
+	if (/organization not found/i.test(message)) return { kind: 'organization' };
+	if (/workspace not found/i.test(message)) return { kind: 'workspace' };
+	if (/document not found|document is deleted/i.test(message)) return { kind: 'document' };
+	if ((m = /Table or column not found "([^"]*?)\.([^"]*)"/i.exec(message))) return { kind: 'tableOrColumn', name: m[1], name2: m[2] };
+	if ((m = /Table not found "([^"]*)"/i.exec(message) ?? /Table (.+?) not found\.?$/i.exec(message))) return { kind: 'table', name: m[1] };
+	if ((m = /Column not found "([^"]*)"/i.exec(message))) return { kind: 'column', name: m[1] };
+	if ((m = /Attachment not found:?\s*(\S+)/i.exec(message))) return { kind: 'attachment', name: m[1] };
+	if ((m = /Webhook not found "([^"]*)"/i.exec(message))) return { kind: 'webhook', name: m[1] };
+	if (/^not found: \//i.test(message)) return { kind: 'route' };
+	return undefined;
+}
+
+const FIND_HINT: Record<GristObjectKind, string> = {
+	organization: 'Check the organization (the Organization field lists the ones the key can see) and the Server URL.',
+	workspace: 'Check the workspace ID (the Workspace field lists them) and that it is on the team site of the Server URL.',
+	document:
+		'Check the document ID (the Document field lists them, or paste the document URL) and that the Server URL is the team site the document is on.',
+	table: 'Check the table ID (not its label); the Table field lists the tables in "From list" mode.',
+	column: 'Check the column ID (not its label); the Column resource lists them.',
+	row: 'Read the records first to get valid row IDs.',
+	attachment: 'Check the attachment ID; Get Many attachments lists them.',
+	webhook: 'Check the webhook ID; the document\'s webhooks list them.',
+};
+
+/** The deepest object a path names: a row is never in a path, so it is not among them. */
+const DEPTH: GristObjectKind[] = ['column', 'attachment', 'webhook', 'table', 'document', 'workspace', 'organization'];
+
+/** The hint of a 404: names what was missing, from Grist's message and the request path. */
+export function notFoundHint(message: string, request: FailedRequest = {}): string {
+	const objects = pathObjects(request.path);
+	const inDoc = objects.document !== undefined ? ` in ${named('document', objects.document)}` : '';
+	const missing = missingFromMessage(message);
+	if (missing?.kind === 'route') {
+		const odd = DEPTH.map((k) => oddIdNote(k, objects[k])).find((n) => n !== '') ?? '';
+		return `This Grist server has no such endpoint (${request.method ?? 'request'} ${request.path ?? ''}): it may be an older Grist version, or a proxy in front of it changes the path. Check the Server URL.${odd}`;
+	}
+	if (missing?.kind === 'tableOrColumn') {
+		return `Table "${missing.name}" or its column "${missing.name2}" was not found${inDoc}. Check both IDs (not labels); the Table field and the Column resource list them.`;
+	}
+	if (missing) {
+		const kind = missing.kind;
+		const id = missing.name ?? objects[kind];
+		const where =
+			kind === 'column' && objects.table !== undefined
+				? ` in ${named('table', objects.table)}`
+				: kind === 'table' || kind === 'attachment' || kind === 'webhook'
+					? inDoc
+					: '';
+		let subject = named(kind, id);
+		// "workspace not found" for a move names the destination, which is in the body, not the path.
+		if (kind === 'workspace' && id === undefined && /\/move$/.test(request.path ?? '')) subject = 'the Destination Workspace';
+		return `${capitalize(subject)} was not found${where}, or the user of this API key cannot see it. ${FIND_HINT[kind]}${oddIdNote(kind, id)}`;
+	}
+	const deepest = DEPTH.find((k) => objects[k] !== undefined);
+	if (!deepest) return 'Grist found nothing at this address. Check the IDs and the Server URL (team site).';
+	const id = objects[deepest];
+	const where = deepest === 'document' || deepest === 'workspace' || deepest === 'organization' ? '' : inDoc;
+	return `${capitalize(named(deepest, id))} was not found${where}, or the user of this API key cannot see it (access rules can hide it). ${FIND_HINT[deepest]}${oddIdNote(deepest, id)}`;
+}
+
+/** The organization, workspace or document whose role decides a 403 (roles are set on those). */
+function roleTarget(objects: PathObjects): string {
+	if (objects.document !== undefined) return named('document', objects.document);
+	if (objects.workspace !== undefined) return named('workspace', objects.workspace);
+	if (objects.organization !== undefined) return named('organization', objects.organization);
+	return 'this object';
+}
+
+/** Grist's engine error for a column the table does not have: `[Sandbox] KeyError 'Nope'`. */
+function keyErrorColumn(message: string): string | undefined {
+	return /KeyError:?\s*u?['"]([^'"]+)['"]/.exec(message)?.[1];
 }
 
 /** Grist's own error text from a response body (JSON or plain text). */
@@ -80,7 +240,9 @@ const ROLE_FOR: Array<[RegExp, string]> = [
 ];
 
 /** A sentence that tells the user what to change, for a Grist error. */
-export function errorHint(status: number, message: string, ctx: ErrorContext = {}): string {
+export function errorHint(status: number, message: string, request: FailedRequest = {}): string {
+	const objects = pathObjects(request.path);
+	const inTable = objects.table !== undefined ? ` ${named('table', objects.table)}` : ' the table';
 	if (/Domain not recognized/i.test(message)) {
 		return 'The Grist server does not know the host name in the Server URL. Use the public URL of your Grist server, or set APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG on the server.';
 	}
@@ -92,11 +254,22 @@ export function errorHint(status: number, message: string, ctx: ErrorContext = {
 	}
 	switch (status) {
 		case 400:
-			if (/Invalid column/i.test(message)) {
-				return 'Use column IDs (not labels) that exist in the table; the Column resource lists them.';
-			}
-			if (/Invalid row id/i.test(message)) {
-				return 'The row ID does not exist in the table. Read the records first to get valid IDs.';
+			{
+				const invalid = /Invalid column "([^"]*)"/i.exec(message)?.[1];
+				if (invalid !== undefined) {
+					return `${capitalize(inTable.trim())} has no column "${invalid}". Use column IDs (not labels) that exist in the table; the Column resource lists them.`;
+				}
+				const key = keyErrorColumn(message);
+				if (key !== undefined) {
+					const reading = (request.method ?? 'GET') === 'GET' && /\/(records|data)$/.test(request.path ?? '');
+					return reading
+						? `The filter or sort names the column "${key}", which${inTable} does not have. Use a column ID (not its label): the Column resource (Get Many) lists the table's columns.`
+						: `${capitalize(inTable.trim())} has no column "${key}". Use a column ID (not its label): the Column resource (Get Many) lists the table's columns.`;
+				}
+				const row = /Invalid row id (\S+)/i.exec(message)?.[1];
+				if (row !== undefined) {
+					return `${capitalize(named('row', row))} does not exist in${inTable}. ${FIND_HINT.row}`;
+				}
 			}
 			return 'Grist rejected the request; check the parameters named in the message.';
 		case 401:
@@ -105,16 +278,13 @@ export function errorHint(status: number, message: string, ctx: ErrorContext = {
 			return 'The Grist site is read-only (billing). An owner of the site must fix its plan.';
 		case 403: {
 			const role = ROLE_FOR.find(([re]) => re.test(message));
-			if (role) return `The user of this API key needs ${role[1]} on ${ctx.what ?? 'this object'}. Ask an owner to share it with that role.`;
+			if (role) return `The user of this API key needs ${role[1]} on ${roleTarget(objects)}. Ask an owner to share it with that role.`;
 			if (/access rules/i.test(message)) return 'A Grist access rule of the document blocks this change. Ask an owner to adjust the rules.';
 			if (/No more (documents|workspaces) permitted/i.test(message)) return 'The site has reached its plan limit.';
-			return `The user of this API key is not allowed to do this on ${ctx.what ?? 'this object'} (usually the Owner role is needed).`;
+			return `The user of this API key is not allowed to do this on ${roleTarget(objects)} (usually the Owner role is needed).`;
 		}
 		case 404:
-			if (/Table not found/i.test(message)) return 'Check the table ID (not its label). Tables are listed by the Table field in "From list" mode.';
-			if (/Column not found|Table or column not found/i.test(message)) return 'Check the column ID; the Column resource lists them.';
-			if (/Attachment not found/i.test(message)) return 'Check the attachment ID; Get Many attachments lists them.';
-			return `${ctx.what ? capitalize(ctx.what) : 'The object'} was not found, or the user of this API key cannot see it. Check the ID and the Server URL (team site).`;
+			return notFoundHint(message, request);
 		case 410:
 			return 'This Grist operation is no longer supported by the server.';
 		case 413:
@@ -128,10 +298,6 @@ export function errorHint(status: number, message: string, ctx: ErrorContext = {
 		default:
 			return status >= 500 ? 'The Grist server failed to handle the request.' : 'Check the parameters of the node.';
 	}
-}
-
-function capitalize(s: string): string {
-	return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** Replaces every occurrence of a secret in a text. */

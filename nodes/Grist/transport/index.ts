@@ -209,7 +209,7 @@ export class GristClient {
 		const body = res.body;
 		const notGrist = notGristAnswer(res.statusCode, body, this.server.origin);
 		const text = notGrist?.message ?? redact(gristErrorText(body, res.statusCode), this.apiKey);
-		let hint = notGrist?.hint ?? errorHint(res.statusCode, text, { what: req.what });
+		let hint = notGrist?.hint ?? errorHint(res.statusCode, text, { method: req.method, path: req.path });
 		if (retries > 0) hint += ` (Tried ${retries + 1} times.)`;
 		const response: JsonObject = { error: text, status: res.statusCode };
 		const error = new NodeApiError(this.ctx.getNode(), response, {
