@@ -122,6 +122,9 @@ async function main() {
 	if (!useRealGrist && (process.env.GRIST_URL || process.env.GRIST_API_KEY)) {
 		log('GRIST_URL and GRIST_API_KEY must both be set to use a real Grist; starting the emulator instead');
 	}
+	// ports first: a taken port that was asked for stops the start before anything runs
+	const n8nPort = await choosePort('N8N_PORT', 5678, 'n8n');
+	const emulatorPort = useRealGrist ? undefined : await choosePort('GRIST_EMULATOR_PORT', 8484, 'the Grist emulator');
 	const runtime = ensureRuntime();
 
 	let grist;
@@ -129,7 +132,7 @@ async function main() {
 		grist = { url: process.env.GRIST_URL, apiKey: process.env.GRIST_API_KEY };
 		log(`using the Grist at ${grist.url} (GRIST_URL); no emulator`);
 	} else {
-		const ready = await startEmulator(await choosePort('GRIST_EMULATOR_PORT', 8484, 'the Grist emulator'));
+		const ready = await startEmulator(emulatorPort);
 		// The emulator on 127.0.0.1 is a self-hosted Grist (org in the path): point at the demo team.
 		grist = { url: `${ready.url}/o/${ready.orgDomain}`, apiKey: ready.apiKey };
 		log(`Grist emulator with the demo site at ${ready.url} (team "${ready.orgDomain}", user ${ready.email})`);
@@ -143,7 +146,6 @@ async function main() {
 	const keyFile = join(STATE, 'encryption-key');
 	if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(24).toString('hex'), { mode: 0o600 });
 	const encryptionKey = readFileSync(keyFile, 'utf8').trim();
-	const n8nPort = await choosePort('N8N_PORT', 5678, 'n8n');
 	const env = n8nEnv({
 		userFolder: STATE,
 		encryptionKey,
