@@ -1,5 +1,7 @@
 import type {
 	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestMethods,
@@ -21,6 +23,13 @@ export const INVALID_URL_BASE = 'data:,invalid-server-url';
 /** What the credential test says when the Server URL is malformed (or the server answers 405). */
 export const INVALID_URL_MESSAGE =
 	'The Server URL is not a valid Grist address. Enter your site address starting with https://, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>.';
+
+/**
+ * What the credential test says when the server answers 200 without a Grist user: any web server
+ * that answers every path with a page (a company site, n8n's own editor address).
+ */
+export const NOT_GRIST_MESSAGE =
+	'This server did not answer like Grist: it returned no Grist user for /api/profile/user. Check the Server URL: use your Grist site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>, not the address of another web site (or of n8n itself).';
 
 /**
  * Grist API key + one Server URL. The URL accepts whatever a user pastes (a site URL, a team
@@ -94,13 +103,23 @@ export class GristApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: `={{ (${SERVER_URL_MATCH} || ["${INVALID_URL_BASE}"])[0] }}`,
-			url: '/api/orgs',
+			// The key's own user: needs no org, and its answer has a shape a web page never has.
+			url: '/api/profile/user',
 			// A Server URL that is not a valid http(s) URL goes to a `data:` URL with POST, which
 			// axios answers itself with 405 (no network, the key goes nowhere); the 405 rule then
-			// says what to change. A valid URL gets the real `GET /api/orgs`.
+			// says what to change. A valid URL gets the real `GET /api/profile/user`.
 			method: `={{ ${SERVER_URL_MATCH} ? "GET" : "POST" }}` as IHttpRequestMethods,
 		},
+		// n8n checks every rule by its own type, so one list holds both kinds; the declared type of
+		// `rules` allows only one kind per list.
 		rules: [
+			{
+				// n8n checks this rule on a 2xx answer only: it fails the test when the answer has no
+				// `email` (n8n 2.41 compares `get(firstItem.json, key) === value`). Grist's user object
+				// always has one; an HTML page or another JSON API does not.
+				type: 'responseSuccessBody',
+				properties: { key: 'email', value: undefined, message: NOT_GRIST_MESSAGE },
+			},
 			{
 				type: 'responseCode',
 				properties: { value: 405, message: INVALID_URL_MESSAGE },
@@ -108,7 +127,7 @@ export class GristApi implements ICredentialType {
 			{
 				type: 'responseCode',
 				properties: {
-					// GET /api/orgs fails with 400 only for "Wrong org for this domain".
+					// Grist's org check runs before every route: 400 "Wrong org for this domain".
 					value: 400,
 					message:
 						'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
@@ -130,6 +149,6 @@ export class GristApi implements ICredentialType {
 						'This server did not answer like Grist (404). Check the Server URL: use your site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>. A self-hosted server that says "Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG.',
 				},
 			},
-		],
+		] satisfies Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> as IAuthenticateRuleResponseCode[],
 	};
 }

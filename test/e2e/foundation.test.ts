@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { INVALID_URL_MESSAGE } from '../../credentials/GristApi.credentials';
+import { INVALID_URL_MESSAGE, NOT_GRIST_MESSAGE } from '../../credentials/GristApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
 
@@ -16,6 +16,9 @@ let emulator: GristEmulator;
 let n8n: N8n;
 let htmlServer: Server;
 let htmlUrl: string;
+/** Answers every path with 200 and an HTML page (a site's catch-all route, a single-page app). */
+let htmlOkServer: Server;
+let htmlOkUrl: string;
 let apiKey: string;
 let demo: DemoSite;
 
@@ -29,6 +32,12 @@ beforeAll(async () => {
 	});
 	await new Promise<void>((r) => htmlServer.listen(0, '127.0.0.1', () => r()));
 	htmlUrl = `http://127.0.0.1:${(htmlServer.address() as AddressInfo).port}`;
+	htmlOkServer = createServer((_req, res) => {
+		res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+		res.end('<!DOCTYPE html><html><head><title>Welcome</title></head><body><div id="app"></div></body></html>');
+	});
+	await new Promise<void>((r) => htmlOkServer.listen(0, '127.0.0.1', () => r()));
+	htmlOkUrl = `http://127.0.0.1:${(htmlOkServer.address() as AddressInfo).port}`;
 	// Debug logging makes the "key never in the log" assertion meaningful. Plain-http requests to
 	// other hosts (http://demo.getgrist.com) go through the emulator as a proxy; loopback does not.
 	n8n = await startN8n({
@@ -40,6 +49,7 @@ afterAll(async () => {
 	await n8n?.stop();
 	await emulator?.close();
 	await new Promise((r) => htmlServer?.close(r));
+	await new Promise((r) => htmlOkServer?.close(r));
 });
 
 describe('the package in a real n8n', () => {
@@ -55,9 +65,22 @@ describe('credential test', () => {
 		emulator.clearLog();
 		const cred = await n8n.createCredential({ name: 'Grist ok', type: 'gristApi', data: { apiKey, url: emulator.url } });
 		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(emulator.log.filter((r) => r.apiPath === '/api/orgs').map((r) => [r.method, r.status, r.hasAuthorization])).toEqual([
+		expect(emulator.log.filter((r) => r.apiPath === '/api/profile/user').map((r) => [r.method, r.status, r.hasAuthorization])).toEqual([
 			['GET', 200, true],
 		]);
+	});
+
+	test('a server that answers every path with 200 and an HTML page gives our message', async () => {
+		const cred = await n8n.createCredential({ name: 'HTML 200', type: 'gristApi', data: { apiKey, url: htmlOkUrl } });
+		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
+	});
+
+	test("n8n's own editor address as Server URL is not taken for Grist", async () => {
+		// n8n 2.41 answers every unknown path, this one included, with its editor page and 200.
+		const page = await fetch(`${n8n.baseUrl}/api/profile/user`);
+		expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+		const cred = await n8n.createCredential({ name: 'n8n itself', type: 'gristApi', data: { apiKey, url: n8n.baseUrl } });
+		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
 	});
 
 	test('a wrong key (401) gives our message', async () => {
@@ -187,8 +210,25 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 		expect(run.status).toBe('success');
 		expect(run.output('Grist')).toEqual(expected);
 		expect(emulator.log.map((r) => [r.method, r.host, r.apiPath, r.status])).toEqual([
+			['GET', 'demo.getgrist.com', '/api/profile/user', 200],
 			['GET', 'demo.getgrist.com', '/api/orgs', 200],
-			['GET', 'demo.getgrist.com', '/api/orgs', 200],
+		]);
+	});
+
+	test('a team host with another team in /o/<team> gets the 400 message ("Wrong org for this domain")', async () => {
+		const cred = await n8n.createCredential({
+			name: 'Grist two teams',
+			type: 'gristApi',
+			data: { apiKey, url: 'http://demo.getgrist.com/o/other' },
+		});
+		emulator.clearLog();
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'Error',
+			message:
+				'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
+		});
+		expect(emulator.log.map((r) => [r.method, r.host, r.path, r.status])).toEqual([
+			['GET', 'demo.getgrist.com', '/o/other/api/profile/user', 400],
 		]);
 	});
 });
@@ -229,7 +269,7 @@ describe("side by side with n8n's built-in Grist node (same credential type name
 			emulator.records(demo.docId, 'Customers').map((r) => r.id),
 		);
 		expect(emulator.log.map((r) => [r.method, r.path, r.status])).toEqual([
-			['GET', `/o/${demo.orgDomain}/api/orgs`, 200],
+			['GET', `/o/${demo.orgDomain}/api/profile/user`, 200],
 			['GET', `/o/${demo.orgDomain}/api/orgs`, 200],
 			['GET', `/o/${demo.orgDomain}/api/docs/${demo.docId}/tables/Customers/records`, 200],
 		]);

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { GristApi, INVALID_URL_MESSAGE } from '../../credentials/GristApi.credentials';
+import { GristApi, INVALID_URL_MESSAGE, NOT_GRIST_MESSAGE } from '../../credentials/GristApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { testCredential } from '../harness/inprocess';
 
@@ -14,6 +14,18 @@ let emulator: GristEmulator;
 let demo: DemoSite;
 let notGrist: http.Server;
 let notGristUrl: string;
+/** Answers every path with 200 and an HTML page, like n8n's own editor or a site's catch-all route. */
+let htmlOk: http.Server;
+let htmlOkUrl: string;
+/** Answers every path with 200 and a JSON object that is not a Grist user. */
+let jsonOk: http.Server;
+let jsonOkUrl: string;
+const htmlOkRequests: string[] = [];
+
+const listen = async (server: http.Server) => {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
 
 beforeAll(async () => {
 	emulator = await startEmulator();
@@ -22,14 +34,27 @@ beforeAll(async () => {
 		res.writeHead(404, { 'Content-Type': 'text/html' });
 		res.end('<!doctype html><html><body>Welcome to nginx</body></html>');
 	});
-	await new Promise<void>((resolve) => notGrist.listen(0, '127.0.0.1', resolve));
-	notGristUrl = `http://127.0.0.1:${(notGrist.address() as AddressInfo).port}`;
+	notGristUrl = await listen(notGrist);
+	htmlOk = http.createServer((req, res) => {
+		htmlOkRequests.push(`${req.method} ${req.headers.host} ${req.url}`);
+		res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+		res.end('<!DOCTYPE html><html><head><title>n8n.io - Workflow Automation</title></head><body><div id="app"></div></body></html>');
+	});
+	htmlOkUrl = await listen(htmlOk);
+	jsonOk = http.createServer((_req, res) => {
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ status: 'ok', data: [] }));
+	});
+	jsonOkUrl = await listen(jsonOk);
 });
 afterAll(async () => {
 	await emulator.close();
-	await new Promise((resolve) => notGrist.close(resolve));
+	for (const server of [notGrist, htmlOk, jsonOk]) await new Promise((resolve) => server.close(resolve));
 });
-beforeEach(() => emulator.clearLog());
+beforeEach(() => {
+	emulator.clearLog();
+	htmlOkRequests.length = 0;
+});
 
 const test = async (url: string, apiKey = demo.apiKey) =>
 	await testCredential({ credentialType: new GristApi(), data: { apiKey, url } });
@@ -40,13 +65,30 @@ describe('credential test', () => {
 		['the API root', '/api'],
 		['a team path', '/o/TEAM'],
 		['a document URL', '/o/TEAM/doc/DOC/p/2'],
-	])('passes with %s and calls GET /api/orgs with a Bearer key', async (_what, suffix) => {
+	])('passes with %s and calls GET /api/profile/user with a Bearer key', async (_what, suffix) => {
 		const url = emulator.url + suffix.replace('TEAM', demo.orgDomain).replace('DOC', demo.docId);
 		const result = await test(url);
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(emulator.log.map((e) => [e.method, e.apiPath, e.hasAuthorization])).toEqual([
-			['GET', '/api/orgs', true],
+		expect(emulator.log.map((e) => [e.method, e.apiPath, e.hasAuthorization, e.status])).toEqual([
+			['GET', '/api/profile/user', true, 200],
 		]);
+		// a self-hosted /o/<team> URL keeps its team prefix in front of /api
+		const team = suffix.startsWith('/o/') ? `/o/${demo.orgDomain}` : '';
+		expect(emulator.log[0].path).toBe(`${team}/api/profile/user`);
+	});
+
+	it.each([
+		['an HTML page (e.g. n8n\'s own editor address)', () => htmlOkUrl],
+		['a JSON object that is not a Grist user', () => jsonOkUrl],
+	])('fails for a server that answers every path with 200 and %s', async (_what, url) => {
+		const result = await test(url());
+		expect(result).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
+		expect(result.message).toMatch(/did not answer like Grist.*Server URL/);
+	});
+
+	it('fails for an HTML-200 server under a self-hosted style /o/<team> URL, and calls /o/<team>/api/profile/user', async () => {
+		expect(await test(`${htmlOkUrl}/o/docs/doc/abc`)).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
+		expect(htmlOkRequests).toEqual([`GET ${htmlOkUrl.slice('http://'.length)} /o/docs/api/profile/user`]);
 	});
 
 	it('says what to do about a wrong key, and never shows it', async () => {
@@ -98,7 +140,7 @@ describe('credential test', () => {
 			const result = await test('http://grist:8484');
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/"Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/);
-			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/orgs', 404]]);
+			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/profile/user', 404]]);
 		});
 
 		it('explains a team host with another team in /o/<team> ("Wrong org for this domain")', async () => {
@@ -108,11 +150,33 @@ describe('credential test', () => {
 				message:
 					'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
 			});
-			expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([['demo.getgrist.com', '/o/other/api/orgs', 400]]);
+			expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([['demo.getgrist.com', '/o/other/api/profile/user', 400]]);
 		});
 
 		it('passes on the team host itself', async () => {
 			expect(await test('http://demo.getgrist.com')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		});
+	});
+
+	describe('a proxy (HTTP_PROXY) that answers every request with 200 and an HTML page', () => {
+		const keys = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+		const saved: Array<string | undefined> = [];
+		beforeAll(() => {
+			keys.forEach((k) => saved.push(process.env[k]));
+			process.env.HTTP_PROXY = process.env.http_proxy = htmlOkUrl;
+			process.env.NO_PROXY = process.env.no_proxy = '127.0.0.1,localhost';
+		});
+		afterAll(() => {
+			keys.forEach((k, i) => {
+				if (saved[i] === undefined) delete process.env[k];
+				else process.env[k] = saved[i];
+			});
+		});
+
+		it('fails with the not-Grist message (a captive portal or a company proxy, not Grist)', async () => {
+			expect(await test('http://grist.example.com/o/team')).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
+			expect(htmlOkRequests).toEqual(['GET grist.example.com http://grist.example.com/o/team/api/profile/user']);
+			expect(emulator.log).toHaveLength(0);
 		});
 	});
 });
