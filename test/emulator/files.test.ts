@@ -113,18 +113,19 @@ describe('attachments', () => {
 });
 
 describe('exports', () => {
-	it('CSV: RFC 4180, labels or colIds, file names, errors', async () => {
+	it('CSV: LF line ends, labels or colIds, file names, errors', async () => {
 		const r = await api.get(`/api/docs/${demo.docId}/download/csv?tableId=Orders`);
 		expect(r.status).toBe(200);
 		expect(r.headers['content-type']).toMatch(/^text\/csv/);
 		expect(r.headers['content-disposition']).toBe('attachment; filename="CRM-Orders.csv"');
-		const lines = r.text.split('\r\n');
+		expect(r.text).not.toContain('\r');
+		const lines = r.text.split('\n');
 		expect(lines[0]).toBe('Customer,Amount,Ordered,Status,Tags,Invoice,Total');
 		expect(lines[1]).toBe('Alice Martin,120.5,2024-06-01,Paid,rush,invoice-1.txt,241');
 		expect(lines[3]).toBe('Alice Martin,42.25,2024-06-03,Shipped,"gift, bulk",,84.5');
 		const t = await api.get(`/api/docs/${demo.docId}/download/csv?tableId=Customers&header=colId&title=My%20Export`);
 		expect(t.headers['content-disposition']).toBe('attachment; filename="My Export.csv"');
-		expect(t.text.split('\r\n')[0]).toBe('Name,Email,Country,Since');
+		expect(t.text.split('\n')[0]).toBe('Name,Email,Country,Since');
 		const missing = await api.get(`/api/docs/${demo.docId}/download/csv`);
 		expect(missing.status).toBe(400);
 		expect(missing.json).toEqual({ error: 'tableId parameter is required' });
@@ -137,14 +138,15 @@ describe('exports', () => {
 		const r = await api.get(`/api/docs/${demo.docId}/download/tsv?tableId=Customers&header=colId`);
 		expect(r.headers['content-type']).toMatch(/^text\/tab-separated-values/);
 		expect(r.headers['content-disposition']).toBe('attachment; filename="CRM-Customers.tsv"');
-		expect(r.text.split('\r\n')[0]).toBe('Name\tEmail\tCountry\tSince');
+		expect(r.text.split('\n')[0]).toBe('Name\tEmail\tCountry\tSince');
+		expect(r.text).not.toContain('\r');
 	});
 
 	it('CSV quotes quotes and newlines', async () => {
 		emu.addTable(demo.doc2Id, 'Quotes', [{ id: 'Q', type: 'Text' }]);
 		emu.addRecords(demo.doc2Id, 'Quotes', [{ Q: 'say "hi"\nbye' }]);
 		const r = await api.get(`/api/docs/${demo.doc2Id}/download/csv?tableId=Quotes`);
-		expect(r.text).toBe('Q\r\n"say ""hi""\nbye"\r\n');
+		expect(r.text).toBe('Q\n"say ""hi""\nbye"\n');
 	});
 
 	it('XLSX is a valid zip with workbook and one sheet per table', async () => {

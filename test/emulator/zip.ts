@@ -218,7 +218,7 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 	return zipFiles(files);
 }
 
-/** RFC 4180 CSV (CRLF line ends, quotes doubled, fields quoted when needed); also TSV. */
+/** CSV as grist-core writes it with csv-stringify (LF line ends, quotes doubled, fields quoted when needed); also TSV. */
 export function toCsv(rows: SheetCell[][], delimiter = ','): string {
 	return rows
 		.map((r) =>
@@ -229,5 +229,5 @@ export function toCsv(rows: SheetCell[][], delimiter = ','): string {
 				})
 				.join(delimiter),
 		)
-		.join('\r\n') + '\r\n';
+		.join('\n') + '\n';
 }
