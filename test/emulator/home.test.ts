@@ -1,6 +1,6 @@
 /** Emulator: orgs, workspaces, docs (home DB) and access control. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client, type AccessBody, type DocInfo, type ErrorBody, type Org, type Workspace } from './testutil';
+import { client, type AccessBody, type DocInfo, type ErrorBody, type Org, type TablesBody, type Workspace } from './testutil';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -68,6 +68,7 @@ describe('orgs', () => {
 				urlId: null,
 				trunkId: null,
 				type: null,
+				forks: [],
 				createdAt: expect.any(String),
 				updatedAt: expect.any(String),
 			},
@@ -121,7 +122,7 @@ describe('docs', () => {
 		expect((await owner.patch(`/api/docs/${id}`, { name: 'P2', urlId: 'my-doc', options: { description: 'd' } })).json).toBe(id);
 		const byUrl = await owner.get('/api/docs/my-doc');
 		expect(byUrl.json).toMatchObject({ id, name: 'P2', urlId: 'my-doc', options: { description: 'd' } });
-		expect((await owner.get('/api/docs/my-doc/tables')).json).toEqual({ tables: [] });
+		expect((await owner.get<TablesBody>('/api/docs/my-doc/tables')).json.tables.map((t) => t.id)).toEqual(['Table1']);
 		const id2 = (await owner.post(`/api/workspaces/${demo.workspaceId}/docs`, { name: 'Q' })).json;
 		const dup = await owner.patch(`/api/docs/${id2}`, { urlId: 'my-doc' });
 		expect(dup.json).toEqual({ error: 'urlId already in use' });

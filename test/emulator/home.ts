@@ -9,17 +9,42 @@ function userOwner(u: User) {
 	return { id: u.id, name: u.name, picture: null, ref: u.ref, type: 'login' };
 }
 
-export function orgJson(c: Ctx, org: Org) {
+/** An org as listed (GET /api/orgs, workspaces' `org`); `withAccess: false` for the `org` inside GET /api/workspaces/{id}. */
+export function orgJson(c: Ctx, org: Org, withAccess = true) {
 	const owner = org.personalOwner ? c.store.users.get(org.personalOwner) : undefined;
-	return {
+	const out: Record<string, unknown> = {
 		id: org.id,
 		name: org.name,
 		domain: org.domain,
 		host: org.host,
 		owner: owner ? userOwner(owner) : null,
-		access: c.store.orgListRole(c.user.id, org),
-		createdAt: org.createdAt,
-		updatedAt: org.updatedAt,
+	};
+	if (withAccess) out.access = c.store.orgListRole(c.user.id, org);
+	out.createdAt = org.createdAt;
+	out.updatedAt = org.updatedAt;
+	return out;
+}
+
+/**
+ * GET /api/orgs/{id} also carries the org's billing account (HomeDBManager.getOrg). The keys are
+ * grist-core's (test/gen-server/ApiServer.ts "POST /api/orgs is operational"); the values are a
+ * guess for a self-hosted server with GRIST_DEFAULT_PRODUCT=Free: one account per org, product
+ * "Free", the org's owners are its managers.
+ */
+function billingAccountJson(c: Ctx, org: Org) {
+	return {
+		id: org.id,
+		features: null,
+		individual: org.personalOwner !== null,
+		inGoodStanding: true,
+		status: null,
+		stripePlanId: null,
+		paymentLink: null,
+		externalId: null,
+		externalOptions: null,
+		paid: false,
+		product: { id: 1, name: 'Free', features: {} },
+		isManager: org.acl.get(c.user.id) === 'owners',
 	};
 }
 
@@ -70,7 +95,8 @@ function orgWorkspaces(c: Ctx, orgs: Org[]) {
 			if (ws.orgId !== org.id || !wsAccess(c, ws)) continue;
 			const item: Record<string, unknown> = { ...wsBase(c, ws), orgDomain: org.domain };
 			if (owner) item.owner = userOwner(owner);
-			item.docs = visibleDocs(c, ws).map((d) => docJson(c, d));
+			// signed-in callers also get each doc's forks (none are emulated)
+			item.docs = visibleDocs(c, ws).map((d) => (c.isAnon ? docJson(c, d) : { ...docJson(c, d), forks: [] }));
 			out.push(item);
 		}
 	}
@@ -233,7 +259,7 @@ export const homeRoutes: Route[] = [
 		handler: (c, m) => {
 			const org = resolveOrg(c, m[1]);
 			orgAccessOrDeny(c, org);
-			return orgJson(c, org);
+			return { ...orgJson(c, org), billingAccount: billingAccountJson(c, org) };
 		},
 	},
 	{
@@ -317,7 +343,7 @@ export const homeRoutes: Route[] = [
 		handler: (c, m) => {
 			const ws = wsForRead(c, m[1]);
 			const org = c.store.orgs.get(ws.orgId)!;
-			return { ...wsBase(c, ws), docs: visibleDocs(c, ws).map((d) => docJson(c, d)), org: orgJson(c, org) };
+			return { ...wsBase(c, ws), docs: visibleDocs(c, ws).map((d) => docJson(c, d)), org: orgJson(c, org, false) };
 		},
 	},
 	{
@@ -371,6 +397,7 @@ export const homeRoutes: Route[] = [
 			});
 			if (body.options && typeof body.options === 'object') doc.options = body.options as Record<string, unknown>;
 			if (!c.isAnon) doc.acl.set(c.user.id, 'owners');
+			c.store.addEmptyTable(doc); // a new Grist document starts with Table1 (A, B, C)
 			return doc.id;
 		},
 	},
@@ -381,7 +408,12 @@ export const homeRoutes: Route[] = [
 			const doc = docForHome(c, m[1]);
 			const ws = c.store.workspaces.get(doc.workspaceId)!;
 			const org = c.store.orgs.get(ws.orgId)!;
-			return { ...docJson(c, doc), workspace: { ...wsBase(c, ws), org: orgJson(c, org) } };
+			// aliases: the doc's urlId (grist-core's Alias rows); forks (signed-in callers): none are emulated
+			const aliases = doc.urlId ? [{ orgId: org.id, urlId: doc.urlId, docId: doc.id, createdAt: doc.updatedAt }] : [];
+			const out: Record<string, unknown> = { ...docJson(c, doc), aliases };
+			if (!c.isAnon) out.forks = [];
+			out.workspace = { ...wsBase(c, ws), org: orgJson(c, org) };
+			return out;
 		},
 	},
 	{

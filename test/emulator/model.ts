@@ -170,6 +170,20 @@ export function uniqueIdent(base: string, taken: (s: string) => boolean): string
 	}
 }
 
+/** Grist's generated column ids: A, B, … Z, AA, AB, … (identifiers.py `_gen_ident`). */
+function letters(i: number): string {
+	let s = '';
+	for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+	return s;
+}
+
+/** A column id for a new column of `t` (identifiers.py `pick_col_ident`): sanitized and unique, or the next free letter. */
+export function newColId(t: Table, raw: string): string {
+	const taken = (x: string) => x.toLowerCase() === 'id' || t.columns.some((col) => col.id.toLowerCase() === x.toLowerCase());
+	if (raw) return uniqueIdent(tableIdent(raw, false), taken);
+	for (let i = 0; ; i++) if (!taken(letters(i))) return letters(i);
+}
+
 export class Store {
 	users = new Map<number, User>();
 	orgs = new Map<number, Org>();
@@ -338,6 +352,20 @@ export class Store {
 			return doc.tables.find((t) => t.tableRef === ref);
 		}
 		return doc.tables.find((t) => t.id === tableId);
+	}
+
+	/** A table id for a new table (identifiers.py `pick_table_ident`): sanitized and unique, or Table1, Table2, … */
+	newTableId(doc: Doc, raw: string): string {
+		const taken = (x: string) => doc.tables.some((t) => t.id.toLowerCase() === x.toLowerCase());
+		if (raw) return uniqueIdent(tableIdent(raw, true), taken);
+		for (let i = 1; ; i++) if (!taken(`Table${i}`)) return `Table${i}`;
+	}
+
+	/** Grist's AddEmptyTable (what a new document holds): `Table1` with empty columns A, B, C (type Any, isFormula true, formula ""). */
+	addEmptyTable(doc: Doc): Table {
+		const t = this.addTable(doc, this.newTableId(doc, ''));
+		for (const id of ['A', 'B', 'C']) this.addColumn(doc, t, { id, type: 'Any', isFormula: true, formula: '' });
+		return t;
 	}
 
 	addTable(doc: Doc, tableId: string): Table {
