@@ -1,6 +1,7 @@
 /**
- * Cell values: string parsing (what Grist does without `noparse`), a tiny formula evaluator,
- * query evaluation (filter/sort/limit) and display formatting for exports.
+ * Cell values: string parsing (what Grist does without `noparse`), the data engine's conversion
+ * of every written value to the column's type, a tiny formula evaluator (formula columns and
+ * trigger formulas), query evaluation (filter/sort/limit) and display formatting for exports.
  */
 import { ApiError, tryParseJson } from './http';
 import type { Column, Doc, Row, Store, Table } from './model';
@@ -274,6 +275,52 @@ export class RowEvaluator {
 	}
 }
 
+/** A data column with a trigger formula (Grist's `recalcWhen`: 0 on new rows + `recalcDeps`, 1 never, 2 any change). */
+export function isTriggerCol(col: Column): boolean {
+	return !col.isFormula && col.formula.trim() !== '';
+}
+
+/** Whether `recalcDeps` (`["L", colRef, …]`) lists `colRef`. */
+export function dependsOn(col: Column, colRef: number): boolean {
+	const deps = col.recalcDeps;
+	return Array.isArray(deps) && deps[0] === 'L' && deps.slice(1).includes(colRef);
+}
+
+/**
+ * Evaluates `col`'s trigger formula for one row (`row` already holds the row's new data) and
+ * returns the value the data engine stores: the result converted to the column's type, or an
+ * error cell.
+ */
+export function evalTrigger(t: Table, col: Column, row: Row, id: number, now: number): unknown {
+	let node = formulaCache.get(col.formula);
+	if (!node) {
+		try {
+			node = parseFormula(col.formula);
+		} catch (e) {
+			node = e instanceof FormulaError ? e : new FormulaError('SyntaxError', String(e));
+		}
+		formulaCache.set(col.formula, node);
+	}
+	const full = new RowEvaluator(t, now).full(row, id);
+	try {
+		if (node instanceof FormulaError) throw node;
+		const v = node({
+			row: full,
+			now,
+			get: (colId) => {
+				if (colId !== 'id' && !t.columns.some((c) => c.id === colId))
+					throw new FormulaError('AttributeError', `Table '${t.id}' has no column '${colId}'`);
+				const v = full[colId];
+				if (Array.isArray(v) && v[0] === 'E') throw new FormulaError(String(v[1]), String(v[2] ?? ''));
+				return v;
+			},
+		});
+		return convertCell(col, v);
+	} catch (e) {
+		return e instanceof FormulaError ? ['E', e.kind, e.message] : ['E', 'Exception', String(e)];
+	}
+}
+
 // ---------------------------------------------------------------- parsing
 function parseNumber(s: string): number | undefined {
 	let t = s.trim().replace(/,/g, '');
@@ -292,6 +339,12 @@ function parseNumber(s: string): number | undefined {
 	let n = Number(t);
 	if (pct) n /= 100;
 	return neg ? -n : n;
+}
+
+/** The data engine's ISO date (`YYYY-MM-DD`, any time part ignored). */
+function parseIsoDate(s: string): number | undefined {
+	const m = s.trim().match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/);
+	return m ? Date.UTC(+m[1], +m[2] - 1, +m[3]) / 1000 : undefined;
 }
 
 function parseDateOnly(s: string): number | undefined {
@@ -345,13 +398,6 @@ function parseDateTime(s: string, tz: string): number | undefined {
 	return guess / 1000;
 }
 
-function parseBool(s: string): boolean | undefined {
-	const t = s.trim().toLowerCase();
-	if (['true', 'yes', 'y', '1', 'on'].includes(t)) return true;
-	if (['false', 'no', 'n', '0', 'off', ''].includes(t)) return false;
-	return undefined;
-}
-
 function splitList(s: string): string[] | undefined {
 	const t = s.trim();
 	if (t === '') return [];
@@ -366,30 +412,26 @@ function splitList(s: string): string[] | undefined {
 	return t.split(',').map((x) => x.trim()).filter((x) => x !== '');
 }
 
-/** Parses a string written to a column, as Grist does unless `noparse`. Unparseable → the string. */
+/**
+ * Grist's ValueParser (app/common/ValueParser.ts), run on strings written without `noparse`:
+ * Numeric/Int, Date, DateTime, ChoiceList, Ref, RefList and Attachments columns have a parser;
+ * an empty string and every other type (Bool, Text, Any…) are left alone; unparseable text
+ * stays text. The data engine's conversion (`convertCell`) runs after it either way.
+ */
 export function parseCell(store: Store, doc: Doc, col: Column, value: unknown): unknown {
-	if (typeof value !== 'string') return value;
+	if (typeof value !== 'string' || value === '') return value;
 	const bt = baseType(col.type);
 	switch (bt) {
-		case 'Numeric': {
+		case 'Numeric':
+		case 'Int': {
 			const n = parseNumber(value);
 			return n === undefined ? value : n;
 		}
-		case 'Int': {
-			const n = parseNumber(value);
-			return n === undefined || !Number.isInteger(n) ? value : n;
-		}
-		case 'Bool': {
-			const b = parseBool(value);
-			return b === undefined ? value : b;
-		}
 		case 'Date': {
-			if (value.trim() === '') return null;
 			const d = parseDateOnly(value);
 			return d === undefined ? value : d;
 		}
 		case 'DateTime': {
-			if (value.trim() === '') return null;
 			const d = parseDateTime(value, typeArg(col.type));
 			return d === undefined ? value : d;
 		}
@@ -418,6 +460,118 @@ export function parseCell(store: Store, doc: Doc, col: Column, value: unknown): 
 		}
 		default:
 			return value;
+	}
+}
+
+/** Python's `float(s)` for finite results (inf/nan cannot be stored in JSON answers: kept as text). */
+function pyFloat(s: string): number | undefined {
+	const t = s.trim();
+	if (!/^[-+]?(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][-+]?\d(_?\d)*)?$/.test(t)) return undefined;
+	const n = Number(t.replace(/_/g, ''));
+	return Number.isFinite(n) ? n : undefined;
+}
+
+/** Python's `'%.15g' % v` (how the data engine turns a non-integer number into text). */
+function pyG15(v: number): string {
+	const [mant, expStr] = v.toExponential(14).split('e');
+	const exp = Number(expStr);
+	if (exp < -4 || exp >= 15) {
+		const m = mant.replace(/\.?0+$/, '');
+		return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+	}
+	return v.toFixed(Math.max(0, 14 - exp)).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+}
+
+/** Python's `str()` of a JSON value (objects: JSON text, a guess). */
+function pyStr(x: unknown): string {
+	if (typeof x === 'string') return x;
+	if (x === null) return 'None';
+	if (typeof x === 'boolean') return x ? 'True' : 'False';
+	if (typeof x === 'number') return String(x);
+	return JSON.stringify(x);
+}
+
+const TRUTHY = new Set(['true', 'yes', '1']);
+const FALSY = new Set(['false', 'no', '0']);
+const INT_MIN = -(2 ** 31);
+const INT_MAX = 2 ** 31 - 1;
+
+function isErrorCell(v: unknown): boolean {
+	return Array.isArray(v) && v[0] === 'E';
+}
+
+/**
+ * The data engine's conversion of a value written to a data column (sandbox/grist/usertypes.py
+ * `convert`, also with `noparse`): a value of the right type is stored, a convertible one is
+ * converted ("41" → 41 in Numeric, 41 → "41" in Text, "yes" → true in Bool, an ISO date string
+ * → epoch seconds), anything else is kept as text (an AltText cell, returned as that string).
+ */
+export function convertCell(col: Column, v: unknown): unknown {
+	if (isErrorCell(v)) return v;
+	switch (baseType(col.type)) {
+		case 'Text':
+		case 'Choice':
+			if (typeof v === 'boolean') return v ? 'True' : 'False';
+			if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? String(v) : pyG15(v);
+			return v;
+		case 'Numeric':
+			if (v === '' || v === null || v === undefined) return null;
+			if (typeof v === 'boolean') return v ? 1 : 0;
+			if (typeof v === 'string') return pyFloat(v) ?? v;
+			return v;
+		case 'Int': {
+			if (v === '' || v === null || v === undefined) return null;
+			let n: number | undefined;
+			if (typeof v === 'boolean') n = v ? 1 : 0;
+			else if (typeof v === 'number') n = v;
+			else if (typeof v === 'string') n = pyFloat(v);
+			if (n === undefined || !Number.isFinite(n)) return v;
+			n = Math.trunc(n);
+			return n < INT_MIN || n > INT_MAX ? String(v) : n;
+		}
+		case 'Bool':
+			if (!v) return false;
+			if (typeof v === 'number' || v === true) return true;
+			if (typeof v === 'string') {
+				const low = v.toLowerCase();
+				if (FALSY.has(low)) return false;
+				if (TRUTHY.has(low)) return true;
+			}
+			return v;
+		case 'Date':
+		case 'DateTime': {
+			if (v === '' || v === null || v === undefined) return null;
+			if (typeof v === 'boolean') return v ? 1 : 0;
+			if (typeof v !== 'string') return v;
+			const d = baseType(col.type) === 'Date' ? parseIsoDate(v) : parseDateTime(v, typeArg(col.type));
+			return d ?? v;
+		}
+		case 'ChoiceList':
+			if (!v) return null;
+			if (typeof v === 'string' && v.startsWith('[')) {
+				const parsed = tryParseJson(v);
+				if (parsed.ok && Array.isArray(parsed.value)) {
+					const items = parsed.value.map(pyStr);
+					return items.length ? ['L', ...items] : null;
+				}
+			}
+			return v;
+		case 'Ref':
+			if (!v) return 0;
+			if (v === true) return 1;
+			return v;
+		case 'RefList':
+		case 'Attachments':
+			if (!v) return null;
+			if (typeof v === 'number' && Number.isInteger(v)) return ['L', v];
+			if (typeof v === 'string' && v.startsWith('[')) {
+				const parsed = tryParseJson(v);
+				if (parsed.ok && Array.isArray(parsed.value) && parsed.value.every((x) => Number.isInteger(x) && (x as number) > 0))
+					return parsed.value.length ? ['L', ...parsed.value] : null;
+			}
+			return v;
+		default:
+			return v;
 	}
 }
 
@@ -531,7 +685,7 @@ export function runQuery(
 	if (q.filter) {
 		const entries = Object.entries(q.filter);
 		for (const [col] of entries)
-			if (col !== 'id' && !known(col)) throw new ApiError(400, `Invalid query: unknown column "${col}"`);
+			if (col !== 'id' && !known(col)) throw new ApiError(400, `Error manipulating data: [Sandbox] KeyError '${col}'`);
 		const sets = entries.map(([col, vals]) => [col, new Set(vals.map(key))] as const);
 		out = out.filter((r) => sets.every(([col, set]) => set.has(key(col === 'id' ? r.id : r.row[col]))));
 	}

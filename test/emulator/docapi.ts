@@ -4,8 +4,12 @@ import { RAW, docWorkerAccess, integerParam, json } from './context';
 import type { Query, QueryRow } from './cells';
 import {
 	RowEvaluator,
+	convertCell,
+	dependsOn,
 	displayValue,
+	evalTrigger,
 	isAffirmative,
+	isTriggerCol,
 	parseCell,
 	parseFilter,
 	parseLimit,
@@ -15,8 +19,9 @@ import {
 	tzOffsetMs,
 } from './cells';
 import { ApiError, contentDisposition, sendRaw } from './http';
+import { validateBody } from './payload';
 import type { Column, Doc, Row, Table } from './model';
-import { baseType, defaultFor, isHiddenCol, tableIdent, typeArg, uniqueIdent, widgetOptionsString } from './model';
+import { baseType, defaultFor, isHiddenCol, newColId, tableIdent, typeArg, uniqueIdent, widgetOptionsString } from './model';
 import { buildXlsx, toCsv } from './zip';
 import type { SheetCell } from './zip';
 
@@ -130,12 +135,68 @@ function convertEmptyColumns(w: Writer, toConvert: Set<Column>) {
 	}
 }
 
+/** The value stored for `v` written to `col`: parsed unless `noparse`, then converted by the data engine. */
+function storeValue(c: Ctx, doc: Doc, col: Column, v: unknown, noparse: boolean): unknown {
+	return convertCell(col, noparse ? v : parseCell(c.store, doc, col, v));
+}
+
 function encode(c: Ctx, w: Writer, cols: Map<string, Column>, fields: Record<string, unknown>): Row {
 	const out: Row = {};
-	for (const [k, v] of Object.entries(fields)) {
-		out[k] = w.noparse ? v : parseCell(c.store, w.doc, cols.get(k)!, v);
+	for (const [k, v] of Object.entries(fields)) out[k] = storeValue(c, w.doc, cols.get(k)!, v, w.noparse);
+	return out;
+}
+
+/**
+ * Adds rows like the data engine's BulkAddRecord: a trigger-formula column (recalcWhen 0 or 2)
+ * that a row was not given a value for gets its formula's value.
+ */
+function addRows(c: Ctx, t: Table, rows: Row[], ids?: Array<number | undefined>): number[] {
+	const out = c.store.insertRows(t, rows, ids);
+	const triggers = t.columns.filter((col) => isTriggerCol(col) && col.recalcWhen !== 1);
+	if (triggers.length) {
+		const now = c.store.clock();
+		out.forEach((id, i) => {
+			const row = t.rows.get(id)!;
+			for (const col of triggers) if (!(col.id in rows[i])) row[col.id] = evalTrigger(t, col, row, id, now);
+		});
 	}
 	return out;
+}
+
+/**
+ * Updates rows like the data engine's BulkUpdateRecord: only rows where a value really changes
+ * count; then trigger formulas recalculate on those rows (recalcWhen 2: any change; 0: a change
+ * to a column listed in recalcDeps), except a column the update itself set (unless it lists
+ * itself in recalcDeps).
+ */
+function updateRows(c: Ctx, t: Table, updates: Array<{ id: number; values: Row }>): void {
+	const changedCols = new Set<string>();
+	const changedRows: number[] = [];
+	for (const u of updates) {
+		const row = t.rows.get(u.id)!;
+		let changed = false;
+		for (const [k, v] of Object.entries(u.values)) {
+			if (keyOf(row[k]) === keyOf(v)) continue;
+			changedCols.add(k);
+			changed = true;
+		}
+		if (changed) changedRows.push(u.id);
+	}
+	for (const u of updates) Object.assign(t.rows.get(u.id)!, u.values);
+	const triggers = t.columns.filter(isTriggerCol);
+	if (!triggers.length || !changedRows.length) return;
+	const refs = t.columns.filter((col) => changedCols.has(col.id)).map((col) => col.colRef);
+	const now = c.store.clock();
+	for (const col of triggers) {
+		const selfDep = col.recalcWhen === 0 && dependsOn(col, col.colRef);
+		if (changedCols.has(col.id) && !selfDep) continue;
+		const due = col.recalcWhen === 2 || (col.recalcWhen === 0 && refs.some((r) => dependsOn(col, r)));
+		if (!due) continue;
+		for (const id of changedRows) {
+			const row = t.rows.get(id)!;
+			row[col.id] = evalTrigger(t, col, row, id, now);
+		}
+	}
 }
 
 function asObject(v: unknown, what: string): Record<string, unknown> {
@@ -144,20 +205,14 @@ function asObject(v: unknown, what: string): Record<string, unknown> {
 	return v as Record<string, unknown>;
 }
 
-function recordsArray(body: unknown): unknown[] {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidPayload('body is not an object');
-	const recs = (body as { records?: unknown }).records;
-	if (recs === undefined) throw invalidPayload('body.records is missing');
-	if (!Array.isArray(recs)) throw invalidPayload('body.records is not an array');
-	if (recs.length === 0) throw invalidPayload('body.records is not a non-empty array');
-	recs.forEach((r, i) => {
-		if (!r || typeof r !== 'object' || Array.isArray(r)) throw invalidPayload(`body.records[${i}] is not an object`);
-	});
-	return recs;
+function recordsArray(c: Ctx, type: 'RecordsPost' | 'RecordsPatch' | 'RecordsPut'): unknown[] {
+	const body = json(c);
+	validateBody(type, body);
+	return (body as { records: unknown[] }).records;
 }
 
 function postRecords(c: Ctx, doc: Doc, t: Table) {
-	const recs = recordsArray(json(c)) as Array<{ fields?: unknown }>;
+	const recs = recordsArray(c, 'RecordsPost') as Array<{ fields?: unknown }>;
 	const w: Writer = { doc, t, noparse: flag(c, 'noparse') };
 	const cols = colMap(t);
 	const toConvert = new Set<Column>();
@@ -165,21 +220,19 @@ function postRecords(c: Ctx, doc: Doc, t: Table) {
 	for (const f of fieldsList) checkFields(w, cols, f, toConvert);
 	convertEmptyColumns(w, toConvert);
 	const rows = fieldsList.map((f) => encode(c, w, cols, f));
-	const ids = c.store.insertRows(t, rows);
+	const ids = addRows(c, t, rows);
 	doc.updatedAt = c.store.now();
 	return { records: ids.map((id) => ({ id })) };
 }
 
 function patchRecords(c: Ctx, doc: Doc, t: Table) {
-	const recs = recordsArray(json(c)) as Array<{ id?: unknown; fields?: unknown }>;
+	const recs = recordsArray(c, 'RecordsPatch') as Array<{ id: number; fields: Record<string, unknown> }>;
 	const w: Writer = { doc, t, noparse: flag(c, 'noparse') };
 	const cols = colMap(t);
 	const toConvert = new Set<Column>();
 	let shape: string | undefined;
-	const items = recs.map((r, i) => {
-		if (r.id === undefined) throw invalidPayload(`body.records[${i}].id is missing`);
-		if (typeof r.id !== 'number') throw invalidPayload(`body.records[${i}].id is not a number`);
-		const fields = asObject(r.fields, `body.records[${i}].fields`);
+	const items = recs.map((r) => {
+		const fields = r.fields;
 		const s = Object.keys(fields).sort().join('\u0000');
 		if (shape === undefined) shape = s;
 		else if (shape !== s) throw new ApiError(400, 'PATCH requires all records to have same fields');
@@ -188,7 +241,11 @@ function patchRecords(c: Ctx, doc: Doc, t: Table) {
 	for (const it of items) checkFields(w, cols, it.fields, toConvert);
 	for (const it of items) if (!t.rows.has(it.id)) throw new ApiError(400, `Invalid row id ${it.id}`);
 	convertEmptyColumns(w, toConvert);
-	for (const it of items) Object.assign(t.rows.get(it.id)!, encode(c, w, cols, it.fields));
+	updateRows(
+		c,
+		t,
+		items.map((it) => ({ id: it.id, values: encode(c, w, cols, it.fields) })),
+	);
 	doc.updatedAt = c.store.now();
 	return null;
 }
@@ -198,7 +255,7 @@ function keyOf(v: unknown): unknown {
 }
 
 function putRecords(c: Ctx, doc: Doc, t: Table) {
-	const recs = recordsArray(json(c)) as Array<{ require?: unknown; fields?: unknown }>;
+	const recs = recordsArray(c, 'RecordsPut') as Array<{ require: Record<string, unknown>; fields?: Record<string, unknown> }>;
 	const onmany = c.query.onmany ?? 'first';
 	if (!['first', 'none', 'all'].includes(onmany))
 		throw new ApiError(400, `onmany parameter ${onmany} should be one of first,none,all`);
@@ -208,12 +265,7 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 	const w: Writer = { doc, t, noparse: flag(c, 'noparse') };
 	const cols = colMap(t);
 	const toConvert = new Set<Column>();
-	const items = recs.map((r, i) => {
-		if (r.require === undefined) throw invalidPayload(`body.records[${i}].require is missing`);
-		const require = asObject(r.require, `body.records[${i}].require`);
-		const fields = asObject(r.fields, `body.records[${i}].fields`);
-		return { i, require, fields };
-	});
+	const items = recs.map((r, i) => ({ i, require: r.require, fields: r.fields ?? {} }));
 	// validate everything first (atomic)
 	for (const it of items) {
 		for (const k of Object.keys(it.require)) if (k !== 'id' && !cols.has(k)) throw new ApiError(400, `Invalid column "${k}"`);
@@ -272,6 +324,7 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 			return { it, req, matches: lookup(req) };
 		});
 		const adds: Array<{ it: (typeof items)[0]; row: Row; id?: number }> = [];
+		const updates: Array<{ id: number; values: Row }> = [];
 		for (const p of plans) {
 			const fieldsEnc = encode(c, w, cols, p.it.fields);
 			if (p.matches.length === 0) {
@@ -290,13 +343,15 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 				if (onmany === 'first') targets = [p.matches[0]];
 				else if (onmany === 'none' && p.matches.length > 1) targets = [];
 				if (!targets.length) continue;
-				for (const id of targets) Object.assign(t.rows.get(id)!, fieldsEnc);
+				for (const id of targets) updates.push({ id, values: fieldsEnc });
 				recordIds[p.it.i].push(...targets);
 				updatedByItem.set(p.it.i, targets);
 			}
 		}
+		if (updates.length) updateRows(c, t, updates);
 		if (adds.length) {
-			const ids = c.store.insertRows(
+			const ids = addRows(
+				c,
 				t,
 				adds.map((a) => a.row),
 				adds.map((a) => a.id),
@@ -317,15 +372,14 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 
 function encodeRequire(c: Ctx, w: Writer, cols: Map<string, Column>, req: Record<string, unknown>): Row {
 	const out: Row = {};
-	for (const [k, v] of Object.entries(req)) out[k] = k === 'id' ? v : parseCell(c.store, w.doc, cols.get(k)!, v);
+	for (const [k, v] of Object.entries(req)) out[k] = k === 'id' ? v : storeValue(c, w.doc, cols.get(k)!, v, false);
 	return out;
 }
 
+/** BulkRemoveRecord: ids that do not exist are ignored (the data engine skips them). */
 function deleteRows(c: Ctx, doc: Doc, t: Table, body: unknown) {
 	if (!Array.isArray(body)) throw invalidPayload('body is not an array');
-	for (const id of body) {
-		if (typeof id !== 'number' || !t.rows.has(id)) throw new ApiError(400, `Invalid row id ${id}`);
-	}
+	for (const id of body) if (typeof id !== 'number') throw new ApiError(400, `Invalid row id ${id}`);
 	c.store.removeRows(t, body as number[]);
 	doc.updatedAt = c.store.now();
 	return null;
@@ -368,7 +422,7 @@ function postData(c: Ctx, doc: Doc, t: Table) {
 		for (const k of keys) f[k] = body[k][i];
 		rows.push(encode(c, w, cols, f));
 	}
-	const ids = c.store.insertRows(t, rows, Array.isArray(body.id) ? (body.id as number[]) : undefined);
+	const ids = addRows(c, t, rows, Array.isArray(body.id) ? (body.id as number[]) : undefined);
 	doc.updatedAt = c.store.now();
 	return ids;
 }
@@ -385,11 +439,15 @@ function patchData(c: Ctx, doc: Doc, t: Table) {
 	checkFields(w, cols, probe, toConvert);
 	for (const id of body.id) if (typeof id !== 'number' || !t.rows.has(id)) throw new ApiError(400, `Invalid row id ${id}`);
 	convertEmptyColumns(w, toConvert);
-	body.id.forEach((id, i) => {
-		const f: Record<string, unknown> = {};
-		for (const k of keys) f[k] = body[k][i];
-		Object.assign(t.rows.get(id as number)!, encode(c, w, cols, f));
-	});
+	updateRows(
+		c,
+		t,
+		body.id.map((id, i) => {
+			const f: Record<string, unknown> = {};
+			for (const k of keys) f[k] = body[k][i];
+			return { id: id as number, values: encode(c, w, cols, f) };
+		}),
+	);
 	doc.updatedAt = c.store.now();
 	return null;
 }
@@ -459,36 +517,35 @@ const COL_FIELDS = [
 	'colId',
 ];
 
-function colSpecs(body: unknown, key: 'columns' | 'tables'): Array<Record<string, unknown>> {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidPayload('body is not an object');
-	const arr = (body as Record<string, unknown>)[key];
-	if (arr === undefined) throw invalidPayload(`body.${key} is missing`);
-	if (!Array.isArray(arr) || !arr.length) throw invalidPayload(`body.${key} is not a non-empty array`);
-	arr.forEach((x, i) => {
-		if (!x || typeof x !== 'object' || Array.isArray(x)) throw invalidPayload(`body.${key}[${i}] is not an object`);
-		if (typeof (x as { id?: unknown }).id !== 'string' && key !== 'columns')
-			throw invalidPayload(`body.${key}[${i}].id is missing`);
-	});
-	return arr as Array<Record<string, unknown>>;
+type SpecBody = 'ColumnsPost' | 'ColumnsPatch' | 'ColumnsPut' | 'TablesPost' | 'TablesPatch';
+
+function colSpecs(body: unknown, type: SpecBody): Array<Record<string, unknown>> {
+	validateBody(type, body);
+	return (body as Record<string, Array<Record<string, unknown>>>)[type.startsWith('Tables') ? 'tables' : 'columns'];
 }
 
 function checkColFields(fields: Record<string, unknown>) {
 	for (const k of Object.keys(fields)) if (!COL_FIELDS.includes(k)) throw invalidPayload(`fields.${k} is extraneous`);
 }
 
-function addColumns(c: Ctx, doc: Doc, t: Table, specs: Array<Record<string, unknown>>): string[] {
+/**
+ * Adds columns. `mode` gives grist-core's defaults for a column without `isFormula`: `column`
+ * (AddColumn, POST/PUT /columns): an empty formula column; `table` (AddTable, POST /tables): a
+ * data column unless it has a formula. `type` defaults to Any for formula columns, else Text.
+ */
+function addColumns(c: Ctx, doc: Doc, t: Table, specs: Array<Record<string, unknown>>, mode: 'column' | 'table'): string[] {
 	return specs.map((s) => {
 		const fields = asObject(s.fields, 'fields');
 		checkColFields(fields);
-		const base = tableIdent(String(s.id ?? fields.label ?? 'A'), false);
-		const id = uniqueIdent(base, (x) => t.columns.some((col) => col.id.toLowerCase() === x.toLowerCase()));
+		const id = newColId(t, String(s.id || fields.label || ''));
 		const formula = typeof fields.formula === 'string' ? fields.formula : '';
+		const isFormula = typeof fields.isFormula === 'boolean' ? fields.isFormula : mode === 'column' || Boolean(formula);
 		const col = c.store.addColumn(doc, t, {
 			id,
-			type: typeof fields.type === 'string' ? fields.type : 'Any',
+			type: typeof fields.type === 'string' ? fields.type : isFormula ? 'Any' : 'Text',
 			label: typeof fields.label === 'string' ? fields.label : id,
 			formula,
-			isFormula: typeof fields.isFormula === 'boolean' ? fields.isFormula : true,
+			isFormula,
 			widgetOptions: fields.widgetOptions,
 			visibleCol: typeof fields.visibleCol === 'number' ? fields.visibleCol : 0,
 			recalcWhen: typeof fields.recalcWhen === 'number' ? fields.recalcWhen : 0,
@@ -496,9 +553,6 @@ function addColumns(c: Ctx, doc: Doc, t: Table, specs: Array<Record<string, unkn
 			untieColIdFromLabel: Boolean(fields.untieColIdFromLabel),
 			description: typeof fields.description === 'string' ? fields.description : '',
 		});
-		if (col.isFormula && formula === '' && col.type !== 'Any') {
-			// empty column of a given type: stays an "empty formula column" until written
-		}
 		return col.id;
 	});
 }
@@ -516,10 +570,8 @@ function updateColumn(c: Ctx, t: Table, col: Column, fields: Record<string, unkn
 		if (col.label === col.id && fields.label === undefined) col.label = newId;
 		col.id = newId;
 	}
-	if (typeof fields.type === 'string') col.type = fields.type;
-	if (typeof fields.label === 'string') col.label = fields.label;
-	if (typeof fields.formula === 'string') col.formula = fields.formula;
 	if (typeof fields.isFormula === 'boolean' && fields.isFormula !== col.isFormula) {
+		// a formula column turned into data keeps the values its (old) formula had
 		col.isFormula = fields.isFormula;
 		if (!col.isFormula) {
 			const ev = new RowEvaluator({ ...t, columns: t.columns.map((x) => (x === col ? { ...x, isFormula: true } : x)) }, c.store.clock());
@@ -531,6 +583,9 @@ function updateColumn(c: Ctx, t: Table, col: Column, fields: Record<string, unkn
 			for (const row of t.rows.values()) delete row[col.id];
 		}
 	}
+	if (typeof fields.type === 'string') col.type = fields.type;
+	if (typeof fields.label === 'string') col.label = fields.label;
+	if (typeof fields.formula === 'string') col.formula = fields.formula;
 	if ('widgetOptions' in fields) col.widgetOptions = widgetOptionsString(fields.widgetOptions);
 	if (typeof fields.visibleCol === 'number') col.visibleCol = fields.visibleCol;
 	if (typeof fields.description === 'string') col.description = fields.description;
@@ -633,14 +688,11 @@ export const docRoutes: Route[] = [
 		re: re(`${D}\\/tables`),
 		handler: (c, m) => {
 			const doc = docWorkerAccess(c, m[1], 'editors');
-			const specs = colSpecs(json(c), 'tables');
+			const specs = colSpecs(json(c), 'TablesPost');
 			const ids = specs.map((s) => {
-				const id = uniqueIdent(tableIdent(String(s.id), true), (x) => doc.tables.some((t) => t.id.toLowerCase() === x.toLowerCase()));
-				const t = c.store.addTable(doc, id);
-				const cols = s.columns === undefined ? [] : s.columns;
-				if (!Array.isArray(cols)) throw invalidPayload('body.tables[0].columns is not an array');
-				addColumns(c, doc, t, cols as Array<Record<string, unknown>>);
-				return { id };
+				const t = c.store.addTable(doc, c.store.newTableId(doc, String(s.id ?? '')));
+				addColumns(c, doc, t, s.columns as Array<Record<string, unknown>>, 'table');
+				return { id: t.id };
 			});
 			return { tables: ids };
 		},
@@ -650,7 +702,7 @@ export const docRoutes: Route[] = [
 		re: re(`${D}\\/tables`),
 		handler: (c, m) => {
 			const doc = docWorkerAccess(c, m[1], 'editors');
-			const specs = colSpecs(json(c), 'tables');
+			const specs = colSpecs(json(c), 'TablesPatch');
 			const targets = specs.map((s) => getTable(c, doc, String(s.id)));
 			specs.forEach((s, i) => {
 				const fields = asObject(s.fields, 'fields');
@@ -673,7 +725,7 @@ export const docRoutes: Route[] = [
 		handler: (c, m) => {
 			const doc = docWorkerAccess(c, m[1], 'editors');
 			const t = getTable(c, doc, m[2]);
-			const ids = addColumns(c, doc, t, colSpecs(json(c), 'columns'));
+			const ids = addColumns(c, doc, t, colSpecs(json(c), 'ColumnsPost'), 'column');
 			return { columns: ids.map((id) => ({ id })) };
 		},
 	},
@@ -683,7 +735,7 @@ export const docRoutes: Route[] = [
 		handler: (c, m) => {
 			const doc = docWorkerAccess(c, m[1], 'editors');
 			const t = getTable(c, doc, m[2]);
-			const specs = colSpecs(json(c), 'columns');
+			const specs = colSpecs(json(c), 'ColumnsPatch');
 			const shapes = new Set(specs.map((s) => Object.keys(asObject(s.fields, 'fields')).sort().join(',')));
 			if (shapes.size > 1) throw new ApiError(400, 'PATCH requires all records to have same fields');
 			const cols = specs.map((s) => {
@@ -702,7 +754,7 @@ export const docRoutes: Route[] = [
 		handler: (c, m) => {
 			const doc = docWorkerAccess(c, m[1], 'editors');
 			const t = getTable(c, doc, m[2]);
-			const specs = colSpecs(json(c), 'columns');
+			const specs = colSpecs(json(c), 'ColumnsPut');
 			const noadd = flag(c, 'noadd');
 			const noupdate = flag(c, 'noupdate');
 			const replaceall = flag(c, 'replaceall');
@@ -717,7 +769,7 @@ export const docRoutes: Route[] = [
 				} else if (!noadd) toAdd.push(s);
 			}
 			if (replaceall) for (const col of [...t.columns]) if (!listed.has(col) && !isHiddenCol(col.id)) removeColumn(t, col);
-			addColumns(c, doc, t, toAdd);
+			addColumns(c, doc, t, toAdd, 'column');
 			return null;
 		},
 	},
@@ -751,8 +803,8 @@ export const docRoutes: Route[] = [
 		handler: (c, m) => {
 			const doc = docWorkerAccess(c, m[1], 'viewers');
 			const t = getTable(c, doc, m[2]);
-			const b = (json(c) ?? {}) as Record<string, unknown>;
-			if (typeof b !== 'object' || Array.isArray(b)) throw invalidPayload('body is not an object');
+			const b = json(c) as Record<string, unknown>;
+			validateBody('RecordsListPost', b);
 			const q: Query = { filter: parseFilter(b.filter), sort: parseSort(b.sort), limit: parseLimit(b.limit) };
 			return recordsResponse(c, doc, t, q, isAffirmative(b.hidden), b.cellFormat === 'typed');
 		},
@@ -972,7 +1024,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 			if (col.isFormula && col.formula.trim() !== '') throw sbx(`ValueError Can't save value to formula column ${k}`);
 			if (col.isFormula) col.isFormula = false;
 			const raw = i === undefined ? v : (v as unknown[])[i];
-			out[k] = noparse ? raw : parseCell(c.store, doc, col, raw);
+			out[k] = storeValue(c, doc, col, raw, noparse);
 		}
 		return out;
 	};
@@ -984,13 +1036,14 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 			switch (name) {
 				case 'AddRecord': {
 					const t = tableOf(args[0]);
-					return c.store.insertRows(t, [colValues(t, args[2] as Record<string, unknown>)], [(args[1] as number) ?? undefined])[0];
+					return addRows(c, t, [colValues(t, args[2] as Record<string, unknown>)], [(args[1] as number) ?? undefined])[0];
 				}
 				case 'BulkAddRecord': {
 					const t = tableOf(args[0]);
 					const ids = args[1] as Array<number | null>;
 					const vals = (args[2] ?? {}) as Record<string, unknown[]>;
-					return c.store.insertRows(
+					return addRows(
+						c,
 						t,
 						ids.map((_id, i) => colValues(t, vals, i)),
 						ids.map((id) => id ?? undefined),
@@ -1001,26 +1054,31 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 					const t = tableOf(args[0]);
 					const bulk = name === 'BulkUpdateRecord';
 					const ids = (bulk ? args[1] : [args[1]]) as number[];
-					ids.forEach((id, i) => {
-						const row = t.rows.get(id);
-						if (!row) throw sbx(`KeyError "Can't update non-existent record #${id}"`);
-						Object.assign(row, colValues(t, args[2] as Record<string, unknown[]>, bulk ? i : undefined));
-					});
+					for (const id of ids) if (!t.rows.has(id)) throw sbx(`KeyError "Can't update non-existent record #${id}"`);
+					updateRows(
+						c,
+						t,
+						ids.map((id, i) => ({ id, values: colValues(t, args[2] as Record<string, unknown[]>, bulk ? i : undefined) })),
+					);
 					return null;
 				}
 				case 'RemoveRecord':
 				case 'BulkRemoveRecord': {
 					const t = tableOf(args[0]);
-					const ids = (name === 'BulkRemoveRecord' ? args[1] : [args[1]]) as number[];
-					for (const id of ids) if (!t.rows.has(id)) throw sbx(`KeyError "Can't remove non-existent record #${id}"`);
-					c.store.removeRows(t, ids);
+					// ids that do not exist are ignored, as by the data engine
+					c.store.removeRows(t, (name === 'BulkRemoveRecord' ? args[1] : [args[1]]) as number[]);
 					return null;
 				}
 				case 'AddTable': {
-					const id = uniqueIdent(tableIdent(String(args[0]), true), (x) => doc.tables.some((t) => t.id.toLowerCase() === x.toLowerCase()));
-					const t = c.store.addTable(doc, id);
+					const t = c.store.addTable(doc, c.store.newTableId(doc, String(args[0] ?? '')));
 					const infos = (args[1] ?? []) as Array<Record<string, unknown>>;
-					addColumns(c, doc, t, infos.map(({ id: colId, ...fields }) => ({ id: colId, fields })));
+					addColumns(
+						c,
+						doc,
+						t,
+						infos.map(({ id: colId, ...fields }) => ({ id: colId, fields })),
+						'table',
+					);
 					return { id: t.tableRef, table_id: t.id, columns: t.columns.filter((x) => !isHiddenCol(x.id)).map((x) => x.id) };
 				}
 				case 'RemoveTable': {
@@ -1036,7 +1094,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 				case 'AddColumn':
 				case 'AddVisibleColumn': {
 					const t = tableOf(args[0]);
-					const [colId] = addColumns(c, doc, t, [{ id: args[1], fields: (args[2] ?? {}) as Record<string, unknown> }]);
+					const [colId] = addColumns(c, doc, t, [{ id: args[1], fields: (args[2] ?? {}) as Record<string, unknown> }], 'column');
 					const col = t.columns.find((x) => x.id === colId)!;
 					return { colRef: col.colRef, colId };
 				}
@@ -1045,6 +1103,13 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 					const col = t.columns.find((x) => x.id === args[1]);
 					if (!col) throw sbx(`KeyError '${String(args[1])}'`);
 					removeColumn(t, col);
+					return null;
+				}
+				case 'ModifyColumn': {
+					const t = tableOf(args[0]);
+					const col = t.columns.find((x) => x.id === args[1]);
+					if (!col) throw sbx(`KeyError '${String(args[1])}'`);
+					updateColumn(c, t, col, (args[2] ?? {}) as Record<string, unknown>);
 					return null;
 				}
 				case 'RenameColumn': {
