@@ -27,9 +27,44 @@
  * Routes: orgs (list/get/patch/access/workspaces), workspaces (create/get/patch/delete/access/
  * docs), docs (get/patch/move/delete/access/pin/unpin, download csv|tsv|xlsx), tables, columns,
  * records (+ /list, /delete), /data (+ /delete), attachments (upload/list/get/download), /apply
- * (record, table and column actions), /api/profile/user. Not emulated: soft delete (remove/
- * unremove), SQL, webhooks, forks/copies/imports, daily API quotas, CONNECT (https through a
- * proxy), access rules inside documents, type conversion when a column's type changes.
+ * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
+ * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
+ * /api/profile/user.
+ *
+ * Data semantics (checked in grist-core's source, see each module): a new document (POST
+ * /workspaces/{ws}/docs) holds `Table1` with empty columns A, B, C (type Any, isFormula true);
+ * `addDoc` (seeding) makes an empty document. Writes run Grist's ValueParser on strings unless
+ * `noparse`, then the data engine's conversion (usertypes.py) in every case, so "7" is 7 in a
+ * Numeric column even with `noparse`, "$7" only without it, and what neither understands stays
+ * text (an AltText cell). POST /tables and AddTable make data columns unless a formula is given
+ * (type Text by default); POST/PUT /columns and AddColumn make empty formula columns (type Any
+ * by default) that become data columns when written. Deleting ids that do not exist is a no-op.
+ * Trigger formulas (data columns with a formula): computed for added rows that were not given
+ * a value (recalcWhen 0 or 2) and, after an update that really changes a row, for recalcWhen 2,
+ * or recalcWhen 0 when a recalcDeps column changed, unless the update set the column itself.
+ * Seeding helpers (`addTable`, `addRecords`) store values as given: no parsing, no conversion,
+ * no trigger formulas. Bodies of the schema-checked endpoints get ts-interface-checker's texts
+ * (payload.ts).
+ *
+ * Not emulated: soft delete (remove/unremove), SQL, webhooks, forks/copies/imports, daily API
+ * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
+ * existing values when a column's type changes, the type guess when an empty column gets its
+ * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
+ * are removed, user actions other than those listed, cascades between trigger formulas (one
+ * trigger column feeding another's recalcDeps), document settings (locale, currency: parsing is
+ * en-US, `$`/`€`/`£`).
+ *
+ * Known approximations and guesses (the reference and grist-core were silent or too large to
+ * mirror): formulas are a small Python subset (arithmetic, $col, NOW, TODAY, len, str, int,
+ * float, round, UPPER, LOWER), NOW() is the emulator clock; parsing follows ValueParser loosely
+ * (numbers with `,` grouping, `(1)`, `%`, a currency sign; dates YYYY-MM-DD or M/D/YYYY whatever
+ * the column's dateFormat); Python's float("inf"/"nan") is kept as text (JSON cannot carry it);
+ * values compare with JSON equality where Python would say 1 == 1.0 == True; the billing account
+ * in GET /orgs/{id} has grist-core's keys but guessed values (product "Free", the org's owners
+ * are its managers); GET /docs/{id} lists the urlId as the only alias and no forks (empty arrays
+ * also in workspace listings for signed-in callers); `parentPos` numbers columns by position;
+ * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `Invalid row id`;
+ * POST /columns' defaults follow grist-core's AddColumn source (isFormula true) — not measured.
  */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
