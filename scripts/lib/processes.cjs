@@ -4,7 +4,7 @@
 // environment, n8n as a process group (watchdog, exit hook, group kill), the SQLite snapshot and
 // running a plain Node script. Types: processes.d.cts (keep both in step).
 'use strict';
-const { execFileSync, spawn } = require('node:child_process');
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { createServer } = require('node:net');
@@ -37,6 +37,16 @@ function ensureRuntime() {
 		env: { ...process.env, N8N_VERSION },
 	});
 	return runtimePaths(out.trim().split('\n').pop());
+}
+
+/** `ensure-n8n.sh --check` on a cache folder: only checks, installs nothing. */
+function checkRuntime(cache) {
+	const res = spawnSync('bash', [join(REPO_ROOT, 'scripts', 'ensure-n8n.sh'), '--check'], {
+		encoding: 'utf8',
+		env: { ...process.env, GRIST_N8N_CACHE: cache, N8N_VERSION },
+		timeout: 60_000,
+	});
+	return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
 let checked;
@@ -178,21 +188,16 @@ const live = new Set();
 let exitHookInstalled = false;
 
 /**
- * Starts `n8n start` in its own process group, Node 24 first on PATH, the caller's environment
- * without DROPPED_ENV plus `env`. An `exit` hook SIGKILLs the group when the caller exits.
- * `background` (default true): n8n does not keep the caller alive, and a detached watchdog kills
- * the group and removes `userFolder` if the caller dies without `kill()`.
+ * Starts `file args…` in its own process group with exactly `env`. An `exit` hook SIGKILLs the
+ * group when the caller exits. `background` (default true): the child does not keep the caller
+ * alive, and a detached watchdog kills the group (and removes `cleanupFolder`, when given) if
+ * the caller dies without `kill()`. `output()` is everything it printed so far.
  */
-function spawnN8n(opts) {
+function spawnGroup(opts) {
 	const background = opts.background !== false;
-	const base = {};
-	for (const [k, v] of Object.entries(process.env)) {
-		if (v !== undefined && !DROPPED_ENV.test(k)) base[k] = v;
-	}
-	const env = { ...base, PATH: `${opts.runtime.nodeBin}:${process.env.PATH ?? ''}`, ...opts.env };
-	const child = spawn(join(opts.runtime.nodeBin, 'node'), [opts.runtime.n8nEntry, 'start'], {
-		cwd: opts.userFolder,
-		env,
+	const child = spawn(opts.file, opts.args ?? [], {
+		cwd: opts.cwd,
+		env: opts.env,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -217,11 +222,11 @@ function spawnN8n(opts) {
 			[
 				'-c',
 				'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; ' +
-					'kill -TERM -"$2" 2>/dev/null; sleep 5; kill -KILL -"$2" 2>/dev/null; rm -rf -- "$3"',
+					'kill -TERM -"$2" 2>/dev/null; sleep 5; kill -KILL -"$2" 2>/dev/null; [ -z "$3" ] || rm -rf -- "$3"',
 				'e2e-watchdog',
 				String(process.pid),
 				String(child.pid),
-				opts.userFolder,
+				opts.cleanupFolder ?? '',
 			],
 			{ detached: true, stdio: 'ignore' },
 		);
@@ -250,6 +255,27 @@ function spawnN8n(opts) {
 		});
 	}
 	return proc;
+}
+
+/**
+ * Starts `n8n <command>` (default `start`; `worker` and `webhook` for queue mode, with `args`)
+ * in its own process group, Node 24 first on PATH, the caller's environment without DROPPED_ENV
+ * plus `env`. See `spawnGroup` for `background`; the watchdog removes `userFolder`.
+ */
+function spawnN8n(opts) {
+	const base = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (v !== undefined && !DROPPED_ENV.test(k)) base[k] = v;
+	}
+	return spawnGroup({
+		file: join(opts.runtime.nodeBin, 'node'),
+		args: [opts.runtime.n8nEntry, opts.command ?? 'start', ...(opts.args ?? [])],
+		cwd: opts.userFolder,
+		env: { ...base, PATH: `${opts.runtime.nodeBin}:${process.env.PATH ?? ''}`, ...opts.env },
+		echo: opts.echo,
+		background: opts.background,
+		cleanupFolder: opts.userFolder,
+	});
 }
 
 /**
@@ -313,6 +339,7 @@ module.exports = {
 	REPO_ROOT,
 	runtimePaths,
 	ensureRuntime,
+	checkRuntime,
 	locateRuntime,
 	bcryptHash,
 	freePort,
@@ -321,6 +348,7 @@ module.exports = {
 	n8nEnv,
 	killGroup,
 	stopGroup,
+	spawnGroup,
 	spawnN8n,
 	sqliteSnapshot,
 	runNodeScript,

@@ -18,6 +18,8 @@ export interface Runtime {
 export declare function runtimePaths(cache: string): Runtime;
 /** Runs scripts/ensure-n8n.sh (idempotent; minutes on a cold machine) and returns the runtime it reports. */
 export declare function ensureRuntime(): Runtime;
+/** `ensure-n8n.sh --check` on a cache folder (installs nothing): exit status and output. */
+export declare function checkRuntime(cache: string): { status: number | null; stdout: string; stderr: string };
 /** `ensureRuntime()` once per process (the cache is checked, never trusted on its stamp alone). */
 export declare function locateRuntime(): Runtime;
 /** bcrypt hash (10 rounds) with n8n's own bcryptjs. */
@@ -58,9 +60,29 @@ export interface GroupLeader {
 /** SIGTERM to the group, SIGKILL after `graceMs` if still running, then SIGKILL for stragglers. */
 export declare function stopGroup(child: GroupLeader, graceMs: number): Promise<void>;
 
+export interface SpawnGroupOptions {
+	file: string;
+	args?: string[];
+	cwd?: string;
+	/** The child's whole environment. */
+	env: Record<string, string>;
+	/** Echo the output to stderr as it arrives. */
+	echo?: boolean;
+	/** Default true: see SpawnN8nOptions.background. */
+	background?: boolean;
+	/** Removed by the watchdog if the caller dies without `kill()`. */
+	cleanupFolder?: string;
+}
+/** Starts a program in its own process group (exit hook, watchdog, output collected). */
+export declare function spawnGroup(options: SpawnGroupOptions): N8nProcess;
+
 export interface SpawnN8nOptions {
 	runtime: Runtime;
 	userFolder: string;
+	/** `start` (default), or `worker` / `webhook` for queue mode. */
+	command?: 'start' | 'worker' | 'webhook';
+	/** More arguments after the command, e.g. `--concurrency=2`. */
+	args?: string[];
 	/** Added to the caller's environment (minus N8N_*, DB_*, EXECUTIONS_*, proxies, …). */
 	env: Record<string, string>;
 	/** Echo n8n's output to stderr as it arrives. */

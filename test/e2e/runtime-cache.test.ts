@@ -1,27 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test of the runtime cache check: files and processes */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test of the runtime cache check: files of a scratch cache */
 /**
  * The runtime cache (Node 24 + n8n, scripts/ensure-n8n.sh) is trusted only after its check.
  * These tests build small caches in a scratch folder from pieces of the real one: Node 24 (linked),
  * n8n's sqlite3 with its `bindings` loader (copied), and a stand-in n8n CLI that prints the
  * version, then run `ensure-n8n.sh --check` on them.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { N8N_VERSION, REPO_ROOT, locateRuntime } from '../harness/e2e/runtime';
-
-const SCRIPT = join(REPO_ROOT, 'scripts', 'ensure-n8n.sh');
-
-function check(cache: string): { status: number | null; stderr: string; stdout: string } {
-	const res = spawnSync('bash', [SCRIPT, '--check'], {
-		encoding: 'utf8',
-		env: { ...process.env, GRIST_N8N_CACHE: cache, N8N_VERSION },
-		timeout: 60_000,
-	});
-	return { status: res.status, stderr: res.stderr, stdout: res.stdout };
-}
+import { checkRuntime as check } from '../../scripts/lib/processes.cjs';
+import { N8N_VERSION, locateRuntime } from '../harness/e2e/runtime';
 
 describe('runtime cache check (scripts/ensure-n8n.sh --check)', () => {
 	const runtime = locateRuntime();

@@ -285,7 +285,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 
 		await rest('POST', '/login', { emailOrLdapLoginId: OWNER_EMAIL, password: OWNER_PASSWORD });
 		const scopes = await rest<string[]>('GET', '/api-keys/scopes');
-		apiKey = (await rest<{ rawApiKey: string }>('POST', '/api-keys', { label: 'e2e', expiresAt: null, scopes })).rawApiKey;
+		apiKey = (await rest<{ rawApiKey: string }>('POST', '/api-keys', { label: `e2e ${randomBytes(4).toString('hex')}`, expiresAt: null, scopes })).rawApiKey;
 
 		const fetchBinary = async (ref: BinaryRef): Promise<Buffer> => {
 			if (ref.id) {

@@ -1,0 +1,162 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test harness: servers and n8n processes of the queue-mode level */
+/**
+ * n8n in queue mode, as teams scale it out: a main process (editor, REST, triggers and
+ * schedules), a worker (`n8n worker`: executes the workflows it takes from the queue) and a
+ * webhook process (`n8n webhook`), coordinated through a real Redis and sharing one PostgreSQL
+ * database and one encryption key. Each n8n process has its own user folder with the packed
+ * package installed, as separate machines would: nothing can pass through shared files.
+ *
+ * Redis and PostgreSQL are Debian's, installed by scripts/ensure-queue-services.sh when missing,
+ * started here on free loopback ports with throw-away data folders, and stopped by `stop()` (a
+ * watchdog stops them if jest dies). Binary data is left at n8n's queue-mode default (`database`
+ * mode: every process reads the same store); `env` may set anything else.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { OWNER_EMAIL, OWNER_PASSWORD, startN8n, type N8n } from '../e2e';
+import { ensureQueueServices, startPostgres, startRedis } from '../../../scripts/lib/services.cjs';
+import {
+	bcryptHash,
+	freePort,
+	installPackage,
+	locateRuntime,
+	n8nEnv,
+	removeFolder,
+	spawnN8n,
+	type N8nProcess,
+} from './runtime';
+
+export interface QueueCluster {
+	/** The main process, driven through its REST and public APIs like any e2e instance. */
+	main: N8n;
+	worker: N8nProcess;
+	webhook: N8nProcess & { baseUrl: string };
+	/** Stops the main process (its user folder is removed) and starts a new one on the same database. */
+	restartMain(): Promise<N8n>;
+	/** Everything the worker printed so far. */
+	workerLogs(): string;
+	stop(): Promise<void>;
+}
+
+const sleep = async (ms: number) => await new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `url` answers 200; fails with the process's output when it exits or times out. */
+async function waitForHttp(what: string, proc: N8nProcess, url: string, timeoutMs: number): Promise<void> {
+	let exited = false;
+	void proc.exited.then(() => (exited = true));
+	const deadline = Date.now() + timeoutMs;
+	const tail = () => proc.output().split('\n').slice(-40).join('\n');
+	for (;;) {
+		if (exited) throw new Error(`${what} exited during start-up:\n${tail()}`);
+		try {
+			if ((await fetch(url)).status === 200) return;
+		} catch {
+			// not listening yet
+		}
+		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${tail()}`);
+		await sleep(200);
+	}
+}
+
+/**
+ * Starts Redis, PostgreSQL, the main process, one worker and one webhook process. `env` is added
+ * to every n8n process's environment.
+ */
+export async function startQueueCluster(options: { env?: Record<string, string>; echo?: boolean } = {}): Promise<QueueCluster> {
+	const echo = options.echo ?? process.env.E2E_N8N_ECHO === '1';
+	const runtime = locateRuntime();
+	const s = ensureQueueServices();
+	const started: Array<{ kill(graceMs?: number): Promise<void> }> = [];
+	const folders: string[] = [];
+	let main: N8n | undefined;
+	let ready = false;
+	try {
+		const redis = await startRedis(s, { echo });
+		started.push(redis.proc);
+		const pg = await startPostgres(s, { echo });
+		started.push(pg.proc);
+		folders.push(pg.dir);
+
+		const shared: Record<string, string> = {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(pg.port),
+			DB_POSTGRESDB_DATABASE: 'postgres',
+			DB_POSTGRESDB_USER: 'postgres',
+			DB_POSTGRESDB_PASSWORD: '',
+			// the editor's "Execute workflow" runs on a worker too (n8n's recommended setting)
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+			N8N_LOG_LEVEL: 'info',
+			N8N_LOG_OUTPUT: 'console',
+			...options.env,
+		};
+		main = await startN8n({ env: shared, echo });
+
+		const owner = { email: OWNER_EMAIL, passwordHash: bcryptHash(runtime, OWNER_PASSWORD), firstName: 'E2E', lastName: 'Owner' };
+		/** An extra n8n process (worker or webhook) in its own user folder, package installed. */
+		const spawnExtra = async (command: 'worker' | 'webhook', port: number, extra: Record<string, string>, args: string[] = []) => {
+			const userFolder = mkdtempSync(join(tmpdir(), `n8n-grist-queue-${command}-`));
+			folders.push(userFolder);
+			installPackage(userFolder);
+			const env = n8nEnv({
+				userFolder,
+				encryptionKey: shared.N8N_ENCRYPTION_KEY,
+				port,
+				brokerPort: await freePort(),
+				owner,
+				extra: { ...shared, ...extra },
+			});
+			const proc = spawnN8n({ runtime, userFolder, env, echo, command, args });
+			started.push(proc);
+			return proc;
+		};
+
+		const healthPort = await freePort();
+		const worker = await spawnExtra(
+			'worker',
+			await freePort(),
+			{ QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort) },
+			['--concurrency=5'],
+		);
+		await waitForHttp('n8n worker', worker, `http://127.0.0.1:${healthPort}/healthz/readiness`, 120_000);
+
+		const webhookPort = await freePort();
+		const webhookProc = await spawnExtra('webhook', webhookPort, {});
+		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+		await waitForHttp('n8n webhook', webhookProc, `${webhookUrl}/healthz/readiness`, 120_000);
+
+		const cluster: QueueCluster = {
+			main,
+			worker,
+			webhook: Object.assign(webhookProc, { baseUrl: webhookUrl }),
+			restartMain: async () => {
+				await cluster.main.stop();
+				cluster.main = await startN8n({ env: shared, echo });
+				return cluster.main;
+			},
+			workerLogs: () => worker.output(),
+			stop: async () => {
+				await cluster.main.stop();
+				// n8n processes first (they hold connections), then PostgreSQL and Redis
+				for (const p of started.slice().reverse()) await p.kill(10_000);
+				for (const f of folders) removeFolder(f);
+			},
+		};
+		ready = true;
+		return cluster;
+	} finally {
+		// a start that failed part way stops what it had started (the error propagates as is)
+		if (!ready) {
+			await main?.stop();
+			for (const p of started.slice().reverse()) await p.kill(5_000);
+			for (const f of folders) removeFolder(f);
+		}
+	}
+}
