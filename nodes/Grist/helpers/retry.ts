@@ -13,8 +13,22 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 250, max
 
 /** Error codes that mean the connection broke. */
 const CONNECTION_RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_SOCKET']);
-/** Error codes that mean no connection was made, so nothing reached the server. */
+/** Error codes that mean no connection was made, so nothing reached the server; worth retrying. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+/** Also no connection (unknown host, no route, TLS refused): nothing was sent, but retrying will not help. */
+const NOT_CONNECTED_FINAL = new Set([
+	'ENOTFOUND',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'CERT_HAS_EXPIRED',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+/** Error codes of a request that got no answer in time. */
+const TIMED_OUT = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED']);
 
 export type Attempt =
 	| { kind: 'status'; status: number }
@@ -41,4 +55,92 @@ export function shouldRetry(method: string, attempt: Attempt, retriesDone: numbe
 export function backoffDelay(retry: number, policy: RetryPolicy = DEFAULT_RETRY, random: () => number = Math.random): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 	return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/** Whether a network error code proves that the request never reached the server. */
+export function neverSent(code: string | undefined): boolean {
+	return code !== undefined && (NOT_CONNECTED.has(code) || NOT_CONNECTED_FINAL.has(code));
+}
+
+/**
+ * Whether a failed write may have been applied. Only an answer from Grist (a status) or a
+ * connection that was never made proves that nothing was written. A broken connection or a
+ * timeout after the request was sent does not, and neither do 502 / 504, the answers of a proxy
+ * in front of Grist that lost Grist's answer (Grist itself never sends them).
+ */
+export function writeMayHaveApplied(method: string, attempt: Attempt): boolean {
+	if (isIdempotent(method)) return false;
+	if (attempt.kind === 'status') return attempt.status === 502 || attempt.status === 504;
+	return !neverSent(attempt.code);
+}
+
+/** ` (Tried 3 times.)` after a request that was sent more than once, else ''. */
+export function triedNote(tries: number): string {
+	return tries > 1 ? ` (Tried ${tries} times.)` : '';
+}
+
+export interface NetworkFailure {
+	/** The server's address as shown to the user (never with the key). */
+	origin: string;
+	method: string;
+	code?: string;
+	/** The error's own text, already redacted. */
+	text: string;
+	/** How many times the request was sent (or tried to be). */
+	tries: number;
+}
+
+/**
+ * Message and description of a request that got no answer, matching what happened: no
+ * connection (nothing reached Grist), or a connection that broke or timed out after the request
+ * was sent (for a write: it may or may not have been applied, and was not repeated).
+ */
+export function networkFailureText(f: NetworkFailure): { message: string; description: string; uncertain: boolean } {
+	const tried = triedNote(f.tries);
+	const detail = f.code && !f.text.includes(f.code) ? `${f.code}: ${f.text}` : f.text;
+	if (neverSent(f.code)) {
+		const write = isIdempotent(f.method) ? '' : ' Nothing reached Grist, so nothing was written.';
+		return {
+			message: `Could not reach the Grist server at ${f.origin}: ${detail}`,
+			description: `Check the Server URL of the credential and that the server is up.${write}${tried}`,
+			uncertain: false,
+		};
+	}
+	const timedOut = f.code !== undefined && TIMED_OUT.has(f.code);
+	const server = `the Grist server at ${f.origin}`;
+	if (isIdempotent(f.method)) {
+		const what = timedOut
+			? `The Grist server at ${f.origin} did not answer in time`
+			: f.code
+				? `The connection to ${server} broke before its answer arrived`
+				: `The request to ${server} failed without an answer`;
+		return {
+			message: `${what}: ${detail}`,
+			description: `Check that the server is up and not overloaded, and any proxy between n8n and Grist.${tried}`,
+			uncertain: false,
+		};
+	}
+	const what = timedOut
+		? `The Grist server at ${f.origin} did not answer in time after the request was sent`
+		: f.code
+			? `The connection to ${server} broke after the request was sent`
+			: `The request to ${server} failed without an answer`;
+	return {
+		message: `${what} (${detail}): the write may or may not have been applied`,
+		description:
+			'Whether Grist applied it is uncertain. It was not repeated, since repeating an applied write ' +
+			`would apply it twice: check in Grist whether it was applied before running again.${tried}`,
+		uncertain: true,
+	};
+}
+
+/** Marks an error (NodeApiError…) as one of a write that may have been applied. */
+export function markUncertain(error: { context?: Record<string, unknown> }): void {
+	if (error.context) error.context.writeUncertain = true;
+}
+
+/** Whether an error is one of a write that may have been applied (see `writeMayHaveApplied`). */
+export function isUncertainWrite(error: unknown): boolean {
+	const context = (error as { context?: Record<string, unknown> } | null)?.context;
+	return !!context && context.writeUncertain === true;
 }

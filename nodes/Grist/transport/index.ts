@@ -5,7 +5,9 @@
  * - Paths are built from encoded segments (helpers/url.ts), so ids can never change the endpoint.
  * - Grist errors become NodeApiError with Grist's own text, the status and a hint.
  * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
- *   (writes only where the failure proves nothing was applied).
+ *   (writes only where the failure proves nothing was applied). A write whose answer was lost
+ *   (connection broken after sending, timeout, a proxy's 502 / 504) is never repeated and its
+ *   error is marked uncertain (`isUncertainWrite`): Grist may or may not have applied it.
  */
 import type {
 	IDataObject,
@@ -20,7 +22,16 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
-import { DEFAULT_RETRY, backoffDelay, shouldRetry, type RetryPolicy } from '../helpers/retry';
+import {
+	DEFAULT_RETRY,
+	backoffDelay,
+	markUncertain,
+	networkFailureText,
+	shouldRetry,
+	triedNote,
+	writeMayHaveApplied,
+	type RetryPolicy,
+} from '../helpers/retry';
 import {
 	PathSegmentError,
 	ServerUrlError,
@@ -189,7 +200,7 @@ export class GristClient {
 					await sleep(backoffDelay(retries, this.retry));
 					continue;
 				}
-				throw this.networkError(error, code, req);
+				throw this.networkError(error, code, req, retries);
 			}
 			if (res.statusCode >= 200 && res.statusCode < 300) {
 				// A JSON endpoint answered with a web page: the Server URL is not a Grist API.
@@ -210,7 +221,11 @@ export class GristClient {
 		const notGrist = notGristAnswer(res.statusCode, body, this.server.origin);
 		const text = notGrist?.message ?? redact(gristErrorText(body, res.statusCode), this.apiKey);
 		let hint = notGrist?.hint ?? errorHint(res.statusCode, text, { method: req.method, path: req.path });
-		if (retries > 0) hint += ` (Tried ${retries + 1} times.)`;
+		const uncertain = writeMayHaveApplied(req.method, { kind: 'status', status: res.statusCode });
+		if (uncertain) {
+			hint += ' This answer came from a proxy in front of Grist, not from Grist, so whether the write was applied is uncertain: check in Grist before running again.';
+		}
+		hint += triedNote(retries + 1);
 		const response: JsonObject = { error: text, status: res.statusCode };
 		const error = new NodeApiError(this.ctx.getNode(), response, {
 			message: text,
@@ -221,26 +236,22 @@ export class GristClient {
 		// NodeApiError may replace a message it considers generic; Grist's own text must stay.
 		error.message = text;
 		error.description = hint;
+		if (uncertain) markUncertain(error);
 		return error;
 	}
 
-	private networkError(error: unknown, code: string | undefined, req: GristRequest): NodeApiError {
-		const raw = error instanceof Error ? error.message : String(error);
-		const text = redact(raw, this.apiKey);
-		const writeNote =
-			code && req.method !== 'GET'
-				? ' The connection broke during a write, so it was not repeated: check in Grist whether it was applied before running again.'
-				: '';
+	private networkError(error: unknown, code: string | undefined, req: GristRequest, retries: number): NodeApiError {
+		const text = redact(networkErrorMessage(error), this.apiKey);
+		const failure = networkFailureText({ origin: this.server.origin, method: req.method, code, text, tries: retries + 1 });
 		const apiError = new NodeApiError(
 			this.ctx.getNode(),
 			{ error: text, code: code ?? null } as JsonObject,
-			{
-				message: `Could not reach the Grist server at ${this.server.origin}: ${text}`,
-				description: `Check the Server URL of the credential and that the server is up.${writeNote}`,
-				itemIndex: req.itemIndex,
-			},
+			{ message: failure.message, description: failure.description, itemIndex: req.itemIndex },
 		);
-		apiError.message = `Could not reach the Grist server at ${this.server.origin}: ${text}`;
+		// NodeApiError may replace a message it considers generic.
+		apiError.message = failure.message;
+		apiError.description = failure.description;
+		if (failure.uncertain) markUncertain(apiError);
 		return apiError;
 	}
 }
@@ -287,6 +298,25 @@ export function networkErrorCode(error: unknown): string | undefined {
 		e = (e as { cause?: unknown }).cause;
 	}
 	return undefined;
+}
+
+/**
+ * The network error's own text (`socket hang up`, `connect ECONNREFUSED 127.0.0.1:1`): the
+ * message of the innermost error carrying the code. n8n's request helper replaces the message
+ * of a known code by advice of its own ("…You can retry the request immediately…") that may
+ * contradict ours (a broken write must not be repeated blindly).
+ */
+export function networkErrorMessage(error: unknown): string {
+	const seen = new Set<unknown>();
+	let found: string | undefined;
+	let e: unknown = error;
+	while (e && typeof e === 'object' && !seen.has(e)) {
+		seen.add(e);
+		const { code, message } = e as { code?: unknown; message?: unknown };
+		if (typeof code === 'string' && typeof message === 'string' && message !== '') found = message;
+		e = (e as { cause?: unknown }).cause;
+	}
+	return found ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** `attachment; filename="a b.xlsx"; filename*=UTF-8''a%20b.xlsx` → `a b.xlsx`. */
