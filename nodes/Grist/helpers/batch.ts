@@ -5,13 +5,16 @@
  * one request per chunk. Results are mapped back to input items in input order, paired.
  *
  * On a failing chunk: with Continue On Fail its items get error items and the other chunks go
- * on; without it, the error says how many items had been written before it and which failed.
+ * on; without it, the error says how many items had been written before it, which failed and
+ * which were not sent. When the failed request's answer was lost (connection broken after it was
+ * sent, see transport), its items are reported as uncertain, never as not written.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ITEMS, chunkRecords, jsonBytes } from './batching';
 import { errorItem, withItemIndex } from './items';
+import { isUncertainWrite } from './retry';
 
 /** One input item's contribution to a batched request. */
 export interface BatchUnit<R, G> {
@@ -101,8 +104,7 @@ export async function executeBatched<R, G>(
 	}
 
 	// 2. One request per chunk, in first-seen order of groups.
-	let writtenItems = 0;
-	const failedItems = new Set<number>();
+	const plan: Array<{ group: G; chunk: Array<PreparedUnit<R, G>> }> = [];
 	for (const { group, units } of groups.values()) {
 		const chunks = chunkRecords(units, {
 			maxItems,
@@ -110,31 +112,51 @@ export async function executeBatched<R, G>(
 			envelopeBytes: envelope,
 			sizeOf: (u) => u.bytes,
 		});
-		for (const chunk of splitByRecordCount(chunk0(chunks), maxItems)) {
-			const records: R[] = [];
-			for (const u of chunk) for (const r of u.records) records.push(r);
-			try {
-				const result = await options.send(group, chunk, records);
-				chunk.forEach((u, k) => {
-					for (const json of result.outputs[k] ?? []) outputs[u.itemIndex].push({ json, pairedItem: { item: u.itemIndex } });
-				});
-				writtenItems += new Set(chunk.map((u) => u.itemIndex)).size;
-			} catch (error) {
-				const indices = [...new Set(chunk.map((u) => u.itemIndex))];
-				if (continueOnFail) {
-					for (const i of indices) {
-						failedItems.add(i);
-						outputs[i] = [errorItem(error as Error, i)];
-					}
-					continue;
+		for (const chunk of splitByRecordCount(chunk0(chunks), maxItems)) plan.push({ group, chunk });
+	}
+	let writtenItems = 0;
+	const failedItems = new Set<number>();
+	for (let c = 0; c < plan.length; c++) {
+		const { group, chunk } = plan[c];
+		const records: R[] = [];
+		for (const u of chunk) for (const r of u.records) records.push(r);
+		try {
+			const result = await options.send(group, chunk, records);
+			chunk.forEach((u, k) => {
+				for (const json of result.outputs[k] ?? []) outputs[u.itemIndex].push({ json, pairedItem: { item: u.itemIndex } });
+			});
+			writtenItems += new Set(chunk.map((u) => u.itemIndex)).size;
+		} catch (error) {
+			const indices = [...new Set(chunk.map((u) => u.itemIndex))];
+			if (continueOnFail) {
+				const uncertain = isUncertainWrite(error);
+				for (const i of indices) {
+					failedItems.add(i);
+					outputs[i] = [uncertain ? uncertainItem(error as Error, i, indices, verb) : errorItem(error as Error, i)];
 				}
-				throw batchError.call(ctx, error, indices, writtenItems, verb, chunk);
+				continue;
 			}
+			const later = new Set<number>();
+			for (const rest of plan.slice(c + 1)) for (const u of rest.chunk) if (!indices.includes(u.itemIndex)) later.add(u.itemIndex);
+			throw batchError.call(ctx, error, { failed: indices, written: writtenItems, later: [...later], verb, units: chunk });
 		}
 	}
 	// An item split over several units (e.g. several upsert rounds) keeps only its error if any failed.
 	for (const i of failedItems) outputs[i] = outputs[i].filter((o) => o.json.error !== undefined).slice(0, 1);
 	return outputs.flat();
+}
+
+/**
+ * The error item (Continue On Fail) of an item whose request may or may not have been applied:
+ * says so, and `writeUncertain: true` lets a workflow route these items to a check.
+ */
+function uncertainItem(error: Error, itemIndex: number, indices: number[], verb: string): INodeExecutionData {
+	const item = errorItem(error, itemIndex);
+	item.json.writeUncertain = true;
+	item.json.description =
+		`Uncertain: item ${itemIndex} was sent in one request with item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)}, ` +
+		`and its answer was lost, so they may or may not have been ${verb}. Check in Grist whether they are there before sending them again.`;
+	return item;
 }
 
 /** The field with the most bytes of JSON among records' `fields`/`require` (or top-level keys): for the error of an oversized item. */
@@ -181,8 +203,8 @@ function splitByRecordCount<R, G>(chunks: Array<Array<PreparedUnit<R, G>>>, maxI
 	return out;
 }
 
-/** `[0,1,2,5,7,8]` → `0–2, 5, 7–8`. */
-export function describeIndices(indices: number[]): string {
+/** `[0,1,2,5,7,8]` → `0–2, 5, 7–8`; after `maxParts` parts, `… (N items in all)`. */
+export function describeIndices(indices: number[], maxParts = 20): string {
 	const sorted = [...indices].sort((a, b) => a - b);
 	const parts: string[] = [];
 	let start = sorted[0];
@@ -197,6 +219,7 @@ export function describeIndices(indices: number[]): string {
 		start = n;
 		prev = n;
 	}
+	if (parts.length > maxParts) return `${parts.slice(0, maxParts).join(', ')}, … (${sorted.length} items in all)`;
 	return parts.join(', ');
 }
 
@@ -213,28 +236,54 @@ export function itemsWithColumn(units: Array<{ itemIndex: number; records: unkno
 	return [...found];
 }
 
-function batchError(
-	this: IExecuteFunctions,
-	error: unknown,
-	indices: number[],
-	written: number,
-	verb: string,
-	units: Array<{ itemIndex: number; records: unknown[] }>,
-): Error {
+interface BatchFailure {
+	/** Items of the failed request. */
+	failed: number[];
+	/** Items written (confirmed by Grist's answers) before the failed request. */
+	written: number;
+	/** Items never sent because the batch stopped. */
+	later: number[];
+	verb: string;
+	units: Array<{ itemIndex: number; records: unknown[] }>;
+}
+
+/**
+ * What the error of a failed batch adds: how many items are written and which are not, or
+ * which may be when the failed request's answer was lost.
+ */
+export function batchFailureNote(f: BatchFailure & { uncertain: boolean; column?: string; withColumn?: number[] }): string {
+	const s = (n: number) => (n === 1 ? '' : 's');
+	const where =
+		f.column !== undefined && f.withColumn?.length
+			? `The column "${f.column}" is in item${s(f.withColumn.length)} ${describeIndices(f.withColumn)}. `
+			: '';
+	const later = f.later.length ? ` Later item${s(f.later.length)} (${describeIndices(f.later)}) ${f.later.length === 1 ? 'was' : 'were'} not sent.` : '';
+	const them = f.failed.length === 1 ? 'it' : 'them';
+	if (f.uncertain) {
+		return (
+			where +
+			`At least ${f.written} item${s(f.written)} ${f.written === 1 ? 'was' : 'were'} ${f.verb}: the ${f.written} sent before this request. ` +
+			`Uncertain: the request holding item${s(f.failed.length)} ${describeIndices(f.failed)} lost its answer, so ${f.failed.length === 1 ? 'it' : 'they'} may or may not have been ${f.verb} ` +
+			`(at most ${f.written + f.failed.length} items in all); check in Grist whether ${f.failed.length === 1 ? 'it is' : 'they are'} there before sending ${them} again.${later}`
+		);
+	}
+	return (
+		where +
+		`${f.written} item${s(f.written)} had been ${f.verb} before this request failed. ` +
+		`The failed request held item${s(f.failed.length)} ${describeIndices(f.failed)} (none of them was ${f.verb}: Grist answered with an error, and it applies a request entirely or not at all).${later}`
+	);
+}
+
+function batchError(this: IExecuteFunctions, error: unknown, f: BatchFailure): Error {
 	const message = error instanceof Error ? error.message : '';
 	const column = /Invalid column "([^"]+)"/.exec(message)?.[1];
-	const withColumn = column === undefined ? [] : itemsWithColumn(units, column);
-	const where = withColumn.length
-		? `The column "${column}" is in item${withColumn.length === 1 ? '' : 's'} ${describeIndices(withColumn)}. `
-		: '';
-	const note =
-		where +
-		`${written} item${written === 1 ? '' : 's'} had been ${verb} before this request failed. ` +
-		`The failed request held item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)} (none of them was ${verb}: Grist applies a request entirely or not at all); later items were not sent.`;
+	const withColumn = column === undefined ? [] : itemsWithColumn(f.units, column);
+	const note = batchFailureNote({ ...f, uncertain: isUncertainWrite(error), column, withColumn });
+	const itemIndex = withColumn[0] ?? f.failed[0];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.description = error.description ? `${error.description} ${note}` : note;
-		if (error.context) error.context.itemIndex = withColumn[0] ?? indices[0];
+		if (error.context) error.context.itemIndex = itemIndex;
 		return error;
 	}
-	return new NodeOperationError(this.getNode(), error as Error, { itemIndex: withColumn[0] ?? indices[0], description: note });
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex, description: note });
 }
