@@ -421,12 +421,11 @@ describe('record.create', () => {
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 	});
 
-	it("gives Grist's message for an unknown column; with Continue On Fail only that chunk's items fail", async () => {
+	it("refuses an unknown column before any request; Grist's refusal of a request fails only that chunk's items with Continue On Fail", async () => {
 		resetTable('Bulk');
 		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items([{ N: 1 }, { N: 2, Nope: 2 }]));
-		expect(error?.message).toBe('Invalid column "Nope"');
-		expect(error?.description).toContain('The column "Nope" is in item 1.');
-		expect(error?.description).toContain('0 items had been written before this request failed');
+		expect(error?.message).toBe('Table "Bulk" has no column "Nope" (item 1)');
+		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 		expect(emu.records(demo.docId, 'Bulk')).toEqual([]);
 
 		resetTable('Bulk');

@@ -7,7 +7,17 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { executeBatched, type BatchOptions } from '../../helpers/batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { ColumnCache, encodeFields, noparseQs, parseRowIds, readTarget, tablePath, targetKey, type WriteGroup } from '../record/shared';
+import {
+	ColumnCache,
+	encodeFields,
+	noparseQs,
+	parseRowIds,
+	readTarget,
+	refuseUnknownColumns,
+	tablePath,
+	targetKey,
+	type WriteGroup,
+} from '../record/shared';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
 
 export async function writeColumnar(
@@ -24,6 +34,10 @@ export async function writeColumnar(
 			const data = readColumnar.call(ctx, i, mode === 'update');
 			const table = await cache.info(target, i);
 			const columns = table.byId;
+			// `id` holds the row IDs (update) or is dropped (create).
+			const named: IDataObject = {};
+			for (const key of Object.keys(data)) if (key !== 'id') named[key] = data[key] as IDataObject[string];
+			refuseUnknownColumns.call(ctx, named, table, target, i);
 			const rows = columnarToRows(data).map((row) => {
 				const { id, ...fields } = row;
 				const encoded = encodeFields.call(ctx, fields, columns, i);

@@ -14,6 +14,7 @@ import {
 	noparseQs,
 	readRawFields,
 	readTarget,
+	refuseUnknownColumns,
 	writeOptionsField,
 	tablePath,
 	targetKey,
@@ -47,6 +48,7 @@ export async function execute(
 			const target = readTarget.call(this, i);
 			const table = await cache.info(target, i);
 			const { fields: raw } = readRawFields.call(this, i);
+			refuseUnknownColumns.call(this, raw, table, target, i);
 			const fields = encodeFields.call(this, raw, table.byId, i);
 			const qs = noparseQs.call(this, i);
 			return {

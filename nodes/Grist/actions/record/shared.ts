@@ -278,6 +278,49 @@ export function readRawFields(this: IExecuteFunctions, i: number, wantMatching =
 	return { fields: { ...value }, matchingColumns };
 }
 
+/**
+ * Refuses item `i` before any request when it names columns the table does not have: Grist
+ * refuses a whole request for one unknown column (400 Invalid column "X"), which would fail every
+ * other item sent with it. Known are the columns Grist lists with `hidden=1` (so `manualSort`
+ * and `gristHelper_*` too; formula columns are known, `encodeFields` drops them); `id` only where
+ * Grist takes it (`allowId`: the `require` of an upsert). Keys whose value is `undefined` are
+ * never sent, so never refused.
+ */
+export function refuseUnknownColumns(
+	this: IExecuteFunctions,
+	fields: IDataObject,
+	table: TableInfo,
+	target: Target,
+	i: number,
+	opts: { allowId?: boolean } = {},
+): void {
+	const unknown: string[] = [];
+	for (const key of Object.keys(fields)) {
+		if (table.byId.has(key) || fields[key] === undefined || (opts.allowId && key === 'id')) continue;
+		unknown.push(key);
+	}
+	if (unknown.length === 0) return;
+	const names = unknown.map((k) => `"${k}"`).join(', ');
+	const byLabel = unknown
+		.map((k) => [k, table.columns.find((c) => !c.hidden && c.label === k && c.id !== k)?.id])
+		.filter(([, id]) => id !== undefined)
+		.map(([k, id]) => `"${k}" is the label of the column ${id}`);
+	const visible = table.columns.filter((c) => !c.hidden).map((c) => c.id);
+	const list = visible.length > 30 ? `${visible.slice(0, 30).join(', ')}, …` : visible.join(', ');
+	const idNote = unknown.includes('id') ? ' A row\'s ID is not a field: Update takes it in Row ID, Create lets Grist choose it.' : '';
+	throw new NodeOperationError(
+		this.getNode(),
+		`Table "${target.tableId}" has no column${unknown.length === 1 ? '' : 's'} ${names} (item ${i})`,
+		{
+			itemIndex: i,
+			description:
+				`Grist would refuse every item sent in one request with this one, so it is not sent. Use column IDs, not labels` +
+				(byLabel.length ? ` (${byLabel.join('; ')})` : '') +
+				`; the Column resource's Get Many lists them. Columns of "${target.tableId}": ${list || 'none'}.${idNote}`,
+		},
+	);
+}
+
 export interface EncodeOptions {
 	/** Keep formula columns (upsert `require` may name them). */
 	keepFormulas?: boolean;
@@ -285,7 +328,7 @@ export interface EncodeOptions {
 
 /**
  * Encodes fields by column type. Formula columns are dropped (never sent); unknown columns are
- * passed as they are so that Grist names them in its error.
+ * passed as they are (the writes refuse them before, with `refuseUnknownColumns`).
  *
  * `fields` is never modified. When every value encodes to itself and no key is dropped (the
  * common case: text in Text columns, numbers in Int/Numeric…), `fields` itself is returned;

@@ -15,6 +15,7 @@ import {
 	parseRowIds,
 	readRawFields,
 	readTarget,
+	refuseUnknownColumns,
 	writeOptionsField,
 	tablePath,
 	targetKey,
@@ -68,6 +69,7 @@ export async function execute(
 			}
 			const table = await cache.info(target, i);
 			const { fields: raw } = readRawFields.call(this, i);
+			refuseUnknownColumns.call(this, raw, table, target, i);
 			const fields = encodeFields.call(this, raw, table.byId, i);
 			const qs = noparseQs.call(this, i);
 			const fieldSet = Object.keys(fields).sort();

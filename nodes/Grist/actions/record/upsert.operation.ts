@@ -15,6 +15,7 @@ import {
 	noparseQs,
 	readRawFields,
 	readTarget,
+	refuseUnknownColumns,
 	tablePath,
 	targetKey,
 	type WriteGroup,
@@ -132,6 +133,8 @@ export async function execute(
 					});
 				}
 			}
+			refuseUnknownColumns.call(this, requireRaw, table, target, i, { allowId: true });
+			refuseUnknownColumns.call(this, fieldsRaw, table, target, i);
 			const allowEmpty = this.getNodeParameter('options.allowEmptyRequire', i, false) as boolean;
 			if (match.length === 0 && !allowEmpty) {
 				throw new NodeOperationError(this.getNode(), `Item ${i} has no columns to match on`, {
