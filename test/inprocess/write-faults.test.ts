@@ -114,6 +114,21 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 		expect(stored()).toEqual([]);
 	});
 
+	it('a per-item write (attachment upload) with Continue On Fail: the item says uncertain, and Grist holds the file', async () => {
+		proxy.rule({ method: 'POST', path: /\/attachments$/, skip: 1, action: 'reset-after-answer' });
+		const upload = (text: string) => ({
+			json: {},
+			binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'text/plain', fileName: `${text}.txt` } },
+		});
+		const { items: out, error } = await run({ operation: 'upload' }, [upload('one'), upload('two'), upload('three')], true, 'attachment');
+		expect(error).toBeUndefined();
+		expect(out.map((o) => o.json.writeUncertain ?? false)).toEqual([false, true, false]);
+		expect(out[1].json.error).toMatch(/broke after the request was sent .*may or may not have been applied$/);
+		const names = [...Array(20).keys()].map((id) => emu.attachmentData(demo.docId, id)?.toString()).filter((t) => t !== undefined);
+		expect(names).toEqual(expect.arrayContaining(['one', 'two', 'three']));
+		expect(proxy.log.filter((e) => e.method === 'POST')).toHaveLength(3);
+	});
+
 	it("a proxy's 504 to a write is uncertain too; Grist's own error answer is not", async () => {
 		emu.fault({ method: 'POST', path: bulkPath(), status: 504, body: '<html>Gateway Timeout</html>' });
 		const gateway = await run({ operation: 'create', columns: autoMap }, numbered(2), true);

@@ -148,11 +148,10 @@ export async function executeBatched<R, G>(
 
 /**
  * The error item (Continue On Fail) of an item whose request may or may not have been applied:
- * says so, and `writeUncertain: true` lets a workflow route these items to a check.
+ * says so, with the items sent with it (`errorItem` adds `writeUncertain: true`).
  */
 function uncertainItem(error: Error, itemIndex: number, indices: number[], verb: string): INodeExecutionData {
 	const item = errorItem(error, itemIndex);
-	item.json.writeUncertain = true;
 	item.json.description =
 		`Uncertain: item ${itemIndex} was sent in one request with item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)}, ` +
 		`and its answer was lost, so they may or may not have been ${verb}. Check in Grist whether they are there before sending them again.`;

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { isUncertainWrite } from './retry';
+
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
 
 function isExecutionData(value: IDataObject | INodeExecutionData): value is INodeExecutionData {
@@ -17,13 +19,18 @@ export function toItems(result: ItemResult, itemIndex: number): INodeExecutionDa
 	);
 }
 
-/** The output item that carries an item's error under Continue On Fail. */
+/**
+ * The output item that carries an item's error under Continue On Fail; `writeUncertain: true`
+ * when its write may or may not have been applied (the answer was lost), so a workflow can
+ * route such items to a check instead of sending them again.
+ */
 export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	const description = (error as { description?: unknown }).description;
 	if (typeof description === 'string' && description !== '') json.description = description;
 	const httpCode = (error as { httpCode?: unknown }).httpCode;
 	if (typeof httpCode === 'string' && httpCode !== '') json.httpCode = httpCode;
+	if (isUncertainWrite(error)) json.writeUncertain = true;
 	return { json, pairedItem: { item: itemIndex } };
 }
 
