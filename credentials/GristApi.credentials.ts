@@ -29,7 +29,7 @@ export const INVALID_URL_MESSAGE =
  * that answers every path with a page (a company site, n8n's own editor address).
  */
 export const NOT_GRIST_MESSAGE =
-	'This server did not answer like Grist: it returned no Grist user for /api/profile/user. Check the Server URL: use your Grist site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>, not the address of another web site (or of n8n itself).';
+	'This server did not answer like Grist: it returned no Grist user for /api/profile/user. Check the Server URL: use your Grist site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM, not the address of another web site (or of n8n itself).';
 
 /**
  * Grist API key + one Server URL. The URL accepts whatever a user pastes (a site URL, a team
