@@ -3,6 +3,7 @@ import {
 	buildFilter,
 	buildSort,
 	conditionValues,
+	emptyCellValues,
 	parseJsonFilter,
 	sortColumns,
 	unknownColumns,
@@ -67,6 +68,62 @@ describe('buildFilter', () => {
 		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow('Filter on column "Age"');
 		expect(() => buildFilter([{ column: 'Owner', values: 'Alice' }], types)).toThrow('row ID');
 		expect(() => buildFilter([{ column: ' ', values: '1' }], types)).toThrow('Filter condition 1 has no column');
+	});
+});
+
+describe('"Is Empty" conditions', () => {
+	it('match the empty cell of each column type (text: empty or none; reference: row 0; others: no value)', () => {
+		expect(
+			buildFilter(
+				[
+					{ column: 'Name', match: 'isEmpty', values: 'ignored' },
+					{ column: 'Age', match: 'isEmpty' },
+					{ column: 'Score', match: 'isEmpty' },
+					{ column: 'Born', match: 'isEmpty' },
+					{ column: 'Owner', match: 'isEmpty' },
+					{ column: 'Active', match: 'isEmpty' },
+					{ column: 'Tags', match: 'isEmpty' },
+					{ column: 'Formula', match: 'isEmpty' },
+				],
+				types,
+			),
+		).toEqual({
+			Name: ['', null],
+			Age: [null],
+			Score: [null],
+			Born: [null],
+			Owner: [0],
+			Active: [null],
+			Tags: [null],
+			Formula: ['', null],
+		});
+		expect(emptyCellValues('Choice')).toEqual(['', null]);
+		expect(emptyCellValues('RefList:People')).toEqual([null]);
+	});
+
+	it('merge with "Is One Of" values of the same column (ORed)', () => {
+		expect(
+			buildFilter(
+				[
+					{ column: 'Name', match: 'anyOf', values: 'Ann' },
+					{ column: 'Name', match: 'isEmpty' },
+				],
+				types,
+			),
+		).toEqual({ Name: ['Ann', '', null] });
+	});
+
+	it('conditions saved before "Match" existed (no match key) keep their meaning, empty Values included', () => {
+		expect(buildFilter([{ column: 'Name', values: '' }, { column: 'Age', values: '30' }], types)).toEqual({
+			Name: [''],
+			Age: [30],
+		});
+	});
+
+	it('refuse the row ID, which is never empty', () => {
+		expect(() => buildFilter([{ column: 'id', match: 'isEmpty' }], types)).toThrow(
+			'Filter condition 1: the row ID (id) is never empty',
+		);
 	});
 });
 

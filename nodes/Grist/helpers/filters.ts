@@ -18,10 +18,26 @@ export class FilterError extends Error {
 	}
 }
 
+/** How a builder condition matches: the cell equals one of the values (the default), or is empty. */
+export type FilterMatch = 'anyOf' | 'isEmpty';
+
 export interface FilterCondition {
 	column: string;
-	/** One value, an array, a JSON array string or comma-separated values. */
-	values: unknown;
+	/** Absent in conditions saved before the option existed: `anyOf`. */
+	match?: FilterMatch | string;
+	/** One value, an array, a JSON array string or comma-separated values (ignored for `isEmpty`). */
+	values?: unknown;
+}
+
+/**
+ * The values Grist stores in an empty cell of a column type, for "Is Empty": empty text (or none)
+ * for Text, Choice and untyped columns, row 0 for a reference, no value for the other types.
+ */
+export function emptyCellValues(columnType: string | undefined): unknown[] {
+	const type = columnType === undefined ? 'Any' : baseType(columnType);
+	if (type === 'Text' || type === 'Choice' || type === 'Any') return ['', null];
+	if (type === 'Ref') return [0];
+	return [null];
 }
 
 /** Splits the Values of a condition: arrays as they are, a JSON array, or comma-separated text. */
@@ -80,6 +96,13 @@ export function buildFilter(conditions: FilterCondition[], columnTypes: Record<s
 			throw new FilterError(`Filter condition ${index + 1} has no column`, 'Filters', 'Pick a column for every condition or remove it.');
 		}
 		const type = column === 'id' ? 'Int' : columnTypes[column];
+		if (condition.match === 'isEmpty') {
+			if (column === 'id') {
+				throw new FilterError(`Filter condition ${index + 1}: the row ID (id) is never empty`, 'Filters', 'Pick another column, or remove the condition.');
+			}
+			filter[column] = [...(filter[column] ?? []), ...emptyCellValues(type)];
+			return;
+		}
 		const values = conditionValues(condition.values).map((v) => {
 			const encoded = tryEncode(v, type);
 			if (encoded.error) {

@@ -48,13 +48,32 @@ export const readFields: INodeProperties[] = [
 							'The column to filter on. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
 					{
+						displayName: 'Match',
+						name: 'match',
+						type: 'options',
+						options: [
+							{
+								name: 'Is Empty',
+								value: 'isEmpty',
+								description: 'Cells with no value: empty text, no number (0 is a number), no date, no reference, no list',
+							},
+							{
+								name: 'Is One Of',
+								value: 'anyOf',
+								description: 'Cells equal to one of the values',
+							},
+						],
+						default: 'anyOf',
+					},
+					{
 						displayName: 'Values',
 						name: 'values',
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. Open, Done',
 						description:
-							'One or more values, separated by commas (or a JSON array for values that contain commas). Values are converted to the column type: dates as 2024-01-31, references as row IDs.',
+							'One or more values, separated by commas (or a JSON array for values that contain commas). Values are converted to the column type: dates as 2024-01-31, references as row IDs. Left empty, the condition matches only empty cells, not every row: remove the condition to match every row.',
+						displayOptions: { show: { match: ['anyOf'] } },
 					},
 				],
 			},
