@@ -54,7 +54,7 @@ export class GristApi implements ICredentialType {
 
 	icon = { light: 'file:../icons/grist.svg', dark: 'file:../icons/grist.dark.svg' } as const;
 
-	documentationUrl = 'https://support.getgrist.com/rest-api/#authentication';
+	documentationUrl = 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#credential-setup';
 
 	properties: INodeProperties[] = [
 		{
@@ -73,7 +73,7 @@ export class GristApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://docs.getgrist.com',
 			description:
-				'Address of your Grist site: https://docs.getgrist.com (used when empty) for your personal site, https://<team>.getgrist.com for a team site, or https://<host>/o/<team> for a self-hosted server. A pasted document URL works too.',
+				'Address of your Grist site: https://docs.getgrist.com (used when empty) for your personal site, https://TEAM.getgrist.com for a team site, or https://HOST/o/TEAM for a self-hosted server. A pasted document URL works too.',
 		},
 		// Fields of credentials made with n8n's built-in Grist node (same credential type name);
 		// hidden, and read only when the Server URL is empty.

@@ -238,7 +238,7 @@ describe('org key rules of every operation with an Organization field (self-host
 		expect(error?.message).toBe(
 			'This Grist server has 2 organizations and the Server URL does not say which one to use',
 		);
-		expect(error?.description).toMatch(/Pick an organization in the Organization field, or add \/o\/<team>/);
+		expect(error?.description).toMatch(/Pick an organization in the Organization field, or add \/o\/TEAM/);
 		expect(requests()).toEqual(['GET /api/orgs']);
 	});
 });

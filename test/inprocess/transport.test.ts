@@ -225,7 +225,7 @@ describe('org key', () => {
 		emulator.addOrg({ name: 'One', domain: 'one', owner: user.email });
 		const res = await probe([{ siteOrg: true }], emulator.url, user.apiKey);
 		expect(res.error?.name).toBe('NodeOperationError');
-		expect(res.error?.description).toMatch(/\/o\/<team>/);
+		expect(res.error?.description).toMatch(/\/o\/TEAM/);
 		expect(emulator.log.map((e) => e.apiPath)).toEqual(['/api/orgs']);
 	});
 });

@@ -36,7 +36,7 @@ describe('errorHint', () => {
 		[403, 'No view access', /Viewer role on document "d"/],
 		[404, 'document not found', /^Document "d" was not found/],
 		[404, 'Domain not recognized: grist:8484', /APP_HOME_INTERNAL_URL/],
-		[400, 'No organization chosen', /\/o\/<team>/],
+		[400, 'No organization chosen', /\/o\/TEAM/],
 		[413, 'request entity too large', /1 MB/],
 		[413, 'Attachments must not exceed 10MB', /attachments/],
 		[429, 'Too many backlogged requests for document d - try again later?', /rate-limiting/],
@@ -226,7 +226,7 @@ describe('answers that did not come from Grist', () => {
 	])('%i %p: says the Server URL is not a Grist site', (status, body) => {
 		expect(notGristAnswer(status, body, origin)).toEqual({
 			message: `The server at ${origin} did not answer like Grist (HTTP ${status})`,
-			hint: expect.stringMatching(/^Check the Server URL of the Grist credential: .*https:\/\/<host>\/o\/<team>/),
+			hint: expect.stringMatching(/^Check the Server URL of the Grist credential: .*https:\/\/HOST\/o\/TEAM/),
 		});
 	});
 	it.each<[number, unknown]>([

@@ -75,7 +75,7 @@ export const orgLocator: INodeProperties = {
 					properties: {
 						regex: ORG_URL_REGEX,
 						errorMessage:
-							'Paste the URL of a team site, e.g. https://myteam.getgrist.com or https://<host>/o/<team>',
+							'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
 					},
 				},
 			],
@@ -95,7 +95,7 @@ export const optionalOrgLocator: INodeProperties = {
 	...orgLocator,
 	required: false,
 	description:
-		'The Grist site (team or personal). Leave empty to use the site of the credential\'s Server URL (a team host or /o/<team>), or the only site the API key can see.',
+		'The Grist site (team or personal). Leave empty to use the site of the credential\'s Server URL (a team host or /o/TEAM), or the only site the API key can see.',
 };
 
 export const workspaceLocator: INodeProperties = {
@@ -166,7 +166,7 @@ export const documentLocator: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: DOCUMENT_URL_REGEX,
-						errorMessage: 'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/<id>/<name>',
+						errorMessage: 'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
 					},
 				},
 			],

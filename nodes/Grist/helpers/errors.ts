@@ -228,7 +228,7 @@ export function notGristAnswer(status: number, body: unknown, origin: string): {
 	if (html && (status === 413 || status === 429 || status >= 500)) return undefined;
 	return {
 		message: `The server at ${origin} did not answer like Grist (HTTP ${status})`,
-		hint: 'Check the Server URL of the Grist credential: use your Grist site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team> (not a page of another web site).',
+		hint: 'Check the Server URL of the Grist credential: use your Grist site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM (not a page of another web site).',
 	};
 }
 
@@ -247,10 +247,10 @@ export function errorHint(status: number, message: string, request: FailedReques
 		return 'The Grist server does not know the host name in the Server URL. Use the public URL of your Grist server, or set APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG on the server.';
 	}
 	if (/No organization chosen/i.test(message)) {
-		return 'This server needs to know the team site: pick an organization in the node, or add /o/<team> to the Server URL of the credential.';
+		return 'This server needs to know the team site: pick an organization in the node, or add /o/TEAM to the Server URL of the credential.';
 	}
 	if (/Wrong org for this domain/i.test(message)) {
-		return 'The /o/<team> part of the Server URL names another team than the host. Remove one of them.';
+		return 'The /o/TEAM part of the Server URL names another team than the host. Remove one of them.';
 	}
 	switch (status) {
 		case 400:

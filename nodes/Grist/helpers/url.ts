@@ -56,7 +56,7 @@ export function normalizeServerUrl(raw: unknown): GristServer {
 	const url = parseUrl(withScheme);
 	if (!url) {
 		throw new ServerUrlError(
-			`The Server URL "${text}" is not a valid URL. Use your site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>`,
+			`The Server URL "${text}" is not a valid URL. Use your site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM`,
 		);
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {

@@ -161,7 +161,7 @@ export class GristClient {
 				: `This Grist server has ${orgs.length} organizations and the Server URL does not say which one to use`,
 			{
 				description:
-					'Pick an organization in the Organization field, or add /o/<team> to the Server URL of the credential (e.g. https://grist.example.com/o/myteam).',
+					'Pick an organization in the Organization field, or add /o/TEAM to the Server URL of the credential (e.g. https://grist.example.com/o/myteam).',
 			},
 		);
 	}
