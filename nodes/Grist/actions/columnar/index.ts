@@ -16,26 +16,26 @@ const operation: INodeProperties = {
 		{
 			name: 'Create',
 			value: 'create',
-			description: 'Add rows given as columns of values',
-			action: 'Create rows from columns',
+			description: 'Add records given as columns of values',
+			action: 'Create records from columns',
 		},
 		{
 			name: 'Delete',
 			value: 'delete',
-			description: 'Delete rows by their IDs (the older /data route)',
-			action: 'Delete rows',
+			description: 'Delete records by their row IDs (the older /data route)',
+			action: 'Delete columnar records',
 		},
 		{
 			name: 'Get Many',
 			value: 'getAll',
-			description: 'Read rows as columns of values, or one item per row',
-			action: 'Get many rows as columns',
+			description: 'Read records as columns of values, or one item per record',
+			action: 'Get many records as columns',
 		},
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Change rows given as columns of values with an ID column',
-			action: 'Update rows from columns',
+			description: 'Change records given as columns of values with an ID column',
+			action: 'Update records from columns',
 		},
 	],
 	default: 'getAll',
@@ -43,9 +43,9 @@ const operation: INodeProperties = {
 
 export const columnar: ResourceModule = {
 	option: {
-		name: 'Columnar Rows (Deprecated)',
+		name: 'Columnar Records (Deprecated)',
 		value: 'columnar',
-		description: "Rows in Grist's older column-oriented form (/data), for existing workflows",
+		description: "Records in Grist's older column-oriented form (/data), for existing workflows",
 	},
 	description: [operation, ...getAll.description, ...create.description, ...update.description, ...del.description],
 	operations: { getAll: getAll.execute, create: create.execute, update: update.execute, delete: del.execute },

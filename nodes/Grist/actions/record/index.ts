@@ -17,7 +17,7 @@ const operation: INodeProperties = {
 		{
 			name: 'Create',
 			value: 'create',
-			description: 'Add rows to a table (all items in as few requests as possible)',
+			description: 'Add records to a table (all items in as few requests as possible)',
 			action: 'Create records',
 		},
 		{
@@ -29,19 +29,19 @@ const operation: INodeProperties = {
 		{
 			name: 'Delete',
 			value: 'delete',
-			description: 'Delete rows by their IDs',
+			description: 'Delete records by their row IDs',
 			action: 'Delete records',
 		},
 		{
 			name: 'Get Many',
 			value: 'getAll',
-			description: 'Read rows of a table, filtered and sorted',
+			description: 'Read the records of a table, filtered and sorted',
 			action: 'Get many records',
 		},
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Change rows by their IDs',
+			description: 'Change records by their row IDs',
 			action: 'Update records',
 		},
 	],
@@ -49,7 +49,7 @@ const operation: INodeProperties = {
 };
 
 export const record: ResourceModule = {
-	option: { name: 'Record', value: 'record', description: 'Rows of a table' },
+	option: { name: 'Record', value: 'record', description: 'The records (rows) of a table' },
 	description: [
 		operation,
 		...getAll.description,

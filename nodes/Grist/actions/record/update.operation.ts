@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.id }}',
 		required: true,
-		description: 'The ID of the row to update, e.g. the ID field of a record read before',
+		description: 'The row ID of the record to update, e.g. the ID field of a record read before',
 	},
 	dataModeField,
 	columnsMapper('add'),

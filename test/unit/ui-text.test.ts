@@ -1,0 +1,173 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test reads the node sources */
+/**
+ * Texts users read in the editor. n8n renders descriptions, hints, notices and validation messages
+ * as HTML: a placeholder written `<team>` is an unknown tag and vanishes ("https://.getgrist.com").
+ * Every text of the nodes and the credential must read as it is written. And the canvas subtitle
+ * of every operation (an n8n expression) must read as words, not as raw parameter values.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { INodePropertyOptions, INodeType, INodeTypes } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import * as ts from 'typescript';
+
+import { GristApi } from '../../credentials/GristApi.credentials';
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
+
+/** Tags n8n's HTML sanitizer keeps and that our texts may use on purpose (links, code). */
+const HTML_TAGS = new Set(['a', 'b', 'br', 'code', 'em', 'i', 'li', 'ol', 'p', 'strong', 'ul']);
+
+/** `<word>`-like pieces of `text` that an HTML renderer would swallow. */
+function swallowedTags(text: string): string[] {
+	const found: string[] = [];
+	for (const m of text.matchAll(/<\/?([A-Za-z][\w-]*)[^<>]*>/g)) {
+		if (!HTML_TAGS.has(m[1].toLowerCase())) found.push(m[0]);
+	}
+	return found;
+}
+
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+	);
+}
+
+/** Every string reachable from `value`, with its path (properties, options, modes, validation…). */
+function strings(value: unknown, path: string, out: Array<{ path: string; text: string }> = []) {
+	if (typeof value === 'string') out.push({ path, text: value });
+	else if (Array.isArray(value)) value.forEach((v, i) => strings(v, `${path}[${i}]`, out));
+	else if (value && typeof value === 'object') {
+		for (const [k, v] of Object.entries(value)) {
+			// technical values, never shown: regexes, parameter names, option values, defaults
+			if (['regex', 'value', 'default', 'routing'].includes(k)) continue;
+			strings(v, `${path}.${k}`, out);
+		}
+	}
+	return out;
+}
+
+describe('texts shown in the editor', () => {
+	it('the check catches a swallowed placeholder and lets links and code through', () => {
+		expect(swallowedTags('e.g. https://<team>.getgrist.com or https://<host>/o/<team>')).toEqual([
+			'<team>',
+			'<host>',
+			'<team>',
+		]);
+		expect(swallowedTags('Choose, or use an <a href="https://docs.n8n.io/">expression</a>; <code>NOW()</code>')).toEqual([]);
+		expect(swallowedTags('a < b and c > d, 2 <= 3')).toEqual([]);
+	});
+
+	const credential = new GristApi();
+	const sources: Array<[string, unknown]> = [
+		['Grist node', new Grist().description],
+		['Grist Trigger', new GristTrigger().description],
+		// not the credential test's messages: n8n shows them as text in the credential's banner
+		['Grist API credential', { displayName: credential.displayName, properties: credential.properties }],
+	];
+
+	it.each(sources)('%s: no text has a <word> that n8n would render as an HTML tag', (_name, description) => {
+		const all = strings(description, '');
+		expect(all.length).toBeGreaterThan(3);
+		const bad = all.filter((s) => swallowedTags(s.text).length > 0).map((s) => `${s.path}: ${s.text}`);
+		expect(bad).toEqual([]);
+	});
+
+	// Errors thrown at run time: n8n's error view renders a description (and a NodeApiError's hint)
+	// as HTML, so every string of the node code is held to the same rule.
+	it('no string in the node code (run-time errors, hints, list search) has a <word>', () => {
+		const bad: string[] = [];
+		for (const file of sourceFiles(path.join(__dirname, '../../nodes'))) {
+			const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+			const visit = (node: ts.Node): void => {
+				if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) {
+					if (swallowedTags(node.text).length > 0) {
+						const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+						bad.push(`${path.relative(path.join(__dirname, '../..'), file)}:${line + 1}: ${node.text}`);
+					}
+				}
+				ts.forEachChild(node, visit);
+			};
+			visit(source);
+		}
+		expect(bad).toEqual([]);
+	});
+
+	it('the walk reaches resource locator modes and their validation messages', () => {
+		const all = strings(new Grist().description, '').map((s) => s.path);
+		expect(all.some((p) => /\.modes\[\d+\]\.validation\[\d+\]\.properties\.errorMessage$/.test(p))).toBe(true);
+		expect(all.some((p) => /\.modes\[\d+\]\.placeholder$/.test(p))).toBe(true);
+		expect(all.some((p) => /\.options\[\d+\]\.description$/.test(p))).toBe(true);
+	});
+});
+
+/** The subtitle as n8n's editor computes it (its expression engine, the node's parameters). */
+function subtitleOf(nodeType: INodeType, type: string, parameters: Record<string, string>): unknown {
+	const nodeTypes: INodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	};
+	const node = { id: '1', name: 'Node', type, typeVersion: 1, position: [0, 0] as [number, number], parameters };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	return workflow.expression.getSimpleParameterValue(node, nodeType.description.subtitle, 'internal', {});
+}
+
+describe('canvas subtitles', () => {
+	const grist = new Grist();
+	const properties = grist.description.properties;
+	const resources = (properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const cases = resources.flatMap((r) => {
+		const operation = properties.find(
+			(p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(r.value)),
+		);
+		return ((operation?.options ?? []) as INodePropertyOptions[]).map((o) => ({
+			resource: String(r.value),
+			operation: String(o.value),
+			action: o.action,
+		}));
+	});
+
+	it('every resource has operations', () => {
+		expect(resources.length).toBe(7);
+		expect(cases.length).toBeGreaterThan(30);
+	});
+
+	it.each(cases)('$resource / $operation reads as its action', ({ resource, operation, action }) => {
+		const subtitle = subtitleOf(grist, 'n8n-nodes-grist.grist', { resource, operation });
+		expect(action).toBeDefined();
+		expect(subtitle).toBe(action);
+		expect(subtitle).toMatch(/^[A-Z][a-z]+( [A-Za-z()]+)+$/);
+		expect(subtitle).not.toContain(':');
+	});
+
+	it('the words people read: records, not raw values', () => {
+		expect(subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'getAll' })).toBe('Get many records');
+		expect(subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'create' })).toBe('Create records');
+		expect(subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'upsert' })).toBe(
+			'Create or update records',
+		);
+	});
+
+	it('record operations say records, never rows (row ID is the name of Grist\'s id)', () => {
+		for (const resource of ['record', 'columnar']) {
+			const operation = properties.find(
+				(p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
+			);
+			for (const o of (operation?.options ?? []) as INodePropertyOptions[]) {
+				for (const text of [o.name, o.action ?? '', o.description ?? '']) {
+					expect(text.replace(/row IDs?/g, '')).not.toMatch(/\brows?\b/i);
+				}
+				expect(`${o.action ?? ''} ${o.description ?? ''}`).toMatch(/\brecords?\b/);
+			}
+		}
+	});
+
+	it('the trigger reads "Row added" / "Row added or updated"', () => {
+		const trigger = new GristTrigger();
+		expect(subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAdded' })).toBe('Row added');
+		expect(subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAddedOrUpdated' })).toBe(
+			'Row added or updated',
+		);
+	});
+});
