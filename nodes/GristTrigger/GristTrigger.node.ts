@@ -59,7 +59,10 @@ export class GristTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["event"] === "rowAddedOrUpdated" ? "Row added or updated" : "Row added" }}',
-		description: 'Starts the workflow when records are added to (or updated in) a Grist table',
+		// n8n's node panel shows this node and the Grist node as one entry, with this description.
+		description:
+			'Read, create, update and delete records (rows) of Grist tables, manage documents, and start workflows when records are added or updated',
+		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-trigger',
 		defaults: { name: 'Grist Trigger' },
 		polling: true,
 		inputs: [],
