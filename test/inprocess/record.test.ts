@@ -301,6 +301,22 @@ describe('record.create', () => {
 		});
 	});
 
+	it('list columns mapped as text fields (the mapper schema since lists are not JSON editors): "a, b", a JSON array, an array from an expression', async () => {
+		const field = (id: string) => ({ id, displayName: id, type: 'string', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true });
+		const schema = [field('Choices'), field('Refs'), field('Files')];
+		const cases: Array<[IDataObject, IDataObject]> = [
+			[{ Choices: 'x, y', Refs: '1, 2', Files: '3' }, { Choices: ['L', 'x', 'y'], Refs: ['L', 1, 2], Files: ['L', 3] }],
+			[{ Choices: '["x, y", "z"]', Refs: '[2]', Files: '' }, { Choices: ['L', 'x, y', 'z'], Refs: ['L', 2], Files: null }],
+			[{ Choices: '={{ ["x", "y"] }}', Refs: '={{ [1] }}' }, { Choices: ['L', 'x', 'y'], Refs: ['L', 1] }],
+		];
+		for (const [value, fields] of cases) {
+			resetTable('AllTypes');
+			const { error } = await run({ operation: 'create', table: rl('AllTypes'), columns: { ...mapper(value), schema } });
+			expect(error).toBeUndefined();
+			expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({ records: [{ fields }] });
+		}
+	});
+
 	it('round-trips DateTime columns with a time zone: local times in the column zone (summer and winter), offsets, epoch, luxon', async () => {
 		emu.addTable(demo.docId, 'Zoned', [
 			{ id: 'When', type: 'DateTime:America/New_York' },
@@ -744,8 +760,10 @@ describe('methods', () => {
 		const options = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getColumns', kind: 'loadOptions' })) as Array<{ value: string }>;
 		expect(options.map((o) => o.value)).toEqual(['id', 'Text', 'Num', 'Int', 'Bool', 'Date', 'When', 'Choice', 'Choices', 'Ref', 'Refs', 'Files', 'Ratio']);
 		const mapping = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getMappingColumns', kind: 'resourceMapping' })) as {
-			fields: Array<{ id: string; type: string; readOnly: boolean; options?: unknown }>;
+			fields: Array<{ id: string; displayName: string; type: string; readOnly: boolean; options?: unknown }>;
 		};
+		// lists are text fields (n8n's JSON editor for 'array' fields errs on the empty value of a new
+		// node); a formula column says why its input is greyed out
 		expect(mapping.fields.map((f) => [f.id, f.type, f.readOnly])).toEqual([
 			['Text', 'string', false],
 			['Num', 'number', false],
@@ -754,12 +772,14 @@ describe('methods', () => {
 			['Date', 'dateTime', false],
 			['When', 'dateTime', false],
 			['Choice', 'options', false],
-			['Choices', 'array', false],
+			['Choices', 'string', false],
 			['Ref', 'number', false],
-			['Refs', 'array', false],
-			['Files', 'array', false],
+			['Refs', 'string', false],
+			['Files', 'string', false],
 			['Ratio', 'number', true],
 		]);
+		expect(mapping.fields.find((f) => f.id === 'Ratio')?.displayName).toBe('Ratio (formula, read-only)');
+		expect(mapping.fields.filter((f) => f.displayName.includes('read-only')).map((f) => f.id)).toEqual(['Ratio']);
 		expect(mapping.fields[6].options).toEqual([
 			{ name: 'a', value: 'a' },
 			{ name: 'b', value: 'b' },

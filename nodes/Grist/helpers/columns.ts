@@ -118,19 +118,25 @@ const FIELD_TYPES: Record<string, FieldType> = {
 	Date: 'dateTime',
 	DateTime: 'dateTime',
 	Choice: 'options',
-	ChoiceList: 'array',
+	// Lists (ChoiceList, RefList, Attachments) are 'string', not 'array': n8n's editor shows an
+	// 'array' field as a JSON editor that parses its empty value and shows "Unexpected end of JSON
+	// input" on every new node, and n8n refuses "a, b" for an 'array' field at run time. As text
+	// they take "a, b", a JSON array or an expression giving an array; encodeCellValue turns each
+	// into Grist's ["L", …].
 	Ref: 'number',
-	RefList: 'array',
-	Attachments: 'array',
 };
 
-/** A column as a resource mapper field: typed, formula columns read-only. */
+/** What the mapper shows after the name of a formula column, whose input n8n greys out. */
+export const FORMULA_SUFFIX = '(formula, read-only)';
+
+/** A column as a resource mapper field: typed, formula columns read-only and saying so. */
 export function toMapperField(column: GristColumn): ResourceMapperField {
 	const type = baseType(column.type);
 	const readOnly = isReadOnlyColumn(column);
+	const name = column.label === column.id ? column.id : `${column.label} (${column.id})`;
 	const field: ResourceMapperField = {
 		id: column.id,
-		displayName: column.label === column.id ? column.id : `${column.label} (${column.id})`,
+		displayName: readOnly ? `${name} ${FORMULA_SUFFIX}` : name,
 		required: false,
 		defaultMatch: false,
 		canBeUsedToMatch: true,
