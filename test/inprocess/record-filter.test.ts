@@ -107,3 +107,22 @@ describe('the builder fields', () => {
 		);
 	});
 });
+
+describe('a filter on a column the table lacks', () => {
+	it("keeps Grist's KeyError text and adds a hint that names the column and the way out", async () => {
+		const { items, error } = await run({
+			operation: 'getAll',
+			document: rl('id', demo.docId),
+			table: rl('id', 'Tasks'),
+			returnAll: true,
+			filterType: 'json',
+			filterJson: '{"Nope": ["x"]}',
+		});
+		expect(items).toEqual([]);
+		expect(error?.message).toBe("Error manipulating data: [Sandbox] KeyError 'Nope'");
+		expect(error?.description).toContain('"Nope"');
+		expect(error?.description).toContain('table "Tasks"');
+		expect(error?.description).toContain('column ID');
+		expect(error?.description).toContain('Column resource');
+	});
+});
