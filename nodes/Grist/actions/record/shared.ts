@@ -209,11 +209,12 @@ export const fieldsJsonField: INodeProperties = {
 };
 
 export const noparseOption: INodeProperties = {
-	displayName: 'Store Strings As They Are',
+	displayName: "Skip Grist's Text Parsing",
 	name: 'noparse',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to store strings as they are instead of parsing them by column type',
+	description:
+		"Whether to skip Grist's parsing of text by the column's format (currency signs, thousands separators, dates in the column's date format, a reference's display value). Grist still stores plain numbers and ISO dates given as text as numbers and dates.",
 };
 
 /** The Options of a write whose only option is noparse (record create/update, columnar create/update). */
