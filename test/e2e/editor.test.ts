@@ -1,0 +1,229 @@
+/**
+ * The editor as a user sees it (test level c): real n8n 2.41.1 with the packed package, driven in
+ * headless Chromium (Debian's chromium, installed by scripts/ensure-chromium.sh when missing;
+ * every request not to 127.0.0.1 is aborted). One n8n, one browser, a few page visits; screenshots
+ * of each step go to /tmp/grist-editor-*.png.
+ *
+ * What a new user met (issue #11): text in angle brackets vanished from descriptions and
+ * validation messages (n8n renders them as HTML), list columns in the column mapper showed a red
+ * "Unexpected end of JSON input", formula columns were greyed out without a reason, the canvas
+ * showed "create: record", and the node panel could not tell this package from n8n's own Grist node.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/lib/chromium.cjs';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import {
+	OWNER_EMAIL,
+	OWNER_PASSWORD,
+	START_TIMEOUT,
+	gristNode,
+	manualWorkflow,
+	startN8n,
+	type CredentialRef,
+	type N8n,
+} from '../harness/e2e';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let n8n: N8n;
+let cred: CredentialRef;
+let browser: Browser;
+let page: Page;
+
+const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
+const shot = async (name: string) => await page.screenshot({ path: `/tmp/grist-editor-${name}.png` });
+
+beforeAll(async () => {
+	const executablePath = ensureChromium();
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	emu.addTable(demo.docId, 'Lists', [
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['rush', 'gift'] } },
+		{ id: 'Buyers', type: 'RefList:Customers', visibleCol: 'Name' },
+		{ id: 'Files', type: 'Attachments' },
+		{ id: 'Double', type: 'Numeric', label: 'Double', formula: 'len($Name) * 2', isFormula: true },
+	]);
+	n8n = await startN8n();
+	cred = await n8n.createCredential({
+		name: 'Grist account',
+		type: 'gristApi',
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
+	});
+	browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+	await context.route('**/*', async (route) => {
+		const url = route.request().url();
+		if (/^(https?|wss?):\/\/127\.0\.0\.1[:/]/.test(url) || url.startsWith('data:') || url.startsWith('blob:')) {
+			await route.continue();
+		} else {
+			await route.abort();
+		}
+	});
+	page = await context.newPage();
+	await page.goto(`${n8n.baseUrl}/signin`);
+	await page.fill('input[name=emailOrLdapLoginId]', OWNER_EMAIL);
+	await page.fill('input[name=password]', OWNER_PASSWORD);
+	await page.click('[data-test-id=form-submit-button]');
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await browser?.close();
+	await n8n?.stop();
+	await emu?.close();
+});
+
+async function openWorkflow(id: string): Promise<void> {
+	await page.goto(`${n8n.baseUrl}/workflow/${id}`);
+	await page.waitForSelector('[data-test-id=canvas-node]', { timeout: 30_000 });
+}
+
+async function openNode(name: string): Promise<void> {
+	await page.dblclick(`[data-test-id=canvas-node][data-node-name="${name}"]`);
+	await page.waitForSelector('[data-test-id=ndv] [data-test-id=node-parameters]');
+}
+
+async function closeNode(): Promise<void> {
+	await page.click('[data-test-id=ndv-close-button]');
+	await page.waitForSelector('[data-test-id=ndv] [data-test-id=node-parameters]', { state: 'detached' });
+}
+
+/** The text of the tooltip that hovering `target` opens. */
+async function tooltipOf(target: string, contains: string): Promise<string> {
+	await page.hover(target);
+	const tip = page.locator('[role=tooltip], [data-side]').filter({ hasText: contains }).last();
+	await tip.waitFor({ state: 'visible', timeout: 10_000 });
+	return await tip.innerText();
+}
+
+describe('the Grist node in the editor', () => {
+	let workflowId: string;
+
+	beforeAll(async () => {
+		workflowId = await n8n.createWorkflow(
+			manualWorkflow([
+				gristNode(
+					{
+						resource: 'record',
+						operation: 'create',
+						document: rl('id', demo.docId),
+						table: rl('id', 'Lists'),
+						columns: { mappingMode: 'defineBelow', value: null },
+					},
+					cred,
+					{ name: 'Add' },
+				),
+				gristNode(
+					{
+						resource: 'record',
+						operation: 'getAll',
+						document: rl('url', 'https://docs.example.com/nothing'),
+						table: rl('id', 'Lists'),
+					},
+					cred,
+					{ name: 'Read' },
+				),
+			]),
+		);
+		await openWorkflow(workflowId);
+	});
+
+	test('the canvas subtitles read as words', async () => {
+		const subtitle = (name: string) =>
+			page.locator(`[data-test-id=canvas-node][data-node-name="${name}"] [class*=_subtitle_]`).innerText();
+		expect(await subtitle('Add')).toBe('Create records');
+		expect(await subtitle('Read')).toBe('Get many records');
+		await shot('canvas');
+	});
+
+	test('Record → Create, Map Columns: list columns show no JSON error; a formula column says why it is read-only', async () => {
+		await openNode('Add');
+		const ndv = page.locator('[data-test-id=ndv]');
+		for (const column of ['Tags', 'Buyers', 'Files', 'Double']) {
+			await ndv.locator(`[data-test-id=parameter-input-${column}]`).waitFor({ timeout: 20_000 });
+		}
+		// give the editor's own validation of the field values time to run, as a user would
+		await page.waitForTimeout(1500);
+		await shot('mapper');
+		// a JSON editor marks a value it cannot parse with a red lint marker whose tooltip says why
+		const markers = ndv.locator('.cm-lint-marker-error, .cm-lintRange-error');
+		const lintErrors: string[] = [];
+		for (let i = 0; i < (await markers.count()); i++) {
+			await markers.nth(i).hover();
+			await page.waitForTimeout(300);
+			lintErrors.push(await page.locator('.cm-tooltip-lint, .cm-tooltip').last().innerText().catch(() => '(no tooltip)'));
+		}
+		expect(lintErrors).toEqual([]);
+		const text = await ndv.innerText();
+		expect(text).not.toContain('Unexpected end of JSON input');
+		expect(text).not.toMatch(/is not valid JSON|expects a array/i);
+		expect(text).toContain('Double (formula, read-only)');
+		// the Docs link opens the README section of the node, not the npm page
+		expect(await ndv.locator('a', { hasText: 'Docs' }).first().getAttribute('href')).toBe(
+			'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
+		);
+		for (const column of ['Tags', 'Buyers', 'Files']) {
+			expect(await ndv.locator(`[data-test-id=parameter-input-${column}] input, [data-test-id=parameter-input-${column}] textarea`).count()).toBeGreaterThan(0);
+		}
+		await closeNode();
+	});
+
+	test('the Document "By URL" error shows the URL pattern whole', async () => {
+		await openNode('Read');
+		const message = await tooltipOf('[data-test-id=ndv] [data-test-id=parameter-issues] [data-icon=triangle-alert]', 'Paste the URL');
+		await shot('document-url-error');
+		expect(message).toContain('e.g. https://docs.getgrist.com/DOC-ID/NAME');
+		await closeNode();
+	});
+});
+
+describe('the credential in the editor', () => {
+	test('the Server URL tooltip shows the addresses whole', async () => {
+		await page.goto(`${n8n.baseUrl}/home/credentials/${cred.id}`);
+		await page.waitForSelector('[data-test-id=credential-connection-parameter]', { timeout: 30_000 });
+		await page.hover('[data-test-id=url] label');
+		const tip = await tooltipOf('[data-test-id=url] [data-icon=circle-help]', 'Address of your Grist site');
+		await shot('server-url-tooltip');
+		expect(tip).toContain('https://TEAM.getgrist.com for a team site');
+		expect(tip).toContain('https://HOST/o/TEAM for a self-hosted server');
+		await page.keyboard.press('Escape');
+	});
+});
+
+describe('a run-time error in the editor', () => {
+	test('its description (rendered as HTML) shows the URL parts whole', async () => {
+		// a self-hosted Server URL without /o/TEAM, a key that sees two sites, no Organization picked
+		const selfHosted = await n8n.createCredential({ name: 'Grist self-hosted', type: 'gristApi', data: { apiKey: demo.apiKey, url: emu.url } });
+		const id = await n8n.createWorkflow(
+			manualWorkflow([gristNode({ resource: 'org', operation: 'getWorkspaces', org: rl('list', '') }, selfHosted, { name: 'Sites' })]),
+		);
+		await openWorkflow(id);
+		await page.click('[data-test-id=execute-workflow-button]');
+		await openNode('Sites');
+		const description = page.locator('[data-test-id=ndv] [data-test-id=node-error-description]');
+		await description.waitFor({ timeout: 20_000 });
+		await shot('runtime-error');
+		expect(await description.innerText()).toContain('/o/TEAM to the Server URL');
+		await closeNode();
+	});
+});
+
+describe('the node panel', () => {
+	test('searching records, rows, table, spreadsheet or database finds this package, described by what it does', async () => {
+		await openWorkflow(await n8n.createWorkflow(manualWorkflow([])));
+		await page.click('[data-test-id=node-creator-plus-button]');
+		for (const word of ['records', 'rows', 'table', 'spreadsheet', 'database']) {
+			await page.fill('[data-test-id=node-creator-search-bar]', word);
+			const name = page.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' }).first();
+			await name.waitFor({ timeout: 10_000 });
+			if (word === 'records') await shot('node-panel');
+			// the nearest element around the name that also holds a description: this entry
+			const entry = name.locator('xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]');
+			expect((await entry.innerText()).replace(/\s+/g, ' ')).toContain(
+				'Read, create, update and delete records (rows) of Grist tables',
+			);
+		}
+	});
+});
