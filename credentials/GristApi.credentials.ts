@@ -22,7 +22,7 @@ export const INVALID_URL_BASE = 'data:,invalid-server-url';
 
 /** What the credential test says when the Server URL is malformed (or the server answers 405). */
 export const INVALID_URL_MESSAGE =
-	'The Server URL is not a valid Grist address. Enter your site address starting with https://, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>.';
+	'The Server URL is not a valid Grist address. Enter your site address starting with https://, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM.';
 
 /**
  * What the credential test says when the server answers 200 without a Grist user: any web server
@@ -130,7 +130,7 @@ export class GristApi implements ICredentialType {
 					// Grist's org check runs before every route: 400 "Wrong org for this domain".
 					value: 400,
 					message:
-						'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
+						'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
 				},
 			},
 			{
@@ -146,7 +146,7 @@ export class GristApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'This server did not answer like Grist (404). Check the Server URL: use your site address, e.g. https://docs.getgrist.com, https://<team>.getgrist.com or https://<host>/o/<team>. A self-hosted server that says "Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG.',
+						'This server did not answer like Grist (404). Check the Server URL: use your site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM. A self-hosted server that says "Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG.',
 				},
 			},
 		] satisfies Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> as IAuthenticateRuleResponseCode[],

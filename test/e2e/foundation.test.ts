@@ -225,7 +225,7 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 		expect(await n8n.testCredential(cred.id)).toEqual({
 			status: 'Error',
 			message:
-				'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
+				'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
 		});
 		expect(emulator.log.map((r) => [r.method, r.host, r.path, r.status])).toEqual([
 			['GET', 'demo.getgrist.com', '/o/other/api/profile/user', 400],

@@ -148,7 +148,7 @@ describe('credential test', () => {
 			expect(result).toEqual({
 				status: 'Error',
 				message:
-					'The Server URL names two different team sites: a team host (https://<team>.getgrist.com) and another team in /o/<team>. Keep only one of them.',
+					'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
 			});
 			expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([['demo.getgrist.com', '/o/other/api/profile/user', 400]]);
 		});
