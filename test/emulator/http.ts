@@ -14,6 +14,11 @@ export class ApiError extends Error {
 	}
 }
 
+/** 413 for an upload over GRIST_MAX_UPLOAD_ATTACHMENT_MB (`maxBytes`). */
+export function attachmentsTooLarge(maxBytes: number): ApiError {
+	return new ApiError(413, `Attachments must not exceed ${(maxBytes / (1024 * 1024)).toFixed(1)}MB`);
+}
+
 export interface UploadedFile {
 	field: string;
 	fileName: string;

@@ -70,15 +70,14 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import type { Ctx, Route, Scope } from './context';
+import type { Ctx, Scope } from './context';
 import { RAW } from './context';
-import { docRoutes } from './docapi';
-import { homeRoutes } from './home';
 import type { ParsedBody } from './http';
-import { ApiError, parseJsonBody, parseMultipart, readBody, sendError, sendJson } from './http';
+import { ApiError, attachmentsTooLarge, parseJsonBody, parseMultipart, readBody, sendError, sendJson } from './http';
 import type { Doc, Role, Table, User } from './model';
 import { EVERYONE_EMAIL, Store, isHiddenCol } from './model';
-import { RowEvaluator } from './cells';
+import { RowEvaluator } from './formula';
+import { ROUTES } from './routes';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -135,7 +134,6 @@ interface Fault {
 }
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0']);
-const ROUTES: Route[] = [...homeRoutes, ...docRoutes];
 
 function defaultFaultBody(status: number, docId: string | undefined): unknown {
 	if (status === 429) return { error: `Too many backlogged requests for document ${docId ?? 'unknown'} - try again later?` };
@@ -348,16 +346,7 @@ export class GristEmulator {
 	}
 
 	addAttachment(docId: string, a: { fileName: string; data: Buffer; timeUploaded?: string }): number {
-		const doc = this.doc(docId);
-		const id = ++doc.maxAttId;
-		doc.attachments.set(id, {
-			id,
-			fileName: a.fileName,
-			fileSize: a.data.length,
-			timeUploaded: a.timeUploaded ?? this.store.now(),
-			data: Buffer.from(a.data),
-		});
-		return id;
+		return this.store.addAttachment(this.doc(docId), a.fileName, Buffer.from(a.data), a.timeUploaded);
 	}
 
 	attachmentData(docId: string, id: number): Buffer | undefined {
@@ -501,9 +490,7 @@ export class GristEmulator {
 			let body: ParsedBody = { kind: 'none', json: {}, bytes }; // like body-parser: req.body defaults to {}
 			let bodyError: ApiError | undefined;
 			if (!buf) {
-				bodyError = isMultipart
-					? new ApiError(413, `Attachments must not exceed ${(this.opts.attachmentMaxBytes / 1048576).toFixed(1)}MB`)
-					: new ApiError(413, 'request entity too large');
+				bodyError = isMultipart ? attachmentsTooLarge(this.opts.attachmentMaxBytes) : new ApiError(413, 'request entity too large');
 			} else if (bytes > 0) {
 				try {
 					if (isMultipart) {
@@ -665,13 +652,8 @@ export class GristEmulator {
 }
 
 /** Starts an emulator on 127.0.0.1 with a random port. */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<GristEmulator> {
-	const server = http.createServer({ keepAliveTimeout: 5000 });
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
-	return new GristEmulator(server, options);
+export function startEmulator(options: EmulatorOptions = {}): Promise<GristEmulator> {
+	return startEmulatorOn('127.0.0.1', 0, options);
 }
 
 /** Starts an emulator on a given host/port (used by the CLI). */

@@ -423,6 +423,13 @@ export class Store {
 		return undefined;
 	}
 
+	/** Stores an attachment (`_grist_Attachments` row) and returns its id. */
+	addAttachment(doc: Doc, fileName: string, data: Buffer, timeUploaded = this.now()): number {
+		const id = ++doc.maxAttId;
+		doc.attachments.set(id, { id, fileName, fileSize: data.length, timeUploaded, data });
+		return id;
+	}
+
 	/** Adds rows (already-validated values), returns ids. `ids[i]` may force an id. */
 	insertRows(t: Table, rows: Row[], ids?: Array<number | undefined>): number[] {
 		const out: number[] = [];

@@ -1,0 +1,139 @@
+/**
+ * §7 Columns and tables: GET/POST/PATCH /api/docs/{docId}/tables, and GET/POST/PATCH/PUT
+ * /tables/{tableId}/columns and DELETE /tables/{tableId}/columns/{colId}. (No REST route
+ * deletes a table: /apply's RemoveTable does, see routes-apply.ts.)
+ */
+import type { Ctx, Route } from './context';
+import { json } from './context';
+import { addColumns, checkColFields, removeColumn, updateColumn } from './actions';
+import { asObject, docRoute, flag, getTable, tableRoute } from './docworker';
+import { ApiError } from './http';
+import type { Column, Doc, Table } from './model';
+import { isHiddenCol, tableIdent } from './model';
+import { validateBody } from './payload';
+
+function columnFields(t: Table, col: Column, pos: number) {
+	return {
+		colRef: col.colRef,
+		parentId: t.tableRef,
+		parentPos: pos,
+		type: col.type,
+		widgetOptions: col.widgetOptions,
+		isFormula: col.isFormula,
+		formula: col.formula,
+		label: col.label,
+		description: col.description,
+		untieColIdFromLabel: col.untieColIdFromLabel,
+		summarySourceCol: 0,
+		displayCol: col.displayCol,
+		visibleCol: col.visibleCol,
+		rules: null,
+		reverseCol: 0,
+		recalcWhen: col.recalcWhen,
+		recalcDeps: col.recalcDeps,
+	};
+}
+
+function columnsJson(t: Table, hidden: boolean) {
+	return t.columns
+		.map((col, i) => ({ col, i }))
+		.filter(({ col }) => hidden || !isHiddenCol(col.id))
+		.map(({ col, i }) => ({ id: col.id, fields: columnFields(t, col, i + 1) }));
+}
+
+function tablesJson(c: Ctx, doc: Doc) {
+	const expand = c.query.expand === 'column';
+	return {
+		tables: doc.tables.map((t) => {
+			const out: Record<string, unknown> = {
+				id: t.id,
+				fields: {
+					tableRef: t.tableRef,
+					primaryViewId: t.primaryViewId,
+					summarySourceTable: t.summarySourceTable,
+					onDemand: false,
+					rawViewSectionRef: t.rawViewSectionRef,
+					recordCardViewSectionRef: t.recordCardViewSectionRef,
+				},
+			};
+			if (expand) out.columns = columnsJson(t, false);
+			return out;
+		}),
+	};
+}
+
+type SpecBody = 'ColumnsPost' | 'ColumnsPatch' | 'ColumnsPut' | 'TablesPost' | 'TablesPatch';
+
+function colSpecs(body: unknown, type: SpecBody): Array<Record<string, unknown>> {
+	validateBody(type, body);
+	return (body as Record<string, Array<Record<string, unknown>>>)[type.startsWith('Tables') ? 'tables' : 'columns'];
+}
+
+export const tablesColumnsRoutes: Route[] = [
+	docRoute('GET', 'tables', 'viewers', tablesJson),
+	docRoute('POST', 'tables', 'editors', (c, doc) => {
+		const specs = colSpecs(json(c), 'TablesPost');
+		const ids = specs.map((s) => {
+			const t = c.store.addTable(doc, c.store.newTableId(doc, String(s.id ?? '')));
+			addColumns(c, doc, t, s.columns as Array<Record<string, unknown>>, 'table');
+			return { id: t.id };
+		});
+		return { tables: ids };
+	}),
+	docRoute('PATCH', 'tables', 'editors', (c, doc) => {
+		const specs = colSpecs(json(c), 'TablesPatch');
+		const targets = specs.map((s) => getTable(c, doc, String(s.id)));
+		specs.forEach((s, i) => {
+			const fields = asObject(s.fields, 'fields');
+			if (typeof fields.tableId === 'string') targets[i].id = tableIdent(fields.tableId, true);
+		});
+		return null;
+	}),
+	tableRoute('GET', 'columns', 'viewers', (c, _doc, t) => ({ columns: columnsJson(t, flag(c, 'hidden')) })),
+	tableRoute('POST', 'columns', 'editors', (c, doc, t) => {
+		const ids = addColumns(c, doc, t, colSpecs(json(c), 'ColumnsPost'), 'column');
+		return { columns: ids.map((id) => ({ id })) };
+	}),
+	tableRoute('PATCH', 'columns', 'editors', (c, _doc, t) => {
+		const specs = colSpecs(json(c), 'ColumnsPatch');
+		const shapes = new Set(specs.map((s) => Object.keys(asObject(s.fields, 'fields')).sort().join(',')));
+		if (shapes.size > 1) throw new ApiError(400, 'PATCH requires all records to have same fields');
+		const cols = specs.map((s) => {
+			const col = t.columns.find((x) => x.id === s.id);
+			if (!col) throw new ApiError(404, `Column not found "${s.id}"`);
+			checkColFields(asObject(s.fields, 'fields'));
+			return col;
+		});
+		specs.forEach((s, i) => updateColumn(c, t, cols[i], asObject(s.fields, 'fields')));
+		return null;
+	}),
+	tableRoute('PUT', 'columns', 'editors', (c, doc, t) => {
+		const specs = colSpecs(json(c), 'ColumnsPut');
+		const noadd = flag(c, 'noadd');
+		const noupdate = flag(c, 'noupdate');
+		const replaceall = flag(c, 'replaceall');
+		for (const s of specs) checkColFields(asObject(s.fields, 'fields'));
+		const listed = new Set<Column>();
+		const toAdd: Array<Record<string, unknown>> = [];
+		for (const s of specs) {
+			const col = t.columns.find((x) => x.id === s.id);
+			if (col) {
+				listed.add(col);
+				if (!noupdate) updateColumn(c, t, col, asObject(s.fields, 'fields'));
+			} else if (!noadd) toAdd.push(s);
+		}
+		if (replaceall) for (const col of [...t.columns]) if (!listed.has(col) && !isHiddenCol(col.id)) removeColumn(t, col);
+		addColumns(c, doc, t, toAdd, 'column');
+		return null;
+	}),
+	// an unknown table is not `Table not found` here
+	docRoute('DELETE', 'tables/([^/]+)/columns/([^/]+)', 'editors', (c, doc, m) => {
+		const tableId = decodeURIComponent(m[2]);
+		const colId = decodeURIComponent(m[3]);
+		const t = c.store.table(doc, tableId);
+		const col = t?.columns.find((x) => x.id === colId);
+		if (!t || !col) throw new ApiError(404, `Table or column not found "${tableId}.${colId}"`);
+		removeColumn(t, col);
+		return null;
+	}),
+];

@@ -1,0 +1,54 @@
+/**
+ * The emulator's route table, one file per section of the reference
+ * (/work/shared/reference/grist-api.md). A request runs the first route whose method and
+ * pattern match its path (every pattern is anchored at both ends, so the order only groups).
+ *
+ * | reference section                       | file                     |
+ * | --------------------------------------- | ------------------------ |
+ * | §2 Orgs                                 | routes-orgs.ts           |
+ * | §3 Workspaces (+ create a doc)          | routes-workspaces.ts     |
+ * | §4 Docs (metadata, move, access, pin)   | routes-docs.ts           |
+ * | §4 Docs: Export XLSX / CSV / TSV        | routes-downloads.ts      |
+ * | §4 Docs: Other, POST /apply             | routes-apply.ts          |
+ * | §5 Records                              | routes-records.ts        |
+ * | §6 Deprecated /data                     | routes-data.ts           |
+ * | §7 Columns and tables                   | routes-tables-columns.ts |
+ * | §8 Attachments                          | routes-attachments.ts    |
+ * | §10 GET /api/profile/user               | routes-profile.ts        |
+ * | §10 SQL                                 | not emulated (routes-sql.ts)      |
+ * | §10 Webhooks                            | not emulated (routes-webhooks.ts) |
+ *
+ * A new section: a `routes-<section>.ts` exporting its `Route[]` (the doc-worker sections build
+ * theirs with docworker.ts's `docRoute`/`tableRoute`), listed below and in the table above.
+ * Shared by the sections: context.ts (request context, org/workspace/doc lookup, access
+ * checks), home.ts and access.ts (home DB: JSON shapes, access listings and deltas),
+ * docworker.ts and actions.ts (doc worker: route builders, row and column actions).
+ */
+import type { Route } from './context';
+import { applyRoutes } from './routes-apply';
+import { attachmentsRoutes } from './routes-attachments';
+import { dataRoutes } from './routes-data';
+import { docsRoutes } from './routes-docs';
+import { downloadsRoutes } from './routes-downloads';
+import { orgsRoutes } from './routes-orgs';
+import { profileRoutes } from './routes-profile';
+import { recordsRoutes } from './routes-records';
+import { tablesColumnsRoutes } from './routes-tables-columns';
+import { workspacesRoutes } from './routes-workspaces';
+
+export const ROUTES: Route[] = [
+	// home DB
+	...orgsRoutes,
+	...workspacesRoutes,
+	...docsRoutes,
+	...profileRoutes,
+	// doc worker
+	...tablesColumnsRoutes,
+	...recordsRoutes,
+	...dataRoutes,
+	...attachmentsRoutes,
+	...downloadsRoutes,
+	...applyRoutes,
+	// §10 SQL: ...sqlRoutes (GET/POST /api/docs/{docId}/sql)
+	// §10 Webhooks: ...webhooksRoutes (GET/POST/PATCH/DELETE /api/docs/{docId}/webhooks)
+];
