@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParsedBody } from './http';
 import { ApiError } from './http';
-import type { Doc, Org, Store, User, Workspace } from './model';
+import type { Doc, Grant, Org, Store, User, Workspace } from './model';
 import { atLeast } from './model';
 
 export type Scope = { kind: 'none' } | { kind: 'merged' } | { kind: 'org'; key: string };
@@ -53,6 +53,11 @@ export function resolveOrg(c: Ctx, key: string): Org {
 	}
 	if (!org) throw new ApiError(404, 'organization not found');
 	return org;
+}
+
+/** 403 `access denied` (the home DB's refusal) unless the caller's role is `owners`. */
+export function ownerOrDeny(role: Grant): void {
+	if (role !== 'owners') throw new ApiError(403, 'access denied');
 }
 
 export function orgAccessOrDeny(c: Ctx, org: Org): void {

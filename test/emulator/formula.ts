@@ -1,7 +1,7 @@
 /**
- * Formulas: a small Python subset (arithmetic, `$col`/`rec.col`, NOW, TODAY, len, str, int,
- * float, round, UPPER, LOWER) evaluated for formula columns (RowEvaluator) and trigger formulas
- * (data columns with a formula: evalTrigger). Errors become error cells `["E", kind, message]`.
+ * Formulas (the Python subset that index.ts's header lists) evaluated for formula columns
+ * (RowEvaluator) and trigger formulas (data columns with a formula: evalTrigger). Errors become
+ * error cells `["E", kind, message]`.
  */
 import { convertCell, isErrorCell } from './cells-convert';
 import type { Column, Row, Table } from './model';
@@ -124,27 +124,22 @@ function parseFormula(src: string): Node {
 		p++;
 		return t;
 	};
+	/** A left-associative level of binary operators `ops` over operands parsed by `next`. */
+	const binaryLevel =
+		(ops: string[], next: () => Node) =>
+		(): Node => {
+			let left = next();
+			while (peek() && peek().t === 'op' && ops.includes(peek().v)) {
+				const op = eat().v;
+				const l = left;
+				const r = next();
+				left = (c) => binop(op, l(c), r(c));
+			}
+			return left;
+		};
 	const expr = (): Node => additive();
-	const additive = (): Node => {
-		let left = term();
-		while (peek() && peek().t === 'op' && (peek().v === '+' || peek().v === '-')) {
-			const op = eat().v;
-			const l = left;
-			const r = term();
-			left = (c) => binop(op, l(c), r(c));
-		}
-		return left;
-	};
-	const term = (): Node => {
-		let left = unary();
-		while (peek() && peek().t === 'op' && ['*', '/', '//', '%'].includes(peek().v)) {
-			const op = eat().v;
-			const l = left;
-			const r = unary();
-			left = (c) => binop(op, l(c), r(c));
-		}
-		return left;
-	};
+	const additive = binaryLevel(['+', '-'], () => term());
+	const term = binaryLevel(['*', '/', '//', '%'], () => unary());
 	const unary = (): Node => {
 		if (peek() && peek().t === 'op' && (peek().v === '-' || peek().v === '+')) {
 			const op = eat().v;

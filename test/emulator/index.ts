@@ -29,7 +29,7 @@
  * records (+ /list, /delete), /data (+ /delete), attachments (upload/list/get/download), /apply
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
- * /api/profile/user.
+ * /api/profile/user. routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
  * /workspaces/{ws}/docs) holds `Table1` with empty columns A, B, C (type Any, isFormula true);

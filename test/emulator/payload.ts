@@ -48,28 +48,19 @@ function iface(props: Record<string, { check: Check; opt?: boolean }>, index?: C
 	};
 }
 
-/** `[T, ...T[]]`: at least one element. */
-const nonEmpty =
-	(item: Check): Check =>
+/** `T[]`; with `min` 1, `[T, ...T[]]` (a missing first element fails as that element). */
+const arrayOf =
+	(item: Check, min = 0): Check =>
 	(v, path) => {
 		if (!Array.isArray(v)) return [`${path} is not an array`];
-		for (let i = 0; i < Math.max(1, v.length); i++) {
+		for (let i = 0; i < Math.max(min, v.length); i++) {
 			const err = item(v[i], `${path}[${i}]`);
 			if (err) return err;
 		}
 		return null;
 	};
 
-const arrayOf =
-	(item: Check): Check =>
-	(v, path) => {
-		if (!Array.isArray(v)) return [`${path} is not an array`];
-		for (let i = 0; i < v.length; i++) {
-			const err = item(v[i], `${path}[${i}]`);
-			if (err) return err;
-		}
-		return null;
-	};
+const nonEmpty = (item: Check): Check => arrayOf(item, 1);
 
 const OBJ_CODES = new Set(['L', 'l', 'O', 'D', 'd', 'R', 'r', 'E', 'P', 'U', 'C', 'S', 'V']);
 

@@ -2,7 +2,7 @@
  * POST /api/docs/{docId}/apply (§4 "Other", `?noparse`): a list of user actions, all or nothing.
  * Emulated: AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable,
  * RemoveTable, RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn,
- * RenameColumn; any other is the sandbox's AttributeError. Errors are 500 `[Sandbox] …`.
+ * RenameColumn; any other is the sandbox's AttributeError (index.ts's header: the guesses).
  */
 import type { Ctx, Route } from './context';
 import { json } from './context';

@@ -4,7 +4,7 @@
  * in routes-downloads.ts, POST /apply in routes-apply.ts.
  */
 import type { Route } from './context';
-import { docWorkerAccess, json, resolveDoc } from './context';
+import { docWorkerAccess, json, ownerOrDeny, resolveDoc } from './context';
 import { childAccessList, patchAccess } from './access';
 import { checkKeys, checkUrlId, docForHome, docJson, orgJson, requireName, wsBase } from './home';
 import { ApiError } from './http';
@@ -36,7 +36,7 @@ export const docsRoutes: Route[] = [
 				throw new ApiError(400, "Bad Request. 'type' key authorized values : 'template', 'tutorial' or null");
 			const doc = docForHome(c, m[1]);
 			const body = checkKeys(raw, ['name', 'isPinned', 'urlId', 'type', 'options']);
-			if (c.store.docRole(c.user.id, doc) !== 'owners') throw new ApiError(403, 'access denied');
+			ownerOrDeny(c.store.docRole(c.user.id, doc));
 			if ('name' in body) doc.name = requireName(body);
 			if ('isPinned' in body) doc.isPinned = Boolean(body.isPinned);
 			if ('urlId' in body) {
@@ -61,7 +61,7 @@ export const docsRoutes: Route[] = [
 			const w = body.workspace;
 			if (typeof w !== 'number' && !(typeof w === 'string' && /^\d+$/.test(w)))
 				throw new ApiError(400, `workspace parameter cannot be understood as an integer: ${w === undefined ? 'undefined' : String(w)}`);
-			if (c.store.docRole(c.user.id, doc) !== 'owners') throw new ApiError(403, 'access denied');
+			ownerOrDeny(c.store.docRole(c.user.id, doc));
 			const target = c.store.workspaces.get(Number(w));
 			if (!target) throw new ApiError(404, 'workspace not found');
 			if (target.id === doc.workspaceId) throw new ApiError(400, 'Bad request: doc is already in destination workspace');
@@ -78,7 +78,7 @@ export const docsRoutes: Route[] = [
 		re: /^\/api\/docs\/([^/]+)$/,
 		handler: (c, m) => {
 			const doc = docWorkerAccess(c, m[1], 'editors');
-			if (c.store.docRole(c.user.id, doc) !== 'owners') throw new ApiError(403, 'access denied');
+			ownerOrDeny(c.store.docRole(c.user.id, doc));
 			c.store.docs.delete(doc.id);
 			return doc.id;
 		},
@@ -105,7 +105,7 @@ export const docsRoutes: Route[] = [
 		handler: (c, m) => {
 			const doc = docForHome(c, m[1]);
 			// pinning needs owner rights on the org (Grist: PIN permission on the org's docs)
-			if (c.store.docRole(c.user.id, doc) !== 'owners') throw new ApiError(403, 'access denied');
+			ownerOrDeny(c.store.docRole(c.user.id, doc));
 			doc.isPinned = pinned;
 			return null;
 		},

@@ -4,7 +4,7 @@
  * (create a doc: it holds Table1 with empty columns A, B, C).
  */
 import type { Route } from './context';
-import { json, resolveOrg, resolveWorkspace } from './context';
+import { json, ownerOrDeny, resolveOrg, resolveWorkspace } from './context';
 import { childAccessList, patchAccess } from './access';
 import { checkKeys, checkUrlId, docJson, orgJson, requireName, visibleDocs, wsBase, wsForRead } from './home';
 import { ApiError } from './http';
@@ -41,7 +41,7 @@ export const workspacesRoutes: Route[] = [
 		handler: (c, m) => {
 			const ws = wsForRead(c, m[1]);
 			const body = checkKeys(json(c), ['name']);
-			if (c.store.wsRole(c.user.id, ws) !== 'owners') throw new ApiError(403, 'access denied');
+			ownerOrDeny(c.store.wsRole(c.user.id, ws));
 			if ('name' in body) ws.name = requireName(body);
 			ws.updatedAt = c.store.now();
 			return ws.id;
@@ -52,7 +52,7 @@ export const workspacesRoutes: Route[] = [
 		re: /^\/api\/workspaces\/([^/]+)$/,
 		handler: (c, m) => {
 			const ws = wsForRead(c, m[1]);
-			if (c.store.wsRole(c.user.id, ws) !== 'owners') throw new ApiError(403, 'access denied');
+			ownerOrDeny(c.store.wsRole(c.user.id, ws));
 			c.store.deleteWorkspace(ws);
 			return ws.id;
 		},
