@@ -1,18 +1,14 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { documentLocator, tableLocator } from '../Grist/actions/common.descriptions';
-import { baseType, simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
-import { columnTypes, fetchColumns, type GristColumn } from '../Grist/helpers/columns';
+import { simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
+import { columnTypes, isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
 import { FilterError, parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
 import { listSearch } from '../Grist/methods';
+import { pollLocator } from '../Grist/parameters';
 import { GristClient } from '../Grist/transport';
+import { fetchColumns, fetchRecords, type Target } from '../Grist/transport/api';
 import {
 	TimestampValueError,
 	pollRowAdded,
@@ -24,7 +20,7 @@ import {
 	type RowAddedState,
 	type RowUpdatedState,
 } from './cursor';
-import { TIMESTAMP_TYPES, getCreationColumns, getTimestampColumns } from './methods';
+import { getCreationColumns, getTimestampColumns } from './loadOptions';
 
 /**
  * Polls a Grist table for new (or new and updated) records. The cursor design is in ./cursor.ts.
@@ -154,8 +150,8 @@ export class GristTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const node = this.getNode();
-		const docId = locator(this, 'document');
-		const tableId = locator(this, 'table');
+		const docId = pollLocator(this, 'document');
+		const tableId = pollLocator(this, 'table');
 		if (!docId) {
 			throw new NodeOperationError(node, 'No document selected', { description: 'Pick a document in the Document field.' });
 		}
@@ -196,7 +192,7 @@ export class GristTrigger implements INodeType {
 
 		const client = await GristClient.create(this);
 		const ctx: PollContext = { fn: this, client, docId, tableId, timestampColumn, creationColumn };
-		const fetch = recordsFetcher(client, docId, tableId);
+		const fetch = recordsFetcher(client, { docId, tableId });
 		try {
 			if (this.getMode() === 'manual') {
 				return await sample(ctx, event, fetch, filter, simplify);
@@ -249,43 +245,25 @@ interface PollContext {
 	creationColumn: string;
 }
 
-function locator(fn: IPollFunctions, name: string): string {
-	const value = fn.getNodeParameter(name, '', { extractValue: true }) as unknown;
-	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-}
-
 function pollBudgetMs(fn: IPollFunctions): number {
 	const get = (fn as { getPollBudgetMs?: () => number }).getPollBudgetMs;
 	const value = typeof get === 'function' ? get.call(fn) : NaN;
 	return Number.isFinite(value) && value > 0 ? value : 60_000;
 }
 
-function recordsFetcher(client: GristClient, docId: string, tableId: string): FetchRecords {
-	const path = client.path(
-		'docs',
-		{ value: docId, label: 'document ID' },
-		'tables',
-		{ value: tableId, label: 'table ID' },
-		'records',
-	);
+function recordsFetcher(client: GristClient, target: Target): FetchRecords {
 	return async (query) => {
 		const qs: IDataObject = {};
 		if (query.filter) qs.filter = JSON.stringify(query.filter);
 		if (query.sort) qs.sort = query.sort;
 		if (query.limit !== undefined) qs.limit = query.limit;
-		const res = await client.request<{ records?: GristRecord[] }>({
-			method: 'GET',
-			path,
-			qs,
-			what: `table "${tableId}"`,
-		});
-		return res?.records ?? [];
+		return await fetchRecords(client, target, qs);
 	};
 }
 
 /** Fetches the columns and checks the columns the trigger relies on. */
 async function checkColumns(ctx: PollContext): Promise<GristColumn[]> {
-	const columns = await fetchColumns(ctx.client, ctx.docId, ctx.tableId);
+	const columns = await fetchColumns(ctx.client, { docId: ctx.docId, tableId: ctx.tableId });
 	const node = ctx.fn.getNode();
 	if (ctx.timestampColumn) {
 		const column = columns.find((c) => c.id === ctx.timestampColumn);
@@ -296,7 +274,7 @@ async function checkColumns(ctx: PollContext): Promise<GristColumn[]> {
 				{ description: 'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.' },
 			);
 		}
-		if (!TIMESTAMP_TYPES.includes(baseType(column.type))) {
+		if (!isTimestampColumn(column)) {
 			throw new NodeOperationError(
 				node,
 				`The timestamp column "${column.id}" is a ${column.type} column, not Date, DateTime or Numeric`,

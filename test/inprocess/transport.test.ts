@@ -19,6 +19,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristClient } from '../../nodes/Grist/transport';
+import { buildPath, siteOrg } from '../../nodes/Grist/transport/api';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { runNode } from '../harness/inprocess';
 
@@ -52,12 +53,12 @@ class GristProbe implements INodeType {
 				siteOrg?: boolean;
 			};
 			if (p.siteOrg) {
-				out.push({ json: { org: await client.siteOrg() }, pairedItem: { item: i } });
+				out.push({ json: { org: await siteOrg(client) }, pairedItem: { item: i } });
 				continue;
 			}
 			const req = {
 				method: (p.method ?? 'GET') as 'GET',
-				path: client.path(...(p.parts ?? []).map((value) => ({ value, label: 'probe segment' }))),
+				path: buildPath(client, ...(p.parts ?? []).map((value) => ({ value, label: 'probe segment' }))),
 				qs: p.qs,
 				body: p.body,
 				what: 'the probe target',

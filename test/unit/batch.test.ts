@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeIndices, executeBatched, type BatchOptions } from '../../nodes/Grist/helpers/batch';
+import { executeBatched, type BatchOptions } from '../../nodes/Grist/actions/batch';
+import { describeIndices } from '../../nodes/Grist/helpers/batch';
 
 const node: INode = { id: '1', name: 'Grist', type: 'n8n-nodes-grist.grist', typeVersion: 1, position: [0, 0], parameters: {} };
 

@@ -1,10 +1,4 @@
-import {
-	DEFAULT_MAX_BYTES,
-	ItemTooLargeError,
-	chunkRecords,
-	groupBy,
-	jsonBytes,
-} from '../../nodes/Grist/helpers/batching';
+import { DEFAULT_MAX_BYTES, chunkRecords, jsonBytes } from '../../nodes/Grist/helpers/batch';
 
 const rec = (i: number, text = 'x') => ({ fields: { n: i, t: text } });
 
@@ -33,31 +27,9 @@ describe('chunkRecords', () => {
 		expect(first.bytes + jsonBytes(items[first.items.length]) + 1 + envelope.length).toBeGreaterThan(DEFAULT_MAX_BYTES);
 	});
 
-	it('names the item that alone exceeds the limit', () => {
-		const items = [rec(0), rec(1, 'y'.repeat(2_000_000)), rec(2)];
-		expect(() => chunkRecords(items)).toThrow(ItemTooLargeError);
-		try {
-			chunkRecords(items);
-		} catch (error) {
-			expect((error as ItemTooLargeError).index).toBe(1);
-			expect((error as Error).message).toMatch(/^Item 1 is \d+ bytes/);
-		}
-	});
-
 	it('honours custom limits and an empty list', () => {
 		expect(chunkRecords([])).toEqual([]);
 		const chunks = chunkRecords([1, 2, 3, 4, 5], { maxItems: 2 });
 		expect(chunks.map((c) => c.items)).toEqual([[1, 2], [3, 4], [5]]);
-	});
-});
-
-describe('groupBy', () => {
-	it('groups in first-seen order with input indices', () => {
-		const groups = groupBy(['a1', 'b1', 'a2', 'c1', 'b2'], (s) => s[0]);
-		expect(groups.map((g) => [g.key, g.items, g.indices])).toEqual([
-			['a', ['a1', 'a2'], [0, 2]],
-			['b', ['b1', 'b2'], [1, 4]],
-			['c', ['c1'], [3]],
-		]);
 	});
 });

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { columnMap, encodeFields, readRawFields } from '../../nodes/Grist/actions/record/shared';
-import type { GristColumn } from '../../nodes/Grist/helpers/columns';
+import { encodeFields } from '../../nodes/Grist/actions/fields';
+import { columnMap, type GristColumn } from '../../nodes/Grist/helpers/columns';
+import { readRawFields } from '../../nodes/Grist/parameters';
 
 const col = (id: string, type: string, formula = ''): GristColumn => ({
 	id,

@@ -5,8 +5,6 @@ import {
 	conditionValues,
 	emptyCellValues,
 	parseJsonFilter,
-	sortColumns,
-	unknownColumns,
 } from '../../nodes/Grist/helpers/filters';
 
 const types = {
@@ -154,11 +152,6 @@ describe('buildSort', () => {
 				{ column: 'Name', naturalSort: true, orderByChoice: true },
 			]),
 		).toBe('-Age:emptyLast,Name:naturalSort;orderByChoice');
-		expect(sortColumns('-Age:emptyLast,Name')).toEqual(['Age', 'Name']);
 		expect(() => buildSort([{ column: '' }])).toThrow('Sort rule 1 has no column');
-	});
-
-	it('finds unknown columns (id always exists)', () => {
-		expect(unknownColumns(['id', 'Name', 'Nope'], ['Name'])).toEqual(['Nope']);
 	});
 });

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
-import { itemParameter, readTarget } from '../../nodes/Grist/actions/record/shared';
+import { itemParameter, readTarget } from '../../nodes/Grist/parameters';
 
 /** A context whose getNodeParameter resolves `={{ $json.x }}`-style values per item and counts calls. */
 function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>>) {

@@ -2,14 +2,8 @@
  * The By URL modes of the pickers: the regexes n8n applies (one capture group, as n8n-core's
  * extractValue requires) to pasted Grist URLs.
  */
-import {
-	DOCUMENT_URL_REGEX,
-	ORG_URL_REGEX,
-	WORKSPACE_URL_REGEX,
-	documentLocator,
-	orgLocator,
-	workspaceLocator,
-} from '../../nodes/Grist/actions/common.descriptions';
+import { documentLocator, orgLocator, workspaceLocator } from '../../nodes/Grist/actions/common.descriptions';
+import { DOCUMENT_URL_REGEX, ORG_URL_REGEX, WORKSPACE_URL_REGEX } from '../../nodes/Grist/helpers/url';
 
 function extract(regex: string, url: string): string | undefined {
 	// n8n validates a By URL value with the regex wrapped in ^…$: it must match the whole URL.

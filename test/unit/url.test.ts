@@ -1,6 +1,6 @@
 import {
+	DOCUMENT_URL_REGEX,
 	apiPath,
-	documentIdFromUrl,
 	encodeSegment,
 	normalizeServerUrl,
 	saasTeamFromHost,
@@ -79,7 +79,8 @@ describe('apiPath / encodeSegment', () => {
 	});
 });
 
-describe('documentIdFromUrl', () => {
+describe('DOCUMENT_URL_REGEX (the Document picker, By URL)', () => {
+	const documentIdFromUrl = (url: string) => new RegExp(DOCUMENT_URL_REGEX).exec(url)?.[1];
 	it.each([
 		['https://docs.getgrist.com/sRBrWDUPnUVJXc1c2Yz6wQ/My-Doc', 'sRBrWDUPnUVJXc1c2Yz6wQ'],
 		['https://team.getgrist.com/abcdefghijkl/Sales/p/3', 'abcdefghijkl'],

@@ -5,7 +5,8 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { batchFailureNote, describeIndices, executeBatched } from '../../nodes/Grist/helpers/batch';
+import { executeBatched } from '../../nodes/Grist/actions/batch';
+import { batchFailureNote, describeIndices } from '../../nodes/Grist/helpers/batch';
 import {
 	isUncertainWrite,
 	markUncertain,

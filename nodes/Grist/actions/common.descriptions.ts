@@ -1,13 +1,13 @@
 /**
- * Parameters shared by several operations: resource locators for org, workspace, document and
- * table, and Return All / Limit.
+ * Parameter descriptions shared by several operations (and the trigger): resource locators for
+ * org, workspace, document and table, Return All / Limit, the read parameters (filter, sort),
+ * the write parameters (data mode, column mapper, noparse), access rows, export fields.
+ * Descriptions only: reading them is ../parameters.ts.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { AccessInputError, MAX_INHERITED_ROLE_OPTIONS, roleOptions } from '../helpers/access';
-import type { AccessRow, AccessTarget } from '../helpers/access';
-import type { GristClient } from '../transport';
+import { MAX_INHERITED_ROLE_OPTIONS, roleOptions, type AccessTarget } from '../helpers/access';
+import { DOCUMENT_URL_REGEX, ORG_URL_REGEX, WORKSPACE_URL_REGEX } from '../helpers/url';
 
 export const limitFields: INodeProperties[] = [
 	{
@@ -27,27 +27,6 @@ export const limitFields: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false] } },
 	},
 ];
-
-/** Applies Return All / Limit to a list the API returned whole. */
-export function applyLimit<T>(ctx: IExecuteFunctions, list: T[], itemIndex: number): T[] {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return list;
-	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
-	return list.slice(0, Math.max(0, limit));
-}
-
-/** Regex (as a string) that takes the document id out of a pasted Grist document URL. */
-export const DOCUMENT_URL_REGEX = '^https?://[^/]+(?:/o/[^/]+)?(?:/doc)?/([A-Za-z0-9_-]{12,})(?:[/?#].*)?$';
-
-/**
- * Regex (as a string) that takes the team out of a pasted team-site URL:
- * `https://<team>.getgrist.com/…` or `https://<host>/o/<team>/…`.
- */
-export const ORG_URL_REGEX =
-	'^https?://(?:[^/?#]+/o/|(?!(?:docs|www|api|login)\\.)(?=[^/?#]+\\.getgrist\\.com(?:[:/?#]|$)))([A-Za-z0-9_-]+)(?:[.:/?#].*)?$';
-
-/** Regex (as a string) that takes the workspace id out of a pasted workspace URL (`…/ws/17/`). */
-export const WORKSPACE_URL_REGEX = '^https?://[^/?#]+(?:/o/[^/?#]+)?/ws/(\\d+)(?:[/?#].*)?$';
 
 export const orgLocator: INodeProperties = {
 	displayName: 'Organization',
@@ -211,86 +190,6 @@ export const tableLocator: INodeProperties = {
 	],
 };
 
-/** Reads a resource locator's value as a trimmed string. */
-export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
-	const value = this.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	return typeof value === 'number' ? String(value) : String((value as string | IDataObject) ?? '').trim();
-}
-
-/** Reads a workspace id (resource locator `name`) as an integer; anything else is an input error. */
-export function workspaceIdValue(this: IExecuteFunctions, name: string, itemIndex: number, label = 'Workspace'): number {
-	const text = locatorValue.call(this, name, itemIndex);
-	if (text === '') {
-		throw new NodeOperationError(this.getNode(), `The ${label} is empty`, {
-			itemIndex,
-			description: 'Pick a workspace from the list, or enter its numeric ID.',
-		});
-	}
-	if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-		throw new NodeOperationError(this.getNode(), `The ${label} ID "${text}" is not a whole number`, {
-			itemIndex,
-			description: 'A workspace ID is a number, e.g. 17 (it appears in workspace URLs as /ws/17/).',
-		});
-	}
-	return Number(text);
-}
-
-/** Reads the document id of the Document field; an empty value is an input error. */
-export function documentIdValue(this: IExecuteFunctions, itemIndex: number, name = 'document'): string {
-	const text = locatorValue.call(this, name, itemIndex);
-	if (text === '') {
-		throw new NodeOperationError(this.getNode(), 'The Document is empty', {
-			itemIndex,
-			description: 'Pick a document from the list, paste its URL, or enter its ID.',
-		});
-	}
-	return text;
-}
-
-/** A Name value, trimmed; an empty one is an input error whose description says what to enter. */
-export function requiredName(this: IExecuteFunctions, raw: unknown, itemIndex: number, whatToEnter: string): string {
-	const name = String(raw ?? '').trim();
-	if (name === '') {
-		throw new NodeOperationError(this.getNode(), 'The Name is empty', { itemIndex, description: whatToEnter });
-	}
-	return name;
-}
-
-/** Reads the table id of the Table field; an empty value is an input error. */
-export function tableIdValue(this: IExecuteFunctions, itemIndex: number, name = 'table'): string {
-	const text = locatorValue.call(this, name, itemIndex);
-	if (text === '') {
-		throw new NodeOperationError(this.getNode(), 'The Table is empty', {
-			itemIndex,
-			description: 'Pick a table from the list, or enter its ID (as shown in Raw Data).',
-		});
-	}
-	return text;
-}
-
-/**
- * The org key of the Organization field (an id or a domain); when it is empty (optional field),
- * the site of the Server URL via `client.siteOrg()`.
- */
-export async function orgKeyValue(
-	this: IExecuteFunctions,
-	client: GristClient,
-	itemIndex: number,
-	name = 'org',
-): Promise<string | number> {
-	const text = locatorValue.call(this, name, itemIndex);
-	if (text !== '') return /^\d+$/.test(text) ? Number(text) : text;
-	return await client.siteOrg();
-}
-
-/** Turns an AccessInputError into a NodeOperationError naming the field; other errors pass. */
-export function asInputError(this: IExecuteFunctions, error: unknown, itemIndex: number): unknown {
-	if (error instanceof AccessInputError) {
-		return new NodeOperationError(this.getNode(), error.message, { itemIndex, description: error.hint });
-	}
-	return error;
-}
-
 /** "Users" rows (email + role) and, for workspaces and documents, "Max Inherited Role". */
 export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 	const fields: INodeProperties[] = [
@@ -352,18 +251,6 @@ export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 	return fields;
 }
 
-/** Reads the rows and the Max Inherited Role of accessUpdateFields. */
-export function accessUpdateInput(
-	this: IExecuteFunctions,
-	target: AccessTarget,
-	itemIndex: number,
-): { rows: AccessRow[]; maxInheritedRole?: unknown } {
-	const rows = this.getNodeParameter('users.user', itemIndex, []) as AccessRow[];
-	if (target === 'org') return { rows };
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return { rows, maxInheritedRole: options.maxInheritedRole };
-}
-
 /** The "Put Output File in Field" parameter of exports. */
 export const binaryPropertyField: INodeProperties = {
 	displayName: 'Put Output File in Field',
@@ -374,43 +261,228 @@ export const binaryPropertyField: INodeProperties = {
 	hint: 'The name of the output binary field to put the file in',
 };
 
-/**
- * PATCH …/access with a delta; returns one item describing the change. Grist's own message is
- * kept; known cases get a hint that says what to do.
- */
-export async function patchAccess(
-	client: GristClient,
-	path: string,
-	body: { delta: IDataObject | object },
-	what: string,
-	itemIndex: number,
-): Promise<IDataObject> {
-	try {
-		await client.request({ method: 'PATCH', path, body, what, itemIndex });
-	} catch (error) {
-		throw withHint(error, ACCESS_HINTS);
-	}
-	return { updated: true, ...(body.delta as IDataObject) };
-}
-
-const ACCESS_HINTS: Array<[RegExp, string]> = [
-	[
-		/cannot update own permissions/i,
-		'The API key belongs to one of the users listed: Grist does not let you change your own role (removing only yourself is allowed). Remove that row, or use the key of another owner.',
-	],
-	[/Invalid email/i, 'Check the Email of every user row.'],
-	[/Invalid user role/i, 'Check the Role of every user row: Member is for organizations only.'],
-	[/Invalid maxInheritedRole/i, 'Choose Owners, Editors, Viewers or None for Max Inherited Role.'],
-	[/too many pending invitations/i, 'Wait until invited users accept, or remove pending invitations in Grist.'],
+export const readFields: INodeProperties[] = [
+	...limitFields,
+	{
+		displayName: 'Filter',
+		name: 'filterType',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'None', value: 'none' },
+			{ name: 'Build', value: 'builder', description: 'Pick columns and the values to match, typed by the column' },
+			{ name: 'JSON', value: 'json', description: "Grist's filter object, e.g. {\"Status\": [\"Open\"]}" },
+		],
+		default: 'none',
+	},
+	{
+		displayName: 'Conditions',
+		name: 'filters',
+		type: 'fixedCollection',
+		placeholder: 'Add Condition',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: 'Rows must match every condition; a condition matches any of its values',
+		displayOptions: { show: { filterType: ['builder'] } },
+		options: [
+			{
+				displayName: 'Condition',
+				name: 'conditions',
+				values: [
+					{
+						displayName: 'Column Name or ID',
+						name: 'column',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] },
+						default: '',
+						description:
+							'The column to filter on. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Match',
+						name: 'match',
+						type: 'options',
+						options: [
+							{
+								name: 'Is Empty',
+								value: 'isEmpty',
+								description: 'Cells with no value: empty text, no number (0 is a number), no date, no reference, no list',
+							},
+							{
+								name: 'Is One Of',
+								value: 'anyOf',
+								description: 'Cells equal to one of the values',
+							},
+						],
+						default: 'anyOf',
+					},
+					{
+						displayName: 'Values',
+						name: 'values',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Open, Done',
+						description:
+							'One or more values, separated by commas (or a JSON array for values that contain commas). Values are converted to the column type: dates as 2024-01-31, references as row IDs. Left empty, the condition matches only empty cells, not every row: remove the condition to match every row.',
+						displayOptions: { show: { match: ['anyOf'] } },
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Filter (JSON)',
+		name: 'filterJson',
+		type: 'json',
+		default: '{}',
+		description: 'Column IDs and arrays of stored values to match, e.g. {"Status": ["Open", "Done"], "Owner": [3]}',
+		displayOptions: { show: { filterType: ['json'] } },
+	},
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'fixedCollection',
+		placeholder: 'Add Sort Rule',
+		typeOptions: { multipleValues: true },
+		default: {},
+		options: [
+			{
+				displayName: 'Rule',
+				name: 'rules',
+				values: [
+					{
+						displayName: 'Column Name or ID',
+						name: 'column',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] },
+						default: '',
+						description: 'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						options: [
+							{
+								name: 'Ascending',
+								value: 'asc',
+							},
+							{
+								name: 'Descending',
+								value: 'desc',
+							},
+						],
+						default: 'asc',
+					},
+					{
+						displayName: 'Empty Last',
+						name: 'emptyLast',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to put empty values last (Grist puts them first by default)',
+					},
+					{
+						displayName: 'Natural Sort',
+						name: 'naturalSort',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to sort numbers inside text naturally (item 2 before item 10)',
+					},
+					{
+						displayName: 'Order By Choice',
+						name: 'orderByChoice',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to sort a Choice column in the order of its choices instead of alphabetically',
+					},
+			],
+			},
+		],
+	},
 ];
 
-/**
- * Sets the description (hint) of a NodeApiError whose Grist message matches one of `hints`,
- * keeping Grist's own message; returns the error to re-throw.
- */
-export function withHint(error: unknown, hints: Array<[RegExp, string]>): unknown {
-	const message = (error as Error | undefined)?.message ?? '';
-	const hint = hints.find(([re]) => re.test(message));
-	if (hint && error && typeof error === 'object') (error as { description?: string }).description = hint[1];
-	return error;
+/** Options with "Include Hidden Columns" (Grist's `hidden=1`), for the reads of records and columns. */
+export const hiddenColumnsOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Include Hidden Columns',
+			name: 'includeHidden',
+			type: 'boolean',
+			default: false,
+			description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
+		},
+	],
+};
+
+export const dataModeField: INodeProperties = {
+	displayName: 'Data Mode',
+	name: 'dataMode',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Map Columns',
+			value: 'mapper',
+			description: 'Map each column below, or map the input fields automatically by column ID',
+		},
+		{ name: 'Raw JSON', value: 'json', description: 'Give the fields as a JSON object of column IDs and values' },
+	],
+	default: 'mapper',
+};
+
+export function columnsMapper(mode: 'add' | 'update' | 'upsert'): INodeProperties {
+	return {
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['document.value', 'table.value'],
+			resourceMapper: {
+				resourceMapperMethod: 'getMappingColumns',
+				mode,
+				fieldWords: { singular: 'column', plural: 'columns' },
+				addAllFields: true,
+				multiKeyMatch: true,
+				supportAutoMap: true,
+			},
+		},
+		displayOptions: { show: { dataMode: ['mapper'] } },
+	};
 }
+
+export const fieldsJsonField: INodeProperties = {
+	displayName: 'Fields (JSON)',
+	name: 'fieldsJson',
+	type: 'json',
+	default: '{}',
+	required: true,
+	description: 'An object of column IDs and values, e.g. {"Name": "Alice", "Tags": ["a", "b"]}',
+	displayOptions: { show: { dataMode: ['json'] } },
+};
+
+export const noparseOption: INodeProperties = {
+	displayName: "Skip Grist's Text Parsing",
+	name: 'noparse',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to skip Grist's parsing of text by the column's format (currency signs, thousands separators, dates in the column's date format, a reference's display value). Grist still stores plain numbers and ISO dates given as text as numbers and dates.",
+};
+
+/** The Options of a write whose only option is noparse (record create/update, columnar create/update). */
+export const writeOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [noparseOption],
+};

@@ -216,3 +216,15 @@ export function accessItems(target: AccessTarget, listing: AccessListing): IData
 	if (listing.maxInheritedRole === undefined) return users.map((u) => ({ ...u }));
 	return users.map((u) => ({ ...u, maxInheritedRole: listing.maxInheritedRole }));
 }
+
+/** Hints for Grist's answers to `PATCH …/access`, by message. */
+export const ACCESS_HINTS: Array<[RegExp, string]> = [
+	[
+		/cannot update own permissions/i,
+		'The API key belongs to one of the users listed: Grist does not let you change your own role (removing only yourself is allowed). Remove that row, or use the key of another owner.',
+	],
+	[/Invalid email/i, 'Check the Email of every user row.'],
+	[/Invalid user role/i, 'Check the Role of every user row: Member is for organizations only.'],
+	[/Invalid maxInheritedRole/i, 'Choose Owners, Editors, Viewers or None for Max Inherited Role.'],
+	[/too many pending invitations/i, 'Wait until invited users accept, or remove pending invitations in Grist.'],
+];

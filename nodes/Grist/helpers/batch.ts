@@ -1,161 +1,64 @@
 /**
- * Batch executor for write operations: every input item is prepared (parameters read, values
- * encoded, bad input rejected before any request), grouped by target (document, table, query
- * options, field set…), chunked with `chunkRecords` (≤500 records, <1 MB of JSON), and sent with
- * one request per chunk. Results are mapped back to input items in input order, paired.
- *
- * On a failing chunk: with Continue On Fail its items get error items and the other chunks go
- * on; without it, the error says how many items had been written before it, which failed and
- * which were not sent. When the failed request's answer was lost (connection broken after it was
- * sent, see transport), its items are reported as uncertain, never as not written.
+ * Pure parts of batched writes: chunking records into request-sized chunks (≤500 records,
+ * <1 MB of JSON), and the texts of a failed batch (which items were written, which failed,
+ * which were not sent). The executor that sends the chunks is actions/batch.ts.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ITEMS, chunkRecords, jsonBytes } from './batching';
-import { errorItem, withItemIndex } from './items';
-import { isUncertainWrite } from './retry';
+export const GRIST_BODY_LIMIT = 1024 * 1024;
+/** What we aim below the limit, for headers of the JSON envelope and safety. */
+export const DEFAULT_MAX_BYTES = GRIST_BODY_LIMIT - 2048;
+export const DEFAULT_MAX_ITEMS = 500;
 
-/** One input item's contribution to a batched request. */
-export interface BatchUnit<R, G> {
-	/** Items with the same key go into the same requests. */
-	key: string;
-	/** What the requests of this key need (document, table, query string…); taken from the first unit. */
-	group: G;
-	/** The records this item adds to the request body (usually one). */
-	records: R[];
-	/** Anything the item needs for its output. */
-	meta?: IDataObject;
-}
-
-export interface ChunkResult {
-	/** Output JSON per unit of the chunk, in the order of `units`. */
-	outputs: IDataObject[][];
-}
-
-export interface BatchOptions<R, G> {
-	/** Reads one item's parameters; throw for bad input (NodeOperationError naming the field). */
-	prepare: (itemIndex: number) => Promise<BatchUnit<R, G> | Array<BatchUnit<R, G>>>;
-	/** Sends one chunk; returns outputs for every unit of the chunk. */
-	send: (group: G, units: Array<BatchUnit<R, G> & { itemIndex: number }>, records: R[]) => Promise<ChunkResult>;
-	/** Bytes of the JSON envelope around the records, e.g. `{"records":[` + `]}`. */
-	envelopeBytes?: number;
-	maxItems?: number;
-	maxBytes?: number;
-	/** "written", "deleted"… for the message of a failed batch. */
-	verb?: string;
-}
-
-interface PreparedUnit<R, G> extends BatchUnit<R, G> {
-	itemIndex: number;
+export interface Chunk<T> {
+	items: T[];
+	/** Position of each item in the input list. */
+	indices: number[];
+	/** JSON bytes of the items plus separators (without the envelope). */
 	bytes: number;
 }
 
-/** Runs a batched write over all input items. */
-export async function executeBatched<R, G>(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	options: BatchOptions<R, G>,
-): Promise<INodeExecutionData[]> {
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-	const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
-	const envelope = options.envelopeBytes ?? 0;
-	const budget = maxBytes - envelope;
-	const verb = options.verb ?? 'written';
-	const outputs: INodeExecutionData[][] = items.map(() => []);
-	const continueOnFail = ctx.continueOnFail();
+export interface ChunkOptions<T> {
+	maxItems?: number;
+	maxBytes?: number;
+	/** Bytes of the envelope around the list, e.g. `{"records":[` + `]}`. */
+	envelopeBytes?: number;
+	/** JSON size of one item; defaults to the UTF-8 length of JSON.stringify(item). */
+	sizeOf?: (item: T) => number;
+}
 
-	// 1. Prepare every item; bad input fails before any request.
-	const groups = new Map<string, { group: G; units: Array<PreparedUnit<R, G>> }>();
-	for (let i = 0; i < items.length; i++) {
-		let prepared: Array<BatchUnit<R, G>>;
-		try {
-			const result = await options.prepare(i);
-			prepared = Array.isArray(result) ? result : [result];
-			for (const unit of prepared) {
-				const bytes = unit.records.reduce((sum, r) => sum + jsonBytes(r), 0) + Math.max(0, unit.records.length - 1);
-				if (bytes > budget) {
-					const largest = largestField(unit.records);
-					const which = largest ? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)` : '';
-					throw new NodeOperationError(
-						ctx.getNode(),
-						`Item ${i} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
-						{ itemIndex: i, description: 'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).' },
-					);
-				}
-				(unit as PreparedUnit<R, G>).bytes = bytes;
-				(unit as PreparedUnit<R, G>).itemIndex = i;
-			}
-		} catch (error) {
-			if (continueOnFail) {
-				outputs[i] = [errorItem(error as Error, i)];
-				continue;
-			}
-			throw withItemIndex.call(ctx, error, i);
-		}
-		for (const unit of prepared as Array<PreparedUnit<R, G>>) {
-			let g = groups.get(unit.key);
-			if (!g) {
-				g = { group: unit.group, units: [] };
-				groups.set(unit.key, g);
-			}
-			g.units.push(unit);
-		}
-	}
-
-	// 2. One request per chunk, in first-seen order of groups.
-	const plan: Array<{ group: G; chunk: Array<PreparedUnit<R, G>> }> = [];
-	for (const { group, units } of groups.values()) {
-		const chunks = chunkRecords(units, {
-			maxItems,
-			maxBytes,
-			envelopeBytes: envelope,
-			sizeOf: (u) => u.bytes,
-		});
-		for (const chunk of splitByRecordCount(chunk0(chunks), maxItems)) plan.push({ group, chunk });
-	}
-	let writtenItems = 0;
-	const failedItems = new Set<number>();
-	for (let c = 0; c < plan.length; c++) {
-		const { group, chunk } = plan[c];
-		const records: R[] = [];
-		for (const u of chunk) for (const r of u.records) records.push(r);
-		try {
-			const result = await options.send(group, chunk, records);
-			chunk.forEach((u, k) => {
-				for (const json of result.outputs[k] ?? []) outputs[u.itemIndex].push({ json, pairedItem: { item: u.itemIndex } });
-			});
-			writtenItems += new Set(chunk.map((u) => u.itemIndex)).size;
-		} catch (error) {
-			const indices = [...new Set(chunk.map((u) => u.itemIndex))];
-			if (continueOnFail) {
-				const uncertain = isUncertainWrite(error);
-				for (const i of indices) {
-					failedItems.add(i);
-					outputs[i] = [uncertain ? uncertainItem(error as Error, i, indices, verb) : errorItem(error as Error, i)];
-				}
-				continue;
-			}
-			const later = new Set<number>();
-			for (const rest of plan.slice(c + 1)) for (const u of rest.chunk) if (!indices.includes(u.itemIndex)) later.add(u.itemIndex);
-			throw batchError.call(ctx, error, { failed: indices, written: writtenItems, later: [...later], verb, units: chunk });
-		}
-	}
-	// An item split over several units (e.g. several upsert rounds) keeps only its error if any failed.
-	for (const i of failedItems) outputs[i] = outputs[i].filter((o) => o.json.error !== undefined).slice(0, 1);
-	return outputs.flat();
+export function jsonBytes(value: unknown): number {
+	return Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8');
 }
 
 /**
- * The error item (Continue On Fail) of an item whose request may or may not have been applied:
- * says so, with the items sent with it (`errorItem` adds `writeUncertain: true`).
+ * Splits records into request-sized chunks: at most `maxItems` records and at most `maxBytes` of
+ * JSON body (Grist's express.json limit is 1 MB). Order is kept; each chunk remembers the indices
+ * of the records it holds so results can be mapped back to input items. A record larger than the
+ * budget alone gets a chunk of its own (the batch executor refuses such items before chunking).
  */
-function uncertainItem(error: Error, itemIndex: number, indices: number[], verb: string): INodeExecutionData {
-	const item = errorItem(error, itemIndex);
-	item.json.description =
-		`Uncertain: item ${itemIndex} was sent in one request with item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)}, ` +
-		`and its answer was lost, so they may or may not have been ${verb}. Check in Grist whether they are there before sending them again.`;
-	return item;
+export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Array<Chunk<T>> {
+	const maxItems = Math.max(1, options.maxItems ?? DEFAULT_MAX_ITEMS);
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const budget = maxBytes - (options.envelopeBytes ?? 0);
+	const sizeOf = options.sizeOf ?? jsonBytes;
+	const chunks: Array<Chunk<T>> = [];
+	let current: Chunk<T> = { items: [], indices: [], bytes: 0 };
+	items.forEach((item, index) => {
+		const size = sizeOf(item);
+		const added = current.items.length === 0 ? size : size + 1; // comma
+		if (current.items.length > 0 && (current.items.length >= maxItems || current.bytes + added > budget)) {
+			chunks.push(current);
+			current = { items: [], indices: [], bytes: 0 };
+			current.bytes = size;
+		} else {
+			current.bytes += added;
+		}
+		current.items.push(item);
+		current.indices.push(index);
+	});
+	if (current.items.length > 0) chunks.push(current);
+	return chunks;
 }
 
 /** The field with the most bytes of JSON among records' `fields`/`require` (or top-level keys): for the error of an oversized item. */
@@ -178,15 +81,11 @@ export function largestField(records: unknown[]): { name: string; bytes: number 
 	return best;
 }
 
-function chunk0<U>(chunks: Array<{ items: U[] }>): U[][] {
-	return chunks.map((c) => c.items);
-}
-
 /** Units may hold several records: keep every request at most `maxItems` records. */
-function splitByRecordCount<R, G>(chunks: Array<Array<PreparedUnit<R, G>>>, maxItems: number): Array<Array<PreparedUnit<R, G>>> {
-	const out: Array<Array<PreparedUnit<R, G>>> = [];
+export function splitByRecordCount<U extends { records: unknown[] }>(chunks: U[][], maxItems: number): U[][] {
+	const out: U[][] = [];
 	for (const chunk of chunks) {
-		let current: Array<PreparedUnit<R, G>> = [];
+		let current: U[] = [];
 		let count = 0;
 		for (const u of chunk) {
 			if (current.length > 0 && count + u.records.length > maxItems) {
@@ -235,7 +134,7 @@ export function itemsWithColumn(units: Array<{ itemIndex: number; records: unkno
 	return [...found];
 }
 
-interface BatchFailure {
+export interface BatchFailure {
 	/** Items of the failed request. */
 	failed: number[];
 	/** Items written (confirmed by Grist's answers) before the failed request. */
@@ -271,18 +170,4 @@ export function batchFailureNote(f: BatchFailure & { uncertain: boolean; column?
 		`${f.written} item${s(f.written)} had been ${f.verb} before this request failed. ` +
 		`The failed request held item${s(f.failed.length)} ${describeIndices(f.failed)} (none of them was ${f.verb}: Grist answered with an error, and it applies a request entirely or not at all).${later}`
 	);
-}
-
-function batchError(this: IExecuteFunctions, error: unknown, f: BatchFailure): Error {
-	const message = error instanceof Error ? error.message : '';
-	const column = /Invalid column "([^"]+)"/.exec(message)?.[1];
-	const withColumn = column === undefined ? [] : itemsWithColumn(f.units, column);
-	const note = batchFailureNote({ ...f, uncertain: isUncertainWrite(error), column, withColumn });
-	const itemIndex = withColumn[0] ?? f.failed[0];
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.description = error.description ? `${error.description} ${note}` : note;
-		if (error.context) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(this.getNode(), error as Error, { itemIndex, description: note });
 }

@@ -22,8 +22,6 @@ export function typeArgument(columnType: string | undefined): string | undefined
 	return colon === -1 ? undefined : columnType.slice(colon + 1);
 }
 
-export const LIST_TYPES = new Set(['ChoiceList', 'RefList', 'Attachments']);
-
 /** A value that cannot be stored in a column of the given type. */
 export class CellValueError extends Error {
 	constructor(

@@ -1,9 +1,9 @@
 /**
- * A table's columns (reference §7), fetched with one `GET …/columns` and flattened.
+ * A table's columns (reference §7) as the API layer returns them, flattened, and what is derived
+ * from them: types by column, read-only columns, resource mapper fields.
  */
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
-import type { GristClient } from '../transport';
 import { baseType } from './cells';
 
 export interface GristColumn {
@@ -23,12 +23,6 @@ export interface GristColumn {
 	hidden: boolean;
 	/** The full `fields` object as Grist sent it. */
 	fields: IDataObject;
-}
-
-export interface FetchColumnsOptions {
-	/** Also return `manualSort` and `gristHelper_*` columns. */
-	hidden?: boolean;
-	itemIndex?: number;
 }
 
 export function parseWidgetOptions(raw: unknown): IDataObject {
@@ -69,34 +63,22 @@ export function toColumn(raw: { id: string; fields?: IDataObject }): GristColumn
 	return column;
 }
 
-/** `GET /api/docs/{docId}/tables/{tableId}/columns` → flattened columns, in Grist's order. */
-export async function fetchColumns(
-	client: GristClient,
-	docId: string,
-	tableId: string,
-	opts: FetchColumnsOptions = {},
-): Promise<GristColumn[]> {
-	const res = await client.request<{ columns?: Array<{ id: string; fields?: IDataObject }> }>({
-		method: 'GET',
-		path: client.path(
-			'docs',
-			{ value: docId, label: 'document ID' },
-			'tables',
-			{ value: tableId, label: 'table ID' },
-			'columns',
-		),
-		qs: opts.hidden ? { hidden: 1 } : undefined,
-		what: `table "${tableId}"`,
-		itemIndex: opts.itemIndex,
-	});
-	return (res?.columns ?? []).map(toColumn);
-}
-
 /** `{ colId: type }` for decoding and encoding. */
 export function columnTypes(columns: GristColumn[]): Record<string, string> {
 	const types: Record<string, string> = {};
 	for (const c of columns) types[c.id] = c.type;
 	return types;
+}
+
+export function columnMap(columns: GristColumn[]): Map<string, GristColumn> {
+	return new Map(columns.map((c) => [c.id, c]));
+}
+
+/** Column types a trigger's timestamp column may have. */
+export const TIMESTAMP_TYPES = ['Date', 'DateTime', 'Numeric'];
+
+export function isTimestampColumn(column: GristColumn): boolean {
+	return TIMESTAMP_TYPES.includes(baseType(column.type));
 }
 
 /**

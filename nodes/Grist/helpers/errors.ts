@@ -305,3 +305,14 @@ export function redact(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return text;
 	return text.split(secret).join('***');
 }
+
+/**
+ * Sets the description (hint) of a NodeApiError whose Grist message matches one of `hints`,
+ * keeping Grist's own message; returns the error to re-throw.
+ */
+export function withHint(error: unknown, hints: Array<[RegExp, string]>): unknown {
+	const message = (error as Error | undefined)?.message ?? '';
+	const hint = hints.find(([re]) => re.test(message));
+	if (hint && error && typeof error === 'object') (error as { description?: string }).description = hint[1];
+	return error;
+}

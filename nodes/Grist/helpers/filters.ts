@@ -156,13 +156,6 @@ export function parseJsonFilter(input: unknown, field = 'Filter (JSON)'): GristF
 	return out;
 }
 
-/** Columns named in a filter that the table does not have (`id` always exists). */
-export function unknownColumns(columns: string[], known: Iterable<string>): string[] {
-	const set = new Set(known);
-	set.add('id');
-	return columns.filter((c) => !set.has(c));
-}
-
 export interface SortRule {
 	column: string;
 	direction?: 'asc' | 'desc';
@@ -187,12 +180,4 @@ export function buildSort(rules: SortRule[]): string {
 			return `${rule.direction === 'desc' ? '-' : ''}${column}${options.length ? `:${options.join(';')}` : ''}`;
 		})
 		.join(',');
-}
-
-/** The column ids a sort string names (`-Age:emptyLast` → `Age`). */
-export function sortColumns(sort: string): string[] {
-	return sort
-		.split(',')
-		.map((s) => s.trim().replace(/^-/, '').split(':')[0].trim())
-		.filter((s) => s !== '');
 }

@@ -1,6 +1,6 @@
 /**
  * Pure URL helpers: the Server URL a user pastes, API paths built from encoded segments,
- * the org key the server can resolve, and document ids from pasted document URLs.
+ * the org key the server can resolve, and the regexes of the pickers' By URL modes.
  */
 
 export interface GristServer {
@@ -131,37 +131,6 @@ export function apiPath(...parts: Array<string | number | { value: string | numb
 	);
 }
 
-/**
- * Extracts a document id (or urlId) from a pasted Grist document URL:
- * `https://docs.getgrist.com/<id>/<slug>`, `https://team.getgrist.com/<id>/…`,
- * `https://host/o/team/doc/<id>`, `https://host/doc/<id>/p/2`. Returns undefined when the URL
- * does not name a document.
- */
-export function documentIdFromUrl(raw: string): string | undefined {
-	const url = parseUrl(raw.trim());
-	if (!url) return undefined;
-	const segs = url.pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
-	let i = 0;
-	if (segs[0] === 'o' && segs.length >= 2) i = 2;
-	if (segs[i] === 'doc' && segs[i + 1]) return segs[i + 1];
-	const candidate = segs[i];
-	if (!candidate || RESERVED_FIRST_SEGMENTS.has(candidate)) return undefined;
-	return DOC_ID_PATTERN.test(candidate) ? candidate : undefined;
-}
-
-const RESERVED_FIRST_SEGMENTS = new Set([
-	'api', 'o', 'ws', 'p', 'welcome', 'account', 'admin', 'billing', 'login', 'signin', 'logout', 'doc',
-]);
-
-/** Grist doc ids are 22 base58 characters; urlIds are at least 12 word characters. */
-export const DOC_ID_PATTERN = /^[A-Za-z0-9_-]{12,}$/;
-
-/** The page/table hint of a document URL (`/p/<n>`), if any. */
-export function pageFromUrl(raw: string): number | undefined {
-	const m = /\/p\/(\d+)/.exec(raw);
-	return m ? Number(m[1]) : undefined;
-}
-
 function parseUrl(text: string): URL | undefined {
 	try {
 		return new URL(text);
@@ -169,3 +138,16 @@ function parseUrl(text: string): URL | undefined {
 		return undefined;
 	}
 }
+
+/** Regex (as a string) that takes the document id out of a pasted Grist document URL. */
+export const DOCUMENT_URL_REGEX = '^https?://[^/]+(?:/o/[^/]+)?(?:/doc)?/([A-Za-z0-9_-]{12,})(?:[/?#].*)?$';
+
+/**
+ * Regex (as a string) that takes the team out of a pasted team-site URL:
+ * `https://<team>.getgrist.com/…` or `https://<host>/o/<team>/…`.
+ */
+export const ORG_URL_REGEX =
+	'^https?://(?:[^/?#]+/o/|(?!(?:docs|www|api|login)\\.)(?=[^/?#]+\\.getgrist\\.com(?:[:/?#]|$)))([A-Za-z0-9_-]+)(?:[.:/?#].*)?$';
+
+/** Regex (as a string) that takes the workspace id out of a pasted workspace URL (`…/ws/17/`). */
+export const WORKSPACE_URL_REGEX = '^https?://[^/?#]+(?:/o/[^/?#]+)?/ws/(\\d+)(?:[/?#].*)?$';

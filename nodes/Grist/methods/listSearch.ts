@@ -3,10 +3,12 @@
  * Lists are scoped to the site of the Server URL (`/o/<team>`, team host), or cover every org the
  * key can see where the server has no notion of a current site.
  */
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { isSaasHost, siteOrgKey } from '../helpers/url';
+import { pickedLocator } from '../parameters';
 import { GristClient } from '../transport';
+import { getWorkspace, listOrgWorkspaces, listOrgs, listTables } from '../transport/api';
 
 interface OrgInfo { id: number; name: string; domain: string | null }
 interface DocInfo { id: string; name: string; urlId?: string | null; isPinned?: boolean }
@@ -16,37 +18,19 @@ function matches(name: string, filter?: string): boolean {
 	return !filter || name.toLowerCase().includes(filter.trim().toLowerCase());
 }
 
-function rlcString(ctx: ILoadOptionsFunctions, name: string): string {
-	const value = ctx.getNodeParameter(name, '', { extractValue: true }) as unknown;
-	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-}
-
 /** The org of the node's Organization field if it has one, else the site's org(s). */
 async function orgKeysToList(ctx: ILoadOptionsFunctions, client: GristClient): Promise<Array<string | number>> {
-	let picked = '';
-	try {
-		picked = rlcString(ctx, 'org');
-	} catch {
-		picked = ''; // the node has no Organization field for this operation
-	}
+	const picked = pickedLocator(ctx, 'org'); // '' where the operation has no Organization field
 	if (picked) return [picked];
 	const site = siteOrgKey(client.server);
 	if (site) return [site];
-	const orgs = await client.request<OrgInfo[]>({ method: 'GET', path: client.path('orgs') });
+	const orgs = await listOrgs<OrgInfo>(client);
 	return orgs.map((o) => o.id);
 }
 
 async function workspacesOf(ctx: ILoadOptionsFunctions, client: GristClient): Promise<WorkspaceInfo[]> {
 	const keys = await orgKeysToList(ctx, client);
-	const lists = await Promise.all(
-		keys.map(async (key) =>
-			await client.request<WorkspaceInfo[]>({
-				method: 'GET',
-				path: client.path('orgs', { value: key, label: 'organization' }, 'workspaces'),
-				what: `organization "${key}"`,
-			}),
-		),
-	);
+	const lists = await Promise.all(keys.map(async (key) => await listOrgWorkspaces<WorkspaceInfo>(client, key)));
 	return lists.flat();
 }
 
@@ -61,7 +45,7 @@ function siteUrl(client: GristClient, domain: string): string {
 
 export async function searchOrgs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const client = await GristClient.create(this);
-	const orgs = await client.request<OrgInfo[]>({ method: 'GET', path: client.path('orgs') });
+	const orgs = await listOrgs<OrgInfo>(client);
 	const results: INodeListSearchItems[] = orgs
 		.filter((o) => matches(`${o.name} ${o.domain ?? ''}`, filter))
 		.map((o) => ({
@@ -90,19 +74,9 @@ export async function searchWorkspaces(this: ILoadOptionsFunctions, filter?: str
 export async function searchDocuments(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const client = await GristClient.create(this);
 	let workspaces: WorkspaceInfo[];
-	let picked = '';
-	try {
-		picked = rlcString(this, 'workspace');
-	} catch {
-		picked = '';
-	}
+	const picked = pickedLocator(this, 'workspace');
 	if (picked) {
-		const ws = await client.request<WorkspaceInfo>({
-			method: 'GET',
-			path: client.path('workspaces', { value: picked, label: 'workspace ID' }),
-			what: `workspace ${picked}`,
-		});
-		workspaces = [ws];
+		workspaces = [await getWorkspace<WorkspaceInfo>(client, picked)];
 	} else {
 		workspaces = await workspacesOf(this, client);
 	}
@@ -122,16 +96,12 @@ export async function searchDocuments(this: ILoadOptionsFunctions, filter?: stri
 }
 
 export async function searchTables(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const docId = rlcString(this, 'document');
+	const docId = pickedLocator(this, 'document');
 	if (!docId) return { results: [] };
 	const client = await GristClient.create(this);
-	const res = await client.request<{ tables: Array<{ id: string; fields: IDataObject }> }>({
-		method: 'GET',
-		path: client.path('docs', { value: docId, label: 'document ID' }, 'tables'),
-		what: `document "${docId}"`,
-	});
+	const tables = await listTables(client, docId);
 	return {
-		results: res.tables
+		results: tables
 			.filter((t) => !t.id.startsWith('GristHidden_') && matches(t.id, filter))
 			.map((t) => ({
 				name: Number(t.fields.summarySourceTable ?? 0) !== 0 ? `${t.id} (summary)` : t.id,

@@ -4,26 +4,18 @@
  */
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { fetchColumns, toMapperField } from '../helpers/columns';
+import { toMapperField } from '../helpers/columns';
+import { pickedLocator } from '../parameters';
 import { GristClient } from '../transport';
-
-function rlcString(ctx: ILoadOptionsFunctions, name: string): string {
-	let value: unknown;
-	try {
-		value = ctx.getNodeParameter(name, '', { extractValue: true }) as unknown;
-	} catch {
-		value = '';
-	}
-	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-}
+import { fetchColumns } from '../transport/api';
 
 export async function getMappingColumns(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const docId = rlcString(this, 'document');
-	const tableId = rlcString(this, 'table');
+	const docId = pickedLocator(this, 'document');
+	const tableId = pickedLocator(this, 'table');
 	if (docId === '' || tableId === '') {
 		return { fields: [], emptyFieldsNotice: 'Pick a document and a table first' };
 	}
 	const client = await GristClient.create(this);
-	const columns = await fetchColumns(client, docId, tableId);
+	const columns = await fetchColumns(client, { docId, tableId });
 	return { fields: columns.filter((c) => !c.hidden).map(toMapperField) };
 }

@@ -2,7 +2,8 @@
  * The one place every HTTP request to Grist passes.
  *
  * - Requests go through `httpRequestWithAuthentication` (n8n's proxies, auth and logging).
- * - Paths are built from encoded segments (helpers/url.ts), so ids can never change the endpoint.
+ * - Paths come from the API layer (./api.ts), built from encoded segments, so ids can never
+ *   change the endpoint.
  * - Grist errors become NodeApiError with Grist's own text, the status and a hint.
  * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
  *   (writes only where the failure proves nothing was applied). A write whose answer was lost
@@ -16,6 +17,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INode,
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
@@ -32,15 +34,7 @@ import {
 	writeMayHaveApplied,
 	type RetryPolicy,
 } from '../helpers/retry';
-import {
-	PathSegmentError,
-	ServerUrlError,
-	apiPath,
-	credentialServerUrl,
-	normalizeServerUrl,
-	siteOrgKey,
-	type GristServer,
-} from '../helpers/url';
+import { ServerUrlError, credentialServerUrl, normalizeServerUrl, type GristServer } from '../helpers/url';
 
 export type GristContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
 
@@ -48,7 +42,7 @@ export const CREDENTIAL_NAME = 'gristApi';
 
 export interface GristRequest {
 	method: IHttpRequestMethods;
-	/** A path from `apiPath(…)`, starting with `/api/`. */
+	/** A path built by the API layer (./api.ts), starting with `/api/`. */
 	path: string;
 	qs?: IDataObject;
 	body?: unknown;
@@ -107,15 +101,9 @@ export class GristClient {
 		return new GristClient(ctx, server, apiKey, retry);
 	}
 
-	/** Builds an API path; bad ids give a NodeOperationError naming the field. */
-	path(...parts: Array<string | number | { value: string | number; label: string }>): string {
-		try {
-			return apiPath(...parts);
-		} catch (error) {
-			throw new NodeOperationError(this.ctx.getNode(), (error as PathSegmentError).message, {
-				description: 'Pick the value from the list, or enter a valid ID.',
-			});
-		}
+	/** The node making the requests (for errors raised around them). */
+	getNode(): INode {
+		return this.ctx.getNode();
 	}
 
 	/** A JSON request; returns the parsed body. */
@@ -138,32 +126,6 @@ export class GristClient {
 	async binaryStream(req: GristRequest): Promise<StreamResponse> {
 		const res = await this.send(req, { encoding: 'stream', json: false });
 		return { body: res.body as StreamResponse['body'], ...fileInfo(res) };
-	}
-
-	/**
-	 * The org key for "this site": `/o/<team>` or `current` where the server can resolve it; else
-	 * the only org the key can see; else an error asking the user to pick one.
-	 */
-	async siteOrg(picked?: string | number): Promise<string | number> {
-		if (picked !== undefined && picked !== '') return picked;
-		const key = siteOrgKey(this.server);
-		if (key) return key;
-		const orgs = await this.request<Array<{ id: number; domain: string | null }>>({
-			method: 'GET',
-			path: '/api/orgs',
-			what: 'the list of organizations',
-		});
-		if (orgs.length === 1) return orgs[0].id;
-		throw new NodeOperationError(
-			this.ctx.getNode(),
-			orgs.length === 0
-				? 'The API key cannot see any organization on this Grist server'
-				: `This Grist server has ${orgs.length} organizations and the Server URL does not say which one to use`,
-			{
-				description:
-					'Pick an organization in the Organization field, or add /o/TEAM to the Server URL of the credential (e.g. https://grist.example.com/o/myteam).',
-			},
-		);
 	}
 
 	private async send(

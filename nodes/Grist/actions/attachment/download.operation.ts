@@ -1,10 +1,12 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentLocator, locatorValue } from '../common.descriptions';
 import { attachmentId, attachmentIdField } from './shared';
+import { locatorValue } from '../../parameters';
+import { documentLocator } from '../common.descriptions';
+import { downloadAttachment } from '../../transport/api';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -43,12 +45,7 @@ export async function execute(
 				itemIndex: i,
 			});
 		}
-		const file = await client.binaryStream({
-			method: 'GET',
-			path: client.path('docs', { value: docId, label: 'document ID' }, 'attachments', id, 'download'),
-			what: `attachment ${id} of document "${docId}"`,
-			itemIndex: i,
-		});
+		const file = await downloadAttachment(client, docId, id, i);
 		const fileName = file.fileName ?? `attachment-${id}`;
 		const mimeType = file.mimeType && file.mimeType !== '' ? file.mimeType : undefined;
 		let binary: IBinaryData;

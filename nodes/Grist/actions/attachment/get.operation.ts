@@ -1,10 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentLocator, locatorValue } from '../common.descriptions';
 import { attachmentId, attachmentIdField } from './shared';
+import { locatorValue } from '../../parameters';
+import { documentLocator } from '../common.descriptions';
+import { getAttachment } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator, attachmentIdField];
 
@@ -22,12 +24,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (i) => {
 		const docId = locatorValue.call(this, 'document', i);
 		const id = attachmentId.call(this, i);
-		const meta = await client.request<IDataObject>({
-			method: 'GET',
-			path: client.path('docs', { value: docId, label: 'document ID' }, 'attachments', id),
-			what: `attachment ${id} of document "${docId}"`,
-			itemIndex: i,
-		});
+		const meta = await getAttachment(client, docId, id, i);
 		return { id, ...meta };
 	});
 }

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentLocator, limitFields, locatorValue } from '../common.descriptions';
-import { readLimit } from '../record/read';
 import { flattenAttachmentRecord } from './shared';
+import { locatorValue, readLimit } from '../../parameters';
+import { documentLocator, limitFields } from '../common.descriptions';
+import { listAttachments } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator, ...limitFields];
 
@@ -25,14 +26,7 @@ export async function execute(
 		const limit = readLimit.call(this, i); // 0 for Return All; a bad Limit fails naming it
 		const qs: IDataObject = {};
 		if (limit > 0) qs.limit = limit;
-		const res = await client.request<{ records: Array<{ id: number; fields?: IDataObject }> }>({
-			method: 'GET',
-			path: client.path('docs', { value: docId, label: 'document ID' }, 'attachments'),
-			qs,
-			what: `document "${docId}"`,
-			itemIndex: i,
-		});
-		const records = Array.isArray(res?.records) ? res.records : [];
+		const records = await listAttachments(client, docId, qs, i);
 		// Grist applies the limit; cut again in case a server ignores it.
 		return (limit > 0 ? records.slice(0, limit) : records).map(flattenAttachmentRecord);
 	});

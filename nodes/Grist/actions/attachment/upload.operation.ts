@@ -1,16 +1,13 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentLocator, locatorValue, tableLocator } from '../common.descriptions';
 import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
+import { locatorValue } from '../../parameters';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import type { GristColumn } from '../../helpers/columns';
+import { ColumnCache, fetchRecords, updateRecords, uploadAttachments } from '../../transport/api';
 
 const showAttach = { show: { attachToRecord: [true] } };
 
@@ -81,16 +78,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface Target {
+/** The record (and its Attachments cell) that Attach to Record writes the new ids into. */
+interface AttachTarget {
 	table: string;
 	rowId: number;
 	column: string;
 	mode: 'append' | 'replace';
-}
-
-interface ColumnInfo {
-	id: string;
-	fields?: { type?: string };
 }
 
 /**
@@ -103,32 +96,17 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const columnsCache = new Map<string, Promise<ColumnInfo[]>>();
+	const columnsCache = new ColumnCache(client, { hidden: false });
 
 	return await forEachItem.call(this, items, async (i) => {
 		const docId = locatorValue.call(this, 'document', i);
-		const docSeg = { value: docId, label: 'document ID' };
 		const names = binaryNames.call(this, items[i], i);
 		const target = attachTarget.call(this, i);
 
 		// Check the record before uploading, so a wrong row or column leaves no orphan files.
 		let existing: number[] = [];
 		if (target) {
-			const key = `${docId}\u0000${target.table}`;
-			let columns = columnsCache.get(key);
-			if (!columns) {
-				columns = client
-					.request<{ columns: ColumnInfo[] }>({
-						method: 'GET',
-						path: client.path('docs', docSeg, 'tables', { value: target.table, label: 'table ID' }, 'columns'),
-						what: `table "${target.table}"`,
-						itemIndex: i,
-					})
-					.then((res) => res.columns ?? []);
-				columnsCache.set(key, columns);
-				columns.catch(() => columnsCache.delete(key));
-			}
-			checkColumn.call(this, await columns, target, i);
+			checkColumn.call(this, await columnsCache.get({ docId, tableId: target.table }, i), target, i);
 			existing = await readCell.call(this, client, docId, target, i);
 		}
 
@@ -146,13 +124,7 @@ export async function execute(
 
 		let ids: unknown;
 		try {
-			ids = await client.request<unknown>({
-				method: 'POST',
-				path: client.path('docs', docSeg, 'attachments'),
-				body: form,
-				what: `document "${docId}"`,
-				itemIndex: i,
-			});
+			ids = await uploadAttachments(client, docId, form, i);
 		} catch (error) {
 			throw explainUploadError(error, totalBytes);
 		}
@@ -168,13 +140,13 @@ export async function execute(
 		if (target) {
 			const value = ['L', ...mergeAttachmentIds(existing, ids as number[], target.mode)];
 			try {
-				await client.request({
-					method: 'PATCH',
-					path: client.path('docs', docSeg, 'tables', { value: target.table, label: 'table ID' }, 'records'),
-					body: { records: [{ id: target.rowId, fields: { [target.column]: value } }] },
-					what: `table "${target.table}"`,
-					itemIndex: i,
-				});
+				await updateRecords(
+					client,
+					{ docId, tableId: target.table },
+					[{ id: target.rowId, fields: { [target.column]: value } }],
+					undefined,
+					i,
+				);
 			} catch (error) {
 				throw noteUploadedIds(error, ids as number[]);
 			}
@@ -216,7 +188,7 @@ function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, i: numbe
 	return names;
 }
 
-function attachTarget(this: IExecuteFunctions, i: number): Target | undefined {
+function attachTarget(this: IExecuteFunctions, i: number): AttachTarget | undefined {
 	if (!(this.getNodeParameter('attachToRecord', i, false) as boolean)) return undefined;
 	const table = locatorValue.call(this, 'table', i);
 	if (table === '') {
@@ -244,8 +216,8 @@ function attachTarget(this: IExecuteFunctions, i: number): Target | undefined {
 	return { table, rowId, column, mode };
 }
 
-function checkColumn(this: IExecuteFunctions, columns: ColumnInfo[], target: Target, i: number): void {
-	const attachmentColumns = columns.filter((c) => c.fields?.type === 'Attachments').map((c) => c.id);
+function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: AttachTarget, i: number): void {
+	const attachmentColumns = columns.filter((c) => c.fields.type === 'Attachments').map((c) => c.id);
 	const listed =
 		attachmentColumns.length > 0
 			? `Attachments columns of table "${target.table}": ${attachmentColumns.join(', ')}.`
@@ -257,7 +229,7 @@ function checkColumn(this: IExecuteFunctions, columns: ColumnInfo[], target: Tar
 			itemIndex: i,
 		});
 	}
-	const type = column.fields?.type ?? 'unknown';
+	const type = (column.fields.type as string | undefined) ?? 'unknown';
 	if (type !== 'Attachments') {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -268,15 +240,14 @@ function checkColumn(this: IExecuteFunctions, columns: ColumnInfo[], target: Tar
 }
 
 /** The attachment ids in the record's cell (and proof that the record exists). */
-async function readCell(this: IExecuteFunctions, client: GristClient, docId: string, target: Target, i: number): Promise<number[]> {
-	const res = await client.request<{ records?: Array<{ id: number; fields?: IDataObject }> }>({
-		method: 'GET',
-		path: client.path('docs', { value: docId, label: 'document ID' }, 'tables', { value: target.table, label: 'table ID' }, 'records'),
-		qs: { filter: JSON.stringify({ id: [target.rowId] }) },
-		what: `table "${target.table}"`,
-		itemIndex: i,
-	});
-	const record = res?.records?.find((r) => r.id === target.rowId);
+async function readCell(this: IExecuteFunctions, client: GristClient, docId: string, target: AttachTarget, i: number): Promise<number[]> {
+	const records = await fetchRecords(
+		client,
+		{ docId, tableId: target.table },
+		{ filter: JSON.stringify({ id: [target.rowId] }) },
+		i,
+	);
+	const record = records.find((r) => r.id === target.rowId);
 	if (!record) {
 		throw new NodeOperationError(this.getNode(), `Table "${target.table}" has no record with ID ${target.rowId}`, {
 			description: 'Check the Row ID (the record may have been deleted, or access rules hide it). Nothing was uploaded.',

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fetchColumns, type GristColumn } from '../../helpers/columns';
-import { forEachItem } from '../../helpers/items';
+import type { GristColumn } from '../../helpers/columns';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentLocator, tableLocator } from '../common.descriptions';
-import { hiddenColumnsOptions } from '../record/read';
-import { readTarget } from '../record/shared';
+import { readTarget } from '../../parameters';
+import { documentLocator, hiddenColumnsOptions, tableLocator } from '../common.descriptions';
+import { fetchColumns } from '../../transport/api';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -43,7 +43,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (i) => {
 		const target = readTarget.call(this, i);
 		const hidden = this.getNodeParameter('options.includeHidden', i, false) as boolean;
-		const columns = await fetchColumns(client, target.docId, target.tableId, { hidden, itemIndex: i });
+		const columns = await fetchColumns(client, target, { hidden, itemIndex: i });
 		return columns.map(toJson);
 	});
 }

@@ -2,9 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
+import { executeRowDeletes } from '../batch';
 import { documentLocator, tableLocator } from '../common.descriptions';
-import { deleteRows } from '../record/delete.operation';
-import { parseRowIds } from '../record/shared';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -30,11 +29,5 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await deleteRows(
-		this,
-		client,
-		items,
-		(i) => parseRowIds.call(this, this.getNodeParameter('rowIds', i, '') as unknown, i, 'Row IDs'),
-		'data',
-	);
+	return await executeRowDeletes(this, client, items, 'data');
 }

@@ -3,11 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { decodeCellValue } from '../../helpers/cells';
 import { columnTypes, isHiddenColumnId, type GristColumn } from '../../helpers/columns';
-import { errorItem, withItemIndex } from '../../helpers/items';
+import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
-import { documentLocator, tableLocator } from '../common.descriptions';
-import { buildReadQuery, queryNeedsColumns, readFields } from '../record/read';
-import { ColumnCache, readTarget, tablePath } from '../record/shared';
+import { buildReadQuery, queryNeedsColumns, readTarget } from '../../parameters';
+import { ColumnCache, fetchColumnar } from '../../transport/api';
+import { documentLocator, readFields, tableLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -54,13 +54,7 @@ export async function execute(
 			let columns: GristColumn[] | undefined;
 			if (simplify || queryNeedsColumns.call(this, i)) columns = await cache.get(target, i);
 			const qs = buildReadQuery.call(this, i, columns);
-			const data = await client.request<Record<string, unknown[]>>({
-				method: 'GET',
-				path: tablePath(client, target, 'data'),
-				qs,
-				what: `table "${target.tableId}"`,
-				itemIndex: i,
-			});
+			const data = await fetchColumnar(client, target, qs, i);
 			const pairedItem = { item: i };
 			if (output === 'raw') {
 				out.push({ json: data as IDataObject, pairedItem });

@@ -2,10 +2,9 @@
  * The deprecated column-oriented `/data` form: `{"id": [1, 2], "A": ["x", "y"]}`.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, jsonParse } from 'n8n-workflow';
+import { jsonParse, NodeOperationError } from 'n8n-workflow';
+import { documentLocator, tableLocator, writeOptionsField } from '../common.descriptions';
 
-import { documentLocator, tableLocator } from '../common.descriptions';
-import { writeOptionsField } from '../record/shared';
 
 export const columnarDataField: INodeProperties = {
 	displayName: 'Columns (JSON)',

@@ -4,21 +4,13 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions } from '../../helpers/batch';
+import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import {
-	ColumnCache,
-	encodeFields,
-	noparseQs,
-	parseRowIds,
-	readTarget,
-	refuseUnknownColumns,
-	tablePath,
-	targetKey,
-	type WriteGroup,
-} from '../record/shared';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
+import { noparseQs, parseRowIds, readTarget } from '../../parameters';
+import { ColumnCache, targetKey, writeColumnarData } from '../../transport/api';
+import { encodeFields, refuseUnknownColumns } from '../fields';
 
 export async function writeColumnar(
 	ctx: IExecuteFunctions,
@@ -53,14 +45,7 @@ export async function writeColumnar(
 			};
 		},
 		send: async (group, units, records) => {
-			const res = await client.request<number[] | null>({
-				method: mode === 'create' ? 'POST' : 'PATCH',
-				path: tablePath(client, group.target, 'data'),
-				qs: group.qs,
-				body: rowsToColumnar(records),
-				what: `table "${group.target.tableId}"`,
-				itemIndex: units[0].itemIndex,
-			});
+			const res = await writeColumnarData(client, group.target, mode, rowsToColumnar(records), group.qs, units[0].itemIndex);
 			let offset = 0;
 			return {
 				outputs: units.map((u) => {

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue, workspaceLocator, requiredName } from '../common.descriptions';
-import { fetchDocument } from './get.operation';
+import { createDocument, getDocument } from '../../transport/api';
+import { requiredName, workspaceIdValue } from '../../parameters';
+import { workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	workspaceLocator,
@@ -51,13 +52,7 @@ export async function execute(
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const body: IDataObject = { name };
 		if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;
-		const docId = await client.request<string>({
-			method: 'POST',
-			path: client.path('workspaces', { value: wid, label: 'workspace ID' }, 'docs'),
-			body,
-			what: `workspace ${wid}`,
-			itemIndex: i,
-		});
-		return await fetchDocument(client, String(docId), i);
+		const docId = await createDocument(client, wid, body, i);
+		return await getDocument(client, docId, i);
 	});
 }

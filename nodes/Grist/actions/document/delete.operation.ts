@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentIdValue, documentLocator } from '../common.descriptions';
-import { docPath } from './get.operation';
+import { deleteDocument } from '../../transport/api';
+import { documentIdValue } from '../../parameters';
+import { documentLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -29,12 +30,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const docId = documentIdValue.call(this, i);
-		await client.request({
-			method: 'DELETE',
-			path: docPath(client, docId),
-			what: `document "${docId}"`,
-			itemIndex: i,
-		});
+		await deleteDocument(client, docId, i);
 		return { deleted: true };
 	});
 }

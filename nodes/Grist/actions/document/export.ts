@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
-import { docPath } from './get.operation';
+import { exportDocument, type ExportRequest as ApiExportRequest } from '../../transport/api';
 
 export const exportOptions: INodeProperties = {
 	displayName: 'Options',
@@ -34,10 +34,7 @@ export const exportOptions: INodeProperties = {
 	],
 };
 
-export interface ExportRequest {
-	docId: string;
-	format: 'xlsx' | 'csv';
-	tableId?: string;
+export interface ExportRequest extends ApiExportRequest {
 	itemIndex: number;
 }
 
@@ -68,13 +65,7 @@ export async function exportToBinary(
 	const ext = `.${req.format}`;
 	if (title.toLowerCase().endsWith(ext)) title = title.slice(0, -ext.length);
 	if (title !== '') qs.title = title;
-	const res = await client.binary({
-		method: 'GET',
-		path: docPath(client, req.docId, 'download', req.format),
-		qs,
-		what: req.tableId !== undefined ? `table "${req.tableId}" of document "${req.docId}"` : `document "${req.docId}"`,
-		itemIndex: i,
-	});
+	const res = await exportDocument(client, req, qs, i);
 	let fileName = title !== '' ? `${title}${ext}` : res.fileName;
 	if (!fileName) fileName = `${req.tableId ? `${req.docId}-${req.tableId}` : req.docId}${ext}`;
 	const mimeType = res.mimeType && res.mimeType !== 'application/octet-stream' ? res.mimeType : EXTENSION_MIME[req.format];

@@ -1,16 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import {
-	binaryPropertyField,
-	documentIdValue,
-	documentLocator,
-	tableIdValue,
-	tableLocator,
-} from '../common.descriptions';
 import { exportOptions, exportToBinary } from './export';
+import { documentIdValue, tableIdValue } from '../../parameters';
+import { binaryPropertyField, documentLocator, tableLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [documentLocator, tableLocator, binaryPropertyField, exportOptions];
 

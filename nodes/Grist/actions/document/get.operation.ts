@@ -1,9 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentIdValue, documentLocator } from '../common.descriptions';
+import { documentIdValue } from '../../parameters';
+import { documentLocator } from '../common.descriptions';
+import { getDocument } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator];
 
@@ -13,19 +15,6 @@ export const description = updateDisplayOptions(
 );
 
 /** GET /api/docs/{docId}: the document with its workspace and org. */
-export async function fetchDocument(client: GristClient, docId: string, itemIndex: number): Promise<IDataObject> {
-	return await client.request<IDataObject>({
-		method: 'GET',
-		path: docPath(client, docId),
-		what: `document "${docId}"`,
-		itemIndex,
-	});
-}
-
-export function docPath(client: GristClient, docId: string, ...rest: string[]): string {
-	return client.path('docs', { value: docId, label: 'document ID' }, ...rest);
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
@@ -33,6 +22,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const docId = documentIdValue.call(this, i);
-		return await fetchDocument(client, docId, i);
+		return await getDocument(client, docId, i);
 	});
 }

@@ -1,11 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { accessItems, type AccessListing } from '../../helpers/access';
-import { forEachItem } from '../../helpers/items';
+import { accessItems } from '../../helpers/access';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentIdValue, documentLocator } from '../common.descriptions';
-import { docPath } from './get.operation';
+import { getAccess } from '../../transport/api';
+import { documentIdValue } from '../../parameters';
+import { documentLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [documentLocator];
 
@@ -22,12 +23,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const docId = documentIdValue.call(this, i);
-		const listing = await client.request<AccessListing>({
-			method: 'GET',
-			path: docPath(client, docId, 'access'),
-			what: `document "${docId}"`,
-			itemIndex: i,
-		});
+		const listing = await getAccess(client, { kind: 'document', docId }, i);
 		return accessItems('document', listing);
 	});
 }

@@ -1,17 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import {
-	applyLimit,
-	limitFields,
-	optionalOrgLocator,
-	orgKeyValue,
-	workspaceIdValue,
-	workspaceLocator,
-} from '../common.descriptions';
-import { documentsOfWorkspaces } from '../org/getWorkspaces.operation';
+import { documentsOfWorkspaces, getWorkspace, listOrgWorkspaces } from '../../transport/api';
+import { applyLimit, orgKeyValue, workspaceIdValue } from '../../parameters';
+import { limitFields, optionalOrgLocator, workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -65,21 +59,11 @@ export async function execute(
 		let docs: IDataObject[];
 		if (scope === 'org') {
 			const key = await orgKeyValue.call(this, client, i);
-			const workspaces = await client.request<IDataObject[]>({
-				method: 'GET',
-				path: client.path('orgs', { value: key, label: 'organization' }, 'workspaces'),
-				what: `organization "${key}"`,
-				itemIndex: i,
-			});
+			const workspaces = await listOrgWorkspaces(client, key, i);
 			docs = documentsOfWorkspaces(workspaces);
 		} else {
 			const wid = workspaceIdValue.call(this, 'workspace', i);
-			const ws = await client.request<IDataObject>({
-				method: 'GET',
-				path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
-				what: `workspace ${wid}`,
-				itemIndex: i,
-			});
+			const ws = await getWorkspace(client, wid, i);
 			docs = documentsOfWorkspaces([ws]);
 		}
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;

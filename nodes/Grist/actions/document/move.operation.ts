@@ -1,16 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import {
-	documentIdValue,
-	documentLocator,
-	withHint,
-	workspaceIdValue,
-	workspaceLocator,
-} from '../common.descriptions';
-import { docPath, fetchDocument } from './get.operation';
+import { getDocument, moveDocument } from '../../transport/api';
+import { documentIdValue, workspaceIdValue } from '../../parameters';
+import { withHint } from '../../helpers/errors';
+import { documentLocator, workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -37,13 +33,7 @@ export async function execute(
 		const docId = documentIdValue.call(this, i);
 		const wid = workspaceIdValue.call(this, 'destinationWorkspace', i, 'Destination Workspace');
 		try {
-			await client.request({
-				method: 'PATCH',
-				path: docPath(client, docId, 'move'),
-				body: { workspace: wid },
-				what: `document "${docId}"`,
-				itemIndex: i,
-			});
+			await moveDocument(client, docId, wid, i);
 		} catch (error) {
 			throw withHint(error, [
 				[
@@ -52,6 +42,6 @@ export async function execute(
 				],
 			]);
 		}
-		return await fetchDocument(client, docId, i);
+		return await getDocument(client, docId, i);
 	});
 }

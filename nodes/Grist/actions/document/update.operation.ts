@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentIdValue, documentLocator, requiredName } from '../common.descriptions';
-import { docPath, fetchDocument } from './get.operation';
+import { getDocument, updateDocument } from '../../transport/api';
+import { documentIdValue, requiredName } from '../../parameters';
+import { documentLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -59,13 +60,7 @@ export async function execute(
 				description: 'Add Name or Pinned under Update Fields.',
 			});
 		}
-		await client.request({
-			method: 'PATCH',
-			path: docPath(client, docId),
-			body,
-			what: `document "${docId}"`,
-			itemIndex: i,
-		});
-		return await fetchDocument(client, docId, i);
+		await updateDocument(client, docId, body, i);
+		return await getDocument(client, docId, i);
 	});
 }

@@ -2,17 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { buildAccessDelta } from '../../helpers/access';
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import {
-	accessUpdateFields,
-	accessUpdateInput,
-	asInputError,
-	documentIdValue,
-	documentLocator,
-	patchAccess,
-} from '../common.descriptions';
-import { docPath } from './get.operation';
+import { updateAccess } from '../../transport/api';
+import { accessUpdateInput, asInputError, documentIdValue } from '../../parameters';
+import { accessUpdateFields, documentLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [documentLocator, ...accessUpdateFields('document')];
 
@@ -36,6 +30,7 @@ export async function execute(
 		} catch (error) {
 			throw asInputError.call(this, error, i);
 		}
-		return await patchAccess(client, docPath(client, docId, 'access'), body, `document "${docId}"`, i);
+		await updateAccess(client, { kind: 'document', docId }, body, i);
+		return { updated: true, ...body.delta };
 	});
 }

@@ -1,9 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { optionalOrgLocator, orgKeyValue } from '../common.descriptions';
+import { orgKeyValue } from '../../parameters';
+import { optionalOrgLocator } from '../common.descriptions';
+import { getOrg } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator];
 
@@ -13,15 +15,6 @@ export const description = updateDisplayOptions(
 );
 
 /** GET /api/orgs/{org} for one organization. */
-export async function fetchOrg(client: GristClient, key: string | number, itemIndex: number): Promise<IDataObject> {
-	return await client.request<IDataObject>({
-		method: 'GET',
-		path: client.path('orgs', { value: key, label: 'organization' }),
-		what: `organization "${key}"`,
-		itemIndex,
-	});
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
@@ -29,6 +22,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const key = await orgKeyValue.call(this, client, i);
-		return await fetchOrg(client, key, i);
+		return await getOrg(client, key, i);
 	});
 }

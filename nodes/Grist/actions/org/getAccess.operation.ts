@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { accessItems, type AccessListing } from '../../helpers/access';
-import { forEachItem } from '../../helpers/items';
+import { accessItems } from '../../helpers/access';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { optionalOrgLocator, orgKeyValue } from '../common.descriptions';
+import { orgKeyValue } from '../../parameters';
+import { optionalOrgLocator } from '../common.descriptions';
+import { getAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator];
 
@@ -21,12 +23,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const key = await orgKeyValue.call(this, client, i);
-		const listing = await client.request<AccessListing>({
-			method: 'GET',
-			path: client.path('orgs', { value: key, label: 'organization' }, 'access'),
-			what: `organization "${key}"`,
-			itemIndex: i,
-		});
+		const listing = await getAccess(client, { kind: 'org', key }, i);
 		return accessItems('org', listing);
 	});
 }

@@ -1,9 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { limitFields, applyLimit } from '../common.descriptions';
+import { applyLimit } from '../../parameters';
+import { limitFields } from '../common.descriptions';
+import { listOrgs } from '../../transport/api';
 
 const properties: INodeProperties[] = [...limitFields];
 
@@ -19,12 +21,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
-		const orgs = await client.request<IDataObject[]>({
-			method: 'GET',
-			path: client.path('orgs'),
-			what: 'the list of organizations',
-			itemIndex: i,
-		});
+		const orgs = await listOrgs(client, i);
 		return applyLimit(this, orgs, i);
 	});
 }

@@ -1,9 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { optionalOrgLocator, orgKeyValue } from '../common.descriptions';
+import { orgKeyValue } from '../../parameters';
+import { optionalOrgLocator } from '../common.descriptions';
+import { documentsOfWorkspaces, listOrgWorkspaces } from '../../transport/api';
 
 const properties: INodeProperties[] = [
 	optionalOrgLocator,
@@ -32,20 +34,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Turns GET /api/orgs/{org}/workspaces into one item per document. */
-export function documentsOfWorkspaces(workspaces: IDataObject[]): IDataObject[] {
-	const docs: IDataObject[] = [];
-	for (const ws of workspaces) {
-		for (const doc of (ws.docs as IDataObject[] | undefined) ?? []) {
-			docs.push({
-				...doc,
-				workspace: { id: ws.id, name: ws.name, ...(ws.orgDomain !== undefined ? { orgDomain: ws.orgDomain } : {}) },
-			});
-		}
-	}
-	return docs;
-}
-
 /** GET /api/orgs/{org}/workspaces: the workspaces the key can see, with their documents. */
 export async function execute(
 	this: IExecuteFunctions,
@@ -55,12 +43,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (i) => {
 		const key = await orgKeyValue.call(this, client, i);
 		const output = this.getNodeParameter('output', i, 'workspace') as string;
-		const workspaces = await client.request<IDataObject[]>({
-			method: 'GET',
-			path: client.path('orgs', { value: key, label: 'organization' }, 'workspaces'),
-			what: `organization "${key}"`,
-			itemIndex: i,
-		});
+		const workspaces = await listOrgWorkspaces(client, key, i);
 		return output === 'document' ? documentsOfWorkspaces(workspaces) : workspaces;
 	});
 }

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { optionalOrgLocator, orgKeyValue, requiredName } from '../common.descriptions';
-import { fetchOrg } from './get.operation';
+import { getOrg, updateOrg } from '../../transport/api';
+import { orgKeyValue, requiredName } from '../../parameters';
+import { optionalOrgLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	optionalOrgLocator,
@@ -32,13 +33,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (i) => {
 		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the new name of the organization.');
 		const key = await orgKeyValue.call(this, client, i);
-		await client.request({
-			method: 'PATCH',
-			path: client.path('orgs', { value: key, label: 'organization' }),
-			body: { name },
-			what: `organization "${key}"`,
-			itemIndex: i,
-		});
-		return await fetchOrg(client, key, i);
+		await updateOrg(client, key, { name }, i);
+		return await getOrg(client, key, i);
 	});
 }

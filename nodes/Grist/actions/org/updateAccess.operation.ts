@@ -2,16 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { buildAccessDelta } from '../../helpers/access';
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import {
-	accessUpdateFields,
-	accessUpdateInput,
-	asInputError,
-	optionalOrgLocator,
-	orgKeyValue,
-	patchAccess,
-} from '../common.descriptions';
+import { accessUpdateInput, asInputError, orgKeyValue } from '../../parameters';
+import { accessUpdateFields, optionalOrgLocator } from '../common.descriptions';
+import { updateAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator, ...accessUpdateFields('org')];
 
@@ -35,6 +30,7 @@ export async function execute(
 			throw asInputError.call(this, error, i);
 		}
 		const key = await orgKeyValue.call(this, client, i);
-		return await patchAccess(client, client.path('orgs', { value: key, label: 'organization' }, 'access'), body, `organization "${key}"`, i);
+		await updateAccess(client, { kind: 'org', key }, body, i);
+		return { updated: true, ...body.delta };
 	});
 }

@@ -1,25 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions } from '../../helpers/batch';
+import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { simplifyRecord } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { documentLocator, tableLocator } from '../common.descriptions';
+import { noparseQs, readRawFields, readTarget } from '../../parameters';
+import { addRecords, ColumnCache, targetKey } from '../../transport/api';
 import {
-	ColumnCache,
 	columnsMapper,
 	dataModeField,
-	encodeFields,
+	documentLocator,
 	fieldsJsonField,
-	noparseQs,
-	readRawFields,
-	readTarget,
-	refuseUnknownColumns,
+	tableLocator,
 	writeOptionsField,
-	tablePath,
-	targetKey,
-	type WriteGroup,
-} from './shared';
+} from '../common.descriptions';
+import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -58,15 +53,7 @@ export async function execute(
 			};
 		},
 		send: async (group, units, records) => {
-			const res = await client.request<{ records?: Array<{ id: number }> }>({
-				method: 'POST',
-				path: tablePath(client, group.target, 'records'),
-				qs: group.qs,
-				body: { records },
-				what: `table "${group.target.tableId}"`,
-				itemIndex: units[0].itemIndex,
-			});
-			const ids = res?.records ?? [];
+			const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			return {
 				outputs: units.map((u, k) => [simplifyRecord({ id: ids[k]?.id, fields: u.records[0].fields }, group.types)]),
 			};

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyRecord, type GristRecord } from '../../helpers/cells';
+import { simplifyRecord } from '../../helpers/cells';
 import { columnTypes, type GristColumn } from '../../helpers/columns';
-import { errorItem, withItemIndex } from '../../helpers/items';
+import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
-import { documentLocator, tableLocator } from '../common.descriptions';
-import { buildReadQuery, hiddenColumnsOptions, queryNeedsColumns, readFields } from './read';
-import { ColumnCache, readTarget, tablePath } from './shared';
+import { buildReadQuery, queryNeedsColumns, readTarget } from '../../parameters';
+import { ColumnCache, fetchRecords } from '../../transport/api';
+import { documentLocator, hiddenColumnsOptions, readFields, tableLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -46,14 +46,7 @@ export async function execute(
 			if (simplify || queryNeedsColumns.call(this, i)) columns = await columnsCache.get(target, i);
 			const qs = buildReadQuery.call(this, i, columns);
 			if (includeHidden) qs.hidden = 1;
-			const res = await client.request<{ records?: GristRecord[] }>({
-				method: 'GET',
-				path: tablePath(client, target, 'records'),
-				qs,
-				what: `table "${target.tableId}"`,
-				itemIndex: i,
-			});
-			const records = res?.records ?? [];
+			const records = await fetchRecords(client, target, qs, i);
 			const pairedItem = { item: i };
 			if (simplify) {
 				const types = columnTypes(columns ?? []);

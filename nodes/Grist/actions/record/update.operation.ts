@@ -1,26 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions } from '../../helpers/batch';
+import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { simplifyRecord } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { documentLocator, tableLocator } from '../common.descriptions';
+import { noparseQs, parseRowIds, readRawFields, readTarget } from '../../parameters';
+import { ColumnCache, targetKey, updateRecords } from '../../transport/api';
 import {
-	ColumnCache,
 	columnsMapper,
 	dataModeField,
-	encodeFields,
+	documentLocator,
 	fieldsJsonField,
-	noparseQs,
-	parseRowIds,
-	readRawFields,
-	readTarget,
-	refuseUnknownColumns,
+	tableLocator,
 	writeOptionsField,
-	tablePath,
-	targetKey,
-	type WriteGroup,
-} from './shared';
+} from '../common.descriptions';
+import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -44,7 +38,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-type Rec = { id: number; fields: IDataObject };
+/** One record of the PATCH body. */
+type RecordUpdate = { id: number; fields: IDataObject };
 
 /**
  * PATCH …/records: items grouped by table and by field set (Grist requires one field set per
@@ -56,7 +51,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const cache = new ColumnCache(client);
-	const options: BatchOptions<Rec, WriteGroup> = {
+	const options: BatchOptions<RecordUpdate, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (i) => {
 			const target = readTarget.call(this, i);
@@ -80,14 +75,7 @@ export async function execute(
 			};
 		},
 		send: async (group, units, records) => {
-			await client.request({
-				method: 'PATCH',
-				path: tablePath(client, group.target, 'records'),
-				qs: group.qs,
-				body: { records },
-				what: `table "${group.target.tableId}"`,
-				itemIndex: units[0].itemIndex,
-			});
+			await updateRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			return { outputs: units.map((u) => [simplifyRecord(u.records[0], group.types)]) };
 		},
 	};

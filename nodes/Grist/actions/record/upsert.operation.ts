@@ -1,25 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions } from '../../helpers/batch';
+import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { documentLocator, tableLocator } from '../common.descriptions';
+import { noparseQs, readRawFields, readTarget } from '../../parameters';
+import { ColumnCache, targetKey, upsertRecords } from '../../transport/api';
 import {
-	ColumnCache,
 	columnsMapper,
 	dataModeField,
-	encodeFields,
+	documentLocator,
 	fieldsJsonField,
 	noparseOption,
-	noparseQs,
-	readRawFields,
-	readTarget,
-	refuseUnknownColumns,
-	tablePath,
-	targetKey,
-	type WriteGroup,
-} from './shared';
+	tableLocator,
+} from '../common.descriptions';
+import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -86,11 +81,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-type Rec = { require: IDataObject; fields: IDataObject };
-
-interface UpsertResponse {
-	recordIds?: Array<number[] | number | null>;
-}
+/** One record of the PUT body. */
+type RecordUpsert = { require: IDataObject; fields: IDataObject };
 
 /**
  * PUT …/records: match columns go to `require`, the other fields to `fields`. Items of one table
@@ -104,7 +96,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const cache = new ColumnCache(client);
 	const seen = new Map<string, number>();
-	const options: BatchOptions<Rec, WriteGroup> = {
+	const options: BatchOptions<RecordUpsert, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (i) => {
 			const target = readTarget.call(this, i);
@@ -162,14 +154,7 @@ export async function execute(
 			};
 		},
 		send: async (group, units, records) => {
-			const res = await client.request<UpsertResponse | null>({
-				method: 'PUT',
-				path: tablePath(client, group.target, 'records'),
-				qs: group.qs,
-				body: { records },
-				what: `table "${group.target.tableId}"`,
-				itemIndex: units[0].itemIndex,
-			});
+			const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			return {
 				outputs: units.map((u, k) => {
 					const { require, fields } = u.records[0];

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { optionalOrgLocator, orgKeyValue, requiredName } from '../common.descriptions';
-import { fetchWorkspace } from './get.operation';
+import { createWorkspace, getWorkspace } from '../../transport/api';
+import { orgKeyValue, requiredName } from '../../parameters';
+import { optionalOrgLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	optionalOrgLocator,
@@ -32,13 +33,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (i) => {
 		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the name of the new workspace.');
 		const key = await orgKeyValue.call(this, client, i);
-		const wid = await client.request<number>({
-			method: 'POST',
-			path: client.path('orgs', { value: key, label: 'organization' }, 'workspaces'),
-			body: { name },
-			what: `organization "${key}"`,
-			itemIndex: i,
-		});
-		return await fetchWorkspace(client, Number(wid), i);
+		const wid = await createWorkspace(client, key, { name }, i);
+		return await getWorkspace(client, wid, i);
 	});
 }

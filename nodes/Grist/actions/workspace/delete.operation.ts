@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue } from '../../parameters';
+import { workspaceLocator } from '../common.descriptions';
+import { deleteWorkspace } from '../../transport/api';
 
 const properties: INodeProperties[] = [
 	{
@@ -29,12 +31,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const wid = workspaceIdValue.call(this, 'workspace', i);
-		await client.request({
-			method: 'DELETE',
-			path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
-			what: `workspace ${wid}`,
-			itemIndex: i,
-		});
+		await deleteWorkspace(client, wid, i);
 		return { deleted: true };
 	});
 }

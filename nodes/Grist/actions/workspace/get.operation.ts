@@ -1,9 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue } from '../../parameters';
+import { workspaceLocator } from '../common.descriptions';
+import { getWorkspace } from '../../transport/api';
 
 const properties: INodeProperties[] = [workspaceLocator];
 
@@ -13,15 +15,6 @@ export const description = updateDisplayOptions(
 );
 
 /** GET /api/workspaces/{wid}: the workspace with its documents and org. */
-export async function fetchWorkspace(client: GristClient, wid: number, itemIndex: number): Promise<IDataObject> {
-	return await client.request<IDataObject>({
-		method: 'GET',
-		path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
-		what: `workspace ${wid}`,
-		itemIndex,
-	});
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
@@ -29,6 +22,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const wid = workspaceIdValue.call(this, 'workspace', i);
-		return await fetchWorkspace(client, wid, i);
+		return await getWorkspace(client, wid, i);
 	});
 }

@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { accessItems, type AccessListing } from '../../helpers/access';
-import { forEachItem } from '../../helpers/items';
+import { accessItems } from '../../helpers/access';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue, workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue } from '../../parameters';
+import { workspaceLocator } from '../common.descriptions';
+import { getAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [workspaceLocator];
 
@@ -21,12 +23,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (i) => {
 		const wid = workspaceIdValue.call(this, 'workspace', i);
-		const listing = await client.request<AccessListing>({
-			method: 'GET',
-			path: client.path('workspaces', { value: wid, label: 'workspace ID' }, 'access'),
-			what: `workspace ${wid}`,
-			itemIndex: i,
-		});
+		const listing = await getAccess(client, { kind: 'workspace', wid }, i);
 		return accessItems('workspace', listing);
 	});
 }

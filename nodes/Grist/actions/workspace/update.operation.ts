@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue, workspaceLocator, requiredName } from '../common.descriptions';
-import { fetchWorkspace } from './get.operation';
+import { getWorkspace, updateWorkspace } from '../../transport/api';
+import { requiredName, workspaceIdValue } from '../../parameters';
+import { workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	workspaceLocator,
@@ -32,13 +33,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (i) => {
 		const wid = workspaceIdValue.call(this, 'workspace', i);
 		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the new name of the workspace.');
-		await client.request({
-			method: 'PATCH',
-			path: client.path('workspaces', { value: wid, label: 'workspace ID' }),
-			body: { name },
-			what: `workspace ${wid}`,
-			itemIndex: i,
-		});
-		return await fetchWorkspace(client, wid, i);
+		await updateWorkspace(client, wid, { name }, i);
+		return await getWorkspace(client, wid, i);
 	});
 }

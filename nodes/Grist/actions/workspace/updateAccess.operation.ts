@@ -2,16 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { buildAccessDelta } from '../../helpers/access';
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import {
-	accessUpdateFields,
-	accessUpdateInput,
-	asInputError,
-	patchAccess,
-	workspaceIdValue,
-	workspaceLocator,
-} from '../common.descriptions';
+import { accessUpdateInput, asInputError, workspaceIdValue } from '../../parameters';
+import { accessUpdateFields, workspaceLocator } from '../common.descriptions';
+import { updateAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
 
@@ -35,12 +30,7 @@ export async function execute(
 		} catch (error) {
 			throw asInputError.call(this, error, i);
 		}
-		return await patchAccess(
-			client,
-			client.path('workspaces', { value: wid, label: 'workspace ID' }, 'access'),
-			body,
-			`workspace ${wid}`,
-			i,
-		);
+		await updateAccess(client, { kind: 'workspace', wid }, body, i);
+		return { updated: true, ...body.delta };
 	});
 }

@@ -4,27 +4,17 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { baseType } from '../Grist/helpers/cells';
-import { fetchColumns, type GristColumn } from '../Grist/helpers/columns';
+import { isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
+import { pickedLocator } from '../Grist/parameters';
 import { GristClient } from '../Grist/transport';
-
-export const TIMESTAMP_TYPES = ['Date', 'DateTime', 'Numeric'];
-
-export function isTimestampColumn(column: GristColumn): boolean {
-	return TIMESTAMP_TYPES.includes(baseType(column.type));
-}
-
-function current(ctx: ILoadOptionsFunctions, name: string): string {
-	const value = ctx.getCurrentNodeParameter(name, { extractValue: true }) as unknown;
-	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-}
+import { fetchColumns } from '../Grist/transport/api';
 
 async function tableColumns(ctx: ILoadOptionsFunctions): Promise<GristColumn[]> {
-	const docId = current(ctx, 'document');
-	const tableId = current(ctx, 'table');
+	const docId = pickedLocator(ctx, 'document', true);
+	const tableId = pickedLocator(ctx, 'table', true);
 	if (!docId || !tableId) return [];
 	const client = await GristClient.create(ctx);
-	return (await fetchColumns(client, docId, tableId)).filter((c) => !c.hidden);
+	return (await fetchColumns(client, { docId, tableId })).filter((c) => !c.hidden);
 }
 
 function option(column: GristColumn): INodePropertyOptions {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isUncertainWrite } from './retry';
+import { isUncertainWrite } from '../helpers/retry';
 
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
 

@@ -1,0 +1,600 @@
+/**
+ * The Grist API, by section: one named call per endpoint the package uses. Every path is built
+ * here, from encoded segments (a bad id fails as an input error naming the field), and every call
+ * goes through the transport (GristClient: auth, retries, error mapping). Operations, pickers and
+ * the trigger call these functions; none of them builds a path.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ACCESS_HINTS, type AccessListing } from '../helpers/access';
+import type { GristRecord } from '../helpers/cells';
+import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/columns';
+import { withHint } from '../helpers/errors';
+import { PathSegmentError, apiPath, siteOrgKey } from '../helpers/url';
+import type { BinaryResponse, GristClient, StreamResponse } from './index';
+
+type Segment = string | number | { value: string | number; label: string };
+
+/** Builds an API path; bad ids give a NodeOperationError naming the field. */
+export function buildPath(client: GristClient, ...parts: Segment[]): string {
+	try {
+		return apiPath(...parts);
+	} catch (error) {
+		throw new NodeOperationError(client.getNode(), (error as PathSegmentError).message, {
+			description: 'Pick the value from the list, or enter a valid ID.',
+		});
+	}
+}
+
+const orgSegment = (key: string | number) => ({ value: key, label: 'organization' });
+const workspaceSegment = (wid: string | number) => ({ value: wid, label: 'workspace ID' });
+const docSegment = (docId: string) => ({ value: docId, label: 'document ID' });
+
+/** A table of a document: what record, column and /data calls address. */
+export interface Target {
+	docId: string;
+	tableId: string;
+}
+
+export function targetKey(t: Target): string {
+	return JSON.stringify([t.docId, t.tableId]);
+}
+
+function tablePath(client: GristClient, t: Target, ...rest: string[]): string {
+	return buildPath(
+		client,
+		'docs',
+		docSegment(t.docId),
+		'tables',
+		{ value: t.tableId, label: 'table ID' },
+		...rest,
+	);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Organizations
+
+/** GET /api/orgs: the organizations (sites) the API key can see. */
+export async function listOrgs<T = IDataObject>(client: GristClient, itemIndex?: number): Promise<T[]> {
+	return await client.request<T[]>({
+		method: 'GET',
+		path: buildPath(client, 'orgs'),
+		what: 'the list of organizations',
+		itemIndex,
+	});
+}
+
+/**
+ * The org key for "this site": `picked` when given; else `/o/<team>` or `current` where the
+ * server can resolve it; else the only org the key can see; else an error asking the user to
+ * pick one.
+ */
+export async function siteOrg(client: GristClient, picked?: string | number): Promise<string | number> {
+	if (picked !== undefined && picked !== '') return picked;
+	const key = siteOrgKey(client.server);
+	if (key) return key;
+	const orgs = await listOrgs<{ id: number; domain: string | null }>(client);
+	if (orgs.length === 1) return orgs[0].id;
+	throw new NodeOperationError(
+		client.getNode(),
+		orgs.length === 0
+			? 'The API key cannot see any organization on this Grist server'
+			: `This Grist server has ${orgs.length} organizations and the Server URL does not say which one to use`,
+		{
+			description:
+				'Pick an organization in the Organization field, or add /o/TEAM to the Server URL of the credential (e.g. https://grist.example.com/o/myteam).',
+		},
+	);
+}
+
+/** GET /api/orgs/{org}. */
+export async function getOrg(client: GristClient, key: string | number, itemIndex: number): Promise<IDataObject> {
+	return await client.request<IDataObject>({
+		method: 'GET',
+		path: buildPath(client, 'orgs', orgSegment(key)),
+		what: `organization "${key}"`,
+		itemIndex,
+	});
+}
+
+/** PATCH /api/orgs/{org}. */
+export async function updateOrg(client: GristClient, key: string | number, body: IDataObject, itemIndex: number): Promise<void> {
+	await client.request({
+		method: 'PATCH',
+		path: buildPath(client, 'orgs', orgSegment(key)),
+		body,
+		what: `organization "${key}"`,
+		itemIndex,
+	});
+}
+
+/** GET /api/orgs/{org}/workspaces: the workspaces the key can see, with their documents. */
+export async function listOrgWorkspaces<T = IDataObject>(
+	client: GristClient,
+	key: string | number,
+	itemIndex?: number,
+): Promise<T[]> {
+	return await client.request<T[]>({
+		method: 'GET',
+		path: buildPath(client, 'orgs', orgSegment(key), 'workspaces'),
+		what: `organization "${key}"`,
+		itemIndex,
+	});
+}
+
+/** Turns the answer of GET /api/orgs/{org}/workspaces into one item per document. */
+export function documentsOfWorkspaces(workspaces: IDataObject[]): IDataObject[] {
+	const docs: IDataObject[] = [];
+	for (const ws of workspaces) {
+		for (const doc of (ws.docs as IDataObject[] | undefined) ?? []) {
+			docs.push({
+				...doc,
+				workspace: { id: ws.id, name: ws.name, ...(ws.orgDomain !== undefined ? { orgDomain: ws.orgDomain } : {}) },
+			});
+		}
+	}
+	return docs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workspaces
+
+/** POST /api/orgs/{org}/workspaces; returns the new workspace's id. */
+export async function createWorkspace(
+	client: GristClient,
+	key: string | number,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<number> {
+	const wid = await client.request<number>({
+		method: 'POST',
+		path: buildPath(client, 'orgs', orgSegment(key), 'workspaces'),
+		body,
+		what: `organization "${key}"`,
+		itemIndex,
+	});
+	return Number(wid);
+}
+
+/** GET /api/workspaces/{wid}: the workspace with its documents and org. */
+export async function getWorkspace<T = IDataObject>(
+	client: GristClient,
+	wid: string | number,
+	itemIndex?: number,
+): Promise<T> {
+	return await client.request<T>({
+		method: 'GET',
+		path: buildPath(client, 'workspaces', workspaceSegment(wid)),
+		what: `workspace ${wid}`,
+		itemIndex,
+	});
+}
+
+/** PATCH /api/workspaces/{wid}. */
+export async function updateWorkspace(client: GristClient, wid: number, body: IDataObject, itemIndex: number): Promise<void> {
+	await client.request({
+		method: 'PATCH',
+		path: buildPath(client, 'workspaces', workspaceSegment(wid)),
+		body,
+		what: `workspace ${wid}`,
+		itemIndex,
+	});
+}
+
+/** DELETE /api/workspaces/{wid}: permanent, with all its documents. */
+export async function deleteWorkspace(client: GristClient, wid: number, itemIndex: number): Promise<void> {
+	await client.request({
+		method: 'DELETE',
+		path: buildPath(client, 'workspaces', workspaceSegment(wid)),
+		what: `workspace ${wid}`,
+		itemIndex,
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+/** POST /api/workspaces/{wid}/docs; returns the new document's id. */
+export async function createDocument(client: GristClient, wid: number, body: IDataObject, itemIndex: number): Promise<string> {
+	const docId = await client.request<string>({
+		method: 'POST',
+		path: buildPath(client, 'workspaces', workspaceSegment(wid), 'docs'),
+		body,
+		what: `workspace ${wid}`,
+		itemIndex,
+	});
+	return String(docId);
+}
+
+/** GET /api/docs/{docId}: the document with its workspace and org. */
+export async function getDocument(client: GristClient, docId: string, itemIndex: number): Promise<IDataObject> {
+	return await client.request<IDataObject>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId)),
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** PATCH /api/docs/{docId} (name, isPinned). */
+export async function updateDocument(client: GristClient, docId: string, body: IDataObject, itemIndex: number): Promise<void> {
+	await client.request({
+		method: 'PATCH',
+		path: buildPath(client, 'docs', docSegment(docId)),
+		body,
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** DELETE /api/docs/{docId}. */
+export async function deleteDocument(client: GristClient, docId: string, itemIndex: number): Promise<void> {
+	await client.request({
+		method: 'DELETE',
+		path: buildPath(client, 'docs', docSegment(docId)),
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** PATCH /api/docs/{docId}/move `{ workspace }`. */
+export async function moveDocument(client: GristClient, docId: string, wid: number, itemIndex: number): Promise<void> {
+	await client.request({
+		method: 'PATCH',
+		path: buildPath(client, 'docs', docSegment(docId), 'move'),
+		body: { workspace: wid },
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}
+
+export interface ExportRequest {
+	docId: string;
+	format: 'xlsx' | 'csv';
+	tableId?: string;
+}
+
+/** GET /api/docs/{docId}/download/{xlsx|csv}: the file, byte for byte. */
+export async function exportDocument(
+	client: GristClient,
+	req: ExportRequest,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<BinaryResponse> {
+	return await client.binary({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(req.docId), 'download', req.format),
+		qs,
+		what: req.tableId !== undefined ? `table "${req.tableId}" of document "${req.docId}"` : `document "${req.docId}"`,
+		itemIndex,
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access (orgs, workspaces, documents)
+
+export type AccessScope =
+	| { kind: 'org'; key: string | number }
+	| { kind: 'workspace'; wid: number }
+	| { kind: 'document'; docId: string };
+
+function accessPath(client: GristClient, scope: AccessScope): { path: string; what: string } {
+	if (scope.kind === 'org') {
+		return { path: buildPath(client, 'orgs', orgSegment(scope.key), 'access'), what: `organization "${scope.key}"` };
+	}
+	if (scope.kind === 'workspace') {
+		return { path: buildPath(client, 'workspaces', workspaceSegment(scope.wid), 'access'), what: `workspace ${scope.wid}` };
+	}
+	return { path: buildPath(client, 'docs', docSegment(scope.docId), 'access'), what: `document "${scope.docId}"` };
+}
+
+/** GET …/access: the users with access (and, below orgs, maxInheritedRole). */
+export async function getAccess(client: GristClient, scope: AccessScope, itemIndex: number): Promise<AccessListing> {
+	return await client.request<AccessListing>({ method: 'GET', ...accessPath(client, scope), itemIndex });
+}
+
+/**
+ * PATCH …/access with a delta. Grist's own message is kept; known cases get a hint that says
+ * what to do.
+ */
+export async function updateAccess(
+	client: GristClient,
+	scope: AccessScope,
+	body: { delta: IDataObject | object },
+	itemIndex: number,
+): Promise<void> {
+	try {
+		await client.request({ method: 'PATCH', ...accessPath(client, scope), body, itemIndex });
+	} catch (error) {
+		throw withHint(error, ACCESS_HINTS);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables and columns
+
+/** GET /api/docs/{docId}/tables. */
+export async function listTables(client: GristClient, docId: string): Promise<Array<{ id: string; fields: IDataObject }>> {
+	const res = await client.request<{ tables: Array<{ id: string; fields: IDataObject }> }>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'tables'),
+		what: `document "${docId}"`,
+	});
+	return res.tables;
+}
+
+export interface FetchColumnsOptions {
+	/** Also return `manualSort` and `gristHelper_*` columns. */
+	hidden?: boolean;
+	itemIndex?: number;
+}
+
+/** `GET /api/docs/{docId}/tables/{tableId}/columns` → flattened columns, in Grist's order. */
+export async function fetchColumns(client: GristClient, t: Target, opts: FetchColumnsOptions = {}): Promise<GristColumn[]> {
+	const res = await client.request<{ columns?: Array<{ id: string; fields?: IDataObject }> }>({
+		method: 'GET',
+		path: tablePath(client, t, 'columns'),
+		qs: opts.hidden ? { hidden: 1 } : undefined,
+		what: `table "${t.tableId}"`,
+		itemIndex: opts.itemIndex,
+	});
+	return (res?.columns ?? []).map(toColumn);
+}
+
+export interface TableInfo {
+	columns: GristColumn[];
+	byId: Map<string, GristColumn>;
+	types: Record<string, string>;
+}
+
+/**
+ * Columns of each table, fetched once per execution (one GET per table; a failed GET is not
+ * kept). With `hidden` (the default) Grist's helper columns are listed too.
+ */
+export class ColumnCache {
+	private readonly cache = new Map<string, Promise<GristColumn[]>>();
+	private readonly infos = new Map<string, TableInfo>();
+
+	constructor(
+		private readonly client: GristClient,
+		private readonly opts: { hidden: boolean } = { hidden: true },
+	) {}
+
+	/** Columns plus lookups built once per table (not per item). */
+	async info(t: Target, itemIndex?: number): Promise<TableInfo> {
+		const key = targetKey(t);
+		const known = this.infos.get(key);
+		if (known) return known;
+		const columns = await this.get(t, itemIndex);
+		const info = { columns, byId: columnMap(columns), types: columnTypes(columns) };
+		this.infos.set(key, info);
+		return info;
+	}
+
+	async get(t: Target, itemIndex?: number): Promise<GristColumn[]> {
+		const key = targetKey(t);
+		let p = this.cache.get(key);
+		if (!p) {
+			p = fetchColumns(this.client, t, { hidden: this.opts.hidden, itemIndex });
+			this.cache.set(key, p);
+			p.catch(() => this.cache.delete(key));
+		}
+		return await p;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records
+
+/** GET …/records with `filter`, `sort`, `limit`, `hidden` as given. */
+export async function fetchRecords(
+	client: GristClient,
+	t: Target,
+	qs: IDataObject,
+	itemIndex?: number,
+): Promise<GristRecord[]> {
+	const res = await client.request<{ records?: GristRecord[] }>({
+		method: 'GET',
+		path: tablePath(client, t, 'records'),
+		qs,
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+	return res?.records ?? [];
+}
+
+/** POST …/records; returns the new rows' ids in the order of `records`. */
+export async function addRecords(
+	client: GristClient,
+	t: Target,
+	records: IDataObject[],
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<Array<{ id: number }>> {
+	const res = await client.request<{ records?: Array<{ id: number }> }>({
+		method: 'POST',
+		path: tablePath(client, t, 'records'),
+		qs,
+		body: { records },
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+	return res?.records ?? [];
+}
+
+/** PATCH …/records (`{ id, fields }` each, one field set per request). */
+export async function updateRecords(
+	client: GristClient,
+	t: Target,
+	records: Array<{ id: number; fields: IDataObject }>,
+	qs: IDataObject | undefined,
+	itemIndex: number,
+): Promise<void> {
+	await client.request({
+		method: 'PATCH',
+		path: tablePath(client, t, 'records'),
+		qs,
+		body: { records },
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+}
+
+export interface UpsertResponse {
+	recordIds?: Array<number[] | number | null>;
+}
+
+/** PUT …/records (`{ require, fields }` each). */
+export async function upsertRecords(
+	client: GristClient,
+	t: Target,
+	records: Array<{ require: IDataObject; fields: IDataObject }>,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<UpsertResponse | null> {
+	return await client.request<UpsertResponse | null>({
+		method: 'PUT',
+		path: tablePath(client, t, 'records'),
+		qs,
+		body: { records },
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+}
+
+/** Whether a 404 says the route is missing (an older server), not that the table or doc is. */
+function isMissingRoute(error: unknown): boolean {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '404') return false;
+	return !/table|document|column|workspace|organization|attachment/i.test(error.message) || /^not found: \//i.test(error.message);
+}
+
+/**
+ * Deletes rows with `POST …/records/delete` (Grist 1.7.5+), falling back to `POST …/data/delete`
+ * where the server does not have that route (remembered in `legacy`, by table, for the rest of
+ * the execution). `route: 'data'` goes to `/data/delete` directly.
+ */
+export async function deleteRows(
+	client: GristClient,
+	t: Target,
+	rowIds: number[],
+	itemIndex: number,
+	route: 'records' | 'data',
+	legacy: Set<string>,
+): Promise<void> {
+	const key = targetKey(t);
+	const send = async (p: string) =>
+		await client.request({
+			method: 'POST',
+			path: p,
+			body: rowIds,
+			what: `table "${t.tableId}"`,
+			itemIndex,
+		});
+	if (route === 'data' || legacy.has(key)) {
+		await send(tablePath(client, t, 'data', 'delete'));
+		return;
+	}
+	const failure = await send(tablePath(client, t, 'records', 'delete')).then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	if (failure === undefined) return;
+	if (!isMissingRoute(failure)) return await Promise.reject(failure as Error);
+	legacy.add(key);
+	await send(tablePath(client, t, 'data', 'delete'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Columnar records (/data, deprecated)
+
+/** GET …/data: `{ id: [...], A: [...] }`. */
+export async function fetchColumnar(
+	client: GristClient,
+	t: Target,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<Record<string, unknown[]>> {
+	return await client.request<Record<string, unknown[]>>({
+		method: 'GET',
+		path: tablePath(client, t, 'data'),
+		qs,
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+}
+
+/** POST …/data (create; returns the new ids) or PATCH …/data (update, with an `id` column). */
+export async function writeColumnarData(
+	client: GristClient,
+	t: Target,
+	mode: 'create' | 'update',
+	data: Record<string, unknown[]>,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<number[] | null> {
+	return await client.request<number[] | null>({
+		method: mode === 'create' ? 'POST' : 'PATCH',
+		path: tablePath(client, t, 'data'),
+		qs,
+		body: data,
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attachments
+
+/** GET /api/docs/{doc}/attachments (with `limit` when given). */
+export async function listAttachments(
+	client: GristClient,
+	docId: string,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<Array<{ id: number; fields?: IDataObject }>> {
+	const res = await client.request<{ records: Array<{ id: number; fields?: IDataObject }> }>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'attachments'),
+		qs,
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+	return Array.isArray(res?.records) ? res.records : [];
+}
+
+/** GET /api/docs/{doc}/attachments/{id}: file name, size and upload time. */
+export async function getAttachment(client: GristClient, docId: string, id: number, itemIndex: number): Promise<IDataObject> {
+	return await client.request<IDataObject>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'attachments', id),
+		what: `attachment ${id} of document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** GET /api/docs/{doc}/attachments/{id}/download: the bytes as a stream. */
+export async function downloadAttachment(
+	client: GristClient,
+	docId: string,
+	id: number,
+	itemIndex: number,
+): Promise<StreamResponse> {
+	return await client.binaryStream({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'attachments', id, 'download'),
+		what: `attachment ${id} of document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** POST /api/docs/{doc}/attachments (multipart, one `upload` part per file); Grist answers the ids. */
+export async function uploadAttachments(client: GristClient, docId: string, form: FormData, itemIndex: number): Promise<unknown> {
+	return await client.request<unknown>({
+		method: 'POST',
+		path: buildPath(client, 'docs', docSegment(docId), 'attachments'),
+		body: form,
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}

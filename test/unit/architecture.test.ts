@@ -1,0 +1,152 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test reads the node sources */
+/**
+ * The layering of nodes/, read from the source files:
+ * - an operation never imports another operation, and a resource's folder (actions/<resource>/)
+ *   never imports another resource's folder: what operations share lives in actions/*.ts
+ *   (descriptions, batch executor, items, fields), ../parameters.ts and ../transport/api.ts;
+ * - only the API layer (transport/api.ts) builds Grist paths: it is the only caller of `apiPath`
+ *   and the only code with an `/api/` string (besides `apiPath` itself, in helpers/url.ts);
+ * - helpers/ are pure: they import nothing outside helpers/ (no transport, no actions).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as ts from 'typescript';
+
+const ROOT = path.join(__dirname, '../..');
+const NODES = path.join(ROOT, 'nodes');
+const GRIST = path.join(NODES, 'Grist');
+const ACTIONS = path.join(GRIST, 'actions');
+const HELPERS = path.join(GRIST, 'helpers');
+const API_LAYER = path.join(GRIST, 'transport', 'api.ts');
+const API_PATH_ENCODER = path.join(HELPERS, 'url.ts');
+
+interface Source {
+	file: string;
+	text: string;
+}
+
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+	);
+}
+
+const rel = (file: string) => path.relative(ROOT, file);
+
+/** Relative imports of a file, resolved to absolute paths without extension. */
+function relativeImports(src: Source): string[] {
+	const sf = ts.createSourceFile(src.file, src.text, ts.ScriptTarget.ES2022, true);
+	const out: string[] = [];
+	const visit = (node: ts.Node): void => {
+		if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+			const spec = node.moduleSpecifier.text;
+			if (spec.startsWith('.')) out.push(path.resolve(path.dirname(src.file), spec));
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(sf);
+	return out;
+}
+
+/** Where an operation file imports another operation, or a resource folder another resource's folder. */
+export function actionViolations(sources: Source[]): string[] {
+	const bad: string[] = [];
+	for (const src of sources) {
+		const fromDir = path.relative(ACTIONS, path.dirname(src.file));
+		if (fromDir === '' || fromDir.startsWith('..')) continue; // not in actions/<resource>/
+		const resource = fromDir.split(path.sep)[0];
+		const isIndex = path.basename(src.file) === 'index.ts';
+		for (const target of relativeImports(src)) {
+			const toDir = path.relative(ACTIONS, path.dirname(target));
+			const inResourceFolder = toDir !== '' && !toDir.startsWith('..');
+			if (inResourceFolder && toDir.split(path.sep)[0] !== resource) {
+				bad.push(`${rel(src.file)} imports another resource's folder: ${rel(target)}`);
+			} else if (target.endsWith('.operation') && !isIndex) {
+				bad.push(`${rel(src.file)} imports an operation: ${rel(target)}`);
+			}
+		}
+	}
+	return bad;
+}
+
+/** Code outside the API layer that builds a Grist path. */
+export function pathViolations(sources: Source[]): string[] {
+	const bad: string[] = [];
+	for (const src of sources) {
+		if (src.file === API_LAYER) continue;
+		const sf = ts.createSourceFile(src.file, src.text, ts.ScriptTarget.ES2022, true);
+		const visit = (node: ts.Node): void => {
+			const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+			const where = `${rel(src.file)}:${line + 1}`;
+			if (ts.isCallExpression(node)) {
+				const callee = node.expression;
+				const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : '';
+				if (name === 'apiPath' || name === 'buildPath') bad.push(`${where} calls ${name}`);
+			}
+			if (
+				src.file !== API_PATH_ENCODER &&
+				(ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) &&
+				/(^|\/)api\//.test(node.text)
+			) {
+				bad.push(`${where} builds an /api/ path: ${node.text}`);
+			}
+			ts.forEachChild(node, visit);
+		};
+		visit(sf);
+	}
+	return bad;
+}
+
+/** Imports of helpers/ files that leave helpers/. */
+export function helperViolations(sources: Source[]): string[] {
+	const bad: string[] = [];
+	for (const src of sources) {
+		if (path.dirname(src.file) !== HELPERS) continue;
+		for (const target of relativeImports(src)) {
+			if (path.dirname(target) !== HELPERS) bad.push(`${rel(src.file)} imports ${rel(target)} (helpers/ must stay pure)`);
+		}
+	}
+	return bad;
+}
+
+const sources: Source[] = sourceFiles(NODES).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+
+describe('architecture of nodes/', () => {
+	it('reads the sources', () => {
+		expect(sources.some((s) => s.file === API_LAYER)).toBe(true);
+		expect(sources.filter((s) => s.file.endsWith('.operation.ts')).length).toBeGreaterThan(30);
+	});
+
+	it('no operation imports another operation; no resource folder imports another resource folder', () => {
+		expect(actionViolations(sources)).toEqual([]);
+	});
+
+	it('only the API layer (transport/api.ts) builds Grist paths', () => {
+		expect(pathViolations(sources)).toEqual([]);
+	});
+
+	it('helpers/ import nothing outside helpers/ (no transport, no actions)', () => {
+		expect(helperViolations(sources)).toEqual([]);
+	});
+
+	it('each check catches a planted violation', () => {
+		const plant = (file: string, text: string): Source[] => [
+			...sources.filter((s) => s.file !== file),
+			{ file, text: `${sources.find((s) => s.file === file)?.text ?? ''}\n${text}\n` },
+		];
+		const columnarDelete = path.join(ACTIONS, 'columnar', 'delete.operation.ts');
+		const recordCreate = path.join(ACTIONS, 'record', 'create.operation.ts');
+		expect(actionViolations(plant(columnarDelete, "import { execute as x } from '../record/delete.operation';"))).toEqual([
+			"nodes/Grist/actions/columnar/delete.operation.ts imports another resource's folder: nodes/Grist/actions/record/delete.operation",
+		]);
+		expect(actionViolations(plant(recordCreate, "import { execute as x } from './update.operation';"))).toEqual([
+			'nodes/Grist/actions/record/create.operation.ts imports an operation: nodes/Grist/actions/record/update.operation',
+		]);
+		expect(pathViolations(plant(recordCreate, "const p = apiPath('docs', 'x');"))).toHaveLength(1);
+		expect(pathViolations(plant(recordCreate, 'const p = `/api/docs/${x}/tables`;'))).toHaveLength(1);
+		const columns = path.join(HELPERS, 'columns.ts');
+		expect(helperViolations(plant(columns, "import type { GristClient } from '../transport';"))).toEqual([
+			'nodes/Grist/helpers/columns.ts imports nodes/Grist/transport (helpers/ must stay pure)',
+		]);
+	});
+});
