@@ -162,7 +162,7 @@ const sameForAll = new WeakMap<object, SameForAll>();
 export function itemParameter<T extends string | number | boolean | undefined>(
 	this: IExecuteFunctions,
 	name: string,
-	i: number,
+	itemIndex: number,
 	fallback: T,
 	options?: IGetNodeParameterOptions,
 ): T {
@@ -182,29 +182,29 @@ export function itemParameter<T extends string | number | boolean | undefined>(
 		}
 	}
 	if (entry) return entry.value as T;
-	const value = this.getNodeParameter(name, i, fallback, options) as T;
+	const value = this.getNodeParameter(name, itemIndex, fallback, options) as T;
 	if (entry === undefined && (value === null || typeof value !== 'object')) cache.values.set(key, { value });
 	return value;
 }
 
 /** A resource locator's value as text (as `locatorValue`), read once when it has no expression. */
-function sameForAllLocatorValue(this: IExecuteFunctions, name: string, i: number): string {
-	return locatorText(itemParameter.call(this, name, i, '', { extractValue: true }));
+function sameForAllLocatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
+	return locatorText(itemParameter.call(this, name, itemIndex, '', { extractValue: true }));
 }
 
-/** The document and table of item `i`; empty values fail with an error naming the field. */
-export function readTarget(this: IExecuteFunctions, i: number): Target {
-	const docId = sameForAllLocatorValue.call(this, 'document', i);
+/** The document and table of item `itemIndex`; empty values fail with an error naming the field. */
+export function readTarget(this: IExecuteFunctions, itemIndex: number): Target {
+	const docId = sameForAllLocatorValue.call(this, 'document', itemIndex);
 	if (docId === '') {
-		throw new NodeOperationError(this.getNode(), `The Document field is empty (item ${i})`, {
-			itemIndex: i,
+		throw new NodeOperationError(this.getNode(), `The Document field is empty (item ${itemIndex})`, {
+			itemIndex,
 			description: 'Pick a document from the list, or enter its ID or URL.',
 		});
 	}
-	const tableId = sameForAllLocatorValue.call(this, 'table', i);
+	const tableId = sameForAllLocatorValue.call(this, 'table', itemIndex);
 	if (tableId === '') {
-		throw new NodeOperationError(this.getNode(), `The Table field is empty (item ${i})`, {
-			itemIndex: i,
+		throw new NodeOperationError(this.getNode(), `The Table field is empty (item ${itemIndex})`, {
+			itemIndex,
 			description: 'Pick a table from the list, or enter its ID (as shown in Raw Data).',
 		});
 	}
@@ -231,33 +231,33 @@ export interface ReadFieldsResult {
 	matchingColumns: string[];
 }
 
-/** The raw (unencoded) fields of item `i` from the mapper, the input item, or the JSON field. */
-export function readRawFields(this: IExecuteFunctions, i: number, wantMatching = false): ReadFieldsResult {
-	const dataMode = itemParameter.call(this, 'dataMode', i, 'mapper') as string;
+/** The raw (unencoded) fields of item `itemIndex` from the mapper, the input item, or the JSON field. */
+export function readRawFields(this: IExecuteFunctions, itemIndex: number, wantMatching = false): ReadFieldsResult {
+	const dataMode = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') as string;
 	if (dataMode === 'json') {
-		const raw = this.getNodeParameter('fieldsJson', i, '{}') as unknown;
+		const raw = this.getNodeParameter('fieldsJson', itemIndex, '{}') as unknown;
 		let value: unknown = raw;
 		if (typeof raw === 'string') {
 			value = jsonParse(raw.trim() === '' ? '{}' : raw, {
-				errorMessage: `The Fields (JSON) of item ${i} is not valid JSON`,
+				errorMessage: `The Fields (JSON) of item ${itemIndex} is not valid JSON`,
 			});
 		}
 		if (!value || typeof value !== 'object' || Array.isArray(value)) {
-			throw new NodeOperationError(this.getNode(), `The Fields (JSON) of item ${i} must be a JSON object of column IDs and values`, {
-				itemIndex: i,
+			throw new NodeOperationError(this.getNode(), `The Fields (JSON) of item ${itemIndex} must be a JSON object of column IDs and values`, {
+				itemIndex,
 				description: 'e.g. {"Name": "Alice", "Age": 30}',
 			});
 		}
 		return { fields: value as IDataObject, matchingColumns: [] };
 	}
-	const mappingMode = itemParameter.call(this, 'columns.mappingMode', i, 'defineBelow') as string;
+	const mappingMode = itemParameter.call(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string;
 	let matchingColumns: string[] = [];
 	if (wantMatching) {
-		const m = this.getNodeParameter('columns.matchingColumns', i, []) as ResourceMapperValue['matchingColumns'];
+		const m = this.getNodeParameter('columns.matchingColumns', itemIndex, []) as ResourceMapperValue['matchingColumns'];
 		matchingColumns = Array.isArray(m) ? m : [];
 	}
 	if (mappingMode === 'autoMapInputData') {
-		const json = this.getInputData()[i]?.json ?? {};
+		const json = this.getInputData()[itemIndex]?.json ?? {};
 		// Most items have neither key: their json is used as it is (never modified: encodeFields
 		// builds a new object when it changes anything), not copied per item.
 		if (!Object.prototype.hasOwnProperty.call(json, 'id') && !Object.prototype.hasOwnProperty.call(json, 'errors')) {
@@ -270,12 +270,12 @@ export function readRawFields(this: IExecuteFunctions, i: number, wantMatching =
 		}
 		return { fields, matchingColumns };
 	}
-	const value = (this.getNodeParameter('columns.value', i, {}) as IDataObject | null) ?? {};
+	const value = (this.getNodeParameter('columns.value', itemIndex, {}) as IDataObject | null) ?? {};
 	return { fields: { ...value }, matchingColumns };
 }
 
 /** Row IDs from a number, an array, or text like `1, 2, 3`; anything else fails naming the field. */
-export function parseRowIds(this: IExecuteFunctions, raw: unknown, i: number, field = 'Row IDs'): number[] {
+export function parseRowIds(this: IExecuteFunctions, raw: unknown, itemIndex: number, field = 'Row IDs'): number[] {
 	let list: unknown[];
 	if (Array.isArray(raw)) list = raw;
 	else if (typeof raw === 'number') list = [raw];
@@ -286,16 +286,16 @@ export function parseRowIds(this: IExecuteFunctions, raw: unknown, i: number, fi
 	} else list = [raw];
 	const ids = list.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
 	if (ids.length === 0) {
-		throw new NodeOperationError(this.getNode(), `The ${field} field of item ${i} is empty`, {
-			itemIndex: i,
+		throw new NodeOperationError(this.getNode(), `The ${field} field of item ${itemIndex} is empty`, {
+			itemIndex,
 			description: 'Enter one or more row IDs (whole numbers), e.g. 3 or 3, 4, 5.',
 		});
 	}
 	return ids.map((v) => {
 		const n = typeof v === 'number' ? v : Number(v);
 		if (!Number.isInteger(n) || n <= 0) {
-			throw new NodeOperationError(this.getNode(), `The ${field} field of item ${i} has ${JSON.stringify(v)}, which is not a row ID`, {
-				itemIndex: i,
+			throw new NodeOperationError(this.getNode(), `The ${field} field of item ${itemIndex} has ${JSON.stringify(v)}, which is not a row ID`, {
+				itemIndex,
 				description: 'A row ID is a whole number greater than 0 (the "id" of a record).',
 			});
 		}
@@ -303,8 +303,8 @@ export function parseRowIds(this: IExecuteFunctions, raw: unknown, i: number, fi
 	});
 }
 
-export function noparseQs(this: IExecuteFunctions, i: number, qs: IDataObject = {}): IDataObject {
-	const noparse = itemParameter.call(this, 'options.noparse', i, false) as boolean;
+export function noparseQs(this: IExecuteFunctions, itemIndex: number, qs: IDataObject = {}): IDataObject {
+	const noparse = itemParameter.call(this, 'options.noparse', itemIndex, false) as boolean;
 	if (noparse) qs.noparse = 1;
 	return qs;
 }
@@ -312,25 +312,25 @@ export function noparseQs(this: IExecuteFunctions, i: number, qs: IDataObject = 
 // ---------------------------------------------------------------------------------------------
 // Reads: filter, sort, limit
 
-/** Limit of item `i`: `0` for Return All, else a whole number ≥ 1. */
-export function readLimit(this: IExecuteFunctions, i: number): number {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+/** Limit of item `itemIndex`: `0` for Return All, else a whole number ≥ 1. */
+export function readLimit(this: IExecuteFunctions, itemIndex: number): number {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return 0;
-	const limit = this.getNodeParameter('limit', i, 50) as unknown;
+	const limit = this.getNodeParameter('limit', itemIndex, 50) as unknown;
 	const n = typeof limit === 'string' ? Number(limit) : (limit as number);
 	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-		throw new NodeOperationError(this.getNode(), `The Limit of item ${i} must be a whole number of at least 1, not ${JSON.stringify(limit)}`, {
-			itemIndex: i,
+		throw new NodeOperationError(this.getNode(), `The Limit of item ${itemIndex} must be a whole number of at least 1, not ${JSON.stringify(limit)}`, {
+			itemIndex,
 			description: 'Set Limit to 1 or more, or turn on Return All.',
 		});
 	}
 	return n;
 }
 
-function toOperationError(this: IExecuteFunctions, error: Error, i: number): NodeOperationError {
+function toOperationError(this: IExecuteFunctions, error: Error, itemIndex: number): NodeOperationError {
 	const fe = error instanceof FilterError ? error : undefined;
-	return new NodeOperationError(this.getNode(), `${error.message} (item ${i})`, {
-		itemIndex: i,
+	return new NodeOperationError(this.getNode(), `${error.message} (item ${itemIndex})`, {
+		itemIndex,
 		description: fe?.hint ?? `Fix the ${fe?.field ?? 'Filter'} field.`,
 	});
 }
@@ -344,30 +344,30 @@ function attempt<T>(fn: () => T): { value: T } | { error: Error } {
 }
 
 /**
- * Builds `filter`, `sort` and `limit` for item `i`. `columns` is needed for the filter builder
+ * Builds `filter`, `sort` and `limit` for item `itemIndex`. `columns` is needed for the filter builder
  * (value types) and to catch sorts on unknown columns before the request (Grist answers 500).
  */
-export function buildReadQuery(this: IExecuteFunctions, i: number, columns: GristColumn[] | undefined): IDataObject {
+export function buildReadQuery(this: IExecuteFunctions, itemIndex: number, columns: GristColumn[] | undefined): IDataObject {
 	const qs: IDataObject = {};
-	const limit = readLimit.call(this, i);
+	const limit = readLimit.call(this, itemIndex);
 	if (limit > 0) qs.limit = limit;
 
-	const filterType = this.getNodeParameter('filterType', i, 'none') as string;
+	const filterType = this.getNodeParameter('filterType', itemIndex, 'none') as string;
 	const filter = attempt(() => {
 		if (filterType === 'builder') {
-			const conditions = (this.getNodeParameter('filters.conditions', i, []) as FilterCondition[]) ?? [];
+			const conditions = (this.getNodeParameter('filters.conditions', itemIndex, []) as FilterCondition[]) ?? [];
 			return buildFilter(conditions, columns ? columnTypes(columns) : {});
 		}
-		if (filterType === 'json') return parseJsonFilter(this.getNodeParameter('filterJson', i, '{}'), 'Filter (JSON)');
+		if (filterType === 'json') return parseJsonFilter(this.getNodeParameter('filterJson', itemIndex, '{}'), 'Filter (JSON)');
 		return {};
 	});
-	if ('error' in filter) throw toOperationError.call(this, filter.error, i);
+	if ('error' in filter) throw toOperationError.call(this, filter.error, itemIndex);
 	if (Object.keys(filter.value).length > 0) qs.filter = JSON.stringify(filter.value);
 
-	const rules = (this.getNodeParameter('sort.rules', i, []) as SortRule[]) ?? [];
+	const rules = (this.getNodeParameter('sort.rules', itemIndex, []) as SortRule[]) ?? [];
 	if (rules.length > 0) {
 		const sort = attempt(() => buildSort(rules));
-		if ('error' in sort) throw toOperationError.call(this, sort.error, i);
+		if ('error' in sort) throw toOperationError.call(this, sort.error, itemIndex);
 		if (columns) {
 			const known = new Set(columns.map((c) => c.id));
 			known.add('id');
@@ -375,8 +375,8 @@ export function buildReadQuery(this: IExecuteFunctions, i: number, columns: Gris
 			for (const rule of rules) {
 				const column = String(rule.column).trim();
 				if (!known.has(column)) {
-					throw new NodeOperationError(this.getNode(), `Cannot sort by column "${column}": the table has no such column (item ${i})`, {
-						itemIndex: i,
+					throw new NodeOperationError(this.getNode(), `Cannot sort by column "${column}": the table has no such column (item ${itemIndex})`, {
+						itemIndex,
 						description: `Pick a column of the table in Sort. Its columns are: ${[...known].filter((c) => c !== 'manualSort').join(', ')}.`,
 					});
 				}
@@ -387,10 +387,10 @@ export function buildReadQuery(this: IExecuteFunctions, i: number, columns: Gris
 	return qs;
 }
 
-/** Whether item `i`'s query needs the table's columns. */
-export function queryNeedsColumns(this: IExecuteFunctions, i: number): boolean {
-	const filterType = this.getNodeParameter('filterType', i, 'none') as string;
-	const rules = (this.getNodeParameter('sort.rules', i, []) as SortRule[]) ?? [];
+/** Whether item `itemIndex`'s query needs the table's columns. */
+export function queryNeedsColumns(this: IExecuteFunctions, itemIndex: number): boolean {
+	const filterType = this.getNodeParameter('filterType', itemIndex, 'none') as string;
+	const rules = (this.getNodeParameter('sort.rules', itemIndex, []) as SortRule[]) ?? [];
 	return filterType === 'builder' || rules.length > 0;
 }
 

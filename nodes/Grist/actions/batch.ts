@@ -88,10 +88,10 @@ export async function executeBatched<R, G>(
 
 	// 1. Prepare every item; bad input fails before any request.
 	const groups = new Map<string, { group: G; units: Array<PreparedUnit<R, G>> }>();
-	for (let i = 0; i < items.length; i++) {
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		let prepared: Array<BatchUnit<R, G>>;
 		try {
-			const result = await options.prepare(i);
+			const result = await options.prepare(itemIndex);
 			prepared = Array.isArray(result) ? result : [result];
 			for (const unit of prepared) {
 				const bytes = unit.records.reduce((sum, r) => sum + jsonBytes(r), 0) + Math.max(0, unit.records.length - 1);
@@ -100,19 +100,19 @@ export async function executeBatched<R, G>(
 					const which = largest ? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)` : '';
 					throw new NodeOperationError(
 						ctx.getNode(),
-						`Item ${i} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
-						{ itemIndex: i, description: 'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).' },
+						`Item ${itemIndex} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
+						{ itemIndex, description: 'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).' },
 					);
 				}
 				(unit as PreparedUnit<R, G>).bytes = bytes;
-				(unit as PreparedUnit<R, G>).itemIndex = i;
+				(unit as PreparedUnit<R, G>).itemIndex = itemIndex;
 			}
 		} catch (error) {
 			if (continueOnFail) {
-				outputs[i] = [errorItem(error as Error, i)];
+				outputs[itemIndex] = [errorItem(error as Error, itemIndex)];
 				continue;
 			}
-			throw withItemIndex.call(ctx, error, i);
+			throw withItemIndex.call(ctx, error, itemIndex);
 		}
 		for (const unit of prepared as Array<PreparedUnit<R, G>>) {
 			let g = groups.get(unit.key);
@@ -156,9 +156,9 @@ export async function executeBatched<R, G>(
 			const indices = [...new Set(chunk.map((u) => u.itemIndex))];
 			if (continueOnFail) {
 				const uncertain = isUncertainWrite(error);
-				for (const i of indices) {
-					failedItems.add(i);
-					outputs[i] = [uncertain ? uncertainItem(error as Error, i, indices, verb) : errorItem(error as Error, i)];
+				for (const itemIndex of indices) {
+					failedItems.add(itemIndex);
+					outputs[itemIndex] = [uncertain ? uncertainItem(error as Error, itemIndex, indices, verb) : errorItem(error as Error, itemIndex)];
 				}
 				continue;
 			}
@@ -168,7 +168,7 @@ export async function executeBatched<R, G>(
 		}
 	}
 	// An item split over several units (e.g. several upsert rounds) keeps only its error if any failed.
-	for (const i of failedItems) outputs[i] = outputs[i].filter((o) => o.json.error !== undefined).slice(0, 1);
+	for (const itemIndex of failedItems) outputs[itemIndex] = outputs[itemIndex].filter((o) => o.json.error !== undefined).slice(0, 1);
 	return outputs.flat();
 }
 
@@ -213,9 +213,9 @@ export async function executeRowDeletes(
 	const options: BatchOptions<number, Target> = {
 		envelopeBytes: 2,
 		verb: 'deleted',
-		prepare: async (i) => {
-			const target = readTarget.call(ctx, i);
-			const ids = parseRowIds.call(ctx, ctx.getNodeParameter('rowIds', i, '') as unknown, i, 'Row IDs');
+		prepare: async (itemIndex) => {
+			const target = readTarget.call(ctx, itemIndex);
+			const ids = parseRowIds.call(ctx, ctx.getNodeParameter('rowIds', itemIndex, '') as unknown, itemIndex, 'Row IDs');
 			return { key: targetKey(target), group: target, records: ids };
 		},
 		send: async (target, units, records) => {

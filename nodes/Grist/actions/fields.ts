@@ -10,7 +10,7 @@ import { isReadOnlyColumn, type GristColumn } from '../helpers/columns';
 import type { Target, TableInfo } from '../transport/api';
 
 /**
- * Refuses item `i` before any request when it names columns the table does not have: Grist
+ * Refuses item `itemIndex` before any request when it names columns the table does not have: Grist
  * refuses a whole request for one unknown column (400 Invalid column "X"), which would fail every
  * other item sent with it. Known are the columns Grist lists with `hidden=1` (so `manualSort`
  * and `gristHelper_*` too; formula columns are known, `encodeFields` drops them); `id` only where
@@ -22,7 +22,7 @@ export function refuseUnknownColumns(
 	fields: IDataObject,
 	table: TableInfo,
 	target: Target,
-	i: number,
+	itemIndex: number,
 	opts: { allowId?: boolean } = {},
 ): void {
 	const unknown: string[] = [];
@@ -41,9 +41,9 @@ export function refuseUnknownColumns(
 	const idNote = unknown.includes('id') ? ' A row\'s ID is not a field: Update takes it in Row ID, Create lets Grist choose it.' : '';
 	throw new NodeOperationError(
 		this.getNode(),
-		`Table "${target.tableId}" has no column${unknown.length === 1 ? '' : 's'} ${names} (item ${i})`,
+		`Table "${target.tableId}" has no column${unknown.length === 1 ? '' : 's'} ${names} (item ${itemIndex})`,
 		{
-			itemIndex: i,
+			itemIndex,
 			description:
 				`Grist would refuse every item sent in one request with this one, so it is not sent. Use column IDs, not labels` +
 				(byLabel.length ? ` (${byLabel.join('; ')})` : '') +
@@ -69,7 +69,7 @@ export function encodeFields(
 	this: IExecuteFunctions,
 	fields: IDataObject,
 	columns: Map<string, GristColumn>,
-	i: number,
+	itemIndex: number,
 	opts: EncodeOptions = {},
 ): IDataObject {
 	let out: IDataObject | undefined;
@@ -86,8 +86,8 @@ export function encodeFields(
 			} else {
 				const encoded = tryEncode(value, column.type);
 				if ('error' in encoded) {
-					throw new NodeOperationError(this.getNode(), `Field "${key}" of item ${i}: ${encoded.error}`, {
-						itemIndex: i,
+					throw new NodeOperationError(this.getNode(), `Field "${key}" of item ${itemIndex}: ${encoded.error}`, {
+						itemIndex,
 						description: `Change the value of "${key}" so that it fits the column's type (${column.type}).`,
 					});
 				}

@@ -9,7 +9,7 @@ function isExecutionData(value: IDataObject | INodeExecutionData): value is INod
 	return typeof value === 'object' && value !== null && 'json' in value && typeof value.json === 'object';
 }
 
-/** Wraps results of item `i` as output items paired to it. */
+/** Wraps results of item `itemIndex` as output items paired to it. */
 export function toItems(result: ItemResult, itemIndex: number): INodeExecutionData[] {
 	const list = Array.isArray(result) ? result : [result];
 	return list.map((entry) =>
@@ -44,15 +44,15 @@ export async function forEachItem(
 	fn: (itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			out.push(...toItems(await fn(i), i));
+			out.push(...toItems(await fn(itemIndex), itemIndex));
 		} catch (error) {
 			if (this.continueOnFail()) {
-				out.push(errorItem(error as Error, i));
+				out.push(errorItem(error as Error, itemIndex));
 				continue;
 			}
-			throw withItemIndex.call(this, error, i);
+			throw withItemIndex.call(this, error, itemIndex);
 		}
 	}
 	return out;

@@ -35,17 +35,17 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = locatorValue.call(this, 'document', i);
-		const id = attachmentId.call(this, i);
-		const property = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = locatorValue.call(this, 'document', itemIndex);
+		const id = attachmentId.call(this, itemIndex);
+		const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
 		if (property === '') {
-			throw new NodeOperationError(this.getNode(), `The field "Put Output File in Field" is empty (item ${i})`, {
+			throw new NodeOperationError(this.getNode(), `The field "Put Output File in Field" is empty (item ${itemIndex})`, {
 				description: 'Enter the name of the binary field for the file, e.g. data.',
-				itemIndex: i,
+				itemIndex,
 			});
 		}
-		const file = await downloadAttachment(client, docId, id, i);
+		const file = await downloadAttachment(client, docId, id, itemIndex);
 		const fileName = file.fileName ?? `attachment-${id}`;
 		const mimeType = file.mimeType && file.mimeType !== '' ? file.mimeType : undefined;
 		let binary: IBinaryData;
@@ -54,7 +54,7 @@ export async function execute(
 		} catch (error) {
 			throw new NodeOperationError(this.getNode(), `The download of attachment ${id} broke off: ${(error as Error).message}`, {
 				description: 'The connection to Grist failed while the file was being received. Run the node again.',
-				itemIndex: i,
+				itemIndex,
 			});
 		}
 		return {

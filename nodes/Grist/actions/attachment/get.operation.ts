@@ -21,10 +21,10 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = locatorValue.call(this, 'document', i);
-		const id = attachmentId.call(this, i);
-		const meta = await getAttachment(client, docId, id, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = locatorValue.call(this, 'document', itemIndex);
+		const id = attachmentId.call(this, itemIndex);
+		const meta = await getAttachment(client, docId, id, itemIndex);
 		return { id, ...meta };
 	});
 }

@@ -21,12 +21,12 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = locatorValue.call(this, 'document', i);
-		const limit = readLimit.call(this, i); // 0 for Return All; a bad Limit fails naming it
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = locatorValue.call(this, 'document', itemIndex);
+		const limit = readLimit.call(this, itemIndex); // 0 for Return All; a bad Limit fails naming it
 		const qs: IDataObject = {};
 		if (limit > 0) qs.limit = limit;
-		const records = await listAttachments(client, docId, qs, i);
+		const records = await listAttachments(client, docId, qs, itemIndex);
 		// Grist applies the limit; cut again in case a server ignores it.
 		return (limit > 0 ? records.slice(0, limit) : records).map(flattenAttachmentRecord);
 	});

@@ -43,7 +43,7 @@ export function parseAttachmentId(value: unknown): AttachmentIdResult {
 	return { ok: true, id };
 }
 
-/** The Attachment ID parameter of item `i`, checked before any request. */
+/** The Attachment ID parameter of item `itemIndex`, checked before any request. */
 export function attachmentId(this: IExecuteFunctions, itemIndex: number): number {
 	const raw = this.getNodeParameter('attachmentId', itemIndex, '') as unknown;
 	const parsed = parseAttachmentId(raw);

@@ -98,24 +98,24 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const columnsCache = new ColumnCache(client, { hidden: false });
 
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = locatorValue.call(this, 'document', i);
-		const names = binaryNames.call(this, items[i], i);
-		const target = attachTarget.call(this, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = locatorValue.call(this, 'document', itemIndex);
+		const names = binaryNames.call(this, items[itemIndex], itemIndex);
+		const target = attachTarget.call(this, itemIndex);
 
 		// Check the record before uploading, so a wrong row or column leaves no orphan files.
 		let existing: number[] = [];
 		if (target) {
-			checkColumn.call(this, await columnsCache.get({ docId, tableId: target.table }, i), target, i);
-			existing = await readCell.call(this, client, docId, target, i);
+			checkColumn.call(this, await columnsCache.get({ docId, tableId: target.table }, itemIndex), target, itemIndex);
+			existing = await readCell.call(this, client, docId, target, itemIndex);
 		}
 
 		const form = new FormData();
 		const files: IDataObject[] = [];
 		let totalBytes = 0;
 		for (const name of names) {
-			const meta: IBinaryData = this.helpers.assertBinaryData(i, name);
-			const buffer = await this.helpers.getBinaryDataBuffer(i, name);
+			const meta: IBinaryData = this.helpers.assertBinaryData(itemIndex, name);
+			const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, name);
 			const fileName = fileNameOf(meta, name);
 			form.append('upload', new Blob([buffer], { type: meta.mimeType || 'application/octet-stream' }), fileName);
 			files.push({ fileName, size: buffer.length, mimeType: meta.mimeType, binaryProperty: name });
@@ -124,14 +124,14 @@ export async function execute(
 
 		let ids: unknown;
 		try {
-			ids = await uploadAttachments(client, docId, form, i);
+			ids = await uploadAttachments(client, docId, form, itemIndex);
 		} catch (error) {
 			throw explainUploadError(error, totalBytes);
 		}
 		if (!Array.isArray(ids) || ids.length !== files.length || !ids.every((id) => Number.isInteger(id))) {
 			throw new NodeOperationError(this.getNode(), 'Grist answered the upload with something other than one ID per file', {
 				description: `Expected ${files.length} attachment ID(s), got ${JSON.stringify(ids)?.slice(0, 200)}.`,
-				itemIndex: i,
+				itemIndex,
 			});
 		}
 		const attachments = files.map((f, n) => ({ id: ids[n] as number, ...f }));
@@ -145,7 +145,7 @@ export async function execute(
 					{ docId, tableId: target.table },
 					[{ id: target.rowId, fields: { [target.column]: value } }],
 					undefined,
-					i,
+					itemIndex,
 				);
 			} catch (error) {
 				throw noteUploadedIds(error, ids as number[]);
@@ -157,23 +157,23 @@ export async function execute(
 }
 
 /** The binary properties to upload for an item; a missing one is named with those the item has. */
-function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, i: number): string[] {
+function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, itemIndex: number): string[] {
 	const available = Object.keys(item.binary ?? {});
 	const has =
 		available.length > 0
 			? `The item has these binary fields: ${available.join(', ')}.`
 			: 'The item has no binary data at all: add a node that produces a file before this one (e.g. Read/Write Files from Disk, HTTP Request, Convert to File).';
-	if (this.getNodeParameter('uploadAllBinaries', i, false) as boolean) {
+	if (this.getNodeParameter('uploadAllBinaries', itemIndex, false) as boolean) {
 		if (available.length === 0) {
-			throw new NodeOperationError(this.getNode(), `Item ${i} has no binary fields to upload`, { description: has, itemIndex: i });
+			throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no binary fields to upload`, { description: has, itemIndex });
 		}
 		return available;
 	}
-	const names = parseBinaryPropertyNames(this.getNodeParameter('binaryPropertyName', i, 'data'));
+	const names = parseBinaryPropertyNames(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	if (names.length === 0) {
-		throw new NodeOperationError(this.getNode(), `The field "Input Binary Field(s)" is empty (item ${i})`, {
+		throw new NodeOperationError(this.getNode(), `The field "Input Binary Field(s)" is empty (item ${itemIndex})`, {
 			description: `Enter the name of the binary field to upload, e.g. data. ${has}`,
-			itemIndex: i,
+			itemIndex,
 		});
 	}
 	const missing = names.filter((n) => !item.binary?.[n]);
@@ -181,42 +181,42 @@ function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, i: numbe
 		const list = missing.map((n) => `"${n}"`).join(', ');
 		throw new NodeOperationError(
 			this.getNode(),
-			`Item ${i} has no binary field ${list} (named in "Input Binary Field(s)")`,
-			{ description: `${has} Put one of them in "Input Binary Field(s)", or turn on "Upload All Binary Fields".`, itemIndex: i },
+			`Item ${itemIndex} has no binary field ${list} (named in "Input Binary Field(s)")`,
+			{ description: `${has} Put one of them in "Input Binary Field(s)", or turn on "Upload All Binary Fields".`, itemIndex },
 		);
 	}
 	return names;
 }
 
-function attachTarget(this: IExecuteFunctions, i: number): AttachTarget | undefined {
-	if (!(this.getNodeParameter('attachToRecord', i, false) as boolean)) return undefined;
-	const table = locatorValue.call(this, 'table', i);
+function attachTarget(this: IExecuteFunctions, itemIndex: number): AttachTarget | undefined {
+	if (!(this.getNodeParameter('attachToRecord', itemIndex, false) as boolean)) return undefined;
+	const table = locatorValue.call(this, 'table', itemIndex);
 	if (table === '') {
-		throw new NodeOperationError(this.getNode(), `The Table of "Attach to Record" is empty (item ${i})`, {
+		throw new NodeOperationError(this.getNode(), `The Table of "Attach to Record" is empty (item ${itemIndex})`, {
 			description: 'Pick the table of the record to attach the files to.',
-			itemIndex: i,
+			itemIndex,
 		});
 	}
-	const rawRow = this.getNodeParameter('rowId', i, 0) as unknown;
+	const rawRow = this.getNodeParameter('rowId', itemIndex, 0) as unknown;
 	const rowId = typeof rawRow === 'string' && /^\s*\d+\s*$/.test(rawRow) ? Number(rawRow) : rawRow;
 	if (typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 1) {
-		throw new NodeOperationError(this.getNode(), `The Row ID ${JSON.stringify(rawRow)} is not a record ID (item ${i})`, {
+		throw new NodeOperationError(this.getNode(), `The Row ID ${JSON.stringify(rawRow)} is not a record ID (item ${itemIndex})`, {
 			description: 'Enter the ID of the record (a whole number from 1), e.g. {{ $json.id }} after reading records.',
-			itemIndex: i,
+			itemIndex,
 		});
 	}
-	const column = String(this.getNodeParameter('attachmentsColumn', i, '') ?? '').trim();
+	const column = String(this.getNodeParameter('attachmentsColumn', itemIndex, '') ?? '').trim();
 	if (column === '') {
-		throw new NodeOperationError(this.getNode(), `The field "Attachments Column" is empty (item ${i})`, {
+		throw new NodeOperationError(this.getNode(), `The field "Attachments Column" is empty (item ${itemIndex})`, {
 			description: 'Enter the column ID of a column of type Attachments, e.g. Files.',
-			itemIndex: i,
+			itemIndex,
 		});
 	}
-	const mode = this.getNodeParameter('attachMode', i, 'append') === 'replace' ? 'replace' : 'append';
+	const mode = this.getNodeParameter('attachMode', itemIndex, 'append') === 'replace' ? 'replace' : 'append';
 	return { table, rowId, column, mode };
 }
 
-function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: AttachTarget, i: number): void {
+function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: AttachTarget, itemIndex: number): void {
 	const attachmentColumns = columns.filter((c) => c.fields.type === 'Attachments').map((c) => c.id);
 	const listed =
 		attachmentColumns.length > 0
@@ -226,7 +226,7 @@ function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: At
 	if (!column) {
 		throw new NodeOperationError(this.getNode(), `Table "${target.table}" has no column "${target.column}"`, {
 			description: `Use the column ID (not its label). ${listed}`,
-			itemIndex: i,
+			itemIndex,
 		});
 	}
 	const type = (column.fields.type as string | undefined) ?? 'unknown';
@@ -234,24 +234,24 @@ function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: At
 		throw new NodeOperationError(
 			this.getNode(),
 			`Column "${target.column}" of table "${target.table}" is of type ${type}, not Attachments`,
-			{ description: listed, itemIndex: i },
+			{ description: listed, itemIndex },
 		);
 	}
 }
 
 /** The attachment ids in the record's cell (and proof that the record exists). */
-async function readCell(this: IExecuteFunctions, client: GristClient, docId: string, target: AttachTarget, i: number): Promise<number[]> {
+async function readCell(this: IExecuteFunctions, client: GristClient, docId: string, target: AttachTarget, itemIndex: number): Promise<number[]> {
 	const records = await fetchRecords(
 		client,
 		{ docId, tableId: target.table },
 		{ filter: JSON.stringify({ id: [target.rowId] }) },
-		i,
+		itemIndex,
 	);
 	const record = records.find((r) => r.id === target.rowId);
 	if (!record) {
 		throw new NodeOperationError(this.getNode(), `Table "${target.table}" has no record with ID ${target.rowId}`, {
 			description: 'Check the Row ID (the record may have been deleted, or access rules hide it). Nothing was uploaded.',
-			itemIndex: i,
+			itemIndex,
 		});
 	}
 	const cell = record.fields?.[target.column];
@@ -261,7 +261,7 @@ async function readCell(this: IExecuteFunctions, client: GristClient, docId: str
 		throw new NodeOperationError(
 			this.getNode(),
 			`The cell ${target.column} of record ${target.rowId} holds ${JSON.stringify(cell)?.slice(0, 100)}, not a list of attachments`,
-			{ description: 'Choose "Replace" under Existing Attachments to overwrite it. Nothing was uploaded.', itemIndex: i },
+			{ description: 'Choose "Replace" under Existing Attachments to overwrite it. Nothing was uploaded.', itemIndex },
 		);
 	}
 	return ids;

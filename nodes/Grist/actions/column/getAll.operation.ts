@@ -40,10 +40,10 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const target = readTarget.call(this, i);
-		const hidden = this.getNodeParameter('options.includeHidden', i, false) as boolean;
-		const columns = await fetchColumns(client, target, { hidden, itemIndex: i });
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const target = readTarget.call(this, itemIndex);
+		const hidden = this.getNodeParameter('options.includeHidden', itemIndex, false) as boolean;
+		const columns = await fetchColumns(client, target, { hidden, itemIndex });
 		return columns.map(toJson);
 	});
 }

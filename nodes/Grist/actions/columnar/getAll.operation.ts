@@ -46,16 +46,16 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const cache = new ColumnCache(client);
 	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const target = readTarget.call(this, i);
-			const output = this.getNodeParameter('output', i, 'rows') as string;
-			const simplify = output === 'rows' && (this.getNodeParameter('simplify', i, true) as boolean);
+			const target = readTarget.call(this, itemIndex);
+			const output = this.getNodeParameter('output', itemIndex, 'rows') as string;
+			const simplify = output === 'rows' && (this.getNodeParameter('simplify', itemIndex, true) as boolean);
 			let columns: GristColumn[] | undefined;
-			if (simplify || queryNeedsColumns.call(this, i)) columns = await cache.get(target, i);
-			const qs = buildReadQuery.call(this, i, columns);
-			const data = await fetchColumnar(client, target, qs, i);
-			const pairedItem = { item: i };
+			if (simplify || queryNeedsColumns.call(this, itemIndex)) columns = await cache.get(target, itemIndex);
+			const qs = buildReadQuery.call(this, itemIndex, columns);
+			const data = await fetchColumnar(client, target, qs, itemIndex);
+			const pairedItem = { item: itemIndex };
 			if (output === 'raw') {
 				out.push({ json: data as IDataObject, pairedItem });
 				continue;
@@ -73,10 +73,10 @@ export async function execute(
 			}
 		} catch (error) {
 			if (this.continueOnFail()) {
-				out.push(errorItem(error as Error, i));
+				out.push(errorItem(error as Error, itemIndex));
 				continue;
 			}
-			throw withItemIndex.call(this, error, i);
+			throw withItemIndex.call(this, error, itemIndex);
 		}
 	}
 	return out;

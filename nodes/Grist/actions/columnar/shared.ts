@@ -19,15 +19,15 @@ export const columnarDataField: INodeProperties = {
 /** The parameters of columnar create and update. */
 export const columnarWriteProperties: INodeProperties[] = [documentLocator, tableLocator, columnarDataField, writeOptionsField];
 
-/** Reads item `i`'s columnar object and checks its shape. */
-export function readColumnar(this: IExecuteFunctions, i: number, requireId: boolean): Record<string, unknown[]> {
-	const raw = this.getNodeParameter('data', i, '{}') as unknown;
+/** Reads item `itemIndex`'s columnar object and checks its shape. */
+export function readColumnar(this: IExecuteFunctions, itemIndex: number, requireId: boolean): Record<string, unknown[]> {
+	const raw = this.getNodeParameter('data', itemIndex, '{}') as unknown;
 	const value =
 		typeof raw === 'string'
-			? jsonParse<unknown>(raw.trim() === '' ? '{}' : raw, { errorMessage: `The Columns (JSON) of item ${i} is not valid JSON` })
+			? jsonParse<unknown>(raw.trim() === '' ? '{}' : raw, { errorMessage: `The Columns (JSON) of item ${itemIndex} is not valid JSON` })
 			: raw;
 	const fail = (message: string, description: string) =>
-		new NodeOperationError(this.getNode(), `The Columns (JSON) of item ${i} ${message}`, { itemIndex: i, description });
+		new NodeOperationError(this.getNode(), `The Columns (JSON) of item ${itemIndex} ${message}`, { itemIndex, description });
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
 		throw fail('must be a JSON object', 'e.g. {"Name": ["Alice", "Bob"], "Age": [30, 41]}');
 	}

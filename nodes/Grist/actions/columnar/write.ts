@@ -21,22 +21,22 @@ export async function writeColumnar(
 	const cache = new ColumnCache(client);
 	const options: BatchOptions<IDataObject, WriteGroup> = {
 		envelopeBytes: 2,
-		prepare: async (i) => {
-			const target = readTarget.call(ctx, i);
-			const data = readColumnar.call(ctx, i, mode === 'update');
-			const table = await cache.info(target, i);
+		prepare: async (itemIndex) => {
+			const target = readTarget.call(ctx, itemIndex);
+			const data = readColumnar.call(ctx, itemIndex, mode === 'update');
+			const table = await cache.info(target, itemIndex);
 			const columns = table.byId;
 			// `id` holds the row IDs (update) or is dropped (create).
 			const named: IDataObject = {};
 			for (const key of Object.keys(data)) if (key !== 'id') named[key] = data[key] as IDataObject[string];
-			refuseUnknownColumns.call(ctx, named, table, target, i);
+			refuseUnknownColumns.call(ctx, named, table, target, itemIndex);
 			const rows = columnarToRows(data).map((row) => {
 				const { id, ...fields } = row;
-				const encoded = encodeFields.call(ctx, fields, columns, i);
+				const encoded = encodeFields.call(ctx, fields, columns, itemIndex);
 				if (mode === 'create') return encoded;
-				return { id: parseRowIds.call(ctx, id, i, 'id')[0], ...encoded };
+				return { id: parseRowIds.call(ctx, id, itemIndex, 'id')[0], ...encoded };
 			});
-			const qs = noparseQs.call(ctx, i);
+			const qs = noparseQs.call(ctx, itemIndex);
 			const keys = Object.keys(rows[0]).sort();
 			return {
 				key: JSON.stringify([targetKey(target), qs, keys]),

@@ -46,13 +46,13 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const wid = workspaceIdValue.call(this, 'workspace', i);
-		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the name of the new document.');
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the name of the new document.');
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const body: IDataObject = { name };
 		if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;
-		const docId = await createDocument(client, wid, body, i);
-		return await getDocument(client, docId, i);
+		const docId = await createDocument(client, wid, body, itemIndex);
+		return await getDocument(client, docId, itemIndex);
 	});
 }

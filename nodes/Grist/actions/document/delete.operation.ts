@@ -28,9 +28,9 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = documentIdValue.call(this, i);
-		await deleteDocument(client, docId, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		await deleteDocument(client, docId, itemIndex);
 		return { deleted: true };
 	});
 }

@@ -49,15 +49,15 @@ export async function exportToBinary(
 	client: GristClient,
 	req: ExportRequest,
 ): Promise<INodeExecutionData> {
-	const i = req.itemIndex;
-	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', i, 'data') ?? '').trim();
+	const itemIndex = req.itemIndex;
+	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
 	if (binaryPropertyName === '') {
 		throw new NodeOperationError(this.getNode(), 'The Put Output File in Field is empty', {
-			itemIndex: i,
+			itemIndex,
 			description: 'Enter the name of the binary field for the file, e.g. data.',
 		});
 	}
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (req.tableId !== undefined) qs.tableId = req.tableId;
 	if (options.header !== undefined) qs.header = options.header;
@@ -65,7 +65,7 @@ export async function exportToBinary(
 	const ext = `.${req.format}`;
 	if (title.toLowerCase().endsWith(ext)) title = title.slice(0, -ext.length);
 	if (title !== '') qs.title = title;
-	const res = await exportDocument(client, req, qs, i);
+	const res = await exportDocument(client, req, qs, itemIndex);
 	let fileName = title !== '' ? `${title}${ext}` : res.fileName;
 	if (!fileName) fileName = `${req.tableId ? `${req.docId}-${req.tableId}` : req.docId}${ext}`;
 	const mimeType = res.mimeType && res.mimeType !== 'application/octet-stream' ? res.mimeType : EXTENSION_MIME[req.format];

@@ -20,9 +20,9 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = documentIdValue.call(this, i);
-		const tableId = tableIdValue.call(this, i);
-		return await exportToBinary.call(this, client, { docId, format: 'csv', tableId, itemIndex: i });
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const tableId = tableIdValue.call(this, itemIndex);
+		return await exportToBinary.call(this, client, { docId, format: 'csv', tableId, itemIndex });
 	});
 }

@@ -35,10 +35,10 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = documentIdValue.call(this, i);
-		const tables = this.getNodeParameter('tables', i, 'all') as string;
-		const tableId = tables === 'one' ? tableIdValue.call(this, i) : undefined;
-		return await exportToBinary.call(this, client, { docId, format: 'xlsx', tableId, itemIndex: i });
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const tables = this.getNodeParameter('tables', itemIndex, 'all') as string;
+		const tableId = tables === 'one' ? tableIdValue.call(this, itemIndex) : undefined;
+		return await exportToBinary.call(this, client, { docId, format: 'xlsx', tableId, itemIndex });
 	});
 }

@@ -21,9 +21,9 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = documentIdValue.call(this, i);
-		const listing = await getAccess(client, { kind: 'document', docId }, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const listing = await getAccess(client, { kind: 'document', docId }, itemIndex);
 		return accessItems('document', listing);
 	});
 }

@@ -54,21 +54,21 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const scope = this.getNodeParameter('scope', i, 'workspace') as string;
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const scope = this.getNodeParameter('scope', itemIndex, 'workspace') as string;
 		let docs: IDataObject[];
 		if (scope === 'org') {
-			const key = await orgKeyValue.call(this, client, i);
-			const workspaces = await listOrgWorkspaces(client, key, i);
+			const key = await orgKeyValue.call(this, client, itemIndex);
+			const workspaces = await listOrgWorkspaces(client, key, itemIndex);
 			docs = documentsOfWorkspaces(workspaces);
 		} else {
-			const wid = workspaceIdValue.call(this, 'workspace', i);
-			const ws = await getWorkspace(client, wid, i);
+			const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+			const ws = await getWorkspace(client, wid, itemIndex);
 			docs = documentsOfWorkspaces([ws]);
 		}
-		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const needle = String(filters.nameContains ?? '').trim().toLowerCase();
 		if (needle !== '') docs = docs.filter((d) => String(d.name ?? '').toLowerCase().includes(needle));
-		return applyLimit(this, docs, i);
+		return applyLimit(this, docs, itemIndex);
 	});
 }

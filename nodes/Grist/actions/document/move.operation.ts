@@ -29,11 +29,11 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = documentIdValue.call(this, i);
-		const wid = workspaceIdValue.call(this, 'destinationWorkspace', i, 'Destination Workspace');
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const wid = workspaceIdValue.call(this, 'destinationWorkspace', itemIndex, 'Destination Workspace');
 		try {
-			await moveDocument(client, docId, wid, i);
+			await moveDocument(client, docId, wid, itemIndex);
 		} catch (error) {
 			throw withHint(error, [
 				[
@@ -42,6 +42,6 @@ export async function execute(
 				],
 			]);
 		}
-		return await getDocument(client, docId, i);
+		return await getDocument(client, docId, itemIndex);
 	});
 }

@@ -45,22 +45,22 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = documentIdValue.call(this, i);
-		const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {};
 		if (fields.name !== undefined) {
-			const name = requiredName.call(this, fields.name, i, 'Enter the new name of the document, or remove the Name field.');
+			const name = requiredName.call(this, fields.name, itemIndex, 'Enter the new name of the document, or remove the Name field.');
 			body.name = name;
 		}
 		if (fields.isPinned !== undefined) body.isPinned = fields.isPinned === true;
 		if (Object.keys(body).length === 0) {
 			throw new NodeOperationError(this.getNode(), 'No field to update was given', {
-				itemIndex: i,
+				itemIndex,
 				description: 'Add Name or Pinned under Update Fields.',
 			});
 		}
-		await updateDocument(client, docId, body, i);
-		return await getDocument(client, docId, i);
+		await updateDocument(client, docId, body, itemIndex);
+		return await getDocument(client, docId, itemIndex);
 	});
 }

@@ -21,16 +21,16 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const docId = documentIdValue.call(this, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
 		let body;
 		try {
-			const input = accessUpdateInput.call(this, 'document', i);
+			const input = accessUpdateInput.call(this, 'document', itemIndex);
 			body = buildAccessDelta('document', input.rows, input.maxInheritedRole);
 		} catch (error) {
-			throw asInputError.call(this, error, i);
+			throw asInputError.call(this, error, itemIndex);
 		}
-		await updateAccess(client, { kind: 'document', docId }, body, i);
+		await updateAccess(client, { kind: 'document', docId }, body, itemIndex);
 		return { updated: true, ...body.delta };
 	});
 }

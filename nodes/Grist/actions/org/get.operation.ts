@@ -20,8 +20,8 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const key = await orgKeyValue.call(this, client, i);
-		return await getOrg(client, key, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const key = await orgKeyValue.call(this, client, itemIndex);
+		return await getOrg(client, key, itemIndex);
 	});
 }

@@ -21,9 +21,9 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const key = await orgKeyValue.call(this, client, i);
-		const listing = await getAccess(client, { kind: 'org', key }, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const key = await orgKeyValue.call(this, client, itemIndex);
+		const listing = await getAccess(client, { kind: 'org', key }, itemIndex);
 		return accessItems('org', listing);
 	});
 }

@@ -20,8 +20,8 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const orgs = await listOrgs(client, i);
-		return applyLimit(this, orgs, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const orgs = await listOrgs(client, itemIndex);
+		return applyLimit(this, orgs, itemIndex);
 	});
 }

@@ -40,10 +40,10 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const key = await orgKeyValue.call(this, client, i);
-		const output = this.getNodeParameter('output', i, 'workspace') as string;
-		const workspaces = await listOrgWorkspaces(client, key, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const key = await orgKeyValue.call(this, client, itemIndex);
+		const output = this.getNodeParameter('output', itemIndex, 'workspace') as string;
+		const workspaces = await listOrgWorkspaces(client, key, itemIndex);
 		return output === 'document' ? documentsOfWorkspaces(workspaces) : workspaces;
 	});
 }

@@ -30,10 +30,10 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the new name of the organization.');
-		const key = await orgKeyValue.call(this, client, i);
-		await updateOrg(client, key, { name }, i);
-		return await getOrg(client, key, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the new name of the organization.');
+		const key = await orgKeyValue.call(this, client, itemIndex);
+		await updateOrg(client, key, { name }, itemIndex);
+		return await getOrg(client, key, itemIndex);
 	});
 }

@@ -21,16 +21,16 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
+	return await forEachItem.call(this, items, async (itemIndex) => {
 		let body;
 		try {
-			const input = accessUpdateInput.call(this, 'org', i);
+			const input = accessUpdateInput.call(this, 'org', itemIndex);
 			body = buildAccessDelta('org', input.rows);
 		} catch (error) {
-			throw asInputError.call(this, error, i);
+			throw asInputError.call(this, error, itemIndex);
 		}
-		const key = await orgKeyValue.call(this, client, i);
-		await updateAccess(client, { kind: 'org', key }, body, i);
+		const key = await orgKeyValue.call(this, client, itemIndex);
+		await updateAccess(client, { kind: 'org', key }, body, itemIndex);
 		return { updated: true, ...body.delta };
 	});
 }

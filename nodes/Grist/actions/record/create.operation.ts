@@ -39,13 +39,13 @@ export async function execute(
 	const cache = new ColumnCache(client);
 	const options: BatchOptions<{ fields: IDataObject }, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
-		prepare: async (i) => {
-			const target = readTarget.call(this, i);
-			const table = await cache.info(target, i);
-			const { fields: raw } = readRawFields.call(this, i);
-			refuseUnknownColumns.call(this, raw, table, target, i);
-			const fields = encodeFields.call(this, raw, table.byId, i);
-			const qs = noparseQs.call(this, i);
+		prepare: async (itemIndex) => {
+			const target = readTarget.call(this, itemIndex);
+			const table = await cache.info(target, itemIndex);
+			const { fields: raw } = readRawFields.call(this, itemIndex);
+			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
+			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+			const qs = noparseQs.call(this, itemIndex);
 			return {
 				key: `${targetKey(target)}|${JSON.stringify(qs)}`,
 				group: { target, qs, types: table.types },

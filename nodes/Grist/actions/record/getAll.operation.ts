@@ -37,17 +37,17 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const columnsCache = new ColumnCache(client);
 	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const target = readTarget.call(this, i);
-			const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-			const includeHidden = this.getNodeParameter('options.includeHidden', i, false) as boolean;
+			const target = readTarget.call(this, itemIndex);
+			const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+			const includeHidden = this.getNodeParameter('options.includeHidden', itemIndex, false) as boolean;
 			let columns: GristColumn[] | undefined;
-			if (simplify || queryNeedsColumns.call(this, i)) columns = await columnsCache.get(target, i);
-			const qs = buildReadQuery.call(this, i, columns);
+			if (simplify || queryNeedsColumns.call(this, itemIndex)) columns = await columnsCache.get(target, itemIndex);
+			const qs = buildReadQuery.call(this, itemIndex, columns);
 			if (includeHidden) qs.hidden = 1;
-			const records = await fetchRecords(client, target, qs, i);
-			const pairedItem = { item: i };
+			const records = await fetchRecords(client, target, qs, itemIndex);
+			const pairedItem = { item: itemIndex };
 			if (simplify) {
 				const types = columnTypes(columns ?? []);
 				for (const record of records) out.push({ json: simplifyRecord(record, types), pairedItem });
@@ -56,10 +56,10 @@ export async function execute(
 			}
 		} catch (error) {
 			if (this.continueOnFail()) {
-				out.push(errorItem(error as Error, i));
+				out.push(errorItem(error as Error, itemIndex));
 				continue;
 			}
-			throw withItemIndex.call(this, error, i);
+			throw withItemIndex.call(this, error, itemIndex);
 		}
 	}
 	return out;

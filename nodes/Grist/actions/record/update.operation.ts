@@ -53,20 +53,20 @@ export async function execute(
 	const cache = new ColumnCache(client);
 	const options: BatchOptions<RecordUpdate, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
-		prepare: async (i) => {
-			const target = readTarget.call(this, i);
-			const ids = parseRowIds.call(this, this.getNodeParameter('rowId', i, '') as unknown, i, 'Row ID');
+		prepare: async (itemIndex) => {
+			const target = readTarget.call(this, itemIndex);
+			const ids = parseRowIds.call(this, this.getNodeParameter('rowId', itemIndex, '') as unknown, itemIndex, 'Row ID');
 			if (ids.length !== 1) {
-				throw new NodeOperationError(this.getNode(), `The Row ID field of item ${i} must hold one row ID, not ${ids.length}`, {
-					itemIndex: i,
+				throw new NodeOperationError(this.getNode(), `The Row ID field of item ${itemIndex} must hold one row ID, not ${ids.length}`, {
+					itemIndex,
 					description: 'Update one row per input item; use several items to update several rows.',
 				});
 			}
-			const table = await cache.info(target, i);
-			const { fields: raw } = readRawFields.call(this, i);
-			refuseUnknownColumns.call(this, raw, table, target, i);
-			const fields = encodeFields.call(this, raw, table.byId, i);
-			const qs = noparseQs.call(this, i);
+			const table = await cache.info(target, itemIndex);
+			const { fields: raw } = readRawFields.call(this, itemIndex);
+			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
+			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+			const qs = noparseQs.call(this, itemIndex);
 			const fieldSet = Object.keys(fields).sort();
 			return {
 				key: JSON.stringify([targetKey(target), qs, fieldSet]),

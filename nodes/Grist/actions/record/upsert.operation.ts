@@ -98,15 +98,15 @@ export async function execute(
 	const seen = new Map<string, number>();
 	const options: BatchOptions<RecordUpsert, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
-		prepare: async (i) => {
-			const target = readTarget.call(this, i);
-			const table = await cache.info(target, i);
+		prepare: async (itemIndex) => {
+			const target = readTarget.call(this, itemIndex);
+			const table = await cache.info(target, itemIndex);
 			const byId = table.byId;
-			const dataMode = this.getNodeParameter('dataMode', i, 'mapper') as string;
-			const { fields: raw, matchingColumns } = readRawFields.call(this, i, dataMode !== 'json');
+			const dataMode = this.getNodeParameter('dataMode', itemIndex, 'mapper') as string;
+			const { fields: raw, matchingColumns } = readRawFields.call(this, itemIndex, dataMode !== 'json');
 			const match =
 				dataMode === 'json'
-					? String(this.getNodeParameter('matchColumns', i, '') ?? '')
+					? String(this.getNodeParameter('matchColumns', itemIndex, '') ?? '')
 							.split(',')
 							.map((s) => s.trim())
 							.filter((s) => s !== '')
@@ -119,29 +119,29 @@ export async function execute(
 			}
 			for (const column of match) {
 				if (!(column in requireRaw) || requireRaw[column] === undefined) {
-					throw new NodeOperationError(this.getNode(), `Item ${i} has no value for the match column "${column}"`, {
-						itemIndex: i,
+					throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no value for the match column "${column}"`, {
+						itemIndex,
 						description: `Give "${column}" a value, or remove it from the columns to match on.`,
 					});
 				}
 			}
-			refuseUnknownColumns.call(this, requireRaw, table, target, i, { allowId: true });
-			refuseUnknownColumns.call(this, fieldsRaw, table, target, i);
-			const allowEmpty = this.getNodeParameter('options.allowEmptyRequire', i, false) as boolean;
+			refuseUnknownColumns.call(this, requireRaw, table, target, itemIndex, { allowId: true });
+			refuseUnknownColumns.call(this, fieldsRaw, table, target, itemIndex);
+			const allowEmpty = this.getNodeParameter('options.allowEmptyRequire', itemIndex, false) as boolean;
 			if (match.length === 0 && !allowEmpty) {
-				throw new NodeOperationError(this.getNode(), `Item ${i} has no columns to match on`, {
-					itemIndex: i,
+				throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no columns to match on`, {
+					itemIndex,
 					description:
 						'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
 				});
 			}
-			const require = encodeFields.call(this, requireRaw, byId, i, { keepFormulas: true });
-			const fields = encodeFields.call(this, fieldsRaw, byId, i);
-			const qs = noparseQs.call(this, i);
-			const onMany = this.getNodeParameter('options.onMany', i, 'first') as string;
+			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
+			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
+			const qs = noparseQs.call(this, itemIndex);
+			const onMany = this.getNodeParameter('options.onMany', itemIndex, 'first') as string;
 			if (onMany !== 'first') qs.onmany = onMany;
-			if (this.getNodeParameter('options.noAdd', i, false)) qs.noadd = 1;
-			if (this.getNodeParameter('options.noUpdate', i, false)) qs.noupdate = 1;
+			if (this.getNodeParameter('options.noAdd', itemIndex, false)) qs.noadd = 1;
+			if (this.getNodeParameter('options.noUpdate', itemIndex, false)) qs.noupdate = 1;
 			if (allowEmpty) qs.allow_empty_require = 1;
 			const base = JSON.stringify([targetKey(target), qs]);
 			const requireKey = `${base}|${JSON.stringify(Object.entries(require).sort(([a], [b]) => (a < b ? -1 : 1)))}`;

@@ -30,10 +30,10 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the name of the new workspace.');
-		const key = await orgKeyValue.call(this, client, i);
-		const wid = await createWorkspace(client, key, { name }, i);
-		return await getWorkspace(client, wid, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the name of the new workspace.');
+		const key = await orgKeyValue.call(this, client, itemIndex);
+		const wid = await createWorkspace(client, key, { name }, itemIndex);
+		return await getWorkspace(client, wid, itemIndex);
 	});
 }

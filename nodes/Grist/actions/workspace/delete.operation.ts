@@ -29,9 +29,9 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const wid = workspaceIdValue.call(this, 'workspace', i);
-		await deleteWorkspace(client, wid, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+		await deleteWorkspace(client, wid, itemIndex);
 		return { deleted: true };
 	});
 }

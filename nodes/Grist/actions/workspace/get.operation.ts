@@ -20,8 +20,8 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const wid = workspaceIdValue.call(this, 'workspace', i);
-		return await getWorkspace(client, wid, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+		return await getWorkspace(client, wid, itemIndex);
 	});
 }

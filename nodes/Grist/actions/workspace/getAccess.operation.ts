@@ -21,9 +21,9 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const wid = workspaceIdValue.call(this, 'workspace', i);
-		const listing = await getAccess(client, { kind: 'workspace', wid }, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+		const listing = await getAccess(client, { kind: 'workspace', wid }, itemIndex);
 		return accessItems('workspace', listing);
 	});
 }

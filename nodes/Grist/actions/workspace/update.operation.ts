@@ -30,10 +30,10 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const wid = workspaceIdValue.call(this, 'workspace', i);
-		const name = requiredName.call(this, this.getNodeParameter('name', i, ''), i, 'Enter the new name of the workspace.');
-		await updateWorkspace(client, wid, { name }, i);
-		return await getWorkspace(client, wid, i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the new name of the workspace.');
+		await updateWorkspace(client, wid, { name }, itemIndex);
+		return await getWorkspace(client, wid, itemIndex);
 	});
 }

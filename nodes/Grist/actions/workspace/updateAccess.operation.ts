@@ -21,16 +21,16 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (i) => {
-		const wid = workspaceIdValue.call(this, 'workspace', i);
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
 		let body;
 		try {
-			const input = accessUpdateInput.call(this, 'workspace', i);
+			const input = accessUpdateInput.call(this, 'workspace', itemIndex);
 			body = buildAccessDelta('workspace', input.rows, input.maxInheritedRole);
 		} catch (error) {
-			throw asInputError.call(this, error, i);
+			throw asInputError.call(this, error, itemIndex);
 		}
-		await updateAccess(client, { kind: 'workspace', wid }, body, i);
+		await updateAccess(client, { kind: 'workspace', wid }, body, itemIndex);
 		return { updated: true, ...body.delta };
 	});
 }
