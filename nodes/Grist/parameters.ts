@@ -26,13 +26,13 @@ import {
 	type SortRule,
 } from './helpers/filters';
 import type { GristClient } from './transport';
-import { siteOrg, type Target } from './transport/api';
+import { siteOrg, type ColumnCache, type Target } from './transport/api';
 
 // ---------------------------------------------------------------------------------------------
 // Resource locators, ids and names
 
 /** A resource locator's value (as `getNodeParameter(…, { extractValue: true })` gives it) as trimmed text. */
-export function locatorText(value: unknown): string {
+function locatorText(value: unknown): string {
 	return typeof value === 'number' ? String(value) : String((value as string | IDataObject) ?? '').trim();
 }
 
@@ -347,7 +347,7 @@ function attempt<T>(fn: () => T): { value: T } | { error: Error } {
  * Builds `filter`, `sort` and `limit` for item `itemIndex`. `columns` is needed for the filter builder
  * (value types) and to catch sorts on unknown columns before the request (Grist answers 500).
  */
-export function buildReadQuery(this: IExecuteFunctions, itemIndex: number, columns: GristColumn[] | undefined): IDataObject {
+function buildReadQuery(this: IExecuteFunctions, itemIndex: number, columns: GristColumn[] | undefined): IDataObject {
 	const qs: IDataObject = {};
 	const limit = readLimit.call(this, itemIndex);
 	if (limit > 0) qs.limit = limit;
@@ -387,8 +387,24 @@ export function buildReadQuery(this: IExecuteFunctions, itemIndex: number, colum
 	return qs;
 }
 
+/**
+ * The read query (filter, sort, limit) of item `itemIndex`, and the table's columns where they
+ * are needed: for the output (`withColumns`, e.g. Simplify), the filter builder or a sort.
+ */
+export async function readQuery(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	target: Target,
+	cache: ColumnCache,
+	withColumns: boolean,
+): Promise<{ qs: IDataObject; columns: GristColumn[] | undefined }> {
+	let columns: GristColumn[] | undefined;
+	if (withColumns || queryNeedsColumns.call(this, itemIndex)) columns = await cache.get(target, itemIndex);
+	return { qs: buildReadQuery.call(this, itemIndex, columns), columns };
+}
+
 /** Whether item `itemIndex`'s query needs the table's columns. */
-export function queryNeedsColumns(this: IExecuteFunctions, itemIndex: number): boolean {
+function queryNeedsColumns(this: IExecuteFunctions, itemIndex: number): boolean {
 	const filterType = this.getNodeParameter('filterType', itemIndex, 'none') as string;
 	const rules = (this.getNodeParameter('sort.rules', itemIndex, []) as SortRule[]) ?? [];
 	return filterType === 'builder' || rules.length > 0;

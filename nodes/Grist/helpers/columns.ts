@@ -75,7 +75,7 @@ export function columnMap(columns: GristColumn[]): Map<string, GristColumn> {
 }
 
 /** Column types a trigger's timestamp column may have. */
-export const TIMESTAMP_TYPES = ['Date', 'DateTime', 'Numeric'];
+const TIMESTAMP_TYPES = ['Date', 'DateTime', 'Numeric'];
 
 export function isTimestampColumn(column: GristColumn): boolean {
 	return TIMESTAMP_TYPES.includes(baseType(column.type));

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { decodeCellValue } from '../../helpers/cells';
-import { columnTypes, isHiddenColumnId, type GristColumn } from '../../helpers/columns';
+import { columnTypes, isHiddenColumnId } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
-import { buildReadQuery, queryNeedsColumns, readTarget } from '../../parameters';
+import { readQuery, readTarget } from '../../parameters';
 import { ColumnCache, fetchColumnar } from '../../transport/api';
 import { documentLocator, readFields, tableLocator } from '../common.descriptions';
 
@@ -51,9 +51,7 @@ export async function execute(
 			const target = readTarget.call(this, itemIndex);
 			const output = this.getNodeParameter('output', itemIndex, 'rows') as string;
 			const simplify = output === 'rows' && (this.getNodeParameter('simplify', itemIndex, true) as boolean);
-			let columns: GristColumn[] | undefined;
-			if (simplify || queryNeedsColumns.call(this, itemIndex)) columns = await cache.get(target, itemIndex);
-			const qs = buildReadQuery.call(this, itemIndex, columns);
+			const { qs, columns } = await readQuery.call(this, itemIndex, target, cache, simplify);
 			const data = await fetchColumnar(client, target, qs, itemIndex);
 			const pairedItem = { item: itemIndex };
 			if (output === 'raw') {

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyRecord } from '../../helpers/cells';
-import { columnTypes, type GristColumn } from '../../helpers/columns';
+import { columnTypes } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
-import { buildReadQuery, queryNeedsColumns, readTarget } from '../../parameters';
+import { readQuery, readTarget } from '../../parameters';
 import { ColumnCache, fetchRecords } from '../../transport/api';
 import { documentLocator, hiddenColumnsOptions, readFields, tableLocator } from '../common.descriptions';
 
@@ -42,9 +42,7 @@ export async function execute(
 			const target = readTarget.call(this, itemIndex);
 			const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 			const includeHidden = this.getNodeParameter('options.includeHidden', itemIndex, false) as boolean;
-			let columns: GristColumn[] | undefined;
-			if (simplify || queryNeedsColumns.call(this, itemIndex)) columns = await columnsCache.get(target, itemIndex);
-			const qs = buildReadQuery.call(this, itemIndex, columns);
+			const { qs, columns } = await readQuery.call(this, itemIndex, target, columnsCache, simplify);
 			if (includeHidden) qs.hidden = 1;
 			const records = await fetchRecords(client, target, qs, itemIndex);
 			const pairedItem = { item: itemIndex };
