@@ -45,7 +45,12 @@ v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 require('./ts-register.cjs');
 const { startEmulator } = require('../test/emulator/index.ts');
-const { startN8n, manualWorkflow, MANUAL_TRIGGER_NAME, N8N_VERSION } = require('../test/harness/e2e.ts');
+const {
+	startN8n,
+	manualWorkflow,
+	MANUAL_TRIGGER_NAME,
+	N8N_VERSION,
+} = require('../test/harness/e2e.ts');
 const { locateRuntime } = require('../test/harness/e2e/runtime.ts');
 
 const int = (name, dflt) => {
@@ -79,7 +84,8 @@ const COLUMNS = [
 	{ id: 'Active', type: 'Bool' },
 ];
 // The same row shape in the Code node (as source text) and in this process.
-const ROW_JS = "({ Name: 'Person ' + i, Email: 'person' + i + '@example.com', Score: i, Amount: i * 1.25, Active: i % 2 === 0 })";
+const ROW_JS =
+	"({ Name: 'Person ' + i, Email: 'person' + i + '@example.com', Score: i, Amount: i * 1.25, Active: i % 2 === 0 })";
 const makeRow = new Function('i', `return ${ROW_JS};`);
 
 // ------------------------------------------------------------------ n8n process memory (/proc)
@@ -90,12 +96,14 @@ function n8nPid(userFolder) {
 		try {
 			if (readlinkSync(`/proc/${d}/cwd`) !== userFolder) continue;
 			const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-			if (argv.some((a) => a.endsWith('/n8n/bin/n8n')) && argv.includes('start')) found.push(Number(d));
+			if (argv.some((a) => a.endsWith('/n8n/bin/n8n')) && argv.includes('start'))
+				found.push(Number(d));
 		} catch {
 			// gone or not ours
 		}
 	}
-	if (found.length !== 1) throw new Error(`expected one n8n main process in ${userFolder}, found ${found.length}`);
+	if (found.length !== 1)
+		throw new Error(`expected one n8n main process in ${userFolder}, found ${found.length}`);
 	return found[0];
 }
 function memKb(pid) {
@@ -126,8 +134,12 @@ const mem = () => { const s = fs.readFileSync('/proc/self/status', 'utf8'); retu
 })().catch((e) => { console.error(e); process.exit(1); });`;
 	const node = `${locateRuntime().nodeBin}/node`;
 	const out = await new Promise((resolve, reject) =>
-		execFile(node, ['-e', script], { env: { PATH: process.env.PATH, BENCH_URL: url, BENCH_API_KEY: apiKey } }, (e, stdout, stderr) =>
-			e ? reject(new Error(`raw read memory: ${stderr || e.message}`)) : resolve(stdout),
+		execFile(
+			node,
+			['-e', script],
+			{ env: { PATH: process.env.PATH, BENCH_URL: url, BENCH_API_KEY: apiKey } },
+			(e, stdout, stderr) =>
+				e ? reject(new Error(`raw read memory: ${stderr || e.message}`)) : resolve(stdout),
 		),
 	);
 	const r = JSON.parse(out);
@@ -146,7 +158,8 @@ async function execute(n8n, wf, timeoutMs) {
 		workflowData,
 		triggerToStartFrom: { name: MANUAL_TRIGGER_NAME },
 	});
-	if (!started.executionId) throw new Error(`n8n did not start an execution: ${JSON.stringify(started)}`);
+	if (!started.executionId)
+		throw new Error(`n8n did not start an execution: ${JSON.stringify(started)}`);
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		await sleep(200);
@@ -156,8 +169,10 @@ async function execute(n8n, wf, timeoutMs) {
 		} catch (err) {
 			if (!String(err.message).includes('→ 404')) throw err;
 		}
-		if (e && (e.finished === true || DONE.has(String(e.status)))) return { executionId: String(started.executionId), status: String(e.status) };
-		if (Date.now() > deadline) throw new Error(`execution ${started.executionId} not finished after ${timeoutMs} ms`);
+		if (e && (e.finished === true || DONE.has(String(e.status))))
+			return { executionId: String(started.executionId), status: String(e.status) };
+		if (Date.now() > deadline)
+			throw new Error(`execution ${started.executionId} not finished after ${timeoutMs} ms`);
 	}
 }
 
@@ -166,8 +181,12 @@ async function nodeRun(n8n, executionId, node = 'Grist') {
 	const e = await n8n.api('GET', `/executions/${executionId}?includeData=true`);
 	const resultData = e.data?.resultData ?? {};
 	const task = resultData.runData?.[node]?.[0];
-	if (!task) throw new Error(`node ${node} did not run: ${JSON.stringify(resultData.error ?? {}).slice(0, 500)}`);
-	if (task.error) throw new Error(`node ${node} failed: ${task.error.message} ${task.error.description ?? ''}`);
+	if (!task)
+		throw new Error(
+			`node ${node} did not run: ${JSON.stringify(resultData.error ?? {}).slice(0, 500)}`,
+		);
+	if (task.error)
+		throw new Error(`node ${node} failed: ${task.error.message} ${task.error.description ?? ''}`);
 	return { ms: task.executionTime, items: task.data?.main?.[0]?.length ?? 0 };
 }
 
@@ -178,7 +197,13 @@ const codeNode = (n) => ({
 	typeVersion: 2,
 	parameters: { jsCode: `return Array.from({ length: ${n} }, (_, i) => ({ json: ${ROW_JS} }));` },
 });
-const packageNode = (cred, parameters) => ({ name: 'Grist', type: 'n8n-nodes-grist.grist', typeVersion: 1, parameters, credentials: { gristApi: cred } });
+const packageNode = (cred, parameters) => ({
+	name: 'Grist',
+	type: 'n8n-nodes-grist.grist',
+	typeVersion: 1,
+	parameters,
+	credentials: { gristApi: cred },
+});
 const builtinNode = (cred, parameters) => ({
 	name: 'Grist',
 	type: 'n8n-nodes-base.grist',
@@ -215,20 +240,37 @@ const httpNode = (cred, method, url, body) => ({
 	credentials: { gristApi: cred },
 });
 /** One item per record ({ id, fields }, as the package's getAll without Simplify) from the GET answer. */
-const splitNode = () => ({ name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'records', include: 'noOtherFields', options: {} } });
-const autoMap = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [], attemptToConvertTypes: false, convertFieldsToString: false };
+const splitNode = () => ({
+	name: 'Split',
+	type: 'n8n-nodes-base.splitOut',
+	typeVersion: 1,
+	parameters: { fieldToSplitOut: 'records', include: 'noOtherFields', options: {} },
+});
+const autoMap = {
+	mappingMode: 'autoMapInputData',
+	value: null,
+	matchingColumns: [],
+	schema: [],
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+};
 
 function requestSummary(entries) {
 	const by = {};
 	for (const e of entries) by[e.method] = (by[e.method] ?? 0) + 1;
 	const parts = Object.entries(by).map(([m, n]) => `${fmtInt(n)} ${m}`);
-	return { count: entries.length, text: `${fmtInt(entries.length)}${parts.length > 1 ? ` (${parts.join(', ')})` : ` ${Object.keys(by)[0] ?? ''}`}` };
+	return {
+		count: entries.length,
+		text: `${fmtInt(entries.length)}${parts.length > 1 ? ` (${parts.join(', ')})` : ` ${Object.keys(by)[0] ?? ''}`}`,
+	};
 }
 
 // ------------------------------------------------------------------ main
 async function main() {
 	const t0 = Date.now();
-	log(`n8n ${N8N_VERSION}; create ${fmtInt(CREATE_ROWS)} rows (built-in sample ${fmtInt(BUILTIN_ITEMS)}), read ${fmtInt(READ_ROWS)} rows, ${REPEATS} repeats (built-in create ${BUILTIN_REPEATS})`);
+	log(
+		`n8n ${N8N_VERSION}; create ${fmtInt(CREATE_ROWS)} rows (built-in sample ${fmtInt(BUILTIN_ITEMS)}), read ${fmtInt(READ_ROWS)} rows, ${REPEATS} repeats (built-in create ${BUILTIN_REPEATS})`,
+	);
 	const emu = await startEmulator({ logBodies: false });
 	let n8n;
 	const stop = async () => {
@@ -243,9 +285,16 @@ async function main() {
 		const auth = { Authorization: `Bearer ${demo.apiKey}` };
 		const tableUrl = (t) => `${base}/api/docs/${docId}/tables/${t}/records`;
 
-		const n8nOptions = process.env.BENCH_N8N_NODE_OPTIONS ? { env: { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } } : {};
+		const n8nOptions = process.env.BENCH_N8N_NODE_OPTIONS
+			? { env: { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } }
+			: {};
 		/** The gristApi credential (`url` is the Server URL field of both this package and the built-in node). */
-		const createCredential = async (inst) => await inst.createCredential({ name: 'Grist bench', type: 'gristApi', data: { apiKey: demo.apiKey, url: base } });
+		const createCredential = async (inst) =>
+			await inst.createCredential({
+				name: 'Grist bench',
+				type: 'gristApi',
+				data: { apiKey: demo.apiKey, url: base },
+			});
 
 		log('starting n8n…');
 		n8n = await startN8n(n8nOptions);
@@ -258,11 +307,22 @@ async function main() {
 		const create = { package: [], builtin: [], n8nHttp: [], raw: [] };
 		/** The chunked HTTP Request workflow: Chunk + HTTP executionTime (ms), checked. */
 		const n8nHttpCreate = async (t) => {
-			const ex = await execute(n8n, manualWorkflow([codeNode(CREATE_ROWS), chunkNode(), httpNode(cred, 'POST', tableUrl(t), '={{ $json.body }}')]), 300_000);
+			const ex = await execute(
+				n8n,
+				manualWorkflow([
+					codeNode(CREATE_ROWS),
+					chunkNode(),
+					httpNode(cred, 'POST', tableUrl(t), '={{ $json.body }}'),
+				]),
+				300_000,
+			);
 			const chunk = await nodeRun(n8n, ex.executionId, 'Chunk');
 			const http = await nodeRun(n8n, ex.executionId, 'HTTP');
 			const bodies = Math.ceil(CREATE_ROWS / CHUNK);
-			if (chunk.items !== bodies || http.items !== bodies) throw new Error(`n8n HTTP create: ${chunk.items} bodies, ${http.items} answers, expected ${bodies}`);
+			if (chunk.items !== bodies || http.items !== bodies)
+				throw new Error(
+					`n8n HTTP create: ${chunk.items} bodies, ${http.items} answers, expected ${bodies}`,
+				);
 			return { ms: chunk.ms + http.ms, chunkMs: chunk.ms, httpMs: http.ms };
 		};
 		const createReq = {};
@@ -280,8 +340,14 @@ async function main() {
 		const rawCreate = async (t) => {
 			const start = performance.now();
 			for (let i = 0; i < rows.length; i += CHUNK) {
-				const body = JSON.stringify({ records: rows.slice(i, i + CHUNK).map((fields) => ({ fields })) });
-				const res = await fetch(tableUrl(t), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
+				const body = JSON.stringify({
+					records: rows.slice(i, i + CHUNK).map((fields) => ({ fields })),
+				});
+				const res = await fetch(tableUrl(t), {
+					method: 'POST',
+					headers: { ...auth, 'content-type': 'application/json' },
+					body,
+				});
 				if (!res.ok) throw new Error(`raw POST: HTTP ${res.status} ${await res.text()}`);
 				await res.json();
 			}
@@ -293,7 +359,10 @@ async function main() {
 			const r = got[n - 1].fields;
 			const want = makeRow(n - 1);
 			for (const k of Object.keys(want)) {
-				if (r[k] !== want[k]) throw new Error(`${label}: row ${n} ${k} = ${JSON.stringify(r[k])}, expected ${JSON.stringify(want[k])}`);
+				if (r[k] !== want[k])
+					throw new Error(
+						`${label}: row ${n} ${k} = ${JSON.stringify(r[k])}, expected ${JSON.stringify(want[k])}`,
+					);
 			}
 		};
 
@@ -302,7 +371,16 @@ async function main() {
 			const t = newTable();
 			const ex = await execute(
 				n8n,
-				manualWorkflow([codeNode(CREATE_ROWS), packageNode(cred, { resource: 'record', operation: 'create', document: rl(docId), table: rl(t), columns: autoMap })]),
+				manualWorkflow([
+					codeNode(CREATE_ROWS),
+					packageNode(cred, {
+						resource: 'record',
+						operation: 'create',
+						document: rl(docId),
+						table: rl(t),
+						columns: autoMap,
+					}),
+				]),
 				300_000,
 			);
 			await nodeRun(n8n, ex.executionId);
@@ -317,7 +395,16 @@ async function main() {
 			gc();
 			let ex = await execute(
 				n8n,
-				manualWorkflow([codeNode(CREATE_ROWS), packageNode(cred, { resource: 'record', operation: 'create', document: rl(docId), table: rl(t), columns: autoMap })]),
+				manualWorkflow([
+					codeNode(CREATE_ROWS),
+					packageNode(cred, {
+						resource: 'record',
+						operation: 'create',
+						document: rl(docId),
+						table: rl(t),
+						columns: autoMap,
+					}),
+				]),
 				300_000,
 			);
 			let r = await nodeRun(n8n, ex.executionId);
@@ -335,14 +422,25 @@ async function main() {
 				try {
 					ex = await execute(
 						n8n,
-						manualWorkflow([codeNode(BUILTIN_ITEMS), builtinNode(cred, { operation: 'create', docId, tableId: t, dataToSend: 'autoMapInputs', inputsToIgnore: '' })]),
+						manualWorkflow([
+							codeNode(BUILTIN_ITEMS),
+							builtinNode(cred, {
+								operation: 'create',
+								docId,
+								tableId: t,
+								dataToSend: 'autoMapInputs',
+								inputsToIgnore: '',
+							}),
+						]),
 						900_000,
 					);
 					r = await nodeRun(n8n, ex.executionId);
 					checkRows(t, BUILTIN_ITEMS, 'built-in create');
 					create.builtin.push((r.ms * CREATE_ROWS) / BUILTIN_ITEMS);
 					createReq.builtin = requestSummary(emu.log);
-					log(`create #${rep} built-in: ${ms(r.ms)} ms for ${fmtInt(BUILTIN_ITEMS)} items, ${createReq.builtin.text} requests`);
+					log(
+						`create #${rep} built-in: ${ms(r.ms)} ms for ${fmtInt(BUILTIN_ITEMS)} items, ${createReq.builtin.text} requests`,
+					);
 				} catch (e) {
 					builtinError = e.message.split('\n')[0];
 					log(`built-in node failed, skipped from now on: ${builtinError}`);
@@ -357,7 +455,9 @@ async function main() {
 			checkRows(t, CREATE_ROWS, 'n8n HTTP create');
 			create.n8nHttp.push(nh.ms);
 			createReq.n8nHttp = requestSummary(emu.log);
-			log(`create #${rep} n8n HTTP Request: ${ms(nh.ms)} ms (Chunk ${ms(nh.chunkMs)} + HTTP ${ms(nh.httpMs)}), ${createReq.n8nHttp.text} requests`);
+			log(
+				`create #${rep} n8n HTTP Request: ${ms(nh.ms)} ms (Chunk ${ms(nh.chunkMs)} + HTTP ${ms(nh.httpMs)}), ${createReq.n8nHttp.text} requests`,
+			);
 
 			// (d) raw chunked HTTP from this process
 			t = newTable();
@@ -374,7 +474,11 @@ async function main() {
 		log(`seeding ${fmtInt(READ_ROWS)} rows…`);
 		emu.addTable(docId, 'BenchRead', COLUMNS);
 		for (let i = 0; i < READ_ROWS; i += 10_000) {
-			emu.addRecords(docId, 'BenchRead', Array.from({ length: Math.min(10_000, READ_ROWS - i) }, (_, j) => makeRow(i + j)));
+			emu.addRecords(
+				docId,
+				'BenchRead',
+				Array.from({ length: Math.min(10_000, READ_ROWS - i) }, (_, j) => makeRow(i + j)),
+			);
 		}
 		// n8n keeps the heap it grew, so each measured read gets a fresh n8n: start, one warm-up
 		// read of 1 row (loads the node, the credential, the expression engine), reset the peak,
@@ -389,11 +493,32 @@ async function main() {
 		// one's output is the rows).
 		const readVariants = {
 			package: (c, all) => ({
-				nodes: [packageNode(c, { resource: 'record', operation: 'getAll', document: rl(docId), table: rl('BenchRead'), ...(all ? { returnAll: true } : { limit: 1 }) })],
+				nodes: [
+					packageNode(c, {
+						resource: 'record',
+						operation: 'getAll',
+						document: rl(docId),
+						table: rl('BenchRead'),
+						...(all ? { returnAll: true } : { limit: 1 }),
+					}),
+				],
 				timed: ['Grist'],
 			}),
-			builtin: (c, all) => ({ nodes: [builtinNode(c, { operation: 'getAll', docId, tableId: 'BenchRead', ...(all ? { returnAll: true } : { limit: 1 }) })], timed: ['Grist'] }),
-			n8nHttp: (c, all) => ({ nodes: [httpNode(c, 'GET', tableUrl('BenchRead') + (all ? '' : '?limit=1')), splitNode()], timed: ['HTTP', 'Split'] }),
+			builtin: (c, all) => ({
+				nodes: [
+					builtinNode(c, {
+						operation: 'getAll',
+						docId,
+						tableId: 'BenchRead',
+						...(all ? { returnAll: true } : { limit: 1 }),
+					}),
+				],
+				timed: ['Grist'],
+			}),
+			n8nHttp: (c, all) => ({
+				nodes: [httpNode(c, 'GET', tableUrl('BenchRead') + (all ? '' : '?limit=1')), splitNode()],
+				timed: ['HTTP', 'Split'],
+			}),
 		};
 		const variantRun = async (executionId, timed) => {
 			let total = 0;
@@ -419,7 +544,8 @@ async function main() {
 					const warm = await execute(n8n, manualWorkflow(warmV.nodes), 60_000);
 					let r;
 					try {
-						if ((await variantRun(warm.executionId, warmV.timed)).items !== 1) throw new Error(`${name} getAll (limit 1): not 1 item`);
+						if ((await variantRun(warm.executionId, warmV.timed)).items !== 1)
+							throw new Error(`${name} getAll (limit 1): not 1 item`);
 						emu.clearLog();
 						gc();
 						const baseline = resetPeak(p);
@@ -434,11 +560,14 @@ async function main() {
 						log(`built-in node failed, skipped from now on: ${builtinError}`);
 						continue;
 					}
-					if (r.items !== READ_ROWS) throw new Error(`${name} getAll: ${r.items} items, expected ${READ_ROWS}`);
+					if (r.items !== READ_ROWS)
+						throw new Error(`${name} getAll: ${r.items} items, expected ${READ_ROWS}`);
 					read[name].push(r.ms);
 					readMem[name].push(r.mem);
 					readReq[name] = requestSummary(emu.log);
-					log(`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round(r.mem / 1e6))} MB, ${readReq[name].text} requests`);
+					log(
+						`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round(r.mem / 1e6))} MB, ${readReq[name].text} requests`,
+					);
 				} finally {
 					await n8n.stop();
 					n8n = undefined;
@@ -451,12 +580,15 @@ async function main() {
 			const text = await res.text();
 			const parsed = JSON.parse(text);
 			const rawMs = performance.now() - start;
-			if (parsed.records.length !== READ_ROWS) throw new Error(`raw GET: ${parsed.records.length} records`);
+			if (parsed.records.length !== READ_ROWS)
+				throw new Error(`raw GET: ${parsed.records.length} records`);
 			payloadBytes = Buffer.byteLength(text);
 			read.raw.push(rawMs);
 			readReq.raw = requestSummary(emu.log);
 			readMem.raw.push(await rawReadMemory(tableUrl('BenchRead'), demo.apiKey, READ_ROWS));
-			log(`read #${rep} raw: ${ms(rawMs)} ms, ${fmtInt(payloadBytes)} bytes; the same GET + JSON.parse in a bare Node 24: peak +${fmtInt(Math.round(readMem.raw.at(-1) / 1e6))} MB`);
+			log(
+				`read #${rep} raw: ${ms(rawMs)} ms, ${fmtInt(payloadBytes)} bytes; the same GET + JSON.parse in a bare Node 24: peak +${fmtInt(Math.round(readMem.raw.at(-1) / 1e6))} MB`,
+			);
 		}
 
 		// ---------------------------------------------------------------- report
@@ -467,13 +599,20 @@ async function main() {
 		const pad = (s, n) => String(s).padEnd(n);
 		const padL = (s, n) => String(s).padStart(n);
 		const runs = (xs) => xs.map(ms).join(' / ');
-		const runsWidth = Math.max(30, ...[...Object.values(create), ...Object.values(read)].map((xs) => runs(xs).length + 2));
+		const runsWidth = Math.max(
+			30,
+			...[...Object.values(create), ...Object.values(read)].map((xs) => runs(xs).length + 2),
+		);
 		const out = [];
 		out.push('');
-		out.push(`Grist benchmark — n8n ${N8N_VERSION} (Node 24) against the Grist emulator; median of ${REPEATS} runs (built-in create: ${BUILTIN_REPEATS}); times in ms`);
+		out.push(
+			`Grist benchmark — n8n ${N8N_VERSION} (Node 24) against the Grist emulator; median of ${REPEATS} runs (built-in create: ${BUILTIN_REPEATS}); times in ms`,
+		);
 		out.push('');
 		out.push(`1. Create ${fmtInt(CREATE_ROWS)} rows from ${fmtInt(CREATE_ROWS)} items`);
-		out.push(`   ${pad('variant', 40)}${padL('median', 10)}  ${pad('runs', runsWidth)}${pad('requests', 22)}${pad('vs raw', 10)}vs n8n HTTP`);
+		out.push(
+			`   ${pad('variant', 40)}${padL('median', 10)}  ${pad('runs', runsWidth)}${pad('requests', 22)}${pad('vs raw', 10)}vs n8n HTTP`,
+		);
 		const createLabel = {
 			package: 'n8n-nodes-grist (record create)',
 			builtin: `n8n-nodes-base.grist${BUILTIN_ITEMS < CREATE_ROWS ? ` (×${CREATE_ROWS / BUILTIN_ITEMS} of ${fmtInt(BUILTIN_ITEMS)})` : ''}`,
@@ -490,10 +629,16 @@ async function main() {
 				`   ${pad(createLabel[k], 40)}${padL(ms(c[k]), 10)}  ${pad(runs(create[k]), runsWidth)}${pad(createReq[k].text, 22)}${pad(`${(c[k] / c.raw).toFixed(2)}×`, 10)}${(c[k] / c.n8nHttp).toFixed(2)}×`,
 			);
 		}
-		out.push('   (n8n Code + HTTP Request = the chunking Code node\'s + the HTTP Request node\'s executionTime; the Code node making the items is excluded everywhere)');
+		out.push(
+			"   (n8n Code + HTTP Request = the chunking Code node's + the HTTP Request node's executionTime; the Code node making the items is excluded everywhere)",
+		);
 		out.push('');
-		out.push(`2. Read all rows of a ${fmtInt(READ_ROWS)}-row table (payload ${(payloadBytes / 1e6).toFixed(1)} MB)`);
-		out.push(`   ${pad('variant', 40)}${padL('median', 10)}  ${pad('runs', runsWidth)}${pad('requests', 22)}${pad('vs raw', 10)}${pad('vs n8n HTTP', 13)}peak − baseline`);
+		out.push(
+			`2. Read all rows of a ${fmtInt(READ_ROWS)}-row table (payload ${(payloadBytes / 1e6).toFixed(1)} MB)`,
+		);
+		out.push(
+			`   ${pad('variant', 40)}${padL('median', 10)}  ${pad('runs', runsWidth)}${pad('requests', 22)}${pad('vs raw', 10)}${pad('vs n8n HTTP', 13)}peak − baseline`,
+		);
 		const readLabel = {
 			package: 'n8n-nodes-grist (getAll, all)',
 			builtin: 'n8n-nodes-base.grist (getAll, all)',
@@ -505,34 +650,93 @@ async function main() {
 				out.push(`   ${pad(readLabel[k], 40)}${padL('—', 10)}`, failed);
 				continue;
 			}
-			const m = mem[k] === undefined ? '—' : `${(mem[k] / 1e6).toFixed(0)} MB = ${(mem[k] / payloadBytes).toFixed(2)}× payload`;
+			const m =
+				mem[k] === undefined
+					? '—'
+					: `${(mem[k] / 1e6).toFixed(0)} MB = ${(mem[k] / payloadBytes).toFixed(2)}× payload`;
 			out.push(
 				`   ${pad(readLabel[k], 40)}${padL(ms(rd[k]), 10)}  ${pad(runs(read[k]), runsWidth)}${pad(readReq[k].text, 22)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 10)}${pad(`${(rd[k] / rd.n8nHttp).toFixed(2)}×`, 13)}${m}`,
 			);
 		}
-		out.push('   (n8n HTTP Request GET + Split Out = both nodes\' executionTime; Split Out gives one { id, fields } item per row; peak: n8n\'s, or a bare Node 24 for raw)');
+		out.push(
+			"   (n8n HTTP Request GET + Split Out = both nodes' executionTime; Split Out gives one { id, fields } item per row; peak: n8n's, or a bare Node 24 for raw)",
+		);
 		out.push('');
 		const target = (ok, text) => `   ${ok ? 'PASS' : 'MISS'}  ${text}`;
-		out.push('Targets (issue 4), against each baseline: "raw" = HTTP from the bench process (no n8n); "n8n HTTP" = the same chunked requests made by n8n\'s own Code + HTTP Request nodes');
-		out.push(target(c.package <= 2 * c.raw, `create ≤ 2× raw HTTP:             ${(c.package / c.raw).toFixed(2)}×`));
-		out.push(target(c.package <= 2 * c.n8nHttp, `create ≤ 2× n8n HTTP Request:     ${(c.package / c.n8nHttp).toFixed(2)}×`));
+		out.push(
+			'Targets (issue 4), against each baseline: "raw" = HTTP from the bench process (no n8n); "n8n HTTP" = the same chunked requests made by n8n\'s own Code + HTTP Request nodes',
+		);
+		out.push(
+			target(
+				c.package <= 2 * c.raw,
+				`create ≤ 2× raw HTTP:             ${(c.package / c.raw).toFixed(2)}×`,
+			),
+		);
+		out.push(
+			target(
+				c.package <= 2 * c.n8nHttp,
+				`create ≤ 2× n8n HTTP Request:     ${(c.package / c.n8nHttp).toFixed(2)}×`,
+			),
+		);
 		out.push(
 			c.builtin === undefined
 				? '   n/a   create ≥ 50× faster than the built-in node: the built-in node did not run'
-				: target(c.builtin >= 50 * c.package, `create ≥ 50× faster than the built-in node: ${(c.builtin / c.package).toFixed(1)}×`),
+				: target(
+						c.builtin >= 50 * c.package,
+						`create ≥ 50× faster than the built-in node: ${(c.builtin / c.package).toFixed(1)}×`,
+					),
 		);
-		out.push(target(rd.package <= 1.5 * rd.raw, `read ≤ 1.5× raw GET:              ${(rd.package / rd.raw).toFixed(2)}×`));
-		if (rd.n8nHttp !== undefined) out.push(target(rd.package <= 1.5 * rd.n8nHttp, `read ≤ 1.5× n8n HTTP GET + Split: ${(rd.package / rd.n8nHttp).toFixed(2)}×`));
-		out.push(target(mem.package <= 3 * payloadBytes, `read peak memory ≤ 3× payload:    ${(mem.package / payloadBytes).toFixed(2)}×`));
-		if (mem.n8nHttp !== undefined) out.push(`   info  n8n HTTP GET + Split Out peak memory: ${(mem.n8nHttp / payloadBytes).toFixed(2)}× payload; bare Node 24 GET + parse: ${(mem.raw / payloadBytes).toFixed(2)}×`);
+		out.push(
+			target(
+				rd.package <= 1.5 * rd.raw,
+				`read ≤ 1.5× raw GET:              ${(rd.package / rd.raw).toFixed(2)}×`,
+			),
+		);
+		if (rd.n8nHttp !== undefined)
+			out.push(
+				target(
+					rd.package <= 1.5 * rd.n8nHttp,
+					`read ≤ 1.5× n8n HTTP GET + Split: ${(rd.package / rd.n8nHttp).toFixed(2)}×`,
+				),
+			);
+		out.push(
+			target(
+				mem.package <= 3 * payloadBytes,
+				`read peak memory ≤ 3× payload:    ${(mem.package / payloadBytes).toFixed(2)}×`,
+			),
+		);
+		if (mem.n8nHttp !== undefined)
+			out.push(
+				`   info  n8n HTTP GET + Split Out peak memory: ${(mem.n8nHttp / payloadBytes).toFixed(2)}× payload; bare Node 24 GET + parse: ${(mem.raw / payloadBytes).toFixed(2)}×`,
+			);
 		out.push('');
-		out.push(`(n8n start-up ${(startupMs / 1000).toFixed(1)} s, excluded; whole bench ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+		out.push(
+			`(n8n start-up ${(startupMs / 1000).toFixed(1)} s, excluded; whole bench ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+		);
 		process.stdout.write(`${out.join('\n')}\n`);
 
 		if (process.env.BENCH_JSON) {
 			writeFileSync(
 				process.env.BENCH_JSON,
-				JSON.stringify({ n8n: N8N_VERSION, repeats: REPEATS, builtinRepeats: BUILTIN_REPEATS, createRows: CREATE_ROWS, builtinItems: BUILTIN_ITEMS, readRows: READ_ROWS, payloadBytes, create, createReq, read, readMem, readReq, builtinError }, null, '\t'),
+				JSON.stringify(
+					{
+						n8n: N8N_VERSION,
+						repeats: REPEATS,
+						builtinRepeats: BUILTIN_REPEATS,
+						createRows: CREATE_ROWS,
+						builtinItems: BUILTIN_ITEMS,
+						readRows: READ_ROWS,
+						payloadBytes,
+						create,
+						createReq,
+						read,
+						readMem,
+						readReq,
+						builtinError,
+					},
+					null,
+					'\t',
+				),
 			);
 		}
 	} finally {

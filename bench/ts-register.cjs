@@ -16,6 +16,9 @@ const options = {
 
 Module._extensions['.ts'] = function compileTs(module, filename) {
 	const source = fs.readFileSync(filename, 'utf8');
-	const { outputText } = ts.transpileModule(source, { fileName: filename, compilerOptions: options });
+	const { outputText } = ts.transpileModule(source, {
+		fileName: filename,
+		compilerOptions: options,
+	});
 	module._compile(outputText, filename);
 };

@@ -20,7 +20,8 @@ function missingDependency() {
 		if (!existsSync(file)) return `${name} is not installed`;
 		const { version } = JSON.parse(readFileSync(file, 'utf8'));
 		// exact pins are compared; ranges are left to npm
-		if (/^\d+\.\d+\.\d+$/.test(range) && version !== range) return `${name} is ${version}, package.json pins ${range}`;
+		if (/^\d+\.\d+\.\d+$/.test(range) && version !== range)
+			return `${name} is ${version}, package.json pins ${range}`;
 	}
 	return undefined;
 }
@@ -29,7 +30,10 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const why = missingDependency();
 if (why) {
 	console.error(`[ensure-deps] ${why}: running npm install`);
-	const res = spawnSync(npm, ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+	const res = spawnSync(npm, ['install', '--no-audit', '--no-fund'], {
+		cwd: root,
+		stdio: 'inherit',
+	});
 	if (res.status !== 0) process.exit(res.status ?? 1);
 	const still = missingDependency();
 	if (still) {
@@ -45,7 +49,9 @@ if (process.argv.includes('--runtime')) {
 		stdio: ['ignore', 'ignore', 'inherit'],
 	});
 	if (res.status !== 0) {
-		console.error('[ensure-deps] the Node 24 + n8n runtime could not be installed (scripts/ensure-n8n.sh, messages above)');
+		console.error(
+			'[ensure-deps] the Node 24 + n8n runtime could not be installed (scripts/ensure-n8n.sh, messages above)',
+		);
 		process.exit(res.status ?? 1);
 	}
 }

@@ -69,15 +69,20 @@ async function choosePort(variable, fallback, what) {
 	const given = process.env[variable];
 	if (given) {
 		const port = Number(given);
-		if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable}=${given} is not a port number`);
+		if (!Number.isInteger(port) || port < 1 || port > 65535)
+			throw new Error(`${variable}=${given} is not a port number`);
 		if (!(await portFree(port))) {
-			throw new Error(`port ${port} (${variable}) is already in use. Stop what uses it, or set ${variable} to another port.`);
+			throw new Error(
+				`port ${port} (${variable}) is already in use. Stop what uses it, or set ${variable} to another port.`,
+			);
 		}
 		return port;
 	}
 	if (await portFree(fallback)) return fallback;
 	const port = await freePort();
-	log(`port ${fallback} is taken: ${what} uses port ${port} instead (set ${variable} to choose one)`);
+	log(
+		`port ${fallback} is taken: ${what} uses port ${port} instead (set ${variable} to choose one)`,
+	);
 	return port;
 }
 
@@ -86,11 +91,19 @@ async function startEmulator(port) {
 	log('compiling the Grist emulator (tsc → .build/)');
 	rmSync(join(ROOT, '.build'), { recursive: true, force: true });
 	try {
-		execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.emulator.json')], {
-			cwd: ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		execFileSync(
+			process.execPath,
+			[
+				join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+				'-p',
+				join(ROOT, 'tsconfig.emulator.json'),
+			],
+			{
+				cwd: ROOT,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 	} catch (e) {
 		throw new Error(`compiling the emulator failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
 	}
@@ -112,7 +125,11 @@ async function startEmulator(port) {
 			rl.on('line', (l) => process.stdout.write(`[emulator] ${l}\n`));
 		});
 		child.once('exit', (code) =>
-			rej(new Error(`the emulator exited (code ${code}) before it was ready on port ${port} (GRIST_EMULATOR_PORT)`)),
+			rej(
+				new Error(
+					`the emulator exited (code ${code}) before it was ready on port ${port} (GRIST_EMULATOR_PORT)`,
+				),
+			),
 		);
 	});
 }
@@ -120,11 +137,15 @@ async function startEmulator(port) {
 async function main() {
 	const useRealGrist = Boolean(process.env.GRIST_URL && process.env.GRIST_API_KEY);
 	if (!useRealGrist && (process.env.GRIST_URL || process.env.GRIST_API_KEY)) {
-		log('GRIST_URL and GRIST_API_KEY must both be set to use a real Grist; starting the emulator instead');
+		log(
+			'GRIST_URL and GRIST_API_KEY must both be set to use a real Grist; starting the emulator instead',
+		);
 	}
 	// ports first: a taken port that was asked for stops the start before anything runs
 	const n8nPort = await choosePort('N8N_PORT', 5678, 'n8n');
-	const emulatorPort = useRealGrist ? undefined : await choosePort('GRIST_EMULATOR_PORT', 8484, 'the Grist emulator');
+	const emulatorPort = useRealGrist
+		? undefined
+		: await choosePort('GRIST_EMULATOR_PORT', 8484, 'the Grist emulator');
 	const runtime = ensureRuntime();
 
 	let grist;
@@ -135,7 +156,9 @@ async function main() {
 		const ready = await startEmulator(emulatorPort);
 		// The emulator on 127.0.0.1 is a self-hosted Grist (org in the path): point at the demo team.
 		grist = { url: `${ready.url}/o/${ready.orgDomain}`, apiKey: ready.apiKey };
-		log(`Grist emulator with the demo site at ${ready.url} (team "${ready.orgDomain}", user ${ready.email})`);
+		log(
+			`Grist emulator with the demo site at ${ready.url} (team "${ready.orgDomain}", user ${ready.email})`,
+		);
 	}
 
 	mkdirSync(STATE, { recursive: true });
@@ -144,19 +167,31 @@ async function main() {
 
 	// Stable encryption key across runs, so saved credentials stay readable.
 	const keyFile = join(STATE, 'encryption-key');
-	if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+	if (!existsSync(keyFile))
+		writeFileSync(keyFile, randomBytes(24).toString('hex'), { mode: 0o600 });
 	const encryptionKey = readFileSync(keyFile, 'utf8').trim();
 	const env = n8nEnv({
 		userFolder: STATE,
 		encryptionKey,
 		port: n8nPort,
 		brokerPort: await freePort(),
-		owner: { email: OWNER_EMAIL, passwordHash: bcryptHash(runtime, OWNER_PASSWORD), firstName: 'Grist', lastName: 'Developer' },
+		owner: {
+			email: OWNER_EMAIL,
+			passwordHash: bcryptHash(runtime, OWNER_PASSWORD),
+			firstName: 'Grist',
+			lastName: 'Developer',
+		},
 		extra: { N8N_EDITOR_BASE_URL: `http://127.0.0.1:${n8nPort}` },
 	});
 	log(`starting n8n ${N8N_VERSION} (Node 24) on http://127.0.0.1:${n8nPort}`);
 	// foreground: keeps this process alive, no watchdog (.n8n-start is kept between runs)
-	n8n = spawnN8n({ runtime, userFolder: STATE, env, echo: process.env.E2E_N8N_ECHO === '1', background: false });
+	n8n = spawnN8n({
+		runtime,
+		userFolder: STATE,
+		env,
+		echo: process.env.E2E_N8N_ECHO === '1',
+		background: false,
+	});
 	const lastOutput = () => n8n.output().split('\n').slice(-30).join('\n');
 	void n8n.exited.then((code) => {
 		if (!stopping) fail(`n8n exited (code ${code}). Its last output:\n${lastOutput()}`);
@@ -197,8 +232,15 @@ async function main() {
 		return JSON.parse(text).data;
 	};
 	const data = { apiKey: grist.apiKey, url: grist.url };
-	const existing = (await rest('GET', '/credentials')).find((c) => c.name === CREDENTIAL_NAME && c.type === 'gristApi');
-	if (existing) await rest('PATCH', `/credentials/${existing.id}`, { name: CREDENTIAL_NAME, type: 'gristApi', data });
+	const existing = (await rest('GET', '/credentials')).find(
+		(c) => c.name === CREDENTIAL_NAME && c.type === 'gristApi',
+	);
+	if (existing)
+		await rest('PATCH', `/credentials/${existing.id}`, {
+			name: CREDENTIAL_NAME,
+			type: 'gristApi',
+			data,
+		});
 	else await rest('POST', '/credentials', { name: CREDENTIAL_NAME, type: 'gristApi', data });
 
 	process.stdout.write(

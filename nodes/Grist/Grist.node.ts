@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceModules } from './actions/resources';
@@ -17,7 +22,8 @@ export class Grist implements INodeType {
 		// checks that it matches every Operation option.
 		subtitle:
 			'={{ ({"org.get":"Get an organization","org.getAccess":"Get access of an organization","org.getAll":"Get many organizations","org.getWorkspaces":"Get workspaces of an organization","org.update":"Update an organization","org.updateAccess":"Update access of an organization","workspace.create":"Create a workspace","workspace.delete":"Delete a workspace","workspace.get":"Get a workspace","workspace.getAccess":"Get access of a workspace","workspace.update":"Update a workspace","workspace.updateAccess":"Update access of a workspace","document.create":"Create a document","document.delete":"Delete a document","document.exportTable":"Export a table as CSV","document.exportWorkbook":"Export a document as XLSX","document.get":"Get a document","document.getAccess":"Get access of a document","document.getAll":"Get many documents","document.move":"Move a document","document.update":"Update a document","document.updateAccess":"Update access of a document","record.create":"Create records","record.upsert":"Create or update records","record.delete":"Delete records","record.getAll":"Get many records","record.update":"Update records","column.getAll":"Get many columns","columnar.create":"Create records from columns","columnar.delete":"Delete columnar records","columnar.getAll":"Get many records as columns","columnar.update":"Update records from columns","attachment.download":"Download an attachment","attachment.get":"Get an attachment","attachment.getAll":"Get many attachments","attachment.upload":"Upload attachments"})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
-		description: 'Read, create, update and delete records (rows) of Grist tables; manage documents, workspaces, sites and attachments',
+		description:
+			'Read, create, update and delete records (rows) of Grist tables; manage documents, workspaces, sites and attachments',
 		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
 		defaults: { name: 'Grist' },
 		usableAsTool: true,

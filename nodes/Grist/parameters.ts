@@ -33,7 +33,9 @@ import { siteOrg, type ColumnCache, type Target } from './transport/api';
 
 /** A resource locator's value (as `getNodeParameter(…, { extractValue: true })` gives it) as trimmed text. */
 function locatorText(value: unknown): string {
-	return typeof value === 'number' ? String(value) : String((value as string | IDataObject) ?? '').trim();
+	return typeof value === 'number'
+		? String(value)
+		: String((value as string | IDataObject) ?? '').trim();
 }
 
 /** Reads a resource locator's value of item `itemIndex` as a trimmed string. */
@@ -63,7 +65,12 @@ export function pollLocator(fn: IPollFunctions, name: string): string {
 }
 
 /** Reads a workspace id (resource locator `name`) as an integer; anything else is an input error. */
-export function workspaceIdValue(this: IExecuteFunctions, name: string, itemIndex: number, label = 'Workspace'): number {
+export function workspaceIdValue(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label = 'Workspace',
+): number {
 	const text = locatorValue.call(this, name, itemIndex);
 	if (text === '') {
 		throw new NodeOperationError(this.getNode(), `The ${label} is empty`, {
@@ -72,16 +79,25 @@ export function workspaceIdValue(this: IExecuteFunctions, name: string, itemInde
 		});
 	}
 	if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-		throw new NodeOperationError(this.getNode(), `The ${label} ID "${text}" is not a whole number`, {
-			itemIndex,
-			description: 'A workspace ID is a number, e.g. 17 (it appears in workspace URLs as /ws/17/).',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The ${label} ID "${text}" is not a whole number`,
+			{
+				itemIndex,
+				description:
+					'A workspace ID is a number, e.g. 17 (it appears in workspace URLs as /ws/17/).',
+			},
+		);
 	}
 	return Number(text);
 }
 
 /** Reads the document id of the Document field; an empty value is an input error. */
-export function documentIdValue(this: IExecuteFunctions, itemIndex: number, name = 'document'): string {
+export function documentIdValue(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	name = 'document',
+): string {
 	const text = locatorValue.call(this, name, itemIndex);
 	if (text === '') {
 		throw new NodeOperationError(this.getNode(), 'The Document is empty', {
@@ -93,10 +109,18 @@ export function documentIdValue(this: IExecuteFunctions, itemIndex: number, name
 }
 
 /** A Name value, trimmed; an empty one is an input error whose description says what to enter. */
-export function requiredName(this: IExecuteFunctions, raw: unknown, itemIndex: number, whatToEnter: string): string {
+export function requiredName(
+	this: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+	whatToEnter: string,
+): string {
 	const name = String(raw ?? '').trim();
 	if (name === '') {
-		throw new NodeOperationError(this.getNode(), 'The Name is empty', { itemIndex, description: whatToEnter });
+		throw new NodeOperationError(this.getNode(), 'The Name is empty', {
+			itemIndex,
+			description: whatToEnter,
+		});
 	}
 	return name;
 }
@@ -131,7 +155,10 @@ export async function orgKeyValue(
 /** Turns an AccessInputError into a NodeOperationError naming the field; other errors pass. */
 export function asInputError(this: IExecuteFunctions, error: unknown, itemIndex: number): unknown {
 	if (error instanceof AccessInputError) {
-		return new NodeOperationError(this.getNode(), error.message, { itemIndex, description: error.hint });
+		return new NodeOperationError(this.getNode(), error.message, {
+			itemIndex,
+			description: error.hint,
+		});
 	}
 	return error;
 }
@@ -183,7 +210,8 @@ export function itemParameter<T extends string | number | boolean | undefined>(
 	}
 	if (entry) return entry.value as T;
 	const value = this.getNodeParameter(name, itemIndex, fallback, options) as T;
-	if (entry === undefined && (value === null || typeof value !== 'object')) cache.values.set(key, { value });
+	if (entry === undefined && (value === null || typeof value !== 'object'))
+		cache.values.set(key, { value });
 	return value;
 }
 
@@ -196,10 +224,14 @@ function sameForAllLocatorValue(this: IExecuteFunctions, name: string, itemIndex
 export function readTarget(this: IExecuteFunctions, itemIndex: number): Target {
 	const docId = sameForAllLocatorValue.call(this, 'document', itemIndex);
 	if (docId === '') {
-		throw new NodeOperationError(this.getNode(), `The Document field is empty (item ${itemIndex})`, {
-			itemIndex,
-			description: 'Pick a document from the list, or enter its ID or URL.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Document field is empty (item ${itemIndex})`,
+			{
+				itemIndex,
+				description: 'Pick a document from the list, or enter its ID or URL.',
+			},
+		);
 	}
 	const tableId = sameForAllLocatorValue.call(this, 'table', itemIndex);
 	if (tableId === '') {
@@ -232,7 +264,11 @@ export interface ReadFieldsResult {
 }
 
 /** The raw (unencoded) fields of item `itemIndex` from the mapper, the input item, or the JSON field. */
-export function readRawFields(this: IExecuteFunctions, itemIndex: number, wantMatching = false): ReadFieldsResult {
+export function readRawFields(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	wantMatching = false,
+): ReadFieldsResult {
 	const dataMode = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') as string;
 	if (dataMode === 'json') {
 		const raw = this.getNodeParameter('fieldsJson', itemIndex, '{}') as unknown;
@@ -243,24 +279,40 @@ export function readRawFields(this: IExecuteFunctions, itemIndex: number, wantMa
 			});
 		}
 		if (!value || typeof value !== 'object' || Array.isArray(value)) {
-			throw new NodeOperationError(this.getNode(), `The Fields (JSON) of item ${itemIndex} must be a JSON object of column IDs and values`, {
-				itemIndex,
-				description: 'e.g. {"Name": "Alice", "Age": 30}',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The Fields (JSON) of item ${itemIndex} must be a JSON object of column IDs and values`,
+				{
+					itemIndex,
+					description: 'e.g. {"Name": "Alice", "Age": 30}',
+				},
+			);
 		}
 		return { fields: value as IDataObject, matchingColumns: [] };
 	}
-	const mappingMode = itemParameter.call(this, 'columns.mappingMode', itemIndex, 'defineBelow') as string;
+	const mappingMode = itemParameter.call(
+		this,
+		'columns.mappingMode',
+		itemIndex,
+		'defineBelow',
+	) as string;
 	let matchingColumns: string[] = [];
 	if (wantMatching) {
-		const m = this.getNodeParameter('columns.matchingColumns', itemIndex, []) as ResourceMapperValue['matchingColumns'];
+		const m = this.getNodeParameter(
+			'columns.matchingColumns',
+			itemIndex,
+			[],
+		) as ResourceMapperValue['matchingColumns'];
 		matchingColumns = Array.isArray(m) ? m : [];
 	}
 	if (mappingMode === 'autoMapInputData') {
 		const json = this.getInputData()[itemIndex]?.json ?? {};
 		// Most items have neither key: their json is used as it is (never modified: encodeFields
 		// builds a new object when it changes anything), not copied per item.
-		if (!Object.prototype.hasOwnProperty.call(json, 'id') && !Object.prototype.hasOwnProperty.call(json, 'errors')) {
+		if (
+			!Object.prototype.hasOwnProperty.call(json, 'id') &&
+			!Object.prototype.hasOwnProperty.call(json, 'errors')
+		) {
 			return { fields: json, matchingColumns };
 		}
 		const fields: IDataObject = {};
@@ -275,35 +327,54 @@ export function readRawFields(this: IExecuteFunctions, itemIndex: number, wantMa
 }
 
 /** Row IDs from a number, an array, or text like `1, 2, 3`; anything else fails naming the field. */
-export function parseRowIds(this: IExecuteFunctions, raw: unknown, itemIndex: number, field = 'Row IDs'): number[] {
+export function parseRowIds(
+	this: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+	field = 'Row IDs',
+): number[] {
 	let list: unknown[];
 	if (Array.isArray(raw)) list = raw;
 	else if (typeof raw === 'number') list = [raw];
 	else if (typeof raw === 'string') {
 		const text = raw.trim();
-		list = text.startsWith('[') ? (jsonParse(text, { fallbackValue: [text] }) as unknown[]) : text.split(',');
+		list = text.startsWith('[')
+			? (jsonParse(text, { fallbackValue: [text] }) as unknown[])
+			: text.split(',');
 		if (!Array.isArray(list)) list = [text];
 	} else list = [raw];
 	const ids = list.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
 	if (ids.length === 0) {
-		throw new NodeOperationError(this.getNode(), `The ${field} field of item ${itemIndex} is empty`, {
-			itemIndex,
-			description: 'Enter one or more row IDs (whole numbers), e.g. 3 or 3, 4, 5.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The ${field} field of item ${itemIndex} is empty`,
+			{
+				itemIndex,
+				description: 'Enter one or more row IDs (whole numbers), e.g. 3 or 3, 4, 5.',
+			},
+		);
 	}
 	return ids.map((v) => {
 		const n = typeof v === 'number' ? v : Number(v);
 		if (!Number.isInteger(n) || n <= 0) {
-			throw new NodeOperationError(this.getNode(), `The ${field} field of item ${itemIndex} has ${JSON.stringify(v)}, which is not a row ID`, {
-				itemIndex,
-				description: 'A row ID is a whole number greater than 0 (the "id" of a record).',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The ${field} field of item ${itemIndex} has ${JSON.stringify(v)}, which is not a row ID`,
+				{
+					itemIndex,
+					description: 'A row ID is a whole number greater than 0 (the "id" of a record).',
+				},
+			);
 		}
 		return n;
 	});
 }
 
-export function noparseQs(this: IExecuteFunctions, itemIndex: number, qs: IDataObject = {}): IDataObject {
+export function noparseQs(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	qs: IDataObject = {},
+): IDataObject {
 	const noparse = itemParameter.call(this, 'options.noparse', itemIndex, false) as boolean;
 	if (noparse) qs.noparse = 1;
 	return qs;
@@ -319,15 +390,23 @@ export function readLimit(this: IExecuteFunctions, itemIndex: number): number {
 	const limit = this.getNodeParameter('limit', itemIndex, 50) as unknown;
 	const n = typeof limit === 'string' ? Number(limit) : (limit as number);
 	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-		throw new NodeOperationError(this.getNode(), `The Limit of item ${itemIndex} must be a whole number of at least 1, not ${JSON.stringify(limit)}`, {
-			itemIndex,
-			description: 'Set Limit to 1 or more, or turn on Return All.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Limit of item ${itemIndex} must be a whole number of at least 1, not ${JSON.stringify(limit)}`,
+			{
+				itemIndex,
+				description: 'Set Limit to 1 or more, or turn on Return All.',
+			},
+		);
 	}
 	return n;
 }
 
-function toOperationError(this: IExecuteFunctions, error: Error, itemIndex: number): NodeOperationError {
+function toOperationError(
+	this: IExecuteFunctions,
+	error: Error,
+	itemIndex: number,
+): NodeOperationError {
 	const fe = error instanceof FilterError ? error : undefined;
 	return new NodeOperationError(this.getNode(), `${error.message} (item ${itemIndex})`, {
 		itemIndex,
@@ -347,7 +426,11 @@ function attempt<T>(fn: () => T): { value: T } | { error: Error } {
  * Builds `filter`, `sort` and `limit` for item `itemIndex`. `columns` is needed for the filter builder
  * (value types) and to catch sorts on unknown columns before the request (Grist answers 500).
  */
-function buildReadQuery(this: IExecuteFunctions, itemIndex: number, columns: GristColumn[] | undefined): IDataObject {
+function buildReadQuery(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	columns: GristColumn[] | undefined,
+): IDataObject {
 	const qs: IDataObject = {};
 	const limit = readLimit.call(this, itemIndex);
 	if (limit > 0) qs.limit = limit;
@@ -355,10 +438,12 @@ function buildReadQuery(this: IExecuteFunctions, itemIndex: number, columns: Gri
 	const filterType = this.getNodeParameter('filterType', itemIndex, 'none') as string;
 	const filter = attempt(() => {
 		if (filterType === 'builder') {
-			const conditions = (this.getNodeParameter('filters.conditions', itemIndex, []) as FilterCondition[]) ?? [];
+			const conditions =
+				(this.getNodeParameter('filters.conditions', itemIndex, []) as FilterCondition[]) ?? [];
 			return buildFilter(conditions, columns ? columnTypes(columns) : {});
 		}
-		if (filterType === 'json') return parseJsonFilter(this.getNodeParameter('filterJson', itemIndex, '{}'), 'Filter (JSON)');
+		if (filterType === 'json')
+			return parseJsonFilter(this.getNodeParameter('filterJson', itemIndex, '{}'), 'Filter (JSON)');
 		return {};
 	});
 	if ('error' in filter) throw toOperationError.call(this, filter.error, itemIndex);
@@ -375,10 +460,14 @@ function buildReadQuery(this: IExecuteFunctions, itemIndex: number, columns: Gri
 			for (const rule of rules) {
 				const column = String(rule.column).trim();
 				if (!known.has(column)) {
-					throw new NodeOperationError(this.getNode(), `Cannot sort by column "${column}": the table has no such column (item ${itemIndex})`, {
-						itemIndex,
-						description: `Pick a column of the table in Sort. Its columns are: ${[...known].filter((c) => c !== 'manualSort').join(', ')}.`,
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`Cannot sort by column "${column}": the table has no such column (item ${itemIndex})`,
+						{
+							itemIndex,
+							description: `Pick a column of the table in Sort. Its columns are: ${[...known].filter((c) => c !== 'manualSort').join(', ')}.`,
+						},
+					);
 				}
 			}
 		}
@@ -399,7 +488,8 @@ export async function readQuery(
 	withColumns: boolean,
 ): Promise<{ qs: IDataObject; columns: GristColumn[] | undefined }> {
 	let columns: GristColumn[] | undefined;
-	if (withColumns || queryNeedsColumns.call(this, itemIndex)) columns = await cache.get(target, itemIndex);
+	if (withColumns || queryNeedsColumns.call(this, itemIndex))
+		columns = await cache.get(target, itemIndex);
 	return { qs: buildReadQuery.call(this, itemIndex, columns), columns };
 }
 

@@ -1,4 +1,10 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { documentLocator, tableLocator } from '../Grist/actions/common.descriptions';
@@ -54,7 +60,8 @@ export class GristTrigger implements INodeType {
 		icon: { light: 'file:../../icons/grist.svg', dark: 'file:../../icons/grist.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] === "rowAddedOrUpdated" ? "Row added or updated" : "Row added" }}',
+		subtitle:
+			'={{ $parameter["event"] === "rowAddedOrUpdated" ? "Row added or updated" : "Row added" }}',
 		// n8n's node panel shows this node and the Grist node as one entry, with this description.
 		description:
 			'Read, create, update and delete records (rows) of Grist tables, manage documents, and start workflows when records are added or updated',
@@ -73,7 +80,11 @@ export class GristTrigger implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Row Added', value: 'rowAdded', description: 'A new record appears in the table' },
+					{
+						name: 'Row Added',
+						value: 'rowAdded',
+						description: 'A new record appears in the table',
+					},
 					{
 						name: 'Row Added or Updated',
 						value: 'rowAddedOrUpdated',
@@ -139,7 +150,8 @@ export class GristTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: DEFAULT_MAX_RECORDS,
-						description: 'Most records one poll emits; a larger backlog is emitted over the next polls, in order',
+						description:
+							'Most records one poll emits; a larger backlog is emitted over the next polls, in order',
 					},
 				],
 			},
@@ -153,16 +165,22 @@ export class GristTrigger implements INodeType {
 		const docId = pollLocator(this, 'document');
 		const tableId = pollLocator(this, 'table');
 		if (!docId) {
-			throw new NodeOperationError(node, 'No document selected', { description: 'Pick a document in the Document field.' });
+			throw new NodeOperationError(node, 'No document selected', {
+				description: 'Pick a document in the Document field.',
+			});
 		}
 		if (!tableId) {
-			throw new NodeOperationError(node, 'No table selected', { description: 'Pick a table in the Table field.' });
+			throw new NodeOperationError(node, 'No table selected', {
+				description: 'Pick a table in the Table field.',
+			});
 		}
 		const event = this.getNodeParameter('event', 'rowAdded') as Event;
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const timestampColumn =
-			event === 'rowAddedOrUpdated' ? String(this.getNodeParameter('timestampColumn', '') ?? '').trim() : '';
+			event === 'rowAddedOrUpdated'
+				? String(this.getNodeParameter('timestampColumn', '') ?? '').trim()
+				: '';
 		if (event === 'rowAddedOrUpdated' && !timestampColumn) {
 			throw new NodeOperationError(node, 'No timestamp column selected', {
 				description:
@@ -198,7 +216,14 @@ export class GristTrigger implements INodeType {
 				return await sample(ctx, event, fetch, filter, simplify);
 			}
 
-			const key = JSON.stringify([docId, tableId, event, timestampColumn, creationColumn, filter ?? null]);
+			const key = JSON.stringify([
+				docId,
+				tableId,
+				event,
+				timestampColumn,
+				creationColumn,
+				filter ?? null,
+			]);
 			const data = this.getWorkflowStaticData('node') as IDataObject & Stored;
 			const stored = data.key === key ? data.cursor : undefined;
 
@@ -219,8 +244,18 @@ export class GristTrigger implements INodeType {
 			const limits = { maxRecords, outOfTime: () => Date.now() - started > budgetMs / 2 };
 			const outcome =
 				stored.kind === 'rowAdded'
-					? await pollRowAdded(stored, fetch, { filter, markColumn: creationColumn || undefined }, limits)
-					: await pollRowUpdated(stored as RowUpdatedState, fetch, { column: timestampColumn, filter }, limits);
+					? await pollRowAdded(
+							stored,
+							fetch,
+							{ filter, markColumn: creationColumn || undefined },
+							limits,
+						)
+					: await pollRowUpdated(
+							stored as RowUpdatedState,
+							fetch,
+							{ column: timestampColumn, filter },
+							limits,
+						);
 
 			let items: INodeExecutionData[] = [];
 			if (outcome.records.length > 0) {
@@ -271,7 +306,10 @@ async function checkColumns(ctx: PollContext): Promise<GristColumn[]> {
 			throw new NodeOperationError(
 				node,
 				`The timestamp column "${ctx.timestampColumn}" does not exist in table "${ctx.tableId}"`,
-				{ description: 'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.' },
+				{
+					description:
+						'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.',
+				},
 			);
 		}
 		if (!isTimestampColumn(column)) {
@@ -289,7 +327,10 @@ async function checkColumns(ctx: PollContext): Promise<GristColumn[]> {
 		throw new NodeOperationError(
 			node,
 			`The creation column "${ctx.creationColumn}" does not exist in table "${ctx.tableId}"`,
-			{ description: 'It was deleted or renamed: pick it again in Options → Creation Column, or remove that option.' },
+			{
+				description:
+					'It was deleted or renamed: pick it again in Options → Creation Column, or remove that option.',
+			},
 		);
 	}
 	return columns;
@@ -323,11 +364,15 @@ async function sample(
 	const sort = event === 'rowAdded' ? '-id' : `-${ctx.timestampColumn},-id`;
 	const records = await fetch({ sort, limit: 1, filter });
 	if (records.length === 0) {
-		throw new NodeOperationError(ctx.fn.getNode(), `No record in table "${ctx.tableId}" to show as a sample`, {
-			description: filter
-				? 'Add a record that matches the filter in Grist, or loosen Options → Filter (JSON), then fetch again.'
-				: 'Add a record to the table in Grist, then fetch again.',
-		});
+		throw new NodeOperationError(
+			ctx.fn.getNode(),
+			`No record in table "${ctx.tableId}" to show as a sample`,
+			{
+				description: filter
+					? 'Add a record that matches the filter in Grist, or loosen Options → Filter (JSON), then fetch again.'
+					: 'Add a record to the table in Grist, then fetch again.',
+			},
+		);
 	}
 	return [toOutput(ctx.fn, records, simplify, columns)];
 }
@@ -355,7 +400,8 @@ async function explain(ctx: PollContext, error: unknown): Promise<Error> {
 	} else if (status === 404) {
 		description = `The document "${ctx.docId}" was not found, or the API key can no longer see it. Check that the document still exists and is shared with the user of the API key.`;
 	} else if (status === 401) {
-		description = 'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).';
+		description =
+			'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).';
 	} else if (status === 403) {
 		description = `The user of the API key lost access to the ${where}. Ask an owner of the document to share it again (Viewer role or higher), or use another credential.`;
 	} else if ((status === 400 || status === 500) && ctx.timestampColumn) {

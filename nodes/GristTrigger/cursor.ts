@@ -109,7 +109,9 @@ export class TimestampValueError extends Error {
 		readonly value: unknown,
 		readonly rowId: number,
 	) {
-		super(`The timestamp column "${column}" holds a value that is not a date or number (row ${rowId})`);
+		super(
+			`The timestamp column "${column}" holds a value that is not a date or number (row ${rowId})`,
+		);
 	}
 }
 
@@ -117,7 +119,10 @@ export class TimestampValueError extends Error {
 // Filters
 
 /** The user filter with `id` restricted to `ids` (intersected with the user's own `id` values). */
-export function withIds(filter: GristFilter | undefined, ids: number[]): { filter: GristFilter; ids: number[] } {
+export function withIds(
+	filter: GristFilter | undefined,
+	ids: number[],
+): { filter: GristFilter; ids: number[] } {
 	const user = filter ?? {};
 	let wanted = ids;
 	if (Array.isArray(user.id)) {
@@ -137,7 +142,10 @@ function range(from: number, to: number): number[] {
 	return out;
 }
 
-function markOf(record: GristRecord | undefined, markColumn: string | undefined): { value: unknown } | undefined {
+function markOf(
+	record: GristRecord | undefined,
+	markColumn: string | undefined,
+): { value: unknown } | undefined {
 	if (!record || !markColumn) return undefined;
 	const value = record.fields?.[markColumn];
 	return { value: value === undefined ? null : value };
@@ -167,7 +175,10 @@ async function topById(fetch: FetchRecords): Promise<GristRecord | undefined> {
 }
 
 /** First poll: where the table stands. Nothing is emitted. */
-export async function rowAddedBaseline(fetch: FetchRecords, opts: RowAddedOptions = {}): Promise<RowAddedState> {
+export async function rowAddedBaseline(
+	fetch: FetchRecords,
+	opts: RowAddedOptions = {},
+): Promise<RowAddedState> {
 	const top = await topById(fetch);
 	const state: RowAddedState = { kind: 'rowAdded', lastId: top?.id ?? 0 };
 	const mark = markOf(top, opts.markColumn);
@@ -219,7 +230,11 @@ export async function pollRowAdded(
 	const top = await topById(fetch);
 	const topId = top?.id ?? 0;
 	const lastId = state.lastId;
-	const done = (records: GristRecord[], next: RowAddedState, more = false): PollOutcome<RowAddedState> => ({
+	const done = (
+		records: GristRecord[],
+		next: RowAddedState,
+		more = false,
+	): PollOutcome<RowAddedState> => ({
 		records,
 		state: next,
 		changed: !sameState(state, next),
@@ -235,7 +250,8 @@ export async function pollRowAdded(
 
 	// A creation column tells whether the row at the cursor is still the one we know.
 	const checkReuse = !!opts.markColumn && !!state.mark && lastId > 0;
-	const reused = (row: GristRecord): boolean => checkReuse && !sameMark(markOf(row, opts.markColumn), state.mark);
+	const reused = (row: GristRecord): boolean =>
+		checkReuse && !sameMark(markOf(row, opts.markColumn), state.mark);
 
 	if (topId === lastId) {
 		if (!top || !reused(top)) return done([], state);
@@ -334,7 +350,10 @@ function byTimestampDesc(column: string): string {
 }
 
 /** First poll: the highest timestamp and every row that has it. Nothing is emitted. */
-export async function rowUpdatedBaseline(fetch: FetchRecords, opts: RowUpdatedOptions): Promise<RowUpdatedState> {
+export async function rowUpdatedBaseline(
+	fetch: FetchRecords,
+	opts: RowUpdatedOptions,
+): Promise<RowUpdatedState> {
 	// The rows due against an empty cursor are all rows with a timestamp; reading them only to
 	// skip them would cost the whole table, so: the top row, then the rows sharing its timestamp.
 	const [top] = await fetch({ sort: byTimestampDesc(opts.column), limit: 1, filter: opts.filter });
@@ -357,7 +376,8 @@ export async function pollRowUpdated(
 	const isDue = (ts: number | null, id: number): boolean =>
 		ts !== null && (state.ts === null || ts > state.ts || (ts === state.ts && !known.has(id)));
 	/** Whether a row sorted at the end of a page is below the cursor (so nothing due is below it). */
-	const belowCursor = (ts: number | null): boolean => ts === null || (state.ts !== null && ts < state.ts);
+	const belowCursor = (ts: number | null): boolean =>
+		ts === null || (state.ts !== null && ts < state.ts);
 
 	let k = state.ids.length + 1;
 	let page: GristRecord[];
@@ -379,6 +399,15 @@ export async function pollRowUpdated(
 	const lastTs = emit[emit.length - 1].ts as number;
 	const ids = new Set<number>(lastTs === state.ts ? state.ids : []);
 	for (const { row, ts } of emit) if (ts === lastTs) ids.add(row.id);
-	const next: RowUpdatedState = { kind: 'rowAddedOrUpdated', ts: lastTs, ids: [...ids].sort((a, b) => a - b) };
-	return { records: emit.map((e) => e.row), state: next, changed: true, more: due.length > emit.length };
+	const next: RowUpdatedState = {
+		kind: 'rowAddedOrUpdated',
+		ts: lastTs,
+		ids: [...ids].sort((a, b) => a - b),
+	};
+	return {
+		records: emit.map((e) => e.row),
+		state: next,
+		changed: true,
+		more: due.length > emit.length,
+	};
 }

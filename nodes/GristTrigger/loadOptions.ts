@@ -22,10 +22,14 @@ function option(column: GristColumn): INodePropertyOptions {
 	return { name: label, value: column.id, description: column.type };
 }
 
-export async function getTimestampColumns(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getTimestampColumns(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return (await tableColumns(this)).filter(isTimestampColumn).map(option);
 }
 
-export async function getCreationColumns(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getCreationColumns(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return (await tableColumns(this)).filter((c) => !c.isFormula).map(option);
 }

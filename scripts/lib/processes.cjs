@@ -93,7 +93,10 @@ function portFree(port) {
  */
 function installPackage(userFolder, options = {}) {
 	if (!existsSync(join(REPO_ROOT, 'dist', 'nodes', 'Grist', 'Grist.node.js'))) {
-		execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+		execFileSync('npm', ['run', 'build'], {
+			cwd: REPO_ROOT,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 	}
 	const nodesDir = join(userFolder, '.n8n', 'nodes');
 	if (options.fresh) rmSync(nodesDir, { recursive: true, force: true });
@@ -147,7 +150,8 @@ function n8nEnv(o) {
 }
 
 /** Environment variables never inherited by n8n from the calling process. */
-const DROPPED_ENV = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_|NODE_ENV$|NODE_OPTIONS$|JEST_|npm_|https?_proxy$|all_proxy$|no_proxy$)/i;
+const DROPPED_ENV =
+	/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_|NODE_ENV$|NODE_OPTIONS$|JEST_|npm_|https?_proxy$|all_proxy$|no_proxy$)/i;
 
 /** Sends `signal` to the process group led by `pid`; a group that is gone already is fine. */
 function killGroup(pid, signal) {
@@ -314,12 +318,18 @@ function runNodeScript(file, args = [], options = {}) {
 	child.stderr.on('data', (d) => (stderr += d.toString('utf8')));
 	// aborting emits an AbortError here; the exit status below is what callers look at
 	child.on('error', () => undefined);
-	const exited = new Promise((res) => child.once('exit', (code, sig) => res({ code, signal: sig })));
+	const exited = new Promise((res) =>
+		child.once('exit', (code, sig) => res({ code, signal: sig })),
+	);
 	const firstLine = new Promise((res, rej) => {
 		createInterface({ input: child.stdout }).once('line', res);
 		// 'close' comes after stdout is drained, so a line printed just before exiting still wins
 		child.once('close', (code, sig) =>
-			rej(new Error(`${file} exited (code ${code}, signal ${sig}) before printing a line: ${stderr.slice(-2000)}`)),
+			rej(
+				new Error(
+					`${file} exited (code ${code}, signal ${sig}) before printing a line: ${stderr.slice(-2000)}`,
+				),
+			),
 		);
 	});
 	firstLine.catch(() => undefined);

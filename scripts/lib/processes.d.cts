@@ -19,7 +19,11 @@ export declare function runtimePaths(cache: string): Runtime;
 /** Runs scripts/ensure-n8n.sh (idempotent; minutes on a cold machine) and returns the runtime it reports. */
 export declare function ensureRuntime(): Runtime;
 /** `ensure-n8n.sh --check` on a cache folder (installs nothing): exit status and output. */
-export declare function checkRuntime(cache: string): { status: number | null; stdout: string; stderr: string };
+export declare function checkRuntime(cache: string): {
+	status: number | null;
+	stdout: string;
+	stderr: string;
+};
 /** `ensureRuntime()` once per process (the cache is checked, never trusted on its stamp alone). */
 export declare function locateRuntime(): Runtime;
 /** bcrypt hash (10 rounds) with n8n's own bcryptjs. */
@@ -126,4 +130,8 @@ export interface ScriptRun {
 	kill(signal?: NodeJS.Signals): void;
 }
 /** `node <file> ...args` with the current Node. */
-export declare function runNodeScript(file: string, args?: string[], options?: RunNodeScriptOptions): ScriptRun;
+export declare function runNodeScript(
+	file: string,
+	args?: string[],
+	options?: RunNodeScriptOptions,
+): ScriptRun;

@@ -22,13 +22,16 @@ function ensureQueueServices() {
 /** PATH, HOME, LANG, TMPDIR of the caller: the whole environment of a server. */
 function plainEnv() {
 	const env = {};
-	for (const k of ['PATH', 'HOME', 'LANG', 'TMPDIR']) if (process.env[k] !== undefined) env[k] = process.env[k];
+	for (const k of ['PATH', 'HOME', 'LANG', 'TMPDIR'])
+		if (process.env[k] !== undefined) env[k] = process.env[k];
 	return env;
 }
 
 /** As root, PostgreSQL runs as the `postgres` user (it refuses root); otherwise as the caller. */
 function asPostgresUser(file, args) {
-	return process.getuid?.() === 0 ? { file: 'runuser', args: ['-u', 'postgres', '--', file, ...args] } : { file, args };
+	return process.getuid?.() === 0
+		? { file: 'runuser', args: ['-u', 'postgres', '--', file, ...args] }
+		: { file, args };
 }
 
 /** Resolves when `proc` printed `text`; rejects with its output when it exits or `timeoutMs` passes. */
@@ -39,7 +42,8 @@ async function waitForOutput(what, proc, text, timeoutMs) {
 	const tail = () => proc.output().split('\n').slice(-30).join('\n');
 	while (!proc.output().includes(text)) {
 		if (exited) throw new Error(`${what} exited during start-up:\n${tail()}`);
-		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${tail()}`);
+		if (Date.now() > deadline)
+			throw new Error(`${what} not ready after ${timeoutMs} ms:\n${tail()}`);
 		await new Promise((r) => setTimeout(r, 100));
 	}
 }
@@ -49,7 +53,18 @@ async function startRedis(services, options = {}) {
 	const port = await freePort();
 	const proc = spawnGroup({
 		file: services.redisServer,
-		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+		args: [
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--protected-mode',
+			'yes',
+		],
 		env: plainEnv(),
 		echo: options.echo,
 	});
@@ -70,17 +85,46 @@ async function startRedis(services, options = {}) {
 async function startPostgres(services, options = {}) {
 	const dir = mkdtempSync(join(tmpdir(), 'n8n-grist-queue-pg-'));
 	if (process.getuid?.() === 0) {
-		const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+		const id = (flag) =>
+			Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
 		chownSync(dir, id('-u'), id('-g'));
 	}
-	const init = asPostgresUser(services.initdb, ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+	const init = asPostgresUser(services.initdb, [
+		'-D',
+		dir,
+		'-U',
+		'postgres',
+		'-A',
+		'trust',
+		'--no-sync',
+		'-E',
+		'UTF8',
+	]);
 	execFileSync(init.file, init.args, { stdio: ['ignore', 'ignore', 'pipe'], env: plainEnv() });
 	const port = await freePort();
 	const run = asPostgresUser(services.postgres, [
-		'-D', dir, '-p', String(port), '-k', dir,
-		'-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+		'-D',
+		dir,
+		'-p',
+		String(port),
+		'-k',
+		dir,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
 	]);
-	const proc = spawnGroup({ file: run.file, args: run.args, env: plainEnv(), echo: options.echo, cleanupFolder: dir });
+	const proc = spawnGroup({
+		file: run.file,
+		args: run.args,
+		env: plainEnv(),
+		echo: options.echo,
+		cleanupFolder: dir,
+	});
 	try {
 		await waitForOutput('postgres', proc, 'database system is ready to accept connections', 60_000);
 	} catch (error) {

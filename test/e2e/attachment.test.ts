@@ -83,13 +83,24 @@ test('a file made in the workflow is uploaded, attached to a record, downloaded 
 	expect(run.error).toBeUndefined();
 	expect(run.status).toBe('success');
 
-	const [uploaded] = run.output('Upload') as Array<{ attachments: Array<{ id: number; fileName: string; size: number }> }>;
+	const [uploaded] = run.output('Upload') as Array<{
+		attachments: Array<{ id: number; fileName: string; size: number }>;
+	}>;
 	expect(uploaded.attachments).toEqual([
-		{ id: expect.any(Number), fileName: 'random.bin', size: content.length, mimeType: 'application/octet-stream', binaryProperty: 'data' },
+		{
+			id: expect.any(Number),
+			fileName: 'random.bin',
+			size: content.length,
+			mimeType: 'application/octet-stream',
+			binaryProperty: 'data',
+		},
 	]);
 	const id = uploaded.attachments[0].id;
 	expect(sha256(emu.attachmentData(demo.docId, id)!)).toBe(sha256(content));
-	expect(emu.records(demo.docId, 'Orders').find((r) => r.id === row)?.fields.Invoice).toEqual(['L', id]);
+	expect(emu.records(demo.docId, 'Orders').find((r) => r.id === row)?.fields.Invoice).toEqual([
+		'L',
+		id,
+	]);
 
 	expect(run.output('Download')).toEqual([
 		{ id, fileName: 'random.bin', mimeType: 'application/octet-stream', fileSize: content.length },
@@ -135,7 +146,12 @@ test('README recipe: read a record, Split Out its Attachments cell, download eve
 				parameters: { fieldToSplitOut: 'Invoice', include: 'noOtherFields', options: {} },
 			},
 			gristNode(
-				{ resource: 'attachment', operation: 'download', document, attachmentId: '={{ $json.Invoice }}' },
+				{
+					resource: 'attachment',
+					operation: 'download',
+					document,
+					attachmentId: '={{ $json.Invoice }}',
+				},
 				cred,
 				{ name: 'Download' },
 			),

@@ -32,7 +32,8 @@ let browser: Browser;
 let page: Page;
 
 const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
-const shot = async (name: string) => await page.screenshot({ path: `/tmp/grist-editor-${name}.png` });
+const shot = async (name: string) =>
+	await page.screenshot({ path: `/tmp/grist-editor-${name}.png` });
 
 beforeAll(async () => {
 	const executablePath = ensureChromium();
@@ -55,7 +56,11 @@ beforeAll(async () => {
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 	await context.route('**/*', async (route) => {
 		const url = route.request().url();
-		if (/^(https?|wss?):\/\/127\.0\.0\.1[:/]/.test(url) || url.startsWith('data:') || url.startsWith('blob:')) {
+		if (
+			/^(https?|wss?):\/\/127\.0\.0\.1[:/]/.test(url) ||
+			url.startsWith('data:') ||
+			url.startsWith('blob:')
+		) {
 			await route.continue();
 		} else {
 			await route.abort();
@@ -87,7 +92,9 @@ async function openNode(name: string): Promise<void> {
 
 async function closeNode(): Promise<void> {
 	await page.click('[data-test-id=ndv-close-button]');
-	await page.waitForSelector('[data-test-id=ndv] [data-test-id=node-parameters]', { state: 'detached' });
+	await page.waitForSelector('[data-test-id=ndv] [data-test-id=node-parameters]', {
+		state: 'detached',
+	});
 }
 
 /** The text of the tooltip that hovering `target` opens. */
@@ -132,7 +139,9 @@ describe('the Grist node in the editor', () => {
 
 	test('the canvas subtitles read as words', async () => {
 		const subtitle = (name: string) =>
-			page.locator(`[data-test-id=canvas-node][data-node-name="${name}"] [class*=_subtitle_]`).innerText();
+			page
+				.locator(`[data-test-id=canvas-node][data-node-name="${name}"] [class*=_subtitle_]`)
+				.innerText();
 		expect(await subtitle('Add')).toBe('Create records');
 		expect(await subtitle('Read')).toBe('Get many records');
 		await shot('canvas');
@@ -153,7 +162,13 @@ describe('the Grist node in the editor', () => {
 		for (let i = 0; i < (await markers.count()); i++) {
 			await markers.nth(i).hover();
 			await page.waitForTimeout(300);
-			lintErrors.push(await page.locator('.cm-tooltip-lint, .cm-tooltip').last().innerText().catch(() => '(no tooltip)'));
+			lintErrors.push(
+				await page
+					.locator('.cm-tooltip-lint, .cm-tooltip')
+					.last()
+					.innerText()
+					.catch(() => '(no tooltip)'),
+			);
 		}
 		expect(lintErrors).toEqual([]);
 		const text = await ndv.innerText();
@@ -165,14 +180,23 @@ describe('the Grist node in the editor', () => {
 			'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
 		);
 		for (const column of ['Tags', 'Buyers', 'Files']) {
-			expect(await ndv.locator(`[data-test-id=parameter-input-${column}] input, [data-test-id=parameter-input-${column}] textarea`).count()).toBeGreaterThan(0);
+			expect(
+				await ndv
+					.locator(
+						`[data-test-id=parameter-input-${column}] input, [data-test-id=parameter-input-${column}] textarea`,
+					)
+					.count(),
+			).toBeGreaterThan(0);
 		}
 		await closeNode();
 	});
 
 	test('the Document "By URL" error shows the URL pattern whole', async () => {
 		await openNode('Read');
-		const message = await tooltipOf('[data-test-id=ndv] [data-test-id=parameter-issues] [data-icon=triangle-alert]', 'Paste the URL');
+		const message = await tooltipOf(
+			'[data-test-id=ndv] [data-test-id=parameter-issues] [data-icon=triangle-alert]',
+			'Paste the URL',
+		);
 		await shot('document-url-error');
 		expect(message).toContain('e.g. https://docs.getgrist.com/DOC-ID/NAME');
 		await closeNode();
@@ -182,9 +206,14 @@ describe('the Grist node in the editor', () => {
 describe('the credential in the editor', () => {
 	test('the Server URL tooltip shows the addresses whole', async () => {
 		await page.goto(`${n8n.baseUrl}/home/credentials/${cred.id}`);
-		await page.waitForSelector('[data-test-id=credential-connection-parameter]', { timeout: 30_000 });
+		await page.waitForSelector('[data-test-id=credential-connection-parameter]', {
+			timeout: 30_000,
+		});
 		await page.hover('[data-test-id=url] label');
-		const tip = await tooltipOf('[data-test-id=url] [data-icon=circle-help]', 'Address of your Grist site');
+		const tip = await tooltipOf(
+			'[data-test-id=url] [data-icon=circle-help]',
+			'Address of your Grist site',
+		);
 		await shot('server-url-tooltip');
 		expect(tip).toContain('https://TEAM.getgrist.com for a team site');
 		expect(tip).toContain('https://HOST/o/TEAM for a self-hosted server');
@@ -195,9 +224,19 @@ describe('the credential in the editor', () => {
 describe('a run-time error in the editor', () => {
 	test('its description (rendered as HTML) shows the URL parts whole', async () => {
 		// a self-hosted Server URL without /o/TEAM, a key that sees two sites, no Organization picked
-		const selfHosted = await n8n.createCredential({ name: 'Grist self-hosted', type: 'gristApi', data: { apiKey: demo.apiKey, url: emu.url } });
+		const selfHosted = await n8n.createCredential({
+			name: 'Grist self-hosted',
+			type: 'gristApi',
+			data: { apiKey: demo.apiKey, url: emu.url },
+		});
 		const id = await n8n.createWorkflow(
-			manualWorkflow([gristNode({ resource: 'org', operation: 'getWorkspaces', org: rl('list', '') }, selfHosted, { name: 'Sites' })]),
+			manualWorkflow([
+				gristNode(
+					{ resource: 'org', operation: 'getWorkspaces', org: rl('list', '') },
+					selfHosted,
+					{ name: 'Sites' },
+				),
+			]),
 		);
 		await openWorkflow(id);
 		await page.click('[data-test-id=execute-workflow-button]');
@@ -216,11 +255,15 @@ describe('the node panel', () => {
 		await page.click('[data-test-id=node-creator-plus-button]');
 		for (const word of ['records', 'rows', 'table', 'spreadsheet', 'database']) {
 			await page.fill('[data-test-id=node-creator-search-bar]', word);
-			const name = page.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' }).first();
+			const name = page
+				.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' })
+				.first();
 			await name.waitFor({ timeout: 10_000 });
 			if (word === 'records') await shot('node-panel');
 			// the nearest element around the name that also holds a description: this entry
-			const entry = name.locator('xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]');
+			const entry = name.locator(
+				'xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]',
+			);
 			expect((await entry.innerText()).replace(/\s+/g, ' ')).toContain(
 				'Read, create, update and delete records (rows) of Grist tables',
 			);

@@ -34,7 +34,9 @@ beforeAll(async () => {
 	htmlUrl = `http://127.0.0.1:${(htmlServer.address() as AddressInfo).port}`;
 	htmlOkServer = createServer((_req, res) => {
 		res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-		res.end('<!DOCTYPE html><html><head><title>Welcome</title></head><body><div id="app"></div></body></html>');
+		res.end(
+			'<!DOCTYPE html><html><head><title>Welcome</title></head><body><div id="app"></div></body></html>',
+		);
 	});
 	await new Promise<void>((r) => htmlOkServer.listen(0, '127.0.0.1', () => r()));
 	htmlOkUrl = `http://127.0.0.1:${(htmlOkServer.address() as AddressInfo).port}`;
@@ -55,7 +57,9 @@ afterAll(async () => {
 describe('the package in a real n8n', () => {
 	test('the node, the trigger and the credential type are registered under the package name', async () => {
 		const nodes = await n8n.nodeTypes();
-		expect(nodes).toEqual(expect.arrayContaining(['n8n-nodes-grist.grist', 'n8n-nodes-grist.gristTrigger']));
+		expect(nodes).toEqual(
+			expect.arrayContaining(['n8n-nodes-grist.grist', 'n8n-nodes-grist.gristTrigger']),
+		);
 		expect(await n8n.credentialTypes()).toContain('gristApi');
 	});
 });
@@ -63,24 +67,50 @@ describe('the package in a real n8n', () => {
 describe('credential test', () => {
 	test('passes against the emulator', async () => {
 		emulator.clearLog();
-		const cred = await n8n.createCredential({ name: 'Grist ok', type: 'gristApi', data: { apiKey, url: emulator.url } });
-		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(emulator.log.filter((r) => r.apiPath === '/api/profile/user').map((r) => [r.method, r.status, r.hasAuthorization])).toEqual([
-			['GET', 200, true],
-		]);
+		const cred = await n8n.createCredential({
+			name: 'Grist ok',
+			type: 'gristApi',
+			data: { apiKey, url: emulator.url },
+		});
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(
+			emulator.log
+				.filter((r) => r.apiPath === '/api/profile/user')
+				.map((r) => [r.method, r.status, r.hasAuthorization]),
+		).toEqual([['GET', 200, true]]);
 	});
 
 	test('a server that answers every path with 200 and an HTML page gives our message', async () => {
-		const cred = await n8n.createCredential({ name: 'HTML 200', type: 'gristApi', data: { apiKey, url: htmlOkUrl } });
-		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
+		const cred = await n8n.createCredential({
+			name: 'HTML 200',
+			type: 'gristApi',
+			data: { apiKey, url: htmlOkUrl },
+		});
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'Error',
+			message: NOT_GRIST_MESSAGE,
+		});
 	});
 
 	test("n8n's own editor address as Server URL is not taken for Grist", async () => {
 		// n8n 2.41 answers every unknown path, this one included, with its editor page and 200.
 		const page = await fetch(`${n8n.baseUrl}/api/profile/user`);
-		expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-		const cred = await n8n.createCredential({ name: 'n8n itself', type: 'gristApi', data: { apiKey, url: n8n.baseUrl } });
-		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
+		expect([page.status, page.headers.get('content-type')]).toEqual([
+			200,
+			'text/html; charset=utf-8',
+		]);
+		const cred = await n8n.createCredential({
+			name: 'n8n itself',
+			type: 'gristApi',
+			data: { apiKey, url: n8n.baseUrl },
+		});
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'Error',
+			message: NOT_GRIST_MESSAGE,
+		});
 	});
 
 	test('a wrong key (401) gives our message', async () => {
@@ -97,10 +127,16 @@ describe('credential test', () => {
 	});
 
 	test('a server that is not Grist (HTML 404) gives our message', async () => {
-		const cred = await n8n.createCredential({ name: 'Not Grist', type: 'gristApi', data: { apiKey, url: htmlUrl } });
+		const cred = await n8n.createCredential({
+			name: 'Not Grist',
+			type: 'gristApi',
+			data: { apiKey, url: htmlUrl },
+		});
 		const result = await n8n.testCredential(cred.id);
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^This server did not answer like Grist \(404\)\. Check the Server URL/);
+		expect(result.message).toMatch(
+			/^This server did not answer like Grist \(404\)\. Check the Server URL/,
+		);
 	});
 
 	test('a malformed Server URL says what to change, and nothing is sent', async () => {
@@ -110,26 +146,39 @@ describe('credential test', () => {
 			type: 'gristApi',
 			data: { apiKey, url: 'ftp://grist.example.com' },
 		});
-		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'Error', message: INVALID_URL_MESSAGE });
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'Error',
+			message: INVALID_URL_MESSAGE,
+		});
 		expect(emulator.log).toHaveLength(0);
 	});
 });
 
 describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 	test('returns the emulator’s orgs and the key appears in no execution data or log', async () => {
-		const cred = await n8n.createCredential({ name: 'Grist run', type: 'gristApi', data: { apiKey, url: emulator.url } });
-		const direct = await fetch(`${emulator.url}/api/orgs`, { headers: { authorization: `Bearer ${apiKey}` } });
+		const cred = await n8n.createCredential({
+			name: 'Grist run',
+			type: 'gristApi',
+			data: { apiKey, url: emulator.url },
+		});
+		const direct = await fetch(`${emulator.url}/api/orgs`, {
+			headers: { authorization: `Bearer ${apiKey}` },
+		});
 		const expected = (await direct.json()) as Array<Record<string, unknown>>;
 		expect(expected.length).toBeGreaterThan(0);
 		emulator.clearLog();
 
-		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		const run = await n8n.runWorkflow(
+			manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]),
+		);
 
 		expect(run.error).toBeUndefined();
 		expect(run.status).toBe('success');
 		expect(run.output('Grist')).toEqual(expected);
 		expect(run.items('Grist').map((i) => i.pairedItem)).toEqual(expected.map(() => ({ item: 0 })));
-		expect(emulator.log.map((r) => `${r.method} ${r.apiPath} ${r.status}`)).toEqual(['GET /api/orgs 200']);
+		expect(emulator.log.map((r) => `${r.method} ${r.apiPath} ${r.status}`)).toEqual([
+			'GET /api/orgs 200',
+		]);
 
 		const stored = await n8n.rest<{ data: string }>('GET', `/executions/${run.executionId}`);
 		expect(JSON.stringify(stored)).not.toContain(apiKey);
@@ -145,7 +194,9 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 			type: 'gristApi',
 			data: { apiKey: wrongKey, url: emulator.url },
 		});
-		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		const run = await n8n.runWorkflow(
+			manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]),
+		);
 		expect(run.status).toBe('error');
 		expect(run.error).toMatchObject({
 			node: 'Grist',
@@ -159,8 +210,14 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 	});
 
 	test('a Server URL that is not Grist fails the node with a message that says so, not "HTTP 404"', async () => {
-		const cred = await n8n.createCredential({ name: 'Not Grist run', type: 'gristApi', data: { apiKey, url: htmlUrl } });
-		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		const cred = await n8n.createCredential({
+			name: 'Not Grist run',
+			type: 'gristApi',
+			data: { apiKey, url: htmlUrl },
+		});
+		const run = await n8n.runWorkflow(
+			manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]),
+		);
 		expect(run.status).toBe('error');
 		expect(run.error).toMatchObject({
 			node: 'Grist',
@@ -204,8 +261,13 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 		expect(expected).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'demo' })]));
 		emulator.clearLog();
 
-		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const run = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		const run = await n8n.runWorkflow(
+			manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]),
+		);
 
 		expect(run.status).toBe('success');
 		expect(run.output('Grist')).toEqual(expected);
@@ -237,7 +299,10 @@ describe("side by side with n8n's built-in Grist node (same credential type name
 	// n8n keys credential types by name, so this package's `gristApi` class also serves the
 	// built-in node and the credentials users made for it, whose address may be in the hidden
 	// `selfHostedUrl` field with an empty `url`.
-	const builtIn = (parameters: Record<string, unknown>, credential: { id: string; name: string }) => ({
+	const builtIn = (
+		parameters: Record<string, unknown>,
+		credential: { id: string; name: string },
+	) => ({
 		name: 'Built-in Grist',
 		type: 'n8n-nodes-base.grist',
 		typeVersion: 1,
@@ -255,14 +320,24 @@ describe("side by side with n8n's built-in Grist node (same credential type name
 		})) as { id: string; name: string };
 		const cred = { id: created.id, name: created.name };
 		emulator.clearLog();
-		expect(await n8n.testCredential(cred.id)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 
-		const ours = await n8n.runWorkflow(manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]));
+		const ours = await n8n.runWorkflow(
+			manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]),
+		);
 		expect(ours.status).toBe('success');
 		expect(ours.output('Grist').map((o) => o.domain)).toContain(demo.orgDomain);
 
 		const theirs = await n8n.runWorkflow(
-			manualWorkflow([builtIn({ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true }, cred)]),
+			manualWorkflow([
+				builtIn(
+					{ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true },
+					cred,
+				),
+			]),
 		);
 		expect(theirs.status).toBe('success');
 		expect(theirs.output('Built-in Grist').map((r) => r.id)).toEqual(
@@ -276,10 +351,19 @@ describe("side by side with n8n's built-in Grist node (same credential type name
 	});
 
 	test('a credential made for this package serves the built-in node too', async () => {
-		const cred = await n8n.createCredential({ name: 'Grist (this package)', type: 'gristApi', data: { apiKey, url: emulator.url } });
+		const cred = await n8n.createCredential({
+			name: 'Grist (this package)',
+			type: 'gristApi',
+			data: { apiKey, url: emulator.url },
+		});
 		emulator.clearLog();
 		const run = await n8n.runWorkflow(
-			manualWorkflow([builtIn({ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true }, cred)]),
+			manualWorkflow([
+				builtIn(
+					{ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true },
+					cred,
+				),
+			]),
 		);
 		expect(run.status).toBe('success');
 		expect(emulator.log.map((r) => [r.method, r.path, r.status])).toEqual([

@@ -4,7 +4,14 @@
  * workflow and a bad-input case as n8n shows it.
  */
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type CredentialRef, type N8n } from '../harness/e2e';
+import {
+	START_TIMEOUT,
+	gristNode,
+	manualWorkflow,
+	startN8n,
+	type CredentialRef,
+	type N8n,
+} from '../harness/e2e';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -32,7 +39,11 @@ const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value 
 test('org: get by URL → update access → workspaces per document; then access one item per user', async () => {
 	const run = await n8n.runWorkflow(
 		manualWorkflow([
-			gristNode({ resource: 'org', operation: 'get', org: rl('url', 'https://demo.getgrist.com/') }, cred, { name: 'Get Org' }),
+			gristNode(
+				{ resource: 'org', operation: 'get', org: rl('url', 'https://demo.getgrist.com/') },
+				cred,
+				{ name: 'Get Org' },
+			),
 			gristNode(
 				{
 					resource: 'org',
@@ -43,19 +54,34 @@ test('org: get by URL → update access → workspaces per document; then access
 				cred,
 				{ name: 'Share Org' },
 			),
-			gristNode({ resource: 'org', operation: 'getWorkspaces', org: rl('list', ''), output: 'document' }, cred, {
-				name: 'Org Docs',
-			}),
+			gristNode(
+				{ resource: 'org', operation: 'getWorkspaces', org: rl('list', ''), output: 'document' },
+				cred,
+				{
+					name: 'Org Docs',
+				},
+			),
 		]),
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.status).toBe('success');
-	expect(run.output('Get Org')).toEqual([expect.objectContaining({ id: demo.orgId, domain: 'demo', name: 'Demo Team' })]);
-	expect(run.output('Share Org')).toEqual([{ updated: true, users: { 'member@example.com': 'members' } }]);
-	expect((run.output('Org Docs') as Array<{ name: string }>).map((d) => d.name)).toEqual(['CRM', 'Tasks']);
+	expect(run.output('Get Org')).toEqual([
+		expect.objectContaining({ id: demo.orgId, domain: 'demo', name: 'Demo Team' }),
+	]);
+	expect(run.output('Share Org')).toEqual([
+		{ updated: true, users: { 'member@example.com': 'members' } },
+	]);
+	expect((run.output('Org Docs') as Array<{ name: string }>).map((d) => d.name)).toEqual([
+		'CRM',
+		'Tasks',
+	]);
 
 	const accessRun = await n8n.runWorkflow(
-		manualWorkflow([gristNode({ resource: 'org', operation: 'getAccess', org: rl('id', 'demo') }, cred, { name: 'Org Access' })]),
+		manualWorkflow([
+			gristNode({ resource: 'org', operation: 'getAccess', org: rl('id', 'demo') }, cred, {
+				name: 'Org Access',
+			}),
+		]),
 	);
 	expect(accessRun.status).toBe('success');
 	const access = accessRun.output('Org Access') as Array<{ email: string; access: string }>;
@@ -67,17 +93,33 @@ test('org: get by URL → update access → workspaces per document; then access
 			['member@example.com', 'members'],
 		].sort(),
 	);
-	expect(accessRun.items('Org Access').every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+	expect(
+		accessRun.items('Org Access').every((i) => (i.pairedItem as { item: number }).item === 0),
+	).toBe(true);
 });
 
 test('workspace: create → rename → restrict access → get access; then delete', async () => {
 	const run = await n8n.runWorkflow(
 		manualWorkflow([
-			gristNode({ resource: 'workspace', operation: 'create', org: rl('id', String(demo.orgId)), name: 'E2E' }, cred, {
-				name: 'Create Workspace',
-			}),
 			gristNode(
-				{ resource: 'workspace', operation: 'update', workspace: rl('id', '={{ $json.id }}'), name: 'E2E renamed' },
+				{
+					resource: 'workspace',
+					operation: 'create',
+					org: rl('id', String(demo.orgId)),
+					name: 'E2E',
+				},
+				cred,
+				{
+					name: 'Create Workspace',
+				},
+			),
+			gristNode(
+				{
+					resource: 'workspace',
+					operation: 'update',
+					workspace: rl('id', '={{ $json.id }}'),
+					name: 'E2E renamed',
+				},
 				cred,
 				{ name: 'Rename Workspace' },
 			),
@@ -93,7 +135,11 @@ test('workspace: create → rename → restrict access → get access; then dele
 				{ name: 'Restrict Workspace' },
 			),
 			gristNode(
-				{ resource: 'workspace', operation: 'getAccess', workspace: rl('id', "={{ $('Create Workspace').item.json.id }}") },
+				{
+					resource: 'workspace',
+					operation: 'getAccess',
+					workspace: rl('id', "={{ $('Create Workspace').item.json.id }}"),
+				},
 				cred,
 				{ name: 'Workspace Access' },
 			),
@@ -103,23 +149,38 @@ test('workspace: create → rename → restrict access → get access; then dele
 	expect(run.status).toBe('success');
 	const [created] = run.output('Create Workspace') as Array<{ id: number; name: string }>;
 	expect(created).toMatchObject({ name: 'E2E', docs: [] });
-	expect(run.output('Rename Workspace')).toEqual([expect.objectContaining({ id: created.id, name: 'E2E renamed' })]);
+	expect(run.output('Rename Workspace')).toEqual([
+		expect.objectContaining({ id: created.id, name: 'E2E renamed' }),
+	]);
 	expect(run.output('Restrict Workspace')).toEqual([
 		{ updated: true, users: { 'partner@example.com': 'viewers' }, maxInheritedRole: null },
 	]);
-	const access = run.output('Workspace Access') as Array<{ email: string; access: string; maxInheritedRole: unknown }>;
-	expect(access.find((u) => u.email === 'partner@example.com')).toMatchObject({ access: 'viewers', maxInheritedRole: null });
+	const access = run.output('Workspace Access') as Array<{
+		email: string;
+		access: string;
+		maxInheritedRole: unknown;
+	}>;
+	expect(access.find((u) => u.email === 'partner@example.com')).toMatchObject({
+		access: 'viewers',
+		maxInheritedRole: null,
+	});
 
 	const deleteRun = await n8n.runWorkflow(
 		manualWorkflow([
-			gristNode({ resource: 'workspace', operation: 'delete', workspace: rl('id', String(created.id)) }, cred, {
-				name: 'Delete Workspace',
-			}),
+			gristNode(
+				{ resource: 'workspace', operation: 'delete', workspace: rl('id', String(created.id)) },
+				cred,
+				{
+					name: 'Delete Workspace',
+				},
+			),
 		]),
 	);
 	expect(deleteRun.status).toBe('success');
 	expect(deleteRun.output('Delete Workspace')).toEqual([{ deleted: true }]);
-	expect(emu.log.filter((e) => e.method === 'DELETE').map((e) => e.path)).toEqual([`/o/demo/api/workspaces/${created.id}`]);
+	expect(emu.log.filter((e) => e.method === 'DELETE').map((e) => e.path)).toEqual([
+		`/o/demo/api/workspaces/${created.id}`,
+	]);
 });
 
 test('document: create → update → move → share → delete', async () => {
@@ -167,7 +228,14 @@ test('document: create → update → move → share → delete', async () => {
 				{ name: 'Share Doc' },
 			),
 			gristNode(
-				{ resource: 'document', operation: 'getAll', scope: 'workspace', workspace: rl('id', String(demo.workspace2Id)), returnAll: true, filters: { nameContains: 'e2e' } },
+				{
+					resource: 'document',
+					operation: 'getAll',
+					scope: 'workspace',
+					workspace: rl('id', String(demo.workspace2Id)),
+					returnAll: true,
+					filters: { nameContains: 'e2e' },
+				},
 				cred,
 				{ name: 'Find Doc' },
 			),
@@ -181,12 +249,28 @@ test('document: create → update → move → share → delete', async () => {
 	expect(run.error).toBeUndefined();
 	expect(run.status).toBe('success');
 	const [created] = run.output('Create Doc') as Array<{ id: string }>;
-	expect(created).toMatchObject({ name: 'E2E doc', isPinned: false, workspace: { id: demo.workspaceId } });
-	expect(run.output('Update Doc')).toEqual([expect.objectContaining({ id: created.id, name: 'E2E doc v2', isPinned: true })]);
-	expect(run.output('Move Doc')).toEqual([expect.objectContaining({ id: created.id, workspace: expect.objectContaining({ id: demo.workspace2Id }) })]);
-	expect(run.output('Share Doc')).toEqual([{ updated: true, users: { 'client@example.com': 'editors' } }]);
+	expect(created).toMatchObject({
+		name: 'E2E doc',
+		isPinned: false,
+		workspace: { id: demo.workspaceId },
+	});
+	expect(run.output('Update Doc')).toEqual([
+		expect.objectContaining({ id: created.id, name: 'E2E doc v2', isPinned: true }),
+	]);
+	expect(run.output('Move Doc')).toEqual([
+		expect.objectContaining({
+			id: created.id,
+			workspace: expect.objectContaining({ id: demo.workspace2Id }),
+		}),
+	]);
+	expect(run.output('Share Doc')).toEqual([
+		{ updated: true, users: { 'client@example.com': 'editors' } },
+	]);
 	expect(run.output('Find Doc')).toEqual([
-		expect.objectContaining({ id: created.id, workspace: { id: demo.workspace2Id, name: 'Projects' } }),
+		expect.objectContaining({
+			id: created.id,
+			workspace: { id: demo.workspace2Id, name: 'Projects' },
+		}),
 	]);
 	expect(run.output('Delete Doc')).toEqual([{ deleted: true }]);
 });
@@ -195,7 +279,12 @@ test('document exports: workbook and CSV into binary properties', async () => {
 	const run = await n8n.runWorkflow(
 		manualWorkflow([
 			gristNode(
-				{ resource: 'document', operation: 'exportTable', document: rl('url', `https://demo.getgrist.com/${demo.docId}/CRM`), table: rl('id', 'Customers') },
+				{
+					resource: 'document',
+					operation: 'exportTable',
+					document: rl('url', `https://demo.getgrist.com/${demo.docId}/CRM`),
+					table: rl('id', 'Customers'),
+				},
 				cred,
 				{ name: 'CSV' },
 			),
@@ -215,7 +304,12 @@ test('document exports: workbook and CSV into binary properties', async () => {
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.output('CSV')).toEqual([
-		expect.objectContaining({ documentId: demo.docId, tableId: 'Customers', fileName: 'CRM-Customers.csv', mimeType: 'text/csv' }),
+		expect.objectContaining({
+			documentId: demo.docId,
+			tableId: 'Customers',
+			fileName: 'CRM-Customers.csv',
+			mimeType: 'text/csv',
+		}),
 	]);
 	const csv = (await run.binary('CSV', 0, 'data')).toString('utf8');
 	expect(csv.split(/\r?\n/)[0]).toBe('Name,Email,Country,Since');
@@ -226,7 +320,7 @@ test('document exports: workbook and CSV into binary properties', async () => {
 	expect((await run.binary('XLSX', 0, 'workbook')).subarray(0, 2).toString('latin1')).toBe('PK');
 });
 
-test('bad input: moving a document to its own workspace fails with Grist\'s message and a hint', async () => {
+test("bad input: moving a document to its own workspace fails with Grist's message and a hint", async () => {
 	const run = await n8n.runWorkflow(
 		manualWorkflow([
 			gristNode(

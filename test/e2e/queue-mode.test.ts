@@ -43,7 +43,11 @@ beforeAll(async () => {
 		{ id: 'File', type: 'Attachments' },
 	]);
 	cluster = await startQueueCluster();
-	cred = await cluster.main.createCredential({ name: 'Grist', type: 'gristApi', data: { apiKey: USER_KEY, url: emu.url } });
+	cred = await cluster.main.createCredential({
+		name: 'Grist',
+		type: 'gristApi',
+		data: { apiKey: USER_KEY, url: emu.url },
+	});
 }, START_TIMEOUT);
 
 afterAll(async () => {
@@ -55,12 +59,23 @@ const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** The worker's log line for an execution it ran (n8n's job processor writes it at info level). */
-const ranOnWorker = (executionId: string) => cluster.workerLogs().includes(`Worker finished execution ${executionId} `);
+const ranOnWorker = (executionId: string) =>
+	cluster.workerLogs().includes(`Worker finished execution ${executionId} `);
 
 function rowsSource(rows: Array<Record<string, unknown>>): NodeSpec[] {
 	return [
-		{ name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) } },
-		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' } },
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) },
+		},
+		{
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' },
+		},
 	];
 }
 
@@ -76,7 +91,12 @@ test('record create (batched) and Get Many run on the worker with the same resul
 					operation: 'create',
 					document: rl(docId),
 					table: rl('Leads'),
-					columns: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] },
+					columns: {
+						mappingMode: 'autoMapInputData',
+						value: null,
+						matchingColumns: [],
+						schema: [],
+					},
 				},
 				cred,
 			),
@@ -87,7 +107,9 @@ test('record create (batched) and Get Many run on the worker with the same resul
 	expect(create.status).toBe('success');
 	expect(ranOnWorker(create.executionId)).toBe(true);
 	const posts = emu.log.filter((e) => e.method === 'POST');
-	expect(posts.map((p) => (p.body as { records: unknown[] }).records.length)).toEqual([500, 500, 200]);
+	expect(posts.map((p) => (p.body as { records: unknown[] }).records.length)).toEqual([
+		500, 500, 200,
+	]);
 	const out = create.items('Grist');
 	expect(out).toHaveLength(1200);
 	expect(out.map((i) => i.pairedItem)).toEqual(rows.map((_, i) => ({ item: i })));
@@ -95,7 +117,16 @@ test('record create (batched) and Get Many run on the worker with the same resul
 
 	const read = await cluster.main.runWorkflow(
 		manualWorkflow([
-			gristNode({ resource: 'record', operation: 'getAll', document: rl(docId), table: rl('Leads'), returnAll: true }, cred),
+			gristNode(
+				{
+					resource: 'record',
+					operation: 'getAll',
+					document: rl(docId),
+					table: rl('Leads'),
+					returnAll: true,
+				},
+				cred,
+			),
 		]),
 		{ timeoutMs: 120_000 },
 	);
@@ -113,12 +144,25 @@ test('attachment upload and download keep the bytes identical across processes',
 	const [row] = emu.addRecords(docId, 'Files', [{ Name: 'report' }]);
 	const run = await cluster.main.runWorkflow(
 		manualWorkflow([
-			{ name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ b64: content.toString('base64') }) } },
+			{
+				name: 'Set',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				parameters: {
+					mode: 'raw',
+					jsonOutput: JSON.stringify({ b64: content.toString('base64') }),
+				},
+			},
 			{
 				name: 'Convert to File',
 				type: 'n8n-nodes-base.convertToFile',
 				typeVersion: 1.1,
-				parameters: { operation: 'toBinary', sourceProperty: 'b64', binaryPropertyName: 'data', options: { fileName: 'q.bin', mimeType: 'application/octet-stream' } },
+				parameters: {
+					operation: 'toBinary',
+					sourceProperty: 'b64',
+					binaryPropertyName: 'data',
+					options: { fileName: 'q.bin', mimeType: 'application/octet-stream' },
+				},
 			},
 			gristNode(
 				{
@@ -136,7 +180,13 @@ test('attachment upload and download keep the bytes identical across processes',
 				{ name: 'Upload' },
 			),
 			gristNode(
-				{ resource: 'attachment', operation: 'download', document: rl(docId), attachmentId: '={{ $json.attachments[0].id }}', binaryPropertyName: 'file' },
+				{
+					resource: 'attachment',
+					operation: 'download',
+					document: rl(docId),
+					attachmentId: '={{ $json.attachments[0].id }}',
+					binaryPropertyName: 'file',
+				},
 				cred,
 				{ name: 'Download' },
 			),
@@ -160,7 +210,11 @@ test('attachment upload and download keep the bytes identical across processes',
 }, 240_000);
 
 /** Polls `read` until `done` holds. */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+async function waitFor<T>(
+	read: () => Promise<T>,
+	done: (value: T) => boolean,
+	timeoutMs = 60_000,
+): Promise<T> {
 	for (let waited = 0; ; waited += 500) {
 		const value = await read();
 		if (done(value) || waited >= timeoutMs) return value;
@@ -203,6 +257,8 @@ test('the polling trigger emits each new row exactly once, across a restart of t
 		.flatMap((run) => run.output('Grist Trigger').map((j) => j.id as number));
 	expect(emitted).toEqual([...firstIds, ...secondIds]);
 	for (const run of all) expect(ranOnWorker(run.executionId)).toBe(true);
-	expect(JSON.stringify(await main.workflowStaticData(id))).toContain(`"cursor":{"kind":"rowAdded","lastId":${secondIds[2]}}`);
+	expect(JSON.stringify(await main.workflowStaticData(id))).toContain(
+		`"cursor":{"kind":"rowAdded","lastId":${secondIds[2]}}`,
+	);
 	expect(await main.executions(id)).toHaveLength(2);
 }, 360_000);

@@ -3,7 +3,15 @@
  * against the emulator: batching across items, typed filters, updates, upserts, deletes, errors.
  */
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type CredentialRef, type N8n, type NodeSpec } from '../harness/e2e';
+import {
+	START_TIMEOUT,
+	gristNode,
+	manualWorkflow,
+	startN8n,
+	type CredentialRef,
+	type N8n,
+	type NodeSpec,
+} from '../harness/e2e';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -38,8 +46,18 @@ const base = () => ({ resource: 'record', document: rl(demo.docId), table: rl('L
 /** Set (one item holding `rows`) → Split Out: one item per row. */
 function rowsSource(rows: Array<Record<string, unknown>>): NodeSpec[] {
 	return [
-		{ name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) } },
-		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' } },
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) },
+		},
+		{
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' },
+		},
 	];
 }
 
@@ -62,12 +80,17 @@ describe('records in a real n8n', () => {
 		}));
 		emu.clearLog();
 		const run = await n8n.runWorkflow(
-			manualWorkflow([...rowsSource(rows), gristNode({ ...base(), operation: 'create', columns: autoMap() }, cred)]),
+			manualWorkflow([
+				...rowsSource(rows),
+				gristNode({ ...base(), operation: 'create', columns: autoMap() }, cred),
+			]),
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.status).toBe('success');
 		const posts = emu.log.filter((e) => e.method === 'POST');
-		expect(posts.map((p) => [p.apiPath, (p.body as { records: unknown[] }).records.length])).toEqual([
+		expect(
+			posts.map((p) => [p.apiPath, (p.body as { records: unknown[] }).records.length]),
+		).toEqual([
 			[`/api/docs/${demo.docId}/tables/Leads/records`, 500],
 			[`/api/docs/${demo.docId}/tables/Leads/records`, 500],
 			[`/api/docs/${demo.docId}/tables/Leads/records`, 200],
@@ -78,7 +101,13 @@ describe('records in a real n8n', () => {
 		const out = run.items('Grist');
 		expect(out).toHaveLength(1200);
 		expect(out.map((i) => i.pairedItem)).toEqual(rows.map((_, i) => ({ item: i })));
-		expect(out[1].json).toEqual({ id: expect.any(Number), Email: 'u1@x.org', Score: 1, Seen: '2024-01-10', Tags: ['hot'] });
+		expect(out[1].json).toEqual({
+			id: expect.any(Number),
+			Email: 'u1@x.org',
+			Score: 1,
+			Seen: '2024-01-10',
+			Tags: ['hot'],
+		});
 		expect(emu.records(demo.docId, 'Leads')).toHaveLength(1200);
 	});
 
@@ -114,7 +143,13 @@ describe('records in a real n8n', () => {
 		const run = await n8n.runWorkflow(
 			manualWorkflow([
 				gristNode(
-					{ ...base(), operation: 'getAll', returnAll: true, filterType: 'json', filterJson: '{"Score": [1, 2, 3]}' },
+					{
+						...base(),
+						operation: 'getAll',
+						returnAll: true,
+						filterType: 'json',
+						filterJson: '{"Score": [1, 2, 3]}',
+					},
 					cred,
 					{ name: 'Read' },
 				),
@@ -129,7 +164,9 @@ describe('records in a real n8n', () => {
 					cred,
 					{ name: 'Update' },
 				),
-				gristNode({ ...base(), operation: 'delete', rowIds: '={{ $json.id }}' }, cred, { name: 'Delete' }),
+				gristNode({ ...base(), operation: 'delete', rowIds: '={{ $json.id }}' }, cred, {
+					name: 'Delete',
+				}),
 			]),
 		);
 		expect(run.error).toBeUndefined();
@@ -138,11 +175,9 @@ describe('records in a real n8n', () => {
 			['PATCH', 'Leads/records'],
 			['POST', 'Leads/records/delete'],
 		]);
-		expect((writes[0].body as { records: Array<{ fields: unknown }> }).records.map((r) => r.fields)).toEqual([
-			{ Score: 100 },
-			{ Score: 200 },
-			{ Score: 300 },
-		]);
+		expect(
+			(writes[0].body as { records: Array<{ fields: unknown }> }).records.map((r) => r.fields),
+		).toEqual([{ Score: 100 }, { Score: 200 }, { Score: 300 }]);
 		expect(run.output('Delete')).toEqual([
 			{ deleted: true, ids: [2] },
 			{ deleted: true, ids: [3] },
@@ -179,7 +214,9 @@ describe('records in a real n8n', () => {
 			]),
 		);
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toBe('Field "Score" of item 1: The value "lots" does not fit a Int column: expected a whole number');
+		expect(run.error?.message).toBe(
+			'Field "Score" of item 1: The value "lots" does not fit a Int column: expected a whole number',
+		);
 		expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
 	});
 });

@@ -24,7 +24,8 @@ describe('runtime cache check (scripts/ensure-n8n.sh --check)', () => {
 		const modules = join(n8nDir, 'node_modules');
 		mkdirSync(modules, { recursive: true });
 		symlinkSync(join(runtime.cache, 'node24'), join(cache, 'node24'));
-		for (const dep of ['bindings', 'file-uri-to-path']) cpSync(join(realModules, dep), join(modules, dep), { recursive: true });
+		for (const dep of ['bindings', 'file-uri-to-path'])
+			cpSync(join(realModules, dep), join(modules, dep), { recursive: true });
 		const sqlite = join(modules, 'sqlite3');
 		cpSync(join(realModules, 'sqlite3', 'package.json'), join(sqlite, 'package.json'));
 		cpSync(join(realModules, 'sqlite3', 'lib'), join(sqlite, 'lib'), { recursive: true });
@@ -34,8 +35,14 @@ describe('runtime cache check (scripts/ensure-n8n.sh --check)', () => {
 			cpSync(join(realModules, 'sqlite3', release), join(sqlite, release));
 		}
 		mkdirSync(join(modules, 'n8n', 'bin'), { recursive: true });
-		writeFileSync(join(modules, 'n8n', 'package.json'), JSON.stringify({ name: 'n8n', version: N8N_VERSION }));
-		writeFileSync(join(modules, 'n8n', 'bin', 'n8n'), `console.log(${JSON.stringify(opts.cliVersion ?? N8N_VERSION)});\n`);
+		writeFileSync(
+			join(modules, 'n8n', 'package.json'),
+			JSON.stringify({ name: 'n8n', version: N8N_VERSION }),
+		);
+		writeFileSync(
+			join(modules, 'n8n', 'bin', 'n8n'),
+			`console.log(${JSON.stringify(opts.cliVersion ?? N8N_VERSION)});\n`,
+		);
 		writeFileSync(join(n8nDir, '.installed'), '');
 		return cache;
 	}

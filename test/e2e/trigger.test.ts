@@ -34,7 +34,11 @@ beforeAll(async () => {
 		{ id: 'Due', type: 'Date' },
 	]);
 	n8n = await startN8n();
-	cred = await n8n.createCredential({ name: 'Grist', type: 'gristApi', data: { apiKey: USER_KEY, url: emu.url } });
+	cred = await n8n.createCredential({
+		name: 'Grist',
+		type: 'gristApi',
+		data: { apiKey: USER_KEY, url: emu.url },
+	});
 }, START_TIMEOUT);
 
 afterAll(async () => {
@@ -59,7 +63,11 @@ test('manual "Fetch test event" returns the latest record, simplified', async ()
 });
 
 /** Polls `read` until `done` holds (n8n activates workflows in the background). */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+	read: () => Promise<T>,
+	done: (value: T) => boolean,
+	timeoutMs = 30_000,
+): Promise<T> {
 	for (let waited = 0; ; waited += 250) {
 		const value = await read();
 		if (done(value) || waited >= timeoutMs) return value;

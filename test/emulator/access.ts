@@ -11,22 +11,34 @@ import { ANON_EMAIL, EVERYONE_EMAIL } from './model';
 const EMAIL_RE = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
 
 /** Validates and applies an access delta (§3). */
-export function patchAccess(c: Ctx, kind: 'org' | 'workspace' | 'doc', entity: Org | Workspace | Doc, ownerRole: Grant) {
+export function patchAccess(
+	c: Ctx,
+	kind: 'org' | 'workspace' | 'doc',
+	entity: Org | Workspace | Doc,
+	ownerRole: Grant,
+) {
 	const body = json(c) as { delta?: unknown } | undefined;
 	const delta = body && typeof body === 'object' ? (body as { delta?: unknown }).delta : undefined;
-	if (delta === undefined || delta === null) throw new ApiError(400, 'Bad request: missing permission delta');
-	if (typeof delta !== 'object' || Array.isArray(delta)) throw new ApiError(400, 'Bad request: invalid permission delta');
+	if (delta === undefined || delta === null)
+		throw new ApiError(400, 'Bad request: missing permission delta');
+	if (typeof delta !== 'object' || Array.isArray(delta))
+		throw new ApiError(400, 'Bad request: invalid permission delta');
 	const d = delta as { users?: unknown; maxInheritedRole?: unknown };
 	for (const k of Object.keys(d))
-		if (k !== 'users' && k !== 'maxInheritedRole') throw new ApiError(400, 'Bad request: invalid permission delta');
+		if (k !== 'users' && k !== 'maxInheritedRole')
+			throw new ApiError(400, 'Bad request: invalid permission delta');
 	if (kind === 'org' && (d.users === undefined || 'maxInheritedRole' in d))
 		throw new ApiError(400, 'Bad request: invalid permission delta');
 	if (kind !== 'org' && d.users === undefined && !('maxInheritedRole' in d))
 		throw new ApiError(400, 'Bad request: invalid permission delta');
-	if (d.users !== undefined && (typeof d.users !== 'object' || d.users === null || Array.isArray(d.users)))
+	if (
+		d.users !== undefined &&
+		(typeof d.users !== 'object' || d.users === null || Array.isArray(d.users))
+	)
 		throw new ApiError(400, 'Bad request: invalid permission delta');
 	const users = (d.users ?? {}) as Record<string, unknown>;
-	const allowed = kind === 'org' ? ['owners', 'editors', 'viewers', 'members'] : ['owners', 'editors', 'viewers'];
+	const allowed =
+		kind === 'org' ? ['owners', 'editors', 'viewers', 'members'] : ['owners', 'editors', 'viewers'];
 	for (const [email, role] of Object.entries(users)) {
 		if (role !== null && (typeof role !== 'string' || !allowed.includes(role)))
 			throw new ApiError(400, `Invalid user role ${role}`);
@@ -38,8 +50,13 @@ export function patchAccess(c: Ctx, kind: 'org' | 'workspace' | 'doc', entity: O
 			throw new ApiError(400, `Invalid maxInheritedRole ${m}`);
 	}
 	const self = Object.keys(users).find((e) => e.trim().toLowerCase() === c.user.email);
-	const selfRemovalOnly = self !== undefined && Object.keys(users).length === 1 && users[self] === null && !('maxInheritedRole' in d);
-	if (self !== undefined && !selfRemovalOnly) throw new ApiError(400, 'Bad request: cannot update own permissions');
+	const selfRemovalOnly =
+		self !== undefined &&
+		Object.keys(users).length === 1 &&
+		users[self] === null &&
+		!('maxInheritedRole' in d);
+	if (self !== undefined && !selfRemovalOnly)
+		throw new ApiError(400, 'Bad request: cannot update own permissions');
 	if (c.isAnon) throw new ApiError(403, 'access denied');
 	if (!selfRemovalOnly && ownerRole !== 'owners') throw new ApiError(403, 'access denied');
 	if (selfRemovalOnly && !ownerRole) throw new ApiError(403, 'access denied');
@@ -56,7 +73,8 @@ export function patchAccess(c: Ctx, kind: 'org' | 'workspace' | 'doc', entity: O
 				for (const ws of c.store.workspaces.values()) {
 					if (ws.orgId !== (entity as Org).id) continue;
 					ws.acl.delete(u.id);
-					for (const doc of c.store.docs.values()) if (doc.workspaceId === ws.id) doc.acl.delete(u.id);
+					for (const doc of c.store.docs.values())
+						if (doc.workspaceId === ws.id) doc.acl.delete(u.id);
 				}
 			}
 		} else {
@@ -87,7 +105,8 @@ export function orgAccessList(c: Ctx, org: Org) {
 	for (const ws of c.store.workspaces.values()) {
 		if (ws.orgId !== org.id) continue;
 		const ids = [...ws.acl.keys()];
-		for (const doc of c.store.docs.values()) if (doc.workspaceId === ws.id) ids.push(...doc.acl.keys());
+		for (const doc of c.store.docs.values())
+			if (doc.workspaceId === ws.id) ids.push(...doc.acl.keys());
 		for (const uid of ids) {
 			const u = c.store.users.get(uid)!;
 			if (seen.has(uid) || u.email === EVERYONE_EMAIL || u.email === ANON_EMAIL) continue;
@@ -100,7 +119,10 @@ export function orgAccessList(c: Ctx, org: Org) {
 }
 
 export function childAccessList(c: Ctx, kind: 'workspace' | 'doc', entity: Workspace | Doc) {
-	const ws = kind === 'workspace' ? (entity as Workspace) : c.store.workspaces.get((entity as Doc).workspaceId)!;
+	const ws =
+		kind === 'workspace'
+			? (entity as Workspace)
+			: c.store.workspaces.get((entity as Doc).workspaceId)!;
 	const org = c.store.orgs.get(ws.orgId)!;
 	const parentOf = (uid: number): Grant =>
 		kind === 'workspace' ? c.store.orgRole(uid, org) : c.store.wsRole(uid, ws);
@@ -117,7 +139,10 @@ export function childAccessList(c: Ctx, kind: 'workspace' | 'doc', entity: Works
 		};
 	});
 	const everyone = c.store.everyone.id;
-	const role = kind === 'workspace' ? c.store.wsRole(c.user.id, ws) : c.store.docRole(c.user.id, entity as Doc);
+	const role =
+		kind === 'workspace'
+			? c.store.wsRole(c.user.id, ws)
+			: c.store.docRole(c.user.id, entity as Doc);
 	if (role === 'owners') return { maxInheritedRole: entity.maxInherited, users };
 	return {
 		maxInheritedRole: entity.maxInherited,

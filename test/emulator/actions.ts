@@ -62,14 +62,16 @@ export class RowWriter {
 
 	encode(fields: Record<string, unknown>): Row {
 		const out: Row = {};
-		for (const [k, v] of Object.entries(fields)) out[k] = storeValue(this.c, this.doc, this.cols.get(k)!, v, this.noparse);
+		for (const [k, v] of Object.entries(fields))
+			out[k] = storeValue(this.c, this.doc, this.cols.get(k)!, v, this.noparse);
 		return out;
 	}
 
 	/** A `require` of PUT /records as stored values (always parsed: the caller skips this with `noparse`). */
 	encodeRequire(req: Record<string, unknown>): Row {
 		const out: Row = {};
-		for (const [k, v] of Object.entries(req)) out[k] = k === 'id' ? v : storeValue(this.c, this.doc, this.cols.get(k)!, v, false);
+		for (const [k, v] of Object.entries(req))
+			out[k] = k === 'id' ? v : storeValue(this.c, this.doc, this.cols.get(k)!, v, false);
 		return out;
 	}
 
@@ -90,7 +92,9 @@ export class RowWriter {
 	/** Updates rows; a row id that does not exist is 400 `Invalid row id N`. */
 	update(items: Array<{ id: unknown; fields: Record<string, unknown> }>): void {
 		for (const it of items) this.check(it.fields);
-		for (const { id } of items) if (typeof id !== 'number' || !this.t.rows.has(id)) throw new ApiError(400, `Invalid row id ${id}`);
+		for (const { id } of items)
+			if (typeof id !== 'number' || !this.t.rows.has(id))
+				throw new ApiError(400, `Invalid row id ${id}`);
 		this.convertEmptyColumns();
 		updateRows(
 			this.c,
@@ -112,7 +116,8 @@ export function addRows(c: Ctx, t: Table, rows: Row[], ids?: Array<number | unde
 		const now = c.store.clock();
 		out.forEach((id, i) => {
 			const row = t.rows.get(id)!;
-			for (const col of triggers) if (!(col.id in rows[i])) row[col.id] = evalTrigger(t, col, row, id, now);
+			for (const col of triggers)
+				if (!(col.id in rows[i])) row[col.id] = evalTrigger(t, col, row, id, now);
 		});
 	}
 	return out;
@@ -145,7 +150,8 @@ export function updateRows(c: Ctx, t: Table, updates: Array<{ id: number; values
 	for (const col of triggers) {
 		const selfDep = col.recalcWhen === 0 && dependsOn(col, col.colRef);
 		if (changedCols.has(col.id) && !selfDep) continue;
-		const due = col.recalcWhen === 2 || (col.recalcWhen === 0 && refs.some((r) => dependsOn(col, r)));
+		const due =
+			col.recalcWhen === 2 || (col.recalcWhen === 0 && refs.some((r) => dependsOn(col, r)));
 		if (!due) continue;
 		for (const id of changedRows) {
 			const row = t.rows.get(id)!;
@@ -157,7 +163,8 @@ export function updateRows(c: Ctx, t: Table, updates: Array<{ id: number; values
 /** POST /records/delete and /data/delete (BulkRemoveRecord): ids that do not exist are ignored (the data engine skips them). */
 export function deleteRows(c: Ctx, doc: Doc, t: Table, body: unknown): null {
 	if (!Array.isArray(body)) throw invalidPayload('body is not an array');
-	for (const id of body) if (typeof id !== 'number') throw new ApiError(400, `Invalid row id ${id}`);
+	for (const id of body)
+		if (typeof id !== 'number') throw new ApiError(400, `Invalid row id ${id}`);
 	c.store.removeRows(t, body as number[]);
 	doc.updatedAt = c.store.now();
 	return null;
@@ -179,7 +186,8 @@ const COL_FIELDS = [
 ];
 
 export function checkColFields(fields: Record<string, unknown>): void {
-	for (const k of Object.keys(fields)) if (!COL_FIELDS.includes(k)) throw invalidPayload(`fields.${k} is extraneous`);
+	for (const k of Object.keys(fields))
+		if (!COL_FIELDS.includes(k)) throw invalidPayload(`fields.${k} is extraneous`);
 }
 
 /**
@@ -187,13 +195,22 @@ export function checkColFields(fields: Record<string, unknown>): void {
  * (AddColumn, POST/PUT /columns): an empty formula column; `table` (AddTable, POST /tables): a
  * data column unless it has a formula. `type` defaults to Any for formula columns, else Text.
  */
-export function addColumns(c: Ctx, doc: Doc, t: Table, specs: Array<Record<string, unknown>>, mode: 'column' | 'table'): string[] {
+export function addColumns(
+	c: Ctx,
+	doc: Doc,
+	t: Table,
+	specs: Array<Record<string, unknown>>,
+	mode: 'column' | 'table',
+): string[] {
 	return specs.map((s) => {
 		const fields = asObject(s.fields, 'fields');
 		checkColFields(fields);
 		const id = newColId(t, String(s.id || fields.label || ''));
 		const formula = typeof fields.formula === 'string' ? fields.formula : '';
-		const isFormula = typeof fields.isFormula === 'boolean' ? fields.isFormula : mode === 'column' || Boolean(formula);
+		const isFormula =
+			typeof fields.isFormula === 'boolean'
+				? fields.isFormula
+				: mode === 'column' || Boolean(formula);
 		const col = c.store.addColumn(doc, t, {
 			id,
 			type: typeof fields.type === 'string' ? fields.type : isFormula ? 'Any' : 'Text',
@@ -215,7 +232,9 @@ export function addColumns(c: Ctx, doc: Doc, t: Table, specs: Array<Record<strin
 export function updateColumn(c: Ctx, t: Table, col: Column, fields: Record<string, unknown>): void {
 	checkColFields(fields);
 	if (typeof fields.colId === 'string' && fields.colId !== col.id) {
-		const newId = uniqueIdent(tableIdent(fields.colId, false), (x) => t.columns.some((o) => o !== col && o.id === x));
+		const newId = uniqueIdent(tableIdent(fields.colId, false), (x) =>
+			t.columns.some((o) => o !== col && o.id === x),
+		);
 		for (const row of t.rows.values()) {
 			if (col.id in row) {
 				row[newId] = row[col.id];
@@ -229,7 +248,10 @@ export function updateColumn(c: Ctx, t: Table, col: Column, fields: Record<strin
 		// a formula column turned into data keeps the values its (old) formula had
 		col.isFormula = fields.isFormula;
 		if (!col.isFormula) {
-			const ev = new RowEvaluator({ ...t, columns: t.columns.map((x) => (x === col ? { ...x, isFormula: true } : x)) }, c.store.clock());
+			const ev = new RowEvaluator(
+				{ ...t, columns: t.columns.map((x) => (x === col ? { ...x, isFormula: true } : x)) },
+				c.store.clock(),
+			);
 			for (const [id, row] of t.rows) {
 				const v = ev.full(row, id)[col.id];
 				row[col.id] = v === undefined ? defaultFor(col.type) : v;
@@ -244,7 +266,8 @@ export function updateColumn(c: Ctx, t: Table, col: Column, fields: Record<strin
 	if ('widgetOptions' in fields) col.widgetOptions = widgetOptionsString(fields.widgetOptions);
 	if (typeof fields.visibleCol === 'number') col.visibleCol = fields.visibleCol;
 	if (typeof fields.description === 'string') col.description = fields.description;
-	if (typeof fields.untieColIdFromLabel === 'boolean') col.untieColIdFromLabel = fields.untieColIdFromLabel;
+	if (typeof fields.untieColIdFromLabel === 'boolean')
+		col.untieColIdFromLabel = fields.untieColIdFromLabel;
 	if (typeof fields.recalcWhen === 'number') col.recalcWhen = fields.recalcWhen;
 	if ('recalcDeps' in fields) col.recalcDeps = fields.recalcDeps;
 }

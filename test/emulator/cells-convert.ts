@@ -11,7 +11,8 @@ import { baseType, typeArg } from './model';
 /** Python's `float(s)` for finite results (inf/nan cannot be stored in JSON answers: kept as text). */
 function pyFloat(s: string): number | undefined {
 	const t = s.trim();
-	if (!/^[-+]?(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][-+]?\d(_?\d)*)?$/.test(t)) return undefined;
+	if (!/^[-+]?(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][-+]?\d(_?\d)*)?$/.test(t))
+		return undefined;
 	const n = Number(t.replace(/_/g, ''));
 	return Number.isFinite(n) ? n : undefined;
 }
@@ -24,7 +25,10 @@ function pyG15(v: number): string {
 		const m = mant.replace(/\.?0+$/, '');
 		return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
 	}
-	return v.toFixed(Math.max(0, 14 - exp)).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+	return v
+		.toFixed(Math.max(0, 14 - exp))
+		.replace(/(\.\d*?)0+$/, '$1')
+		.replace(/\.$/, '');
 }
 
 /** Python's `str()` of a JSON value (objects: JSON text, a guess). */
@@ -58,7 +62,8 @@ export function convertCell(col: Column, v: unknown): unknown {
 		case 'Text':
 		case 'Choice':
 			if (typeof v === 'boolean') return v ? 'True' : 'False';
-			if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? String(v) : pyG15(v);
+			if (typeof v === 'number')
+				return Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? String(v) : pyG15(v);
 			return v;
 		case 'Numeric':
 			if (v === '' || v === null || v === undefined) return null;
@@ -89,7 +94,8 @@ export function convertCell(col: Column, v: unknown): unknown {
 			if (v === '' || v === null || v === undefined) return null;
 			if (typeof v === 'boolean') return v ? 1 : 0;
 			if (typeof v !== 'string') return v;
-			const d = baseType(col.type) === 'Date' ? parseIsoDate(v) : parseDateTime(v, typeArg(col.type));
+			const d =
+				baseType(col.type) === 'Date' ? parseIsoDate(v) : parseDateTime(v, typeArg(col.type));
 			return d ?? v;
 		}
 		case 'ChoiceList':
@@ -112,7 +118,11 @@ export function convertCell(col: Column, v: unknown): unknown {
 			if (typeof v === 'number' && Number.isInteger(v)) return ['L', v];
 			if (typeof v === 'string' && v.startsWith('[')) {
 				const parsed = tryParseJson(v);
-				if (parsed.ok && Array.isArray(parsed.value) && parsed.value.every((x) => Number.isInteger(x) && (x as number) > 0))
+				if (
+					parsed.ok &&
+					Array.isArray(parsed.value) &&
+					parsed.value.every((x) => Number.isInteger(x) && (x as number) > 0)
+				)
 					return parsed.value.length ? ['L', ...parsed.value] : null;
 			}
 			return v;
@@ -120,4 +130,3 @@ export function convertCell(col: Column, v: unknown): unknown {
 			return v;
 	}
 }
-

@@ -32,8 +32,16 @@ export function tzOffsetMs(tz: string, utcMs: number): number {
 			second: '2-digit',
 		});
 		const parts: Record<string, number> = {};
-		for (const p of fmt.formatToParts(new Date(utcMs))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-		const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+		for (const p of fmt.formatToParts(new Date(utcMs)))
+			if (p.type !== 'literal') parts[p.type] = Number(p.value);
+		const asUtc = Date.UTC(
+			parts.year,
+			parts.month - 1,
+			parts.day,
+			parts.hour,
+			parts.minute,
+			parts.second,
+		);
 		return asUtc - Math.floor(utcMs / 1000) * 1000;
 	} catch {
 		return 0;
@@ -47,7 +55,15 @@ export function parseDateTime(s: string, tz: string): number | undefined {
 		/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i,
 	);
 	if (!m) return undefined;
-	const local = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), m[7] ? Math.round(Number(m[7]) * 1000) : 0);
+	const local = Date.UTC(
+		+m[1],
+		+m[2] - 1,
+		+m[3],
+		+(m[4] ?? 0),
+		+(m[5] ?? 0),
+		+(m[6] ?? 0),
+		m[7] ? Math.round(Number(m[7]) * 1000) : 0,
+	);
 	if (m[8]) {
 		if (m[8].toUpperCase() === 'Z') return local / 1000;
 		const sign = m[8][0] === '-' ? -1 : 1;

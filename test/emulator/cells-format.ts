@@ -34,7 +34,12 @@ function pad(n: number, w = 2): string {
 }
 
 /** Display text of a cell (exports). */
-export function displayValue(store: Store, doc: Doc, col: Column, v: unknown): string | number | boolean {
+export function displayValue(
+	store: Store,
+	doc: Doc,
+	col: Column,
+	v: unknown,
+): string | number | boolean {
 	if (v === null || v === undefined) return '';
 	if (isErrorCell(v)) return `#${v[1]}`;
 	const bt = baseType(col.type);
@@ -55,7 +60,12 @@ export function displayValue(store: Store, doc: Doc, col: Column, v: unknown): s
 		case 'Ref':
 			return refDisplay(store, doc, col, Number(v));
 		case 'RefList':
-			return Array.isArray(v) ? v.slice(1).map((id) => refDisplay(store, doc, col, Number(id))).join(', ') : '';
+			return Array.isArray(v)
+				? v
+						.slice(1)
+						.map((id) => refDisplay(store, doc, col, Number(id)))
+						.join(', ')
+				: '';
 		case 'Attachments':
 			return Array.isArray(v)
 				? v

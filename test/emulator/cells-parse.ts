@@ -35,7 +35,10 @@ function splitList(s: string): string[] | undefined {
 		const parsed = tryParseJson(t); // else CSV
 		if (parsed.ok && Array.isArray(parsed.value)) return parsed.value.map((x) => String(x));
 	}
-	return t.split(',').map((x) => x.trim()).filter((x) => x !== '');
+	return t
+		.split(',')
+		.map((x) => x.trim())
+		.filter((x) => x !== '');
 }
 
 /**

@@ -14,7 +14,11 @@ beforeAll(() => {
 	for (const f of readdirSync(__dirname)) {
 		if (!f.endsWith('.ts') || f.endsWith('.test.ts') || f === 'testutil.ts') continue;
 		const out = ts.transpileModule(readFileSync(join(__dirname, f), 'utf8'), {
-			compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+			compilerOptions: {
+				module: ts.ModuleKind.CommonJS,
+				target: ts.ScriptTarget.ES2022,
+				esModuleInterop: true,
+			},
 		});
 		writeFileSync(join(dir, f.replace(/\.ts$/, '.js')), out.outputText);
 	}
@@ -23,7 +27,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('prints one JSON line with the demo ids, serves them, and exits on SIGTERM', async () => {
 	const stop = new AbortController();
-	const cli = runNodeScript(join(dir, 'cli.js'), ['--port', '0', '--host', '127.0.0.1'], { signal: stop.signal, killSignal: 'SIGTERM' });
+	const cli = runNodeScript(join(dir, 'cli.js'), ['--port', '0', '--host', '127.0.0.1'], {
+		signal: stop.signal,
+		killSignal: 'SIGTERM',
+	});
 	try {
 		const ready = JSON.parse(await cli.firstLine);
 		expect(ready).toMatchObject({
@@ -32,9 +39,12 @@ it('prints one JSON line with the demo ids, serves them, and exits on SIGTERM', 
 			orgDomain: 'demo',
 			docId: expect.stringMatching(/^[A-Za-z0-9]{22}$/),
 		});
-		const res = await fetch(`${ready.url}/o/${ready.orgDomain}/api/docs/${ready.docId}/tables/Customers/records`, {
-			headers: { Authorization: `Bearer ${ready.apiKey}` },
-		});
+		const res = await fetch(
+			`${ready.url}/o/${ready.orgDomain}/api/docs/${ready.docId}/tables/Customers/records`,
+			{
+				headers: { Authorization: `Bearer ${ready.apiKey}` },
+			},
+		);
 		expect(res.status).toBe(200);
 		expect(((await res.json()) as { records: unknown[] }).records).toHaveLength(3);
 		stop.abort();

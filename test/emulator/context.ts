@@ -67,7 +67,11 @@ export function orgAccessOrDeny(c: Ctx, org: Org): void {
 /** Grist's `integerParam`: parseInt semantics ("12abc" is 12), else 400 naming the parameter. */
 export function integerParam(raw: string, name: string): number {
 	const n = parseInt(decodeURIComponent(raw), 10);
-	if (Number.isNaN(n)) throw new ApiError(400, `${name} parameter cannot be understood as an integer: ${decodeURIComponent(raw)}`);
+	if (Number.isNaN(n))
+		throw new ApiError(
+			400,
+			`${name} parameter cannot be understood as an integer: ${decodeURIComponent(raw)}`,
+		);
 	return n;
 }
 
@@ -75,7 +79,8 @@ export function resolveWorkspace(c: Ctx, raw: string): Workspace {
 	const ws = c.store.workspaces.get(integerParam(raw, 'wid'));
 	if (!ws) throw new ApiError(404, 'workspace not found');
 	const so = scopeOrg(c);
-	if (c.scope.kind === 'org' && (!so || so.id !== ws.orgId)) throw new ApiError(404, 'workspace not found');
+	if (c.scope.kind === 'org' && (!so || so.id !== ws.orgId))
+		throw new ApiError(404, 'workspace not found');
 	return ws;
 }
 
@@ -86,13 +91,18 @@ export function resolveDoc(c: Ctx, raw: string): Doc {
 	if (!doc) throw new ApiError(404, 'document not found');
 	if (c.scope.kind === 'org') {
 		const so = scopeOrg(c);
-		if (!so || so.id !== c.store.workspaces.get(doc.workspaceId)!.orgId) throw new ApiError(404, 'document not found');
+		if (!so || so.id !== c.store.workspaces.get(doc.workspaceId)!.orgId)
+			throw new ApiError(404, 'document not found');
 	}
 	return doc;
 }
 
 /** Doc-worker access check: `No view access` / `No write access` / `No owner access`. */
-export function docWorkerAccess(c: Ctx, raw: string, needed: 'viewers' | 'editors' | 'owners'): Doc {
+export function docWorkerAccess(
+	c: Ctx,
+	raw: string,
+	needed: 'viewers' | 'editors' | 'owners',
+): Doc {
 	const doc = resolveDoc(c, raw);
 	const role = c.store.docRole(c.user.id, doc);
 	if (!atLeast(role, 'viewers')) throw new ApiError(403, 'No view access');

@@ -1,6 +1,15 @@
 /** Emulator: authentication, host/org addressing (incl. proxy-form requests), unknown routes, request log. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client, proxyForm, raw, type DocInfo, type ErrorBody, type Org, type RecordsBody, type TablesBody } from './testutil';
+import {
+	client,
+	proxyForm,
+	raw,
+	type DocInfo,
+	type ErrorBody,
+	type Org,
+	type RecordsBody,
+	type TablesBody,
+} from './testutil';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -23,9 +32,14 @@ describe('authentication', () => {
 	});
 
 	it('rejects other schemes', async () => {
-		const r = await raw(emu, { path: '/api/orgs', headers: { Authorization: 'Basic dXNlcjpwdw==' } });
+		const r = await raw(emu, {
+			path: '/api/orgs',
+			headers: { Authorization: 'Basic dXNlcjpwdw==' },
+		});
 		expect(r.status).toBe(401);
-		expect(r.json).toEqual({ error: "Bad request: unsupported Authorization scheme, expected 'Bearer'" });
+		expect(r.json).toEqual({
+			error: "Bad request: unsupported Authorization scheme, expected 'Bearer'",
+		});
 	});
 
 	it('treats no header as anonymous: only public docs, CSRF guard on writes', async () => {
@@ -78,9 +92,18 @@ describe('org addressing', () => {
 	});
 
 	it('/o/<domain> prefix selects the org and is stripped in apiPath', async () => {
-		const r = await raw(emu, { path: '/o/demo/api/orgs/current', host: 'localhost:8484', headers: auth() });
+		const r = await raw(emu, {
+			path: '/o/demo/api/orgs/current',
+			host: 'localhost:8484',
+			headers: auth(),
+		});
 		expect(r.status).toBe(200);
-		expect(r.json).toMatchObject({ id: demo.orgId, domain: 'demo', name: 'Demo Team', access: 'owners' });
+		expect(r.json).toMatchObject({
+			id: demo.orgId,
+			domain: 'demo',
+			name: 'Demo Team',
+			access: 'owners',
+		});
 		expect(emu.log[0]).toMatchObject({
 			method: 'GET',
 			path: '/o/demo/api/orgs/current',
@@ -95,8 +118,13 @@ describe('org addressing', () => {
 	});
 
 	it('a doc requested under the wrong org is 404', async () => {
-		const personal = (await raw<Org[]>(emu, { path: '/api/orgs', headers: auth() })).json.find((o) => o.owner)!;
-		const r = await raw(emu, { path: `/o/${personal.domain}/api/docs/${demo.docId}/tables`, headers: auth() });
+		const personal = (await raw<Org[]>(emu, { path: '/api/orgs', headers: auth() })).json.find(
+			(o) => o.owner,
+		)!;
+		const r = await raw(emu, {
+			path: `/o/${personal.domain}/api/docs/${demo.docId}/tables`,
+			headers: auth(),
+		});
 		expect(r.status).toBe(404);
 		expect(r.json).toEqual({ error: 'document not found' });
 		const ok = await raw(emu, { path: `/o/demo/api/docs/${demo.docId}/tables`, headers: auth() });
@@ -104,29 +132,56 @@ describe('org addressing', () => {
 	});
 
 	it('<team>.getgrist.com selects the team; docs.getgrist.com is the merged personal org', async () => {
-		const team = await raw<Org>(emu, { path: '/api/orgs/current', host: 'demo.getgrist.com', headers: auth() });
+		const team = await raw<Org>(emu, {
+			path: '/api/orgs/current',
+			host: 'demo.getgrist.com',
+			headers: auth(),
+		});
 		expect(team.json.domain).toBe('demo');
-		const merged = await raw<Org>(emu, { path: '/api/orgs/current', host: 'docs.getgrist.com', headers: auth() });
+		const merged = await raw<Org>(emu, {
+			path: '/api/orgs/current',
+			host: 'docs.getgrist.com',
+			headers: auth(),
+		});
 		expect(merged.status).toBe(200);
 		expect(merged.json.domain).toMatch(/^docs-\d+$/);
 		expect(merged.json.owner).toMatchObject({ name: 'Demo Owner' });
-		const teamDoc = await raw(emu, { path: `/api/docs/${demo.docId}`, host: 'docs.getgrist.com', headers: auth() });
+		const teamDoc = await raw(emu, {
+			path: `/api/docs/${demo.docId}`,
+			host: 'docs.getgrist.com',
+			headers: auth(),
+		});
 		expect(teamDoc.status).toBe(200);
 		expect(emu.log.map((e) => e.org)).toEqual(['demo', 'docs', 'docs']);
 	});
 
 	it('prefix disagreeing with the subdomain is 400; unknown host is 404', async () => {
-		const wrong = await raw(emu, { path: '/o/other/api/orgs/current', host: 'demo.getgrist.com', headers: auth() });
+		const wrong = await raw(emu, {
+			path: '/o/other/api/orgs/current',
+			host: 'demo.getgrist.com',
+			headers: auth(),
+		});
 		expect(wrong.status).toBe(400);
-		expect(wrong.json).toEqual({ error: "Wrong org for this domain: 'other' does not match 'demo'" });
+		expect(wrong.json).toEqual({
+			error: "Wrong org for this domain: 'other' does not match 'demo'",
+		});
 		const unknown = await raw(emu, { path: '/api/orgs', host: 'grist:8484', headers: auth() });
 		expect(unknown.status).toBe(404);
 		expect(unknown.json).toEqual({ error: 'Domain not recognized: grist' });
 	});
 
 	it('custom org host selects the org', async () => {
-		const o = emu.addOrg({ name: 'Custom', domain: 'custom', owner: demo.email, host: 'grist.example.org' });
-		const r = await raw<Org>(emu, { path: '/api/orgs/current', host: 'grist.example.org', headers: auth() });
+		const o = emu.addOrg({
+			name: 'Custom',
+			domain: 'custom',
+			owner: demo.email,
+			host: 'grist.example.org',
+		});
+		const r = await raw<Org>(emu, {
+			path: '/api/orgs/current',
+			host: 'grist.example.org',
+			headers: auth(),
+		});
 		expect(r.status).toBe(200);
 		expect(r.json.id).toBe(o.id);
 	});
@@ -135,8 +190,17 @@ describe('org addressing', () => {
 		const r = await proxyForm<Org>(emu, 'http://demo.getgrist.com/api/orgs/current', auth());
 		expect(r.status).toBe(200);
 		expect(r.json.domain).toBe('demo');
-		expect(emu.log[0]).toMatchObject({ path: '/api/orgs/current', apiPath: '/api/orgs/current', host: 'demo.getgrist.com', org: 'demo' });
-		const q = await proxyForm<RecordsBody>(emu, `http://demo.getgrist.com/api/docs/${demo.docId}/tables/Orders/records?limit=1`, auth());
+		expect(emu.log[0]).toMatchObject({
+			path: '/api/orgs/current',
+			apiPath: '/api/orgs/current',
+			host: 'demo.getgrist.com',
+			org: 'demo',
+		});
+		const q = await proxyForm<RecordsBody>(
+			emu,
+			`http://demo.getgrist.com/api/docs/${demo.docId}/tables/Orders/records?limit=1`,
+			auth(),
+		);
 		expect(q.json.records).toHaveLength(1);
 		expect(emu.log[1].query).toEqual({ limit: '1' });
 	});
@@ -145,7 +209,11 @@ describe('org addressing', () => {
 		const single = await startEmulator({ singleOrg: 'demo' });
 		try {
 			const d = single.seedDemo();
-			const r = await raw<Org>(single, { path: '/api/orgs/current', host: 'anything.example.net', headers: { Authorization: `Bearer ${d.apiKey}` } });
+			const r = await raw<Org>(single, {
+				path: '/api/orgs/current',
+				host: 'anything.example.net',
+				headers: { Authorization: `Bearer ${d.apiKey}` },
+			});
 			expect(r.status).toBe(200);
 			expect(r.json.domain).toBe('demo');
 		} finally {
@@ -178,8 +246,12 @@ describe('routing', () => {
 
 	it('logs method, paths, decoded query, status and body', async () => {
 		const c = client(emu, demo.apiKey);
-		await c.get(`/api/docs/${demo.docId}/tables/Orders/records?filter=${encodeURIComponent('{"Status":["Paid"]}')}&sort=-Amount`);
-		await c.post(`/api/docs/${demo.docId}/tables/Customers/records`, { records: [{ fields: { Name: 'Dan' } }] });
+		await c.get(
+			`/api/docs/${demo.docId}/tables/Orders/records?filter=${encodeURIComponent('{"Status":["Paid"]}')}&sort=-Amount`,
+		);
+		await c.post(`/api/docs/${demo.docId}/tables/Customers/records`, {
+			records: [{ fields: { Name: 'Dan' } }],
+		});
 		expect(emu.log).toEqual([
 			{
 				method: 'GET',

@@ -19,12 +19,26 @@ type Needed = 'viewers' | 'editors' | 'owners';
  * A route on `/api/docs/{docId}/<suffix>` (suffix: a regexp source such as `attachments/([^/]+)`;
  * its groups follow the doc's in `m`) for callers with at least `needed` access to the document.
  */
-export function docRoute(method: string, suffix: string, needed: Needed, handler: (c: Ctx, doc: Doc, m: RegExpMatchArray) => unknown): Route {
-	return { method, re: new RegExp(`${DOC}/${suffix}$`), handler: (c, m) => handler(c, docWorkerAccess(c, m[1], needed), m) };
+export function docRoute(
+	method: string,
+	suffix: string,
+	needed: Needed,
+	handler: (c: Ctx, doc: Doc, m: RegExpMatchArray) => unknown,
+): Route {
+	return {
+		method,
+		re: new RegExp(`${DOC}/${suffix}$`),
+		handler: (c, m) => handler(c, docWorkerAccess(c, m[1], needed), m),
+	};
 }
 
 /** A route on `/api/docs/{docId}/tables/{tableId}/<suffix>`; an unknown table is 404 `Table not found "T"`. */
-export function tableRoute(method: string, suffix: string, needed: Needed, handler: (c: Ctx, doc: Doc, t: Table) => unknown): Route {
+export function tableRoute(
+	method: string,
+	suffix: string,
+	needed: Needed,
+	handler: (c: Ctx, doc: Doc, t: Table) => unknown,
+): Route {
 	return {
 		method,
 		re: new RegExp(`${TABLE}/${suffix}$`),
@@ -54,7 +68,8 @@ export function sandbox(msg: string): ApiError {
 
 export function asObject(v: unknown, what: string): Record<string, unknown> {
 	if (v === undefined) return {};
-	if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalidPayload(`${what} is not an object`);
+	if (!v || typeof v !== 'object' || Array.isArray(v))
+		throw invalidPayload(`${what} is not an object`);
 	return v as Record<string, unknown>;
 }
 
@@ -82,7 +97,8 @@ export function evaluatedRows(c: Ctx, t: Table): QueryRow[] {
 	const ev = new RowEvaluator(t, c.store.clock());
 	const ids = c.store.rowIds(t);
 	const out: QueryRow[] = new Array(ids.length);
-	for (let i = 0; i < ids.length; i++) out[i] = { id: ids[i], row: ev.full(t.rows.get(ids[i])!, ids[i]) };
+	for (let i = 0; i < ids.length; i++)
+		out[i] = { id: ids[i], row: ev.full(t.rows.get(ids[i])!, ids[i]) };
 	return out;
 }
 
@@ -90,6 +106,8 @@ export function evaluatedRows(c: Ctx, t: Table): QueryRow[] {
 export function queryRows(c: Ctx, t: Table, q: Query): QueryRow[] {
 	const known = new Set(t.columns.map((x) => x.id));
 	const resolveCol = (key: string): Column | undefined =>
-		/^\d+$/.test(key) ? t.columns.find((x) => x.colRef === Number(key)) : t.columns.find((x) => x.id === key);
+		/^\d+$/.test(key)
+			? t.columns.find((x) => x.colRef === Number(key))
+			: t.columns.find((x) => x.id === key);
 	return runQuery(evaluatedRows(c, t), q, (k) => known.has(k), resolveCol);
 }

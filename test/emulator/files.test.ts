@@ -15,9 +15,15 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-function upload(files: Array<{ field?: string; name: string; data: Buffer }>, key = demo.apiKey, e = emu, docId = demo.docId) {
+function upload(
+	files: Array<{ field?: string; name: string; data: Buffer }>,
+	key = demo.apiKey,
+	e = emu,
+	docId = demo.docId,
+) {
 	const form = new FormData();
-	for (const f of files) form.append(f.field ?? 'upload', new Blob([new Uint8Array(f.data)]), f.name);
+	for (const f of files)
+		form.append(f.field ?? 'upload', new Blob([new Uint8Array(f.data)]), f.name);
 	return fetch(`${e.url}/api/docs/${docId}/attachments`, {
 		method: 'POST',
 		headers: { Authorization: `Bearer ${key}` },
@@ -44,7 +50,11 @@ describe('attachments', () => {
 		});
 		expect(Buffer.from(await dl.arrayBuffer()).equals(data)).toBe(true);
 		const meta = await api.get(`/api/docs/${demo.docId}/attachments/${ids[1]}`);
-		expect(meta.json).toEqual({ fileName: 'note.txt', fileSize: 7, timeUploaded: expect.any(String) });
+		expect(meta.json).toEqual({
+			fileName: 'note.txt',
+			fileSize: 7,
+			timeUploaded: expect.any(String),
+		});
 		const logged = emu.log[emu.log.length - 3];
 		expect(logged.body).toEqual({
 			files: [
@@ -78,20 +88,34 @@ describe('attachments', () => {
 
 	it('list supports filter/sort/limit; metadata errors', async () => {
 		emu.setClock(() => Date.UTC(2024, 4, 1));
-		const id = emu.addAttachment(demo.docId, { fileName: 'photo.png', data: Buffer.from([1, 2, 3]) });
-		emu.setClock(() => Date.now());
-		const list = await api.get(`/api/docs/${demo.docId}/attachments?filter=${encodeURIComponent('{"fileName":["photo.png"]}')}`);
-		expect(list.json).toEqual({
-			records: [{ id, fields: { fileName: 'photo.png', fileSize: 3, timeUploaded: '2024-05-01T00:00:00.000Z' } }],
+		const id = emu.addAttachment(demo.docId, {
+			fileName: 'photo.png',
+			data: Buffer.from([1, 2, 3]),
 		});
-		const sorted = await api.get<RecordsBody>(`/api/docs/${demo.docId}/attachments?sort=-fileSize&limit=1`);
+		emu.setClock(() => Date.now());
+		const list = await api.get(
+			`/api/docs/${demo.docId}/attachments?filter=${encodeURIComponent('{"fileName":["photo.png"]}')}`,
+		);
+		expect(list.json).toEqual({
+			records: [
+				{
+					id,
+					fields: { fileName: 'photo.png', fileSize: 3, timeUploaded: '2024-05-01T00:00:00.000Z' },
+				},
+			],
+		});
+		const sorted = await api.get<RecordsBody>(
+			`/api/docs/${demo.docId}/attachments?sort=-fileSize&limit=1`,
+		);
 		expect(sorted.json.records[0].fields.fileName).toBe('big.bin');
 		const missing = await api.get(`/api/docs/${demo.docId}/attachments/999`);
 		expect(missing.status).toBe(404);
 		expect(missing.json).toEqual({ error: 'Attachment not found: 999' });
 		const nonInt = await api.get(`/api/docs/${demo.docId}/attachments/abc`);
 		expect(nonInt.status).toBe(400);
-		expect(nonInt.json).toEqual({ error: 'attId parameter cannot be understood as an integer: abc' });
+		expect(nonInt.json).toEqual({
+			error: 'attId parameter cannot be understood as an integer: abc',
+		});
 	});
 
 	it('download headers: type from extension, disposition, inline, name, cache and CSP', async () => {
@@ -102,7 +126,9 @@ describe('attachments', () => {
 		expect(r.headers['content-disposition']).toBe('attachment; filename="pic.png"');
 		expect(r.headers['cache-control']).toBe('private, max-age=3600');
 		expect(r.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
-		expect((await api.get(`${base}?inline=1`)).headers['content-disposition']).toBe('inline; filename="pic.png"');
+		expect((await api.get(`${base}?inline=1`)).headers['content-disposition']).toBe(
+			'inline; filename="pic.png"',
+		);
 		const named = await api.get(`${base}?name=other.pdf`);
 		expect(named.headers['content-type']).toBe('application/pdf');
 		expect(named.headers['content-disposition']).toBe('attachment; filename="other.pdf"');
@@ -123,7 +149,9 @@ describe('exports', () => {
 		expect(lines[0]).toBe('Customer,Amount,Ordered,Status,Tags,Invoice,Total');
 		expect(lines[1]).toBe('Alice Martin,120.5,2024-06-01,Paid,rush,invoice-1.txt,241');
 		expect(lines[3]).toBe('Alice Martin,42.25,2024-06-03,Shipped,"gift, bulk",,84.5');
-		const t = await api.get(`/api/docs/${demo.docId}/download/csv?tableId=Customers&header=colId&title=My%20Export`);
+		const t = await api.get(
+			`/api/docs/${demo.docId}/download/csv?tableId=Customers&header=colId&title=My%20Export`,
+		);
 		expect(t.headers['content-disposition']).toBe('attachment; filename="My Export.csv"');
 		expect(t.text.split('\n')[0]).toBe('Name,Email,Country,Since');
 		const missing = await api.get(`/api/docs/${demo.docId}/download/csv`);
@@ -152,7 +180,9 @@ describe('exports', () => {
 	it('XLSX is a valid zip with workbook and one sheet per table', async () => {
 		const r = await api.get(`/api/docs/${demo.docId}/download/xlsx`);
 		expect(r.status).toBe(200);
-		expect(r.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+		expect(r.headers['content-type']).toBe(
+			'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+		);
 		expect(r.headers['content-disposition']).toBe('attachment; filename="CRM.xlsx"');
 		const parts = unzip(r.body);
 		expect([...parts.keys()].sort()).toEqual(
@@ -170,13 +200,17 @@ describe('exports', () => {
 		expect(wb).toContain('<sheet name="Customers" sheetId="1" r:id="rId1"/>');
 		expect(wb).toContain('<sheet name="Orders" sheetId="2" r:id="rId2"/>');
 		const sheet2 = parts.get('xl/worksheets/sheet2.xml')!.toString();
-		expect(sheet2).toContain('<c r="A1" t="inlineStr"><is><t xml:space="preserve">Customer</t></is></c>');
+		expect(sheet2).toContain(
+			'<c r="A1" t="inlineStr"><is><t xml:space="preserve">Customer</t></is></c>',
+		);
 		expect(sheet2).toContain('<c r="B2"><v>120.5</v></c>');
 		// Date cells are Excel serial dates with a date format: 2024-06-01 = 45444
 		expect(sheet2).toContain('<c r="C2" s="1"><v>45444</v></c>');
 		expect(parts.get('xl/styles.xml')!.toString()).toContain('<xf numFmtId="14"');
 		expect(parts.get('xl/_rels/workbook.xml.rels')!.toString()).toContain('Target="styles.xml"');
-		const one = await api.get(`/api/docs/${demo.docId}/download/xlsx?tableId=Customers&header=colId&title=Report`);
+		const one = await api.get(
+			`/api/docs/${demo.docId}/download/xlsx?tableId=Customers&header=colId&title=Report`,
+		);
 		expect(one.headers['content-disposition']).toBe('attachment; filename="Report.xlsx"');
 		const oneParts = unzip(one.body);
 		expect(oneParts.has('xl/worksheets/sheet2.xml')).toBe(false);

@@ -85,10 +85,12 @@ function binop(op: string, a: unknown, b: unknown): unknown {
 			if (y === 0) throw new FormulaError('ZeroDivisionError', 'division by zero');
 			return x / y;
 		case '//':
-			if (y === 0) throw new FormulaError('ZeroDivisionError', 'integer division or modulo by zero');
+			if (y === 0)
+				throw new FormulaError('ZeroDivisionError', 'integer division or modulo by zero');
 			return Math.floor(x / y);
 		case '%':
-			if (y === 0) throw new FormulaError('ZeroDivisionError', 'integer division or modulo by zero');
+			if (y === 0)
+				throw new FormulaError('ZeroDivisionError', 'integer division or modulo by zero');
 			return ((x % y) + y) % y;
 	}
 	throw new FormulaError('SyntaxError', 'invalid syntax');
@@ -120,23 +122,22 @@ function parseFormula(src: string): Node {
 	const peek = () => toks[p];
 	const eat = (v?: string): Tok => {
 		const t = toks[p];
-		if (!t || (v !== undefined && t.v !== v)) throw new FormulaError('SyntaxError', 'invalid syntax');
+		if (!t || (v !== undefined && t.v !== v))
+			throw new FormulaError('SyntaxError', 'invalid syntax');
 		p++;
 		return t;
 	};
 	/** A left-associative level of binary operators `ops` over operands parsed by `next`. */
-	const binaryLevel =
-		(ops: string[], next: () => Node) =>
-		(): Node => {
-			let left = next();
-			while (peek() && peek().t === 'op' && ops.includes(peek().v)) {
-				const op = eat().v;
-				const l = left;
-				const r = next();
-				left = (c) => binop(op, l(c), r(c));
-			}
-			return left;
-		};
+	const binaryLevel = (ops: string[], next: () => Node) => (): Node => {
+		let left = next();
+		while (peek() && peek().t === 'op' && ops.includes(peek().v)) {
+			const op = eat().v;
+			const l = left;
+			const r = next();
+			left = (c) => binop(op, l(c), r(c));
+		}
+		return left;
+	};
 	const expr = (): Node => additive();
 	const additive = binaryLevel(['+', '-'], () => term());
 	const term = binaryLevel(['*', '/', '//', '%'], () => unary());
@@ -243,7 +244,9 @@ export class RowEvaluator {
 		private t: Table,
 		private now: number,
 	) {
-		this.formulas = t.columns.filter((c) => c.isFormula).map((col) => ({ col, node: compiled(col.formula) }));
+		this.formulas = t.columns
+			.filter((c) => c.isFormula)
+			.map((col) => ({ col, node: compiled(col.formula) }));
 	}
 	full(row: Row, id: number): Row {
 		const out: Row = { ...row, id };

@@ -45,7 +45,8 @@ export function docJson(c: Ctx, doc: Doc) {
 
 export function visibleDocs(c: Ctx, ws: Workspace): Doc[] {
 	const out: Doc[] = [];
-	for (const d of c.store.docs.values()) if (d.workspaceId === ws.id && c.store.docRole(c.user.id, d)) out.push(d);
+	for (const d of c.store.docs.values())
+		if (d.workspaceId === ws.id && c.store.docRole(c.user.id, d)) out.push(d);
 	return out;
 }
 
@@ -68,7 +69,8 @@ export function wsBase(c: Ctx, ws: Workspace) {
 
 export function checkKeys(body: unknown, allowed: string[]): Record<string, unknown> {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
-	for (const k of Object.keys(body)) if (!allowed.includes(k)) throw new ApiError(400, `unrecognized property ${k}`);
+	for (const k of Object.keys(body))
+		if (!allowed.includes(k)) throw new ApiError(400, `unrecognized property ${k}`);
 	return body as Record<string, unknown>;
 }
 
@@ -85,13 +87,16 @@ export function docForHome(c: Ctx, raw: string): Doc {
 }
 
 export function requireName(body: Record<string, unknown>): string {
-	if (typeof body.name !== 'string' || body.name.trim() === '') throw new ApiError(400, 'Bad request: name required');
+	if (typeof body.name !== 'string' || body.name.trim() === '')
+		throw new ApiError(400, 'Bad request: name required');
 	return body.name;
 }
 
 export function checkUrlId(c: Ctx, urlId: string, self: Doc | undefined): string {
-	if (!/^[A-Za-z0-9][-A-Za-z0-9_]*$/.test(urlId) || urlId.length > 200) throw new ApiError(400, 'invalid urlId');
+	if (!/^[A-Za-z0-9][-A-Za-z0-9_]*$/.test(urlId) || urlId.length > 200)
+		throw new ApiError(400, 'invalid urlId');
 	for (const d of c.store.docs.values())
-		if ((d.urlId === urlId || d.id === urlId) && d !== self) throw new ApiError(400, 'urlId already in use');
+		if ((d.urlId === urlId || d.id === urlId) && d !== self)
+			throw new ApiError(400, 'urlId already in use');
 	return urlId;
 }

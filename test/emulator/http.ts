@@ -16,7 +16,10 @@ export class ApiError extends Error {
 
 /** 413 for an upload over GRIST_MAX_UPLOAD_ATTACHMENT_MB (`maxBytes`). */
 export function attachmentsTooLarge(maxBytes: number): ApiError {
-	return new ApiError(413, `Attachments must not exceed ${(maxBytes / (1024 * 1024)).toFixed(1)}MB`);
+	return new ApiError(
+		413,
+		`Attachments must not exceed ${(maxBytes / (1024 * 1024)).toFixed(1)}MB`,
+	);
 }
 
 export interface UploadedFile {
@@ -38,7 +41,10 @@ export interface ParsedBody {
  * Reads the whole body. Stops storing once over `limit` (but drains the stream) and then
  * throws the 413 given by `tooLarge`.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<{ buf: Buffer | null; bytes: number }> {
+export function readBody(
+	req: IncomingMessage,
+	limit: number,
+): Promise<{ buf: Buffer | null; bytes: number }> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let bytes = 0;
@@ -60,7 +66,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<{ buf: Bu
 }
 
 /** JSON.parse as a result value: the parsed value, or the parser's own message. */
-export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+export function tryParseJson(
+	text: string,
+): { ok: true; value: unknown } | { ok: false; message: string } {
 	try {
 		return { ok: true, value: JSON.parse(text) };
 	} catch (e) {
@@ -94,7 +102,10 @@ function headerParam(header: string, name: string): string | undefined {
 }
 
 /** Parses multipart/form-data (byte-exact: file bodies are sliced, never decoded). */
-export function parseMultipart(buf: Buffer, contentType: string): { files: UploadedFile[]; fields: Record<string, string> } {
+export function parseMultipart(
+	buf: Buffer,
+	contentType: string,
+): { files: UploadedFile[]; fields: Record<string, string> } {
 	const boundary = headerParam(`x; ${contentType.split(';').slice(1).join(';')}`, 'boundary');
 	if (!boundary) throw new ApiError(400, 'Multipart: Boundary not found');
 	const delim = Buffer.from(`--${boundary}`);
@@ -124,7 +135,12 @@ export function parseMultipart(buf: Buffer, contentType: string): { files: Uploa
 		const name = headerParam(disp, 'name') ?? '';
 		const fileName = headerParam(disp, 'filename');
 		if (fileName !== undefined) {
-			files.push({ field: name, fileName, contentType: headers['content-type'] ?? 'application/octet-stream', data: Buffer.from(data) });
+			files.push({
+				field: name,
+				fileName,
+				contentType: headers['content-type'] ?? 'application/octet-stream',
+				data: Buffer.from(data),
+			});
 		} else {
 			fields[name] = data.toString('utf8');
 		}
@@ -148,7 +164,12 @@ export function sendError(res: ServerResponse, err: ApiError): void {
 	sendJson(res, err.status, body);
 }
 
-export function sendRaw(res: ServerResponse, status: number, headers: Record<string, string | number>, data: Buffer | string): void {
+export function sendRaw(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string | number>,
+	data: Buffer | string,
+): void {
 	const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
 	res.writeHead(status, { ...headers, 'Content-Length': buf.length });
 	res.end(buf);
@@ -158,6 +179,9 @@ export function sendRaw(res: ServerResponse, status: number, headers: Record<str
 export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
 	const ascii = fileName.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&');
 	if (/^[\x20-\x7e]*$/.test(fileName)) return `${kind}; filename="${ascii}"`;
-	const enc = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+	const enc = encodeURIComponent(fileName).replace(
+		/['()*]/g,
+		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
 	return `${kind}; filename="${ascii}"; filename*=UTF-8''${enc}`;
 }

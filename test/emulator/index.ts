@@ -73,7 +73,15 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx, Scope } from './context';
 import { RAW } from './context';
 import type { ParsedBody } from './http';
-import { ApiError, attachmentsTooLarge, parseJsonBody, parseMultipart, readBody, sendError, sendJson } from './http';
+import {
+	ApiError,
+	attachmentsTooLarge,
+	parseJsonBody,
+	parseMultipart,
+	readBody,
+	sendError,
+	sendJson,
+} from './http';
 import type { Doc, Role, Table, User } from './model';
 import { EVERYONE_EMAIL, Store, isHiddenCol } from './model';
 import { RowEvaluator } from './formula';
@@ -136,7 +144,10 @@ interface Fault {
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0']);
 
 function defaultFaultBody(status: number, docId: string | undefined): unknown {
-	if (status === 429) return { error: `Too many backlogged requests for document ${docId ?? 'unknown'} - try again later?` };
+	if (status === 429)
+		return {
+			error: `Too many backlogged requests for document ${docId ?? 'unknown'} - try again later?`,
+		};
 	if (status === 503) return { error: 'Document in flux - try again later' };
 	return { error: `Injected fault (${status})` };
 }
@@ -190,7 +201,12 @@ export class GristEmulator {
 	}
 
 	// ------------------------------------------------------------- seeding
-	addUser(u: { email: string; name?: string; apiKey?: string }): { id: number; email: string; name: string; apiKey: string } {
+	addUser(u: { email: string; name?: string; apiKey?: string }): {
+		id: number;
+		email: string;
+		name: string;
+		apiKey: string;
+	} {
 		const user = this.store.ensureUser(u.email, u.name ?? u.email.split('@')[0]);
 		if (u.name !== undefined) user.name = u.name;
 		else if (!user.name) user.name = u.email.split('@')[0];
@@ -204,8 +220,13 @@ export class GristEmulator {
 		return u;
 	}
 
-	addOrg(o: { name: string; domain: string; owner?: string; host?: string; personal?: boolean }): { id: number; domain: string; name: string } {
-		if (this.store.orgByKey(o.domain)) throw new Error(`emulator: org domain ${o.domain} already exists`);
+	addOrg(o: { name: string; domain: string; owner?: string; host?: string; personal?: boolean }): {
+		id: number;
+		domain: string;
+		name: string;
+	} {
+		if (this.store.orgByKey(o.domain))
+			throw new Error(`emulator: org domain ${o.domain} already exists`);
 		const owner = o.owner ? this.userOrThrow(o.owner) : undefined;
 		const org = this.store.createOrg({
 			name: o.name,
@@ -217,7 +238,11 @@ export class GristEmulator {
 		return { id: org.id, domain: org.domain, name: org.name };
 	}
 
-	addWorkspace(org: number | string, name: string, opts?: { owner?: string }): { id: number; name: string } {
+	addWorkspace(
+		org: number | string,
+		name: string,
+		opts?: { owner?: string },
+	): { id: number; name: string } {
 		const o = this.store.orgByKey(org);
 		if (!o) throw new Error(`emulator: unknown org ${org}`);
 		const ws = this.store.createWorkspace(o.id, name);
@@ -229,25 +254,38 @@ export class GristEmulator {
 		workspaceId: number,
 		d: { name: string; id?: string; urlId?: string; isPinned?: boolean; owner?: string },
 	): { id: string; name: string; urlId: string | null } {
-		if (!this.store.workspaces.has(workspaceId)) throw new Error(`emulator: unknown workspace ${workspaceId}`);
+		if (!this.store.workspaces.has(workspaceId))
+			throw new Error(`emulator: unknown workspace ${workspaceId}`);
 		const doc = this.store.createDoc(workspaceId, d);
 		if (d.owner) doc.acl.set(this.userOrThrow(d.owner).id, 'owners');
 		return { id: doc.id, name: doc.name, urlId: doc.urlId };
 	}
 
-	setAccess(kind: 'org' | 'workspace' | 'doc', ref: number | string, email: string, role: 'owners' | 'editors' | 'viewers' | 'members' | null): void {
+	setAccess(
+		kind: 'org' | 'workspace' | 'doc',
+		ref: number | string,
+		email: string,
+		role: 'owners' | 'editors' | 'viewers' | 'members' | null,
+	): void {
 		const entity = this.entity(kind, ref);
 		const u = this.store.ensureUser(email, '', email.toLowerCase() !== EVERYONE_EMAIL);
 		if (role === null) entity.acl.delete(u.id);
 		else entity.acl.set(u.id, role as Role);
 	}
 
-	setMaxInheritedRole(kind: 'workspace' | 'doc', ref: number | string, role: 'owners' | 'editors' | 'viewers' | null): void {
+	setMaxInheritedRole(
+		kind: 'workspace' | 'doc',
+		ref: number | string,
+		role: 'owners' | 'editors' | 'viewers' | null,
+	): void {
 		const e = this.entity(kind, ref) as unknown as { maxInherited: Role | null };
 		e.maxInherited = role;
 	}
 
-	private entity(kind: 'org' | 'workspace' | 'doc', ref: number | string): { acl: Map<number, Role> } {
+	private entity(
+		kind: 'org' | 'workspace' | 'doc',
+		ref: number | string,
+	): { acl: Map<number, Role> } {
 		const e =
 			kind === 'org'
 				? this.store.orgByKey(ref)
@@ -291,7 +329,9 @@ export class GristEmulator {
 	): void {
 		const doc = this.doc(docId);
 		if (this.store.table(doc, tableId)) throw new Error(`emulator: table ${tableId} exists`);
-		const source = opts?.summarySourceTable ? this.table(docId, opts.summarySourceTable) : undefined;
+		const source = opts?.summarySourceTable
+			? this.table(docId, opts.summarySourceTable)
+			: undefined;
 		const t = this.store.addTable(doc, tableId);
 		if (source) t.summarySourceTable = source.tableRef;
 		for (const c of columns) {
@@ -322,7 +362,8 @@ export class GristEmulator {
 		const ids: Array<number | undefined> = [];
 		const clean = rows.map((r) => {
 			const { id, ...rest } = r;
-			for (const k of Object.keys(rest)) if (!known.has(k)) throw new Error(`emulator: Invalid column "${k}"`);
+			for (const k of Object.keys(rest))
+				if (!known.has(k)) throw new Error(`emulator: Invalid column "${k}"`);
 			ids.push(typeof id === 'number' ? id : undefined);
 			return rest;
 		});
@@ -345,8 +386,16 @@ export class GristEmulator {
 		this.store.removeRows(this.table(docId, tableId), ids);
 	}
 
-	addAttachment(docId: string, a: { fileName: string; data: Buffer; timeUploaded?: string }): number {
-		return this.store.addAttachment(this.doc(docId), a.fileName, Buffer.from(a.data), a.timeUploaded);
+	addAttachment(
+		docId: string,
+		a: { fileName: string; data: Buffer; timeUploaded?: string },
+	): number {
+		return this.store.addAttachment(
+			this.doc(docId),
+			a.fileName,
+			Buffer.from(a.data),
+			a.timeUploaded,
+		);
 	}
 
 	attachmentData(docId: string, id: number): Buffer | undefined {
@@ -387,9 +436,30 @@ export class GristEmulator {
 			data: Buffer.from('Invoice #1\nAlice Martin\nTotal: 120.50\n'),
 		});
 		const orderIds = this.addRecords(doc.id, 'Orders', [
-			{ Customer: customerIds[0], Amount: 120.5, Ordered: 1717200000, Status: 'Paid', Tags: ['L', 'rush'], Invoice: ['L', attachmentId] },
-			{ Customer: customerIds[1], Amount: 80, Ordered: 1717286400, Status: 'New', Tags: null, Invoice: null },
-			{ Customer: customerIds[0], Amount: 42.25, Ordered: 1717372800, Status: 'Shipped', Tags: ['L', 'gift', 'bulk'], Invoice: null },
+			{
+				Customer: customerIds[0],
+				Amount: 120.5,
+				Ordered: 1717200000,
+				Status: 'Paid',
+				Tags: ['L', 'rush'],
+				Invoice: ['L', attachmentId],
+			},
+			{
+				Customer: customerIds[1],
+				Amount: 80,
+				Ordered: 1717286400,
+				Status: 'New',
+				Tags: null,
+				Invoice: null,
+			},
+			{
+				Customer: customerIds[0],
+				Amount: 42.25,
+				Ordered: 1717372800,
+				Status: 'Shipped',
+				Tags: ['L', 'gift', 'bulk'],
+				Invoice: null,
+			},
 		]);
 		const ws2 = this.addWorkspace(org.id, 'Projects');
 		const doc2 = this.addDoc(ws2.id, { name: 'Tasks' });
@@ -424,7 +494,15 @@ export class GristEmulator {
 	}
 
 	// ------------------------------------------------------------- test hooks
-	fault(f: { method?: string; path?: string | RegExp; times?: number; status?: number; body?: unknown; drop?: boolean; delayMs?: number }): void {
+	fault(f: {
+		method?: string;
+		path?: string | RegExp;
+		times?: number;
+		status?: number;
+		body?: unknown;
+		drop?: boolean;
+		delayMs?: number;
+	}): void {
 		this.faults.push({ ...f, times: f.times ?? 1 });
 	}
 	clearFaults(): void {
@@ -484,13 +562,17 @@ export class GristEmulator {
 			// body (drained fully; stored up to the limit)
 			const ctype = String(req.headers['content-type'] ?? '').toLowerCase();
 			const isMultipart = ctype.startsWith('multipart/form-data');
-			const limit = isMultipart ? this.opts.attachmentMaxBytes * 2 + 1024 * 1024 : this.opts.bodyLimitBytes;
+			const limit = isMultipart
+				? this.opts.attachmentMaxBytes * 2 + 1024 * 1024
+				: this.opts.bodyLimitBytes;
 			const { buf, bytes } = await readBody(req, limit);
 			entry.bodyBytes = bytes;
 			let body: ParsedBody = { kind: 'none', json: {}, bytes }; // like body-parser: req.body defaults to {}
 			let bodyError: ApiError | undefined;
 			if (!buf) {
-				bodyError = isMultipart ? attachmentsTooLarge(this.opts.attachmentMaxBytes) : new ApiError(413, 'request entity too large');
+				bodyError = isMultipart
+					? attachmentsTooLarge(this.opts.attachmentMaxBytes)
+					: new ApiError(413, 'request entity too large');
 			} else if (bytes > 0) {
 				try {
 					if (isMultipart) {
@@ -498,7 +580,11 @@ export class GristEmulator {
 						body = { kind: 'multipart', files: mp.files, fields: mp.fields, bytes };
 						if (this.opts.logBodies)
 							entry.body = {
-								files: mp.files.map((f) => ({ field: f.field, fileName: f.fileName, size: f.data.length })),
+								files: mp.files.map((f) => ({
+									field: f.field,
+									fileName: f.fileName,
+									size: f.data.length,
+								})),
 								fields: mp.fields,
 							};
 					} else if (ctype.includes('json') || ctype === '' || ctype.startsWith('text/plain')) {
@@ -520,12 +606,16 @@ export class GristEmulator {
 			const fault = this.takeFault(method, apiPath);
 			const docMatch = /^\/api\/docs\/[^/]+\/(access|move)$/.test(apiPath)
 				? null // home-DB routes are not throttled
-				: (apiPath.match(/^\/api\/docs\/([^/]+)\/./) ?? (method === 'DELETE' ? apiPath.match(/^\/api\/docs\/([^/]+)\/?$/) : null));
+				: (apiPath.match(/^\/api\/docs\/([^/]+)\/./) ??
+					(method === 'DELETE' ? apiPath.match(/^\/api\/docs\/([^/]+)\/?$/) : null));
 			const docKey = docMatch ? decodeURIComponent(docMatch[1]) : undefined;
 			if (docKey !== undefined) {
 				const n = this.inflight.get(docKey) ?? 0;
 				if (this.opts.maxParallelPerDoc > 0 && n >= this.opts.maxParallelPerDoc) {
-					throw new ApiError(429, `Too many backlogged requests for document ${docKey} - try again later?`);
+					throw new ApiError(
+						429,
+						`Too many backlogged requests for document ${docKey} - try again later?`,
+					);
 				}
 				this.inflight.set(docKey, n + 1);
 				let released = false;
@@ -556,7 +646,11 @@ export class GristEmulator {
 			}
 			if (fault?.status) {
 				entry.status = fault.status;
-				sendJson(res, fault.status, fault.body !== undefined ? fault.body : defaultFaultBody(fault.status, docKey));
+				sendJson(
+					res,
+					fault.status,
+					fault.body !== undefined ? fault.body : defaultFaultBody(fault.status, docKey),
+				);
 				return;
 			}
 
@@ -583,7 +677,8 @@ export class GristEmulator {
 				opts: this.opts,
 			};
 			// Express routing is not strict: one trailing slash is ignored
-			const routePath = apiPath.length > 1 && apiPath.endsWith('/') ? apiPath.slice(0, -1) : apiPath;
+			const routePath =
+				apiPath.length > 1 && apiPath.endsWith('/') ? apiPath.slice(0, -1) : apiPath;
 			for (const r of ROUTES) {
 				if (r.method !== method) continue;
 				const m = routePath.match(r.re);
@@ -616,14 +711,21 @@ export class GristEmulator {
 		if (hostname.endsWith(`.${base}`)) {
 			const sub = hostname.slice(0, -(base.length + 1));
 			if (!sub.includes('.')) {
-				if (pathOrg && pathOrg !== sub) throw new ApiError(400, `Wrong org for this domain: '${pathOrg}' does not match '${sub}'`);
+				if (pathOrg && pathOrg !== sub)
+					throw new ApiError(
+						400,
+						`Wrong org for this domain: '${pathOrg}' does not match '${sub}'`,
+					);
 				return sub === 'docs' ? { kind: 'merged' } : { kind: 'org', key: sub };
 			}
 		}
 		const org = this.store.orgByHost(hostname);
 		if (!org) throw new ApiError(404, `Domain not recognized: ${hostname}`);
 		if (pathOrg && pathOrg !== org.domain)
-			throw new ApiError(400, `Wrong org for this domain: '${pathOrg}' does not match '${org.domain}'`);
+			throw new ApiError(
+				400,
+				`Wrong org for this domain: '${pathOrg}' does not match '${org.domain}'`,
+			);
 		return { kind: 'org', key: org.domain };
 	}
 
@@ -657,7 +759,11 @@ export function startEmulator(options: EmulatorOptions = {}): Promise<GristEmula
 }
 
 /** Starts an emulator on a given host/port (used by the CLI). */
-export async function startEmulatorOn(host: string, port: number, options: EmulatorOptions = {}): Promise<GristEmulator> {
+export async function startEmulatorOn(
+	host: string,
+	port: number,
+	options: EmulatorOptions = {},
+): Promise<GristEmulator> {
 	const server = http.createServer({ keepAliveTimeout: 5000 });
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);

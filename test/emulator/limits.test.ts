@@ -50,9 +50,12 @@ describe('body limits', () => {
 		const small = await startEmulator({ bodyLimitBytes: 100 });
 		try {
 			const d = small.seedDemo();
-			const r = await client(small, d.apiKey).post(`/api/docs/${d.docId}/tables/Customers/records`, {
-				records: [{ fields: { Name: 'z'.repeat(200) } }],
-			});
+			const r = await client(small, d.apiKey).post(
+				`/api/docs/${d.docId}/tables/Customers/records`,
+				{
+					records: [{ fields: { Name: 'z'.repeat(200) } }],
+				},
+			);
 			expect(r.status).toBe(413);
 		} finally {
 			await small.close();
@@ -82,7 +85,9 @@ describe('per-document concurrency', () => {
 		const results = await Promise.all(slow);
 		expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
 		expect(over.status).toBe(429);
-		expect(over.json).toEqual({ error: `Too many backlogged requests for document ${demo.docId} - try again later?` });
+		expect(over.json).toEqual({
+			error: `Too many backlogged requests for document ${demo.docId} - try again later?`,
+		});
 		expect(otherDoc.status).toBe(200);
 		expect(home.status).toBe(200);
 		// slots are released
@@ -120,12 +125,18 @@ describe('faults', () => {
 		const b = await api.get(records());
 		const c = await api.get(records());
 		expect([a.status, b.status, c.status]).toEqual([429, 429, 200]);
-		expect(a.json).toEqual({ error: `Too many backlogged requests for document ${demo.docId} - try again later?` });
+		expect(a.json).toEqual({
+			error: `Too many backlogged requests for document ${demo.docId} - try again later?`,
+		});
 		expect(emu.log.map((e) => e.status)).toEqual([429, 429, 200]);
 	});
 
 	it('503 with default and custom bodies; method and exact path matching', async () => {
-		emu.fault({ path: `/api/docs/${demo.docId}/tables/Customers/records`, method: 'POST', status: 503 });
+		emu.fault({
+			path: `/api/docs/${demo.docId}/tables/Customers/records`,
+			method: 'POST',
+			status: 503,
+		});
 		emu.fault({ path: '/api/orgs', status: 503, body: { error: 'custom' } });
 		expect((await api.get(records())).status).toBe(200); // method differs
 		const p = await api.post(records(), { records: [{}] });

@@ -173,13 +173,15 @@ export function uniqueIdent(base: string, taken: (s: string) => boolean): string
 /** Grist's generated column ids: A, B, … Z, AA, AB, … (identifiers.py `_gen_ident`). */
 function letters(i: number): string {
 	let s = '';
-	for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+	for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26))
+		s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
 	return s;
 }
 
 /** A column id for a new column of `t` (identifiers.py `pick_col_ident`): sanitized and unique, or the next free letter. */
 export function newColId(t: Table, raw: string): string {
-	const taken = (x: string) => x.toLowerCase() === 'id' || t.columns.some((col) => col.id.toLowerCase() === x.toLowerCase());
+	const taken = (x: string) =>
+		x.toLowerCase() === 'id' || t.columns.some((col) => col.id.toLowerCase() === x.toLowerCase());
 	if (raw) return uniqueIdent(tableIdent(raw, false), taken);
 	for (let i = 0; ; i++) if (!taken(letters(i))) return letters(i);
 }
@@ -243,7 +245,12 @@ export class Store {
 		return undefined;
 	}
 
-	createOrg(o: { name: string; domain: string; host?: string | null; personalOwner?: number | null }): Org {
+	createOrg(o: {
+		name: string;
+		domain: string;
+		host?: string | null;
+		personalOwner?: number | null;
+	}): Org {
 		const id = this.nextOrgId++;
 		const t = this.now();
 		const org: Org = {
@@ -263,12 +270,23 @@ export class Store {
 	createWorkspace(orgId: number, name: string): Workspace {
 		const id = this.nextWsId++;
 		const t = this.now();
-		const ws: Workspace = { id, name, orgId, acl: new Map(), maxInherited: 'owners', createdAt: t, updatedAt: t };
+		const ws: Workspace = {
+			id,
+			name,
+			orgId,
+			acl: new Map(),
+			maxInherited: 'owners',
+			createdAt: t,
+			updatedAt: t,
+		};
 		this.workspaces.set(id, ws);
 		return ws;
 	}
 
-	createDoc(wsId: number, d: { name: string; id?: string; urlId?: string | null; isPinned?: boolean }): Doc {
+	createDoc(
+		wsId: number,
+		d: { name: string; id?: string; urlId?: string | null; isPinned?: boolean },
+	): Doc {
 		const t = this.now();
 		const doc: Doc = {
 			id: d.id ?? makeId(22),
@@ -322,11 +340,17 @@ export class Store {
 		return o === 'members' || o === 'guests' ? null : o;
 	}
 	wsRole(userId: number, ws: Workspace): Grant {
-		return strongest(this.direct(ws.acl, userId), weakest(this.wsParentRole(userId, ws), ws.maxInherited));
+		return strongest(
+			this.direct(ws.acl, userId),
+			weakest(this.wsParentRole(userId, ws), ws.maxInherited),
+		);
 	}
 	docRole(userId: number, doc: Doc): Grant {
 		const ws = this.workspaces.get(doc.workspaceId)!;
-		return strongest(this.direct(doc.acl, userId), weakest(this.wsRole(userId, ws), doc.maxInherited));
+		return strongest(
+			this.direct(doc.acl, userId),
+			weakest(this.wsRole(userId, ws), doc.maxInherited),
+		);
 	}
 	/** Org role for listings: the direct role, else `guests` when something inside is shared. */
 	orgListRole(userId: number, org: Org): Grant {
@@ -335,7 +359,8 @@ export class Store {
 		for (const ws of this.workspaces.values()) {
 			if (ws.orgId !== org.id) continue;
 			if (ws.acl.has(userId)) return 'guests';
-			for (const d of this.docs.values()) if (d.workspaceId === ws.id && d.acl.has(userId)) return 'guests';
+			for (const d of this.docs.values())
+				if (d.workspaceId === ws.id && d.acl.has(userId)) return 'guests';
 		}
 		return null;
 	}
@@ -364,7 +389,8 @@ export class Store {
 	/** Grist's AddEmptyTable (what a new document holds): `Table1` with empty columns A, B, C (type Any, isFormula true, formula ""). */
 	addEmptyTable(doc: Doc): Table {
 		const t = this.addTable(doc, this.newTableId(doc, ''));
-		for (const id of ['A', 'B', 'C']) this.addColumn(doc, t, { id, type: 'Any', isFormula: true, formula: '' });
+		for (const id of ['A', 'B', 'C'])
+			this.addColumn(doc, t, { id, type: 'Any', isFormula: true, formula: '' });
 		return t;
 	}
 

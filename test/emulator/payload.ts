@@ -11,7 +11,8 @@ import { ApiError } from './http';
 /** A failed check: messages from the outermost type to the innermost, or null when valid. */
 type Check = (v: unknown, path: string) => string[] | null;
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+	v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const prim =
 	(kind: 'number' | 'string' | 'boolean'): Check =>
@@ -66,10 +67,15 @@ const OBJ_CODES = new Set(['L', 'l', 'O', 'D', 'd', 'R', 'r', 'E', 'P', 'U', 'C'
 
 /** CellValue: number | string | boolean | null | [GristObjCode, ...unknown[]]. */
 const cellValue: Check = (v, path) => {
-	if (v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return null;
+	if (v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')
+		return null;
 	if (Array.isArray(v) && typeof v[0] === 'string' && OBJ_CODES.has(v[0])) return null;
-	const out = [`${path} is not a CellValue`, `${path} is none of number, string, boolean, null, 1 more`];
-	if (Array.isArray(v)) out.push(`${path}[0] is not a GristObjCode`, `${path}[0] is not a valid enum value`);
+	const out = [
+		`${path} is not a CellValue`,
+		`${path} is none of number, string, boolean, null, 1 more`,
+	];
+	if (Array.isArray(v))
+		out.push(`${path}[0] is not a GristObjCode`, `${path}[0] is not a valid enum value`);
 	return out;
 };
 
@@ -78,11 +84,26 @@ const NewRecord = named('NewRecord', iface({ fields: { check: cells, opt: true }
 const RecordT = named('Record', iface({ id: { check: prim('number') }, fields: { check: cells } }));
 const AddOrUpdateRecord = named(
 	'AddOrUpdateRecord',
-	iface({ require: { check: iface({ id: { check: prim('number'), opt: true } }, cellValue) }, fields: { check: cells, opt: true } }),
+	iface({
+		require: { check: iface({ id: { check: prim('number'), opt: true } }, cellValue) },
+		fields: { check: cells, opt: true },
+	}),
 );
-const NewRecordWithStringId = named('NewRecordWithStringId', iface({ id: { check: prim('string'), opt: true }, fields: { check: cells, opt: true } }));
-const RecordWithStringId = named('RecordWithStringId', iface({ id: { check: prim('string') }, fields: { check: cells } }));
-const TablePost = named('TablePost', iface({ columns: { check: nonEmpty(NewRecordWithStringId) }, id: { check: prim('string'), opt: true } }));
+const NewRecordWithStringId = named(
+	'NewRecordWithStringId',
+	iface({ id: { check: prim('string'), opt: true }, fields: { check: cells, opt: true } }),
+);
+const RecordWithStringId = named(
+	'RecordWithStringId',
+	iface({ id: { check: prim('string') }, fields: { check: cells } }),
+);
+const TablePost = named(
+	'TablePost',
+	iface({
+		columns: { check: nonEmpty(NewRecordWithStringId) },
+		id: { check: prim('string'), opt: true },
+	}),
+);
 
 const BODIES = {
 	RecordsPost: iface({ records: { check: nonEmpty(NewRecord) } }),
@@ -94,13 +115,22 @@ const BODIES = {
 	TablesPost: iface({ tables: { check: nonEmpty(TablePost) } }),
 	TablesPatch: iface({ tables: { check: nonEmpty(RecordWithStringId) } }),
 	RecordsListPost: iface({
-		filter: { check: iface({}, arrayOf(() => null)), opt: true },
+		filter: {
+			check: iface(
+				{},
+				arrayOf(() => null),
+			),
+			opt: true,
+		},
 		sort: { check: arrayOf(prim('string')), opt: true },
 		limit: { check: prim('number'), opt: true },
 		hidden: { check: prim('boolean'), opt: true },
 		immediate: { check: prim('boolean'), opt: true },
 		cellFormat: {
-			check: (v, path) => (v === 'normal' || v === 'typed' ? null : [`${path} is not a CellFormatType`, `${path} is none of "normal", "typed"`]),
+			check: (v, path) =>
+				v === 'normal' || v === 'typed'
+					? null
+					: [`${path} is not a CellFormatType`, `${path} is none of "normal", "typed"`],
 			opt: true,
 		},
 	}),

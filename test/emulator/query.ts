@@ -31,7 +31,8 @@ export function parseFilter(raw: unknown): Record<string, unknown[]> | undefined
 		if (!parsed.ok) throw new ApiError(500, parsed.message);
 		f = parsed.value;
 	}
-	if (!f || typeof f !== 'object' || Array.isArray(f)) throw new ApiError(400, 'Invalid query: filter values must be arrays');
+	if (!f || typeof f !== 'object' || Array.isArray(f))
+		throw new ApiError(400, 'Invalid query: filter values must be arrays');
 	for (const v of Object.values(f as object))
 		if (!Array.isArray(v)) throw new ApiError(400, 'Invalid query: filter values must be arrays');
 	return f as Record<string, unknown[]>;
@@ -55,7 +56,12 @@ export function parseLimit(raw: unknown): number | undefined {
 }
 
 function isEmptyVal(v: unknown): boolean {
-	return v === null || v === undefined || v === '' || (Array.isArray(v) && v[0] === 'L' && v.length === 1);
+	return (
+		v === null ||
+		v === undefined ||
+		v === '' ||
+		(Array.isArray(v) && v[0] === 'L' && v.length === 1)
+	);
 }
 
 function typeRank(v: unknown): number {
@@ -96,9 +102,12 @@ export function runQuery(
 	if (q.filter) {
 		const entries = Object.entries(q.filter);
 		for (const [col] of entries)
-			if (col !== 'id' && !known(col)) throw new ApiError(400, `Error manipulating data: [Sandbox] KeyError '${col}'`);
+			if (col !== 'id' && !known(col))
+				throw new ApiError(400, `Error manipulating data: [Sandbox] KeyError '${col}'`);
 		const sets = entries.map(([col, vals]) => [col, new Set(vals.map(valueKey))] as const);
-		out = out.filter((r) => sets.every(([col, set]) => set.has(valueKey(col === 'id' ? r.id : r.row[col]))));
+		out = out.filter((r) =>
+			sets.every(([col, set]) => set.has(valueKey(col === 'id' ? r.id : r.row[col]))),
+		);
 	}
 	if (q.sort && q.sort.length) {
 		const specs = q.sort.map((s) => {
@@ -124,12 +133,19 @@ export function runQuery(
 			if (opts.includes('orderByChoice') && typeof resolved !== 'string') {
 				try {
 					const wo = resolved.widgetOptions ? JSON.parse(resolved.widgetOptions) : {};
-					if (Array.isArray(wo.choices)) choiceOrder = new Map(wo.choices.map((c: string, i: number) => [c, i]));
+					if (Array.isArray(wo.choices))
+						choiceOrder = new Map(wo.choices.map((c: string, i: number) => [c, i]));
 				} catch {
 					/* no choices */
 				}
 			}
-			return { colId, desc, natural: opts.includes('naturalSort'), emptyLast: opts.includes('emptyLast'), choiceOrder };
+			return {
+				colId,
+				desc,
+				natural: opts.includes('naturalSort'),
+				emptyLast: opts.includes('emptyLast'),
+				choiceOrder,
+			};
 		});
 		const cmp = (a: QueryRow, b: QueryRow): number => {
 			for (const s of specs) {
@@ -142,8 +158,10 @@ export function runQuery(
 				}
 				let r: number;
 				if (s.choiceOrder) {
-					const ia = typeof va === 'string' && s.choiceOrder.has(va) ? s.choiceOrder.get(va)! : Infinity;
-					const ib = typeof vb === 'string' && s.choiceOrder.has(vb) ? s.choiceOrder.get(vb)! : Infinity;
+					const ia =
+						typeof va === 'string' && s.choiceOrder.has(va) ? s.choiceOrder.get(va)! : Infinity;
+					const ib =
+						typeof vb === 'string' && s.choiceOrder.has(vb) ? s.choiceOrder.get(vb)! : Infinity;
 					r = ia === ib ? nativeCmp(va, vb) : ia < ib ? -1 : 1;
 				} else if (s.natural && typeof va === 'string' && typeof vb === 'string') {
 					r = naturalCollator.compare(va, vb);

@@ -1,6 +1,13 @@
 /** Emulator: records (GET/list/POST/PATCH/PUT/delete), parsing, formulas, /data, tables and columns. */
 import { startEmulator, type GristEmulator } from './index';
-import { client, type ActionBody, type ColumnsBody, type ErrorBody, type RecordsBody, type TablesBody } from './testutil';
+import {
+	client,
+	type ActionBody,
+	type ColumnsBody,
+	type ErrorBody,
+	type RecordsBody,
+	type TablesBody,
+} from './testutil';
 
 let emu: GristEmulator;
 let docId: string;
@@ -44,7 +51,12 @@ describe('GET /records', () => {
 		emu.addRecords(docId, P, [{ Name: 'Ann', Age: 30 }]);
 		const r = await api.get(rec(P));
 		expect(r.json).toEqual({
-			records: [{ id: 1, fields: { Name: 'Ann', Age: 30, Born: null, Team: 0, Tags: null, Level: '', Double: 60 } }],
+			records: [
+				{
+					id: 1,
+					fields: { Name: 'Ann', Age: 30, Born: null, Team: 0, Tags: null, Level: '', Double: 60 },
+				},
+			],
 		});
 		const h = await api.get<RecordsBody>(rec(P, '?hidden=1'));
 		expect(h.json.records[0].fields.manualSort).toBe(1);
@@ -58,9 +70,15 @@ describe('GET /records', () => {
 			{ Name: 'C', Age: 2 },
 		]);
 		const f = (o: unknown) => rec(P, `?filter=${encodeURIComponent(JSON.stringify(o))}`);
-		expect((await api.get<RecordsBody>(f({ Age: [2] }))).json.records.map((x) => x.id)).toEqual([2, 3]);
-		expect((await api.get<RecordsBody>(f({ Age: [2], Name: ['C', 'A'] }))).json.records.map((x) => x.id)).toEqual([3]);
-		expect((await api.get<RecordsBody>(f({ id: [1, 3] }))).json.records.map((x) => x.id)).toEqual([1, 3]);
+		expect((await api.get<RecordsBody>(f({ Age: [2] }))).json.records.map((x) => x.id)).toEqual([
+			2, 3,
+		]);
+		expect(
+			(await api.get<RecordsBody>(f({ Age: [2], Name: ['C', 'A'] }))).json.records.map((x) => x.id),
+		).toEqual([3]);
+		expect((await api.get<RecordsBody>(f({ id: [1, 3] }))).json.records.map((x) => x.id)).toEqual([
+			1, 3,
+		]);
 		const bad = await api.get(f({ Age: 2 }));
 		expect(bad.status).toBe(400);
 		expect(bad.json).toEqual({ error: 'Invalid query: filter values must be arrays' });
@@ -79,7 +97,8 @@ describe('GET /records', () => {
 			{ Name: '', Age: 1, Level: 'high' },
 			{ Name: 'item9', Age: 2, Level: 'mid' },
 		]);
-		const ids = async (qs: string, h?: Record<string, string>) => (await api.get<RecordsBody>(rec(P, qs), h)).json.records.map((x) => x.id);
+		const ids = async (qs: string, h?: Record<string, string>) =>
+			(await api.get<RecordsBody>(rec(P, qs), h)).json.records.map((x) => x.id);
 		expect(await ids('?sort=Name')).toEqual([2, 1, 3]); // empties first, plain string order
 		expect(await ids('?sort=Name:emptyLast')).toEqual([1, 3, 2]);
 		expect(await ids('?sort=Name:naturalSort;emptyLast')).toEqual([3, 1, 2]);
@@ -105,11 +124,18 @@ describe('GET /records', () => {
 		]);
 		emu.addRecords(docId, `${P}E`, [{ A: 1 }]);
 		const r = await api.get<RecordsBody>(rec(`${P}E`));
-		expect(r.json.records[0]).toEqual({ id: 1, fields: { A: 1, Bad: null }, errors: { Bad: 'ZeroDivisionError' } });
+		expect(r.json.records[0]).toEqual({
+			id: 1,
+			fields: { A: 1, Bad: null },
+			errors: { Bad: 'ZeroDivisionError' },
+		});
 		const d = await api.get<Record<string, unknown[][]>>(`/api/docs/${docId}/tables/${P}E/data`);
 		expect(d.json.Bad[0].slice(0, 2)).toEqual(['E', 'ZeroDivisionError']);
 		const t = await api.get<RecordsBody>(rec(`${P}E`, '?cellFormat=typed'));
-		expect((t.json.records[0].fields.Bad as unknown[]).slice(0, 2)).toEqual(['E', 'ZeroDivisionError']);
+		expect((t.json.records[0].fields.Bad as unknown[]).slice(0, 2)).toEqual([
+			'E',
+			'ZeroDivisionError',
+		]);
 	});
 
 	it('NOW() uses the emulator clock', async () => {
@@ -117,7 +143,9 @@ describe('GET /records', () => {
 		emu.addRecords(docId, `Clock${n}`, [{}]);
 		emu.setClock(() => Date.UTC(2024, 0, 2, 3, 4, 5));
 		try {
-			expect((await api.get<RecordsBody>(rec(`Clock${n}`))).json.records[0].fields.At).toBe(Date.UTC(2024, 0, 2, 3, 4, 5) / 1000);
+			expect((await api.get<RecordsBody>(rec(`Clock${n}`))).json.records[0].fields.At).toBe(
+				Date.UTC(2024, 0, 2, 3, 4, 5) / 1000,
+			);
 		} finally {
 			emu.setClock(() => Date.now());
 		}
@@ -126,7 +154,11 @@ describe('GET /records', () => {
 	it('POST /records/list takes the query in the body', async () => {
 		const { P } = freshTables();
 		emu.addRecords(docId, P, [{ Age: 1 }, { Age: 2 }, { Age: 3 }]);
-		const r = await api.post<RecordsBody>(rec(P, '/list'), { filter: { Age: [1, 3] }, sort: ['-Age'], limit: 1 });
+		const r = await api.post<RecordsBody>(rec(P, '/list'), {
+			filter: { Age: [1, 3] },
+			sort: ['-Age'],
+			limit: 1,
+		});
 		expect(r.json.records.map((x) => x.id)).toEqual([3]);
 	});
 
@@ -156,7 +188,13 @@ describe('POST/PATCH/delete /records', () => {
 		});
 		expect(r.json).toEqual({ records: [{ id: 1 }, { id: 2 }, { id: 3 }] });
 		const rows = emu.records(docId, P);
-		expect(rows[0].fields).toMatchObject({ Name: 'Ann', Age: 42, Born: 1704844800, Team: 2, Tags: ['L', 'a', 'b'] });
+		expect(rows[0].fields).toMatchObject({
+			Name: 'Ann',
+			Age: 42,
+			Born: 1704844800,
+			Team: 2,
+			Tags: ['L', 'a', 'b'],
+		});
 		expect(rows[1].fields).toMatchObject({ Age: 'lots', Team: 'Green' }); // alt text
 		expect(rows[2].fields).toMatchObject({ Name: '', Age: 0, Team: 0 });
 		await api.post(rec(P, '?noparse=1'), { records: [{ fields: { Age: '$7' } }] });
@@ -178,8 +216,26 @@ describe('POST/PATCH/delete /records', () => {
 		]);
 		await api.post(rec(T), {
 			records: [
-				{ fields: { B: 'yes', I: '12', DT: '2024-01-10 09:30', RL: 'Red, Blue', At: '1,2', CL: '["x","y"]' } },
-				{ fields: { B: 'maybe', I: '1.5', DT: '2024-07-01T12:00:00Z', RL: 'Red, Green', At: '', CL: '' } },
+				{
+					fields: {
+						B: 'yes',
+						I: '12',
+						DT: '2024-01-10 09:30',
+						RL: 'Red, Blue',
+						At: '1,2',
+						CL: '["x","y"]',
+					},
+				},
+				{
+					fields: {
+						B: 'maybe',
+						I: '1.5',
+						DT: '2024-07-01T12:00:00Z',
+						RL: 'Red, Green',
+						At: '',
+						CL: '',
+					},
+				},
 			],
 		});
 		const rows = emu.records(docId, T);
@@ -214,8 +270,13 @@ describe('POST/PATCH/delete /records', () => {
 		expect(empty.json.error).toBe('Invalid payload');
 		expect(empty.json.details?.userError).toMatch(/^Error: body\.records/);
 		const missing = await api.post(rec(P), {});
-		expect(missing.json).toEqual({ error: 'Invalid payload', details: { userError: 'Error: body.records is missing' } });
-		const bad = await api.post(rec(P), { records: [{ fields: { Name: 'ok' } }, { fields: { X: 1 } }] });
+		expect(missing.json).toEqual({
+			error: 'Invalid payload',
+			details: { userError: 'Error: body.records is missing' },
+		});
+		const bad = await api.post(rec(P), {
+			records: [{ fields: { Name: 'ok' } }, { fields: { X: 1 } }],
+		});
 		expect(bad.status).toBe(400);
 		expect(bad.json).toEqual({ error: 'Invalid column "X"' });
 		expect(emu.records(docId, P)).toEqual([]);
@@ -227,14 +288,29 @@ describe('POST/PATCH/delete /records', () => {
 	it('PATCH: same field set required, invalid row id, atomic', async () => {
 		const { P } = freshTables();
 		emu.addRecords(docId, P, [{ Name: 'A' }, { Name: 'B' }]);
-		const ok = await api.patch(rec(P), { records: [{ id: 1, fields: { Age: 5 } }, { id: 2, fields: { Age: 6 } }] });
+		const ok = await api.patch(rec(P), {
+			records: [
+				{ id: 1, fields: { Age: 5 } },
+				{ id: 2, fields: { Age: 6 } },
+			],
+		});
 		expect(ok.status).toBe(200);
 		expect(ok.json).toBeNull();
 		expect(emu.records(docId, P).map((r) => r.fields.Age)).toEqual([5, 6]);
-		const shape = await api.patch(rec(P), { records: [{ id: 1, fields: { Age: 1 } }, { id: 2, fields: { Name: 'x' } }] });
+		const shape = await api.patch(rec(P), {
+			records: [
+				{ id: 1, fields: { Age: 1 } },
+				{ id: 2, fields: { Name: 'x' } },
+			],
+		});
 		expect(shape.status).toBe(400);
 		expect(shape.json).toEqual({ error: 'PATCH requires all records to have same fields' });
-		const badId = await api.patch(rec(P), { records: [{ id: 1, fields: { Age: 9 } }, { id: 99, fields: { Age: 9 } }] });
+		const badId = await api.patch(rec(P), {
+			records: [
+				{ id: 1, fields: { Age: 9 } },
+				{ id: 99, fields: { Age: 9 } },
+			],
+		});
 		expect(badId.status).toBe(400);
 		expect(badId.json).toEqual({ error: 'Invalid row id 99' });
 		expect(emu.records(docId, P).map((r) => r.fields.Age)).toEqual([5, 6]);
@@ -270,7 +346,11 @@ describe('PUT /records (upsert)', () => {
 				{ require: { Name: 'B' }, fields: { Age: 20 } },
 			],
 		});
-		expect(r.json).toEqual({ recordIds: [[1], [4], [2]], addRecordIds: [4], updateRecordIds: [[1], [2]] });
+		expect(r.json).toEqual({
+			recordIds: [[1], [4], [2]],
+			addRecordIds: [4],
+			updateRecordIds: [[1], [2]],
+		});
 		expect(emu.records(docId, P).map((x) => [x.fields.Name, x.fields.Age])).toEqual([
 			['A', 10],
 			['B', 20],
@@ -279,9 +359,18 @@ describe('PUT /records (upsert)', () => {
 		]);
 		await put(P, { records: [{ require: { Name: 'B' }, fields: { Age: 0 } }] }, '?onmany=none');
 		expect(emu.records(docId, P)[1].fields.Age).toBe(20);
-		const all = await put<ActionBody>(P, { records: [{ require: { Name: 'B' }, fields: { Age: 7 } }] }, '?onmany=all');
+		const all = await put<ActionBody>(
+			P,
+			{ records: [{ require: { Name: 'B' }, fields: { Age: 7 } }] },
+			'?onmany=all',
+		);
 		expect(all.json.recordIds).toEqual([[2, 3]]);
-		expect(emu.records(docId, P).filter((x) => x.fields.Name === 'B').map((x) => x.fields.Age)).toEqual([7, 7]);
+		expect(
+			emu
+				.records(docId, P)
+				.filter((x) => x.fields.Name === 'B')
+				.map((x) => x.fields.Age),
+		).toEqual([7, 7]);
 		const bad = await put(P, { records: [{ require: { Name: 'B' } }] }, '?onmany=foo');
 		expect(bad.json).toEqual({ error: 'onmany parameter foo should be one of first,none,all' });
 	});
@@ -293,13 +382,21 @@ describe('PUT /records (upsert)', () => {
 		expect(emu.records(docId, P)).toHaveLength(1);
 		await put(P, { records: [{ require: { Name: 'A' }, fields: { Age: 1 } }] }, '?noupdate=true');
 		expect(emu.records(docId, P)[0].fields.Age).toBe(0);
-		const withId = await put<ActionBody>(P, { records: [{ require: { id: 10 }, fields: { Name: 'Ten' } }] });
+		const withId = await put<ActionBody>(P, {
+			records: [{ require: { id: 10 }, fields: { Name: 'Ten' } }],
+		});
 		expect(withId.json.addRecordIds).toEqual([10]);
 		expect(emu.records(docId, P).map((r) => r.id)).toEqual([1, 10]);
 		const empty = await put<ErrorBody>(P, { records: [{ require: {}, fields: { Age: 3 } }] });
 		expect(empty.status).toBe(400);
-		expect(empty.json.error).toContain("ValueError require is empty but allow_empty_require isn't set");
-		await put(P, { records: [{ require: {}, fields: { Age: 3 } }] }, '?allow_empty_require=1&onmany=all');
+		expect(empty.json.error).toContain(
+			"ValueError require is empty but allow_empty_require isn't set",
+		);
+		await put(
+			P,
+			{ records: [{ require: {}, fields: { Age: 3 } }] },
+			'?allow_empty_require=1&onmany=all',
+		);
 		expect(emu.records(docId, P).map((r) => r.fields.Age)).toEqual([3, 3]);
 		const dup = await put<ErrorBody>(P, {
 			records: [
@@ -329,7 +426,9 @@ describe('PUT /records (upsert)', () => {
 	it('require strings are parsed like fields (Ref via visible column)', async () => {
 		const { P } = freshTables();
 		emu.addRecords(docId, P, [{ Name: 'A', Team: 1 }]);
-		const r = await put<ActionBody>(P, { records: [{ require: { Team: 'Red' }, fields: { Age: 5 } }] });
+		const r = await put<ActionBody>(P, {
+			records: [{ require: { Team: 'Red' }, fields: { Age: 5 } }],
+		});
 		expect(r.json.updateRecordIds).toEqual([[1]]);
 	});
 });
@@ -337,33 +436,59 @@ describe('PUT /records (upsert)', () => {
 describe('/data (columnar)', () => {
 	it('GET includes hidden columns; POST/PATCH round trip', async () => {
 		const { P } = freshTables();
-		const ids = await api.post(`/api/docs/${docId}/tables/${P}/data`, { Name: ['x', 'y'], Age: [1, 2] });
+		const ids = await api.post(`/api/docs/${docId}/tables/${P}/data`, {
+			Name: ['x', 'y'],
+			Age: [1, 2],
+		});
 		expect(ids.json).toEqual([1, 2]);
-		expect((await api.patch(`/api/docs/${docId}/tables/${P}/data`, { id: [2], Age: [5] })).json).toBeNull();
+		expect(
+			(await api.patch(`/api/docs/${docId}/tables/${P}/data`, { id: [2], Age: [5] })).json,
+		).toBeNull();
 		const d = await api.get(`/api/docs/${docId}/tables/${P}/data`);
-		expect(d.json).toMatchObject({ id: [1, 2], manualSort: [1, 2], Name: ['x', 'y'], Age: [1, 5], Double: [2, 10] });
+		expect(d.json).toMatchObject({
+			id: [1, 2],
+			manualSort: [1, 2],
+			Name: ['x', 'y'],
+			Age: [1, 5],
+			Double: [2, 10],
+		});
 	});
 });
 
 describe('tables and columns', () => {
 	it('GET /tables lists tables with fields; POST/PATCH tables', async () => {
 		const created = await api.post(`/api/docs/${docId}/tables`, {
-			tables: [{ id: 'people', columns: [{ id: 'Name', fields: { type: 'Text', label: 'Full name' } }] }],
+			tables: [
+				{ id: 'people', columns: [{ id: 'Name', fields: { type: 'Text', label: 'Full name' } }] },
+			],
 		});
 		expect(created.json).toEqual({ tables: [{ id: 'People' }] });
 		const list = await api.get<TablesBody>(`/api/docs/${docId}/tables`);
 		const people = list.json.tables.find((t) => t.id === 'People')!;
 		expect(Object.keys(people.fields).sort()).toEqual(
-			['onDemand', 'primaryViewId', 'rawViewSectionRef', 'recordCardViewSectionRef', 'summarySourceTable', 'tableRef'].sort(),
+			[
+				'onDemand',
+				'primaryViewId',
+				'rawViewSectionRef',
+				'recordCardViewSectionRef',
+				'summarySourceTable',
+				'tableRef',
+			].sort(),
 		);
 		expect(people.fields.summarySourceTable).toBe(0);
 		const expanded = await api.get<TablesBody>(`/api/docs/${docId}/tables?expand=column`);
-		expect(expanded.json.tables.find((t) => t.id === 'People')?.columns.map((c) => c.id)).toEqual(['Name']);
-		emu.addTable(docId, 'People_summary_Name', [{ id: 'Name' }, { id: 'count', type: 'Int' }], { summarySourceTable: 'People' });
+		expect(expanded.json.tables.find((t) => t.id === 'People')?.columns.map((c) => c.id)).toEqual([
+			'Name',
+		]);
+		emu.addTable(docId, 'People_summary_Name', [{ id: 'Name' }, { id: 'count', type: 'Int' }], {
+			summarySourceTable: 'People',
+		});
 		const withSummary = await api.get<TablesBody>(`/api/docs/${docId}/tables`);
 		const summary = withSummary.json.tables.find((t) => t.id === 'People_summary_Name')!;
 		expect(summary.fields.summarySourceTable).toBe(people.fields.tableRef);
-		const missing = await api.patch(`/api/docs/${docId}/tables`, { tables: [{ id: 'Nope', fields: {} }] });
+		const missing = await api.patch(`/api/docs/${docId}/tables`, {
+			tables: [{ id: 'Nope', fields: {} }],
+		});
 		expect(missing.status).toBe(404);
 	});
 
@@ -371,20 +496,58 @@ describe('tables and columns', () => {
 		const { P } = freshTables();
 		const base = `/api/docs/${docId}/tables/${P}/columns`;
 		const cols = await api.get<ColumnsBody>(base);
-		expect(cols.json.columns.map((c) => c.id)).toEqual(['Name', 'Age', 'Born', 'Team', 'Tags', 'Level', 'Double']);
+		expect(cols.json.columns.map((c) => c.id)).toEqual([
+			'Name',
+			'Age',
+			'Born',
+			'Team',
+			'Tags',
+			'Level',
+			'Double',
+		]);
 		const tags = cols.json.columns.find((c) => c.id === 'Tags')?.fields;
-		expect(tags).toMatchObject({ type: 'ChoiceList', widgetOptions: '{"choices":["a","b"]}', isFormula: false, formula: '', label: 'Tags' });
-		expect(cols.json.columns.find((c) => c.id === 'Double')?.fields).toMatchObject({ isFormula: true, formula: '$Age * 2' });
+		expect(tags).toMatchObject({
+			type: 'ChoiceList',
+			widgetOptions: '{"choices":["a","b"]}',
+			isFormula: false,
+			formula: '',
+			label: 'Tags',
+		});
+		expect(cols.json.columns.find((c) => c.id === 'Double')?.fields).toMatchObject({
+			isFormula: true,
+			formula: '$Age * 2',
+		});
 		const hidden = await api.get<ColumnsBody>(`${base}?hidden=1`);
 		expect(hidden.json.columns.map((c) => c.id)).toContain('manualSort');
-		const added = await api.post(base, { columns: [{ id: 'Notes', fields: { type: 'Text' } }, { id: 'Name', fields: {} }] });
+		const added = await api.post(base, {
+			columns: [
+				{ id: 'Notes', fields: { type: 'Text' } },
+				{ id: 'Name', fields: {} },
+			],
+		});
 		expect(added.json).toEqual({ columns: [{ id: 'Notes' }, { id: 'Name_2' }] });
-		expect((await api.patch(base, { columns: [{ id: 'Notes', fields: { colId: 'Memo', label: 'Memo' } }] })).json).toBeNull();
+		expect(
+			(
+				await api.patch(base, {
+					columns: [{ id: 'Notes', fields: { colId: 'Memo', label: 'Memo' } }],
+				})
+			).json,
+		).toBeNull();
 		const missing = await api.patch(base, { columns: [{ id: 'Nope', fields: { label: 'x' } }] });
 		expect(missing.status).toBe(404);
 		expect(missing.json).toEqual({ error: 'Column not found "Nope"' });
-		await api.put(`${base}?replaceall=1`, { columns: [{ id: 'Name', fields: {} }, { id: 'Memo', fields: {} }, { id: 'New', fields: { type: 'Int' } }] });
-		expect((await api.get<ColumnsBody>(base)).json.columns.map((c) => c.id)).toEqual(['Name', 'Memo', 'New']);
+		await api.put(`${base}?replaceall=1`, {
+			columns: [
+				{ id: 'Name', fields: {} },
+				{ id: 'Memo', fields: {} },
+				{ id: 'New', fields: { type: 'Int' } },
+			],
+		});
+		expect((await api.get<ColumnsBody>(base)).json.columns.map((c) => c.id)).toEqual([
+			'Name',
+			'Memo',
+			'New',
+		]);
 		expect((await api.del(`${base}/Memo`)).json).toBeNull();
 		const gone = await api.del(`${base}/Memo`);
 		expect(gone.status).toBe(404);
@@ -393,8 +556,13 @@ describe('tables and columns', () => {
 
 	it('writing to an empty formula column turns it into a data column', async () => {
 		const { P } = freshTables();
-		await api.post(`/api/docs/${docId}/tables/${P}/columns`, { columns: [{ id: 'Empty', fields: {} }] });
-		const col = async () => (await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${P}/columns`)).json.columns.find((c) => c.id === 'Empty')?.fields;
+		await api.post(`/api/docs/${docId}/tables/${P}/columns`, {
+			columns: [{ id: 'Empty', fields: {} }],
+		});
+		const col = async () =>
+			(await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${P}/columns`)).json.columns.find(
+				(c) => c.id === 'Empty',
+			)?.fields;
 		expect(await col()).toMatchObject({ type: 'Any', isFormula: true, formula: '' });
 		await api.post(rec(P), { records: [{ fields: { Empty: 'v' } }] });
 		expect((await col())?.isFormula).toBe(false);
@@ -443,6 +611,9 @@ describe('payload details', () => {
 		const { P } = freshTables();
 		const r = await api.call('POST', rec(P), undefined, { 'Content-Type': 'text/plain' });
 		expect(r.status).toBe(400);
-		expect(r.json).toEqual({ error: 'Invalid payload', details: { userError: 'Error: body.records is missing' } });
+		expect(r.json).toEqual({
+			error: 'Invalid payload',
+			details: { userError: 'Error: body.records is missing' },
+		});
 	});
 });

@@ -37,11 +37,16 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 		if (!col) throw sbx(`KeyError '${String(id)}'`);
 		return col;
 	};
-	const colValues = (t: Table, values: Record<string, unknown[]> | Record<string, unknown>, i?: number): Row => {
+	const colValues = (
+		t: Table,
+		values: Record<string, unknown[]> | Record<string, unknown>,
+		i?: number,
+	): Row => {
 		const out: Row = {};
 		for (const [k, v] of Object.entries(values ?? {})) {
 			const col = colOf(t, k);
-			if (col.isFormula && col.formula.trim() !== '') throw sbx(`ValueError Can't save value to formula column ${k}`);
+			if (col.isFormula && col.formula.trim() !== '')
+				throw sbx(`ValueError Can't save value to formula column ${k}`);
 			if (col.isFormula) col.isFormula = false;
 			const raw = i === undefined ? v : (v as unknown[])[i];
 			out[k] = storeValue(c, doc, col, raw, noparse);
@@ -56,7 +61,12 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 			switch (name) {
 				case 'AddRecord': {
 					const t = tableOf(args[0]);
-					return addRows(c, t, [colValues(t, args[2] as Record<string, unknown>)], [(args[1] as number) ?? undefined])[0];
+					return addRows(
+						c,
+						t,
+						[colValues(t, args[2] as Record<string, unknown>)],
+						[(args[1] as number) ?? undefined],
+					)[0];
 				}
 				case 'BulkAddRecord': {
 					const t = tableOf(args[0]);
@@ -74,11 +84,15 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 					const t = tableOf(args[0]);
 					const bulk = name === 'BulkUpdateRecord';
 					const ids = (bulk ? args[1] : [args[1]]) as number[];
-					for (const id of ids) if (!t.rows.has(id)) throw sbx(`KeyError "Can't update non-existent record #${id}"`);
+					for (const id of ids)
+						if (!t.rows.has(id)) throw sbx(`KeyError "Can't update non-existent record #${id}"`);
 					updateRows(
 						c,
 						t,
-						ids.map((id, i) => ({ id, values: colValues(t, args[2] as Record<string, unknown[]>, bulk ? i : undefined) })),
+						ids.map((id, i) => ({
+							id,
+							values: colValues(t, args[2] as Record<string, unknown[]>, bulk ? i : undefined),
+						})),
 					);
 					return null;
 				}
@@ -99,7 +113,11 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 						infos.map(({ id: colId, ...fields }) => ({ id: colId, fields })),
 						'table',
 					);
-					return { id: t.tableRef, table_id: t.id, columns: t.columns.filter((x) => !isHiddenCol(x.id)).map((x) => x.id) };
+					return {
+						id: t.tableRef,
+						table_id: t.id,
+						columns: t.columns.filter((x) => !isHiddenCol(x.id)).map((x) => x.id),
+					};
 				}
 				case 'RemoveTable': {
 					const t = tableOf(args[0]);
@@ -108,13 +126,21 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 				}
 				case 'RenameTable': {
 					const t = tableOf(args[0]);
-					t.id = uniqueIdent(tableIdent(String(args[1]), true), (x) => doc.tables.some((o) => o !== t && o.id === x));
+					t.id = uniqueIdent(tableIdent(String(args[1]), true), (x) =>
+						doc.tables.some((o) => o !== t && o.id === x),
+					);
 					return t.id;
 				}
 				case 'AddColumn':
 				case 'AddVisibleColumn': {
 					const t = tableOf(args[0]);
-					const [colId] = addColumns(c, doc, t, [{ id: args[1], fields: (args[2] ?? {}) as Record<string, unknown> }], 'column');
+					const [colId] = addColumns(
+						c,
+						doc,
+						t,
+						[{ id: args[1], fields: (args[2] ?? {}) as Record<string, unknown> }],
+						'column',
+					);
 					const col = t.columns.find((x) => x.id === colId)!;
 					return { colRef: col.colRef, colId };
 				}
@@ -152,4 +178,6 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 }
 let applyCounter = 0;
 
-export const applyRoutes: Route[] = [docRoute('POST', 'apply', 'editors', (c, doc) => applyActions(c, doc, json(c)))];
+export const applyRoutes: Route[] = [
+	docRoute('POST', 'apply', 'editors', (c, doc) => applyActions(c, doc, json(c))),
+];

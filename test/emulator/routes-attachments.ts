@@ -59,15 +59,25 @@ export const attachmentsRoutes: Route[] = [
 	docRoute('POST', 'attachments', 'editors', (c, doc) => {
 		const files = (c.body.files ?? []).filter((f) => f.field === 'upload');
 		if (c.body.kind !== 'multipart' || !files.length) throw new ApiError(400, 'missing payload');
-		for (const f of files) if (f.data.length > c.opts.attachmentMaxBytes) throw attachmentsTooLarge(c.opts.attachmentMaxBytes);
+		for (const f of files)
+			if (f.data.length > c.opts.attachmentMaxBytes)
+				throw attachmentsTooLarge(c.opts.attachmentMaxBytes);
 		return files.map((f) => c.store.addAttachment(doc, f.fileName, f.data));
 	}),
 	docRoute('GET', 'attachments', 'viewers', (c, doc) => {
 		const rows: QueryRow[] = [...doc.attachments.values()]
 			.sort((a, b) => a.id - b.id)
-			.map((a) => ({ id: a.id, row: { fileName: a.fileName, fileSize: a.fileSize, timeUploaded: a.timeUploaded } }));
+			.map((a) => ({
+				id: a.id,
+				row: { fileName: a.fileName, fileSize: a.fileSize, timeUploaded: a.timeUploaded },
+			}));
 		const known = new Set(['fileName', 'fileSize', 'timeUploaded']);
-		const out = runQuery(rows, queryFromRequest(c), (k) => known.has(k), (k) => (known.has(k) ? k : undefined));
+		const out = runQuery(
+			rows,
+			queryFromRequest(c),
+			(k) => known.has(k),
+			(k) => (known.has(k) ? k : undefined),
+		);
 		return { records: out.map((r) => ({ id: r.id, fields: r.row })) };
 	}),
 	docRoute('GET', 'attachments/([^/]+)', 'viewers', (_c, doc, m) => {

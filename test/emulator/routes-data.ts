@@ -20,19 +20,25 @@ function getData(c: Ctx, t: Table) {
 /** A columnar body `{"A":[…],"B":[…]}`: arrays of one length, and the written column ids (all but `id`). */
 function columnarBody(c: Ctx): { body: Record<string, unknown[]>; keys: string[] } {
 	const body = json(c);
-	if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidPayload('body is not an object');
+	if (!body || typeof body !== 'object' || Array.isArray(body))
+		throw invalidPayload('body is not an object');
 	const b = body as Record<string, unknown>;
 	let len: number | undefined;
 	for (const [k, v] of Object.entries(b)) {
 		if (!Array.isArray(v)) throw invalidPayload(`body.${k} is not an array`);
 		if (len === undefined) len = v.length;
-		else if (len !== v.length) throw new ApiError(400, 'Error manipulating data: column lengths differ');
+		else if (len !== v.length)
+			throw new ApiError(400, 'Error manipulating data: column lengths differ');
 	}
 	return { body: b as Record<string, unknown[]>, keys: Object.keys(b).filter((k) => k !== 'id') };
 }
 
 /** Row `i` of a columnar body as a record's fields. */
-function rowFields(body: Record<string, unknown[]>, keys: string[], i: number): Record<string, unknown> {
+function rowFields(
+	body: Record<string, unknown[]>,
+	keys: string[],
+	i: number,
+): Record<string, unknown> {
 	const f: Record<string, unknown> = {};
 	for (const k of keys) f[k] = body[k][i];
 	return f;

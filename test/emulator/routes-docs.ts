@@ -19,7 +19,9 @@ export const docsRoutes: Route[] = [
 			const ws = c.store.workspaces.get(doc.workspaceId)!;
 			const org = c.store.orgs.get(ws.orgId)!;
 			// aliases: the doc's urlId (grist-core's Alias rows); forks (signed-in callers): none are emulated
-			const aliases = doc.urlId ? [{ orgId: org.id, urlId: doc.urlId, docId: doc.id, createdAt: doc.updatedAt }] : [];
+			const aliases = doc.urlId
+				? [{ orgId: org.id, urlId: doc.urlId, docId: doc.id, createdAt: doc.updatedAt }]
+				: [];
 			const out: Record<string, unknown> = { ...docJson(c, doc), aliases };
 			if (!c.isAnon) out.forks = [];
 			out.workspace = { ...wsBase(c, ws), org: orgJson(c, org) };
@@ -32,8 +34,17 @@ export const docsRoutes: Route[] = [
 		handler: (c, m) => {
 			const raw = (json(c) ?? {}) as Record<string, unknown>;
 			// checked first, before the doc is even looked up (ApiServer)
-			if (typeof raw === 'object' && 'type' in raw && raw.type !== null && raw.type !== 'template' && raw.type !== 'tutorial')
-				throw new ApiError(400, "Bad Request. 'type' key authorized values : 'template', 'tutorial' or null");
+			if (
+				typeof raw === 'object' &&
+				'type' in raw &&
+				raw.type !== null &&
+				raw.type !== 'template' &&
+				raw.type !== 'tutorial'
+			)
+				throw new ApiError(
+					400,
+					"Bad Request. 'type' key authorized values : 'template', 'tutorial' or null",
+				);
 			const doc = docForHome(c, m[1]);
 			const body = checkKeys(raw, ['name', 'isPinned', 'urlId', 'type', 'options']);
 			ownerOrDeny(c.store.docRole(c.user.id, doc));
@@ -46,7 +57,8 @@ export const docsRoutes: Route[] = [
 			if ('type' in body) doc.type = body.type as string | null;
 			if ('options' in body) {
 				const o = body.options;
-				doc.options = o && typeof o === 'object' ? { ...(doc.options ?? {}), ...(o as object) } : null;
+				doc.options =
+					o && typeof o === 'object' ? { ...(doc.options ?? {}), ...(o as object) } : null;
 			}
 			doc.updatedAt = c.store.now();
 			return doc.id;
@@ -60,12 +72,17 @@ export const docsRoutes: Route[] = [
 			const body = (json(c) ?? {}) as Record<string, unknown>;
 			const w = body.workspace;
 			if (typeof w !== 'number' && !(typeof w === 'string' && /^\d+$/.test(w)))
-				throw new ApiError(400, `workspace parameter cannot be understood as an integer: ${w === undefined ? 'undefined' : String(w)}`);
+				throw new ApiError(
+					400,
+					`workspace parameter cannot be understood as an integer: ${w === undefined ? 'undefined' : String(w)}`,
+				);
 			ownerOrDeny(c.store.docRole(c.user.id, doc));
 			const target = c.store.workspaces.get(Number(w));
 			if (!target) throw new ApiError(404, 'workspace not found');
-			if (target.id === doc.workspaceId) throw new ApiError(400, 'Bad request: doc is already in destination workspace');
-			if (!atLeast(c.store.wsRole(c.user.id, target), 'editors')) throw new ApiError(403, 'access denied');
+			if (target.id === doc.workspaceId)
+				throw new ApiError(400, 'Bad request: doc is already in destination workspace');
+			if (!atLeast(c.store.wsRole(c.user.id, target), 'editors'))
+				throw new ApiError(403, 'access denied');
 			const fromOrg = c.store.workspaces.get(doc.workspaceId)!.orgId;
 			if (fromOrg !== target.orgId) doc.urlId = null;
 			doc.workspaceId = target.id;
@@ -96,18 +113,22 @@ export const docsRoutes: Route[] = [
 			return patchAccess(c, 'doc', doc, c.store.docRole(c.user.id, doc));
 		},
 	},
-	...([
-		['pin', true],
-		['unpin', false],
-	] as const).map(([suffix, pinned]): Route => ({
-		method: 'PATCH',
-		re: new RegExp(`^\\/api\\/docs\\/([^/]+)\\/${suffix}$`),
-		handler: (c, m) => {
-			const doc = docForHome(c, m[1]);
-			// pinning needs owner rights on the org (Grist: PIN permission on the org's docs)
-			ownerOrDeny(c.store.docRole(c.user.id, doc));
-			doc.isPinned = pinned;
-			return null;
-		},
-	})),
+	...(
+		[
+			['pin', true],
+			['unpin', false],
+		] as const
+	).map(
+		([suffix, pinned]): Route => ({
+			method: 'PATCH',
+			re: new RegExp(`^\\/api\\/docs\\/([^/]+)\\/${suffix}$`),
+			handler: (c, m) => {
+				const doc = docForHome(c, m[1]);
+				// pinning needs owner rights on the org (Grist: PIN permission on the org's docs)
+				ownerOrDeny(c.store.docRole(c.user.id, doc));
+				doc.isPinned = pinned;
+				return null;
+			},
+		}),
+	),
 ];

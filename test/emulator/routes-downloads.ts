@@ -50,23 +50,44 @@ function headerParam(c: Ctx): 'label' | 'colId' {
 }
 
 /** Answers with a file: `Content-Disposition: attachment; filename="<name>"`. */
-function sendFile(c: Ctx, contentType: string, fileName: string, data: Buffer | string): typeof RAW {
-	sendRaw(c.res, 200, { 'Content-Type': contentType, 'Content-Disposition': contentDisposition('attachment', fileName) }, data);
+function sendFile(
+	c: Ctx,
+	contentType: string,
+	fileName: string,
+	data: Buffer | string,
+): typeof RAW {
+	sendRaw(
+		c.res,
+		200,
+		{
+			'Content-Type': contentType,
+			'Content-Disposition': contentDisposition('attachment', fileName),
+		},
+		data,
+	);
 	return RAW;
 }
 
 export const downloadsRoutes: Route[] = [
 	docRoute('GET', 'download/xlsx', 'viewers', (c, doc) => {
 		const tables = c.query.tableId ? [getTableForExport(c, doc, c.query.tableId)] : doc.tables;
-		const xlsx = buildXlsx(tables.map((t) => ({ name: t.id, rows: exportRows(c, doc, t, headerParam(c)) })));
-		return sendFile(c, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', `${c.query.title || doc.name}.xlsx`, xlsx);
+		const xlsx = buildXlsx(
+			tables.map((t) => ({ name: t.id, rows: exportRows(c, doc, t, headerParam(c)) })),
+		);
+		return sendFile(
+			c,
+			'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+			`${c.query.title || doc.name}.xlsx`,
+			xlsx,
+		);
 	}),
 	...(['csv', 'tsv'] as const).map((fmt) =>
 		docRoute('GET', `download/${fmt}`, 'viewers', (c, doc) => {
 			if (!c.query.tableId) throw new ApiError(400, 'tableId parameter is required');
 			const t = getTableForExport(c, doc, c.query.tableId);
 			const text = toCsv(exportRows(c, doc, t, headerParam(c)), fmt === 'tsv' ? '\t' : ',');
-			const type = fmt === 'csv' ? 'text/csv; charset=utf-8' : 'text/tab-separated-values; charset=utf-8';
+			const type =
+				fmt === 'csv' ? 'text/csv; charset=utf-8' : 'text/tab-separated-values; charset=utf-8';
 			return sendFile(c, type, `${c.query.title || `${doc.name}-${t.id}`}.${fmt}`, text);
 		}),
 	),

@@ -42,7 +42,9 @@ function orgWorkspaces(c: Ctx, orgs: Org[]) {
 			const item: Record<string, unknown> = { ...wsBase(c, ws), orgDomain: org.domain };
 			if (owner) item.owner = userOwner(owner);
 			// signed-in callers also get each doc's forks (none are emulated)
-			item.docs = visibleDocs(c, ws).map((d) => (c.isAnon ? docJson(c, d) : { ...docJson(c, d), forks: [] }));
+			item.docs = visibleDocs(c, ws).map((d) =>
+				c.isAnon ? docJson(c, d) : { ...docJson(c, d), forks: [] },
+			);
 			out.push(item);
 		}
 	}
@@ -55,7 +57,10 @@ export const orgsRoutes: Route[] = [
 	{
 		method: 'GET',
 		re: /^\/api\/orgs\/?$/,
-		handler: (c) => [...c.store.orgs.values()].filter((o) => c.store.orgListRole(c.user.id, o)).map((o) => orgJson(c, o)),
+		handler: (c) =>
+			[...c.store.orgs.values()]
+				.filter((o) => c.store.orgListRole(c.user.id, o))
+				.map((o) => orgJson(c, o)),
 	},
 	{
 		method: 'GET',
@@ -74,9 +79,11 @@ export const orgsRoutes: Route[] = [
 			const body = checkKeys(json(c), ['name', 'domain', 'orgPrefs', 'userPrefs', 'userOrgPrefs']);
 			const role = c.store.orgListRole(c.user.id, org);
 			if (!role) throw new ApiError(403, 'access denied');
-			if (('name' in body || 'domain' in body) && role !== 'owners') throw new ApiError(403, 'access denied');
+			if (('name' in body || 'domain' in body) && role !== 'owners')
+				throw new ApiError(403, 'access denied');
 			if ('domain' in body) {
-				if (org.personalOwner) throw new ApiError(400, 'Bad request: cannot set domain for personal organization');
+				if (org.personalOwner)
+					throw new ApiError(400, 'Bad request: cannot set domain for personal organization');
 				const dom = String(body.domain);
 				if (!DOMAIN_RE.test(dom) || dom.startsWith('docs') || dom.length > 63)
 					throw new ApiError(400, `Domain is not permitted: ${dom}`);
@@ -86,7 +93,8 @@ export const orgsRoutes: Route[] = [
 				org.domain = dom;
 			}
 			if ('name' in body) {
-				if (typeof body.name !== 'string' || !body.name.trim()) throw new ApiError(400, 'Bad request: name required');
+				if (typeof body.name !== 'string' || !body.name.trim())
+					throw new ApiError(400, 'Bad request: name required');
 				org.name = body.name;
 			}
 			org.updatedAt = c.store.now();

@@ -53,7 +53,10 @@ function postRecords(c: Ctx, doc: Doc, t: Table) {
 }
 
 function patchRecords(c: Ctx, doc: Doc, t: Table) {
-	const recs = recordsArray(c, 'RecordsPatch') as Array<{ id: number; fields: Record<string, unknown> }>;
+	const recs = recordsArray(c, 'RecordsPatch') as Array<{
+		id: number;
+		fields: Record<string, unknown>;
+	}>;
 	const shapes = new Set(recs.map((r) => Object.keys(r.fields).sort().join('\u0000')));
 	if (shapes.size > 1) throw new ApiError(400, 'PATCH requires all records to have same fields');
 	new RowWriter(c, doc, t).update(recs);
@@ -61,7 +64,10 @@ function patchRecords(c: Ctx, doc: Doc, t: Table) {
 }
 
 function putRecords(c: Ctx, doc: Doc, t: Table) {
-	const recs = recordsArray(c, 'RecordsPut') as Array<{ require: Record<string, unknown>; fields?: Record<string, unknown> }>;
+	const recs = recordsArray(c, 'RecordsPut') as Array<{
+		require: Record<string, unknown>;
+		fields?: Record<string, unknown>;
+	}>;
 	const onmany = c.query.onmany ?? 'first';
 	if (!['first', 'none', 'all'].includes(onmany))
 		throw new ApiError(400, `onmany parameter ${onmany} should be one of first,none,all`);
@@ -73,7 +79,8 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 	const items = recs.map((r, i) => ({ i, require: r.require, fields: r.fields ?? {} }));
 	// validate everything first (atomic)
 	for (const it of items) {
-		for (const k of Object.keys(it.require)) if (k !== 'id' && !cols.has(k)) throw new ApiError(400, `Invalid column "${k}"`);
+		for (const k of Object.keys(it.require))
+			if (k !== 'id' && !cols.has(k)) throw new ApiError(400, `Invalid column "${k}"`);
 		w.check(it.fields);
 		if (!Object.keys(it.require).length && !allowEmpty)
 			throw sandbox("ValueError require is empty but allow_empty_require isn't set");
@@ -89,7 +96,11 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 	for (const g of groups.values()) {
 		const seen = new Set<string>();
 		for (const it of g) {
-			const k = JSON.stringify(Object.keys(it.require).sort().map((key) => [key, it.require[key]]));
+			const k = JSON.stringify(
+				Object.keys(it.require)
+					.sort()
+					.map((key) => [key, it.require[key]]),
+			);
 			if (seen.has(k)) throw sandbox('ValueError require values must be unique');
 			seen.add(k);
 		}
@@ -105,7 +116,8 @@ function putRecords(c: Ctx, doc: Doc, t: Table) {
 		const reqKeys = Object.keys(g[0].require).sort();
 		const needFormula = reqKeys.some((k) => cols.get(k)?.isFormula);
 		let index: Map<string, number[]> | undefined;
-		const composite = (get: (k: string) => unknown) => JSON.stringify(reqKeys.map((k) => valueKey(get(k))));
+		const composite = (get: (k: string) => unknown) =>
+			JSON.stringify(reqKeys.map((k) => valueKey(get(k))));
 		const lookup = (req: Row): number[] => {
 			if (reqKeys.length === 1 && reqKeys[0] === 'id') {
 				const id = Number(req.id);
@@ -182,7 +194,11 @@ export const recordsRoutes: Route[] = [
 	tableRoute('POST', 'records/list', 'viewers', (c, _doc, t) => {
 		const b = json(c) as Record<string, unknown>;
 		validateBody('RecordsListPost', b);
-		const q: Query = { filter: parseFilter(b.filter), sort: parseSort(b.sort), limit: parseLimit(b.limit) };
+		const q: Query = {
+			filter: parseFilter(b.filter),
+			sort: parseSort(b.sort),
+			limit: parseLimit(b.limit),
+		};
 		return recordsResponse(c, t, q, isAffirmative(b.hidden), b.cellFormat === 'typed');
 	}),
 	tableRoute('POST', 'records/delete', 'editors', (c, doc, t) => deleteRows(c, doc, t, json(c))),

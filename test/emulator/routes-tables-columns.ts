@@ -66,7 +66,9 @@ type SpecBody = 'ColumnsPost' | 'ColumnsPatch' | 'ColumnsPut' | 'TablesPost' | '
 
 function colSpecs(body: unknown, type: SpecBody): Array<Record<string, unknown>> {
 	validateBody(type, body);
-	return (body as Record<string, Array<Record<string, unknown>>>)[type.startsWith('Tables') ? 'tables' : 'columns'];
+	return (body as Record<string, Array<Record<string, unknown>>>)[
+		type.startsWith('Tables') ? 'tables' : 'columns'
+	];
 }
 
 export const tablesColumnsRoutes: Route[] = [
@@ -89,14 +91,18 @@ export const tablesColumnsRoutes: Route[] = [
 		});
 		return null;
 	}),
-	tableRoute('GET', 'columns', 'viewers', (c, _doc, t) => ({ columns: columnsJson(t, flag(c, 'hidden')) })),
+	tableRoute('GET', 'columns', 'viewers', (c, _doc, t) => ({
+		columns: columnsJson(t, flag(c, 'hidden')),
+	})),
 	tableRoute('POST', 'columns', 'editors', (c, doc, t) => {
 		const ids = addColumns(c, doc, t, colSpecs(json(c), 'ColumnsPost'), 'column');
 		return { columns: ids.map((id) => ({ id })) };
 	}),
 	tableRoute('PATCH', 'columns', 'editors', (c, _doc, t) => {
 		const specs = colSpecs(json(c), 'ColumnsPatch');
-		const shapes = new Set(specs.map((s) => Object.keys(asObject(s.fields, 'fields')).sort().join(',')));
+		const shapes = new Set(
+			specs.map((s) => Object.keys(asObject(s.fields, 'fields')).sort().join(',')),
+		);
 		if (shapes.size > 1) throw new ApiError(400, 'PATCH requires all records to have same fields');
 		const cols = specs.map((s) => {
 			const col = t.columns.find((x) => x.id === s.id);
@@ -122,7 +128,9 @@ export const tablesColumnsRoutes: Route[] = [
 				if (!noupdate) updateColumn(c, t, col, asObject(s.fields, 'fields'));
 			} else if (!noadd) toAdd.push(s);
 		}
-		if (replaceall) for (const col of [...t.columns]) if (!listed.has(col) && !isHiddenCol(col.id)) removeColumn(t, col);
+		if (replaceall)
+			for (const col of [...t.columns])
+				if (!listed.has(col) && !isHiddenCol(col.id)) removeColumn(t, col);
 		addColumns(c, doc, t, toAdd, 'column');
 		return null;
 	}),

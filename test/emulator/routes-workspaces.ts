@@ -6,7 +6,16 @@
 import type { Route } from './context';
 import { json, ownerOrDeny, resolveOrg, resolveWorkspace } from './context';
 import { childAccessList, patchAccess } from './access';
-import { checkKeys, checkUrlId, docJson, orgJson, requireName, visibleDocs, wsBase, wsForRead } from './home';
+import {
+	checkKeys,
+	checkUrlId,
+	docJson,
+	orgJson,
+	requireName,
+	visibleDocs,
+	wsBase,
+	wsForRead,
+} from './home';
 import { ApiError } from './http';
 import { atLeast } from './model';
 
@@ -32,7 +41,11 @@ export const workspacesRoutes: Route[] = [
 		handler: (c, m) => {
 			const ws = wsForRead(c, m[1]);
 			const org = c.store.orgs.get(ws.orgId)!;
-			return { ...wsBase(c, ws), docs: visibleDocs(c, ws).map((d) => docJson(c, d)), org: orgJson(c, org, false) };
+			return {
+				...wsBase(c, ws),
+				docs: visibleDocs(c, ws).map((d) => docJson(c, d)),
+				org: orgJson(c, org, false),
+			};
 		},
 	},
 	{
@@ -77,14 +90,17 @@ export const workspacesRoutes: Route[] = [
 			const ws = wsForRead(c, m[1]);
 			const body = checkKeys(json(c), ['name', 'isPinned', 'urlId', 'options']);
 			const name = requireName(body);
-			if (!atLeast(c.store.wsRole(c.user.id, ws), 'editors')) throw new ApiError(403, 'access denied');
-			if (body.urlId !== undefined && body.urlId !== null) checkUrlId(c, String(body.urlId), undefined);
+			if (!atLeast(c.store.wsRole(c.user.id, ws), 'editors'))
+				throw new ApiError(403, 'access denied');
+			if (body.urlId !== undefined && body.urlId !== null)
+				checkUrlId(c, String(body.urlId), undefined);
 			const doc = c.store.createDoc(ws.id, {
 				name,
 				isPinned: Boolean(body.isPinned),
 				urlId: (body.urlId as string | undefined) ?? null,
 			});
-			if (body.options && typeof body.options === 'object') doc.options = body.options as Record<string, unknown>;
+			if (body.options && typeof body.options === 'object')
+				doc.options = body.options as Record<string, unknown>;
 			if (!c.isAnon) doc.acl.set(c.user.id, 'owners');
 			c.store.addEmptyTable(doc); // a new Grist document starts with Table1 (A, B, C)
 			return doc.id;

@@ -4,7 +4,13 @@
  * POST /tables, object shapes, payload errors, and /apply with trigger formulas.
  */
 import { startEmulator, type GristEmulator } from './index';
-import { client, type ColumnsBody, type ErrorBody, type RecordsBody, type TablesBody } from './testutil';
+import {
+	client,
+	type ColumnsBody,
+	type ErrorBody,
+	type RecordsBody,
+	type TablesBody,
+} from './testutil';
 
 let emu: GristEmulator;
 let api: ReturnType<typeof client>;
@@ -39,7 +45,8 @@ function typedTable(): string {
 	return t;
 }
 const rec = (t: string, qs = '') => `/api/docs/${docId}/tables/${t}/records${qs}`;
-const apply = (actions: unknown[], qs = '') => api.post<{ retValues: unknown[] } & ErrorBody>(`/api/docs/${docId}/apply${qs}`, actions);
+const apply = (actions: unknown[], qs = '') =>
+	api.post<{ retValues: unknown[] } & ErrorBody>(`/api/docs/${docId}/apply${qs}`, actions);
 
 describe('a new document', () => {
 	it('comes with Table1 and its empty columns A, B, C (type Any, isFormula true)', async () => {
@@ -70,14 +77,30 @@ describe('a new document', () => {
 					'reverseCol',
 				].sort(),
 			);
-			expect(c.fields).toMatchObject({ type: 'Any', isFormula: true, formula: '', label: c.id, widgetOptions: '', recalcWhen: 0, recalcDeps: null });
+			expect(c.fields).toMatchObject({
+				type: 'Any',
+				isFormula: true,
+				formula: '',
+				label: c.id,
+				widgetOptions: '',
+				recalcWhen: 0,
+				recalcDeps: null,
+			});
 		}
-		expect((await api.get<RecordsBody>(`/api/docs/${id}/tables/Table1/records`)).json).toEqual({ records: [] });
+		expect((await api.get<RecordsBody>(`/api/docs/${id}/tables/Table1/records`)).json).toEqual({
+			records: [],
+		});
 		// the minimal POST /tables gets the next free TableN, an id-less column the next free letter
 		const more = await api.post(`/api/docs/${id}/tables`, { tables: [{ columns: [{}] }] });
 		expect(more.json).toEqual({ tables: [{ id: 'Table2' }] });
-		expect((await api.get<ColumnsBody>(`/api/docs/${id}/tables/Table2/columns`)).json.columns.map((c) => c.id)).toEqual(['A']);
-		const added = await api.post(`/api/docs/${id}/tables/Table1/columns`, { columns: [{}, { id: '' }] });
+		expect(
+			(await api.get<ColumnsBody>(`/api/docs/${id}/tables/Table2/columns`)).json.columns.map(
+				(c) => c.id,
+			),
+		).toEqual(['A']);
+		const added = await api.post(`/api/docs/${id}/tables/Table1/columns`, {
+			columns: [{}, { id: '' }],
+		});
 		expect(added.json).toEqual({ columns: [{ id: 'D' }, { id: 'E' }] });
 	});
 });
@@ -100,12 +123,26 @@ describe('writes convert values to the column type', () => {
 		const t = typedTable();
 		await api.post(rec(t, '?noparse=1'), {
 			records: [
-				{ fields: { Num: '7', Int: '2.9', Day: '2024-01-10', When: '2024-01-10T12:00:00Z', Tags: '["a","b"]' } },
+				{
+					fields: {
+						Num: '7',
+						Int: '2.9',
+						Day: '2024-01-10',
+						When: '2024-01-10T12:00:00Z',
+						Tags: '["a","b"]',
+					},
+				},
 				{ fields: { Num: '$7', Int: 'x', Day: '10/01/2024', Tags: 'a,b' } },
 			],
 		});
 		const [a, b] = emu.records(docId, t);
-		expect(a.fields).toMatchObject({ Num: 7, Int: 2, Day: 1704844800, When: 1704888000, Tags: ['L', 'a', 'b'] });
+		expect(a.fields).toMatchObject({
+			Num: 7,
+			Int: 2,
+			Day: 1704844800,
+			When: 1704888000,
+			Tags: ['L', 'a', 'b'],
+		});
 		expect(b.fields).toMatchObject({ Num: '$7', Int: 'x', Day: '10/01/2024', Tags: 'a,b' });
 		// the parser (without noparse) handles what the engine does not
 		await api.post(rec(t), { records: [{ fields: { Num: '$7', Tags: 'a,b' } }] });
@@ -116,8 +153,25 @@ describe('writes convert values to the column type', () => {
 		const t = typedTable();
 		const flags = ['true', 'FALSE', 'Yes', 'no', '1', '0', '', 'y', 'on'];
 		await api.post(rec(t), { records: flags.map((Flag) => ({ fields: { Flag } })) });
-		expect(emu.records(docId, t).map((r) => r.fields.Flag)).toEqual([true, false, true, false, true, false, false, 'y', 'on']);
-		await api.post(rec(t), { records: [{ fields: { Txt: 41 } }, { fields: { Txt: 2.5 } }, { fields: { Txt: true } }, { fields: { Num: true, Int: 7.9 } }] });
+		expect(emu.records(docId, t).map((r) => r.fields.Flag)).toEqual([
+			true,
+			false,
+			true,
+			false,
+			true,
+			false,
+			false,
+			'y',
+			'on',
+		]);
+		await api.post(rec(t), {
+			records: [
+				{ fields: { Txt: 41 } },
+				{ fields: { Txt: 2.5 } },
+				{ fields: { Txt: true } },
+				{ fields: { Num: true, Int: 7.9 } },
+			],
+		});
 		const rows = emu.records(docId, t).slice(flags.length);
 		expect(rows.map((r) => r.fields.Txt)).toEqual(['41', '2.5', 'True', '']);
 		expect(rows[3].fields).toMatchObject({ Num: 1, Int: 7 });
@@ -159,27 +213,51 @@ describe('POST /tables', () => {
 				},
 			],
 		});
-		const cols = async () => Object.fromEntries((await api.get<ColumnsBody>(`/api/docs/${docId}/tables/Made/columns`)).json.columns.map((c) => [c.id, c.fields]));
+		const cols = async () =>
+			Object.fromEntries(
+				(await api.get<ColumnsBody>(`/api/docs/${docId}/tables/Made/columns`)).json.columns.map(
+					(c) => [c.id, c.fields],
+				),
+			);
 		const made = await cols();
 		expect(made.N).toMatchObject({ type: 'Numeric', isFormula: false, formula: '' });
 		expect(made.Plain).toMatchObject({ type: 'Text', isFormula: false });
 		expect(made.F).toMatchObject({ type: 'Any', isFormula: true, formula: '$N * 2' });
 		// AddColumn's default (grist-core useractions._make_clean_col_info): an empty formula column
-		await api.post(`/api/docs/${docId}/tables/Made/columns`, { columns: [{ id: 'Later', fields: { type: 'Numeric' } }] });
+		await api.post(`/api/docs/${docId}/tables/Made/columns`, {
+			columns: [{ id: 'Later', fields: { type: 'Numeric' } }],
+		});
 		expect((await cols()).Later).toMatchObject({ type: 'Numeric', isFormula: true, formula: '' });
 		await apply([['AddTable', 'ViaApply', [{ id: 'X', type: 'Int' }]]]);
-		const x = (await api.get<ColumnsBody>(`/api/docs/${docId}/tables/ViaApply/columns`)).json.columns[0].fields;
+		const x = (await api.get<ColumnsBody>(`/api/docs/${docId}/tables/ViaApply/columns`)).json
+			.columns[0].fields;
 		expect(x).toMatchObject({ type: 'Int', isFormula: false });
 	});
 });
 
 describe('object shapes', () => {
-	it('GET /orgs/{id} has billingAccount; GET /docs/{id} has aliases and forks; a workspace\'s org has no access', async () => {
+	it("GET /orgs/{id} has billingAccount; GET /docs/{id} has aliases and forks; a workspace's org has no access", async () => {
 		const org = await api.get<Record<string, unknown>>(`/api/orgs/${orgId}`);
 		expect(Object.keys(org.json.billingAccount as object).sort()).toEqual(
-			['id', 'features', 'individual', 'inGoodStanding', 'status', 'stripePlanId', 'paymentLink', 'externalId', 'externalOptions', 'paid', 'product', 'isManager'].sort(),
+			[
+				'id',
+				'features',
+				'individual',
+				'inGoodStanding',
+				'status',
+				'stripePlanId',
+				'paymentLink',
+				'externalId',
+				'externalOptions',
+				'paid',
+				'product',
+				'isManager',
+			].sort(),
 		);
-		expect(org.json).toMatchObject({ access: 'owners', billingAccount: { individual: false, isManager: true, product: { name: 'Free' } } });
+		expect(org.json).toMatchObject({
+			access: 'owners',
+			billingAccount: { individual: false, isManager: true, product: { name: 'Free' } },
+		});
 		const listed = await api.get<Array<Record<string, unknown>>>('/api/orgs');
 		expect(listed.json.every((o) => !('billingAccount' in o))).toBe(true);
 		const doc = await api.get<Record<string, unknown>>(`/api/docs/${docId}`);
@@ -197,12 +275,22 @@ describe('object shapes', () => {
 describe('payload errors', () => {
 	const invalid = (userError: string) => ({ error: 'Invalid payload', details: { userError } });
 
-	it('empty arrays and bad cells give ts-interface-checker\'s messages', async () => {
+	it("empty arrays and bad cells give ts-interface-checker's messages", async () => {
 		const t = typedTable();
-		expect((await api.post(rec(t), { records: [] })).json).toEqual(invalid('Error: body.records[0] is not a NewRecord; body.records[0] is not an object'));
-		expect((await api.patch(rec(t), { records: [] })).json).toEqual(invalid('Error: body.records[0] is not a Record; body.records[0] is not an object'));
-		expect((await api.put(rec(t), { records: [] })).json).toEqual(invalid('Error: body.records[0] is not a AddOrUpdateRecord; body.records[0] is not an object'));
-		expect((await api.patch(rec(t), { records: [{ id: 1 }] })).json).toEqual(invalid('Error: body.records[0] is not a Record; body.records[0].fields is missing'));
+		expect((await api.post(rec(t), { records: [] })).json).toEqual(
+			invalid('Error: body.records[0] is not a NewRecord; body.records[0] is not an object'),
+		);
+		expect((await api.patch(rec(t), { records: [] })).json).toEqual(
+			invalid('Error: body.records[0] is not a Record; body.records[0] is not an object'),
+		);
+		expect((await api.put(rec(t), { records: [] })).json).toEqual(
+			invalid(
+				'Error: body.records[0] is not a AddOrUpdateRecord; body.records[0] is not an object',
+			),
+		);
+		expect((await api.patch(rec(t), { records: [{ id: 1 }] })).json).toEqual(
+			invalid('Error: body.records[0] is not a Record; body.records[0].fields is missing'),
+		);
 		expect((await api.post(rec(t), { records: [{}, { fields: { Txt: { a: 1 } } }] })).json).toEqual(
 			invalid(
 				'Error: body.records[1] is not a NewRecord; body.records[1].fields.Txt is not a CellValue; body.records[1].fields.Txt is none of number, string, boolean, null, 1 more',
@@ -214,22 +302,37 @@ describe('payload errors', () => {
 			),
 		);
 		const cols = `/api/docs/${docId}/tables/${t}/columns`;
-		expect((await api.post(cols, { columns: [] })).json).toEqual(invalid('Error: body.columns[0] is not a NewRecordWithStringId; body.columns[0] is not an object'));
-		expect((await api.put(cols, { columns: [] })).json).toEqual(invalid('Error: value.columns[0] is not a RecordWithStringId; value.columns[0] is not an object'));
-		expect((await api.post(`/api/docs/${docId}/tables`, { tables: [{ id: 'NoCols' }] })).json).toEqual(
+		expect((await api.post(cols, { columns: [] })).json).toEqual(
+			invalid(
+				'Error: body.columns[0] is not a NewRecordWithStringId; body.columns[0] is not an object',
+			),
+		);
+		expect((await api.put(cols, { columns: [] })).json).toEqual(
+			invalid(
+				'Error: value.columns[0] is not a RecordWithStringId; value.columns[0] is not an object',
+			),
+		);
+		expect(
+			(await api.post(`/api/docs/${docId}/tables`, { tables: [{ id: 'NoCols' }] })).json,
+		).toEqual(
 			invalid('Error: body.tables[0] is not a TablePost; body.tables[0].columns is missing'),
 		);
-		expect((await api.post(rec(t, '/list'), { limit: '5' })).json).toEqual(invalid('Error: body.limit is not a number'));
+		expect((await api.post(rec(t, '/list'), { limit: '5' })).json).toEqual(
+			invalid('Error: body.limit is not a number'),
+		);
 		expect(emu.records(docId, t)).toEqual([]);
 	});
 
-	it('a filter on an unknown column is the sandbox\'s KeyError', async () => {
+	it("a filter on an unknown column is the sandbox's KeyError", async () => {
 		const t = typedTable();
 		const r = await api.get(rec(t, `?filter=${encodeURIComponent(JSON.stringify({ Nope: [1] }))}`));
 		expect(r.status).toBe(400);
 		expect(r.json).toEqual({ error: "Error manipulating data: [Sandbox] KeyError 'Nope'" });
 		const list = await api.post(rec(t, '/list'), { filter: { Nope: [1] } });
-		expect([list.status, list.json]).toEqual([400, { error: "Error manipulating data: [Sandbox] KeyError 'Nope'" }]);
+		expect([list.status, list.json]).toEqual([
+			400,
+			{ error: "Error manipulating data: [Sandbox] KeyError 'Nope'" },
+		]);
 	});
 });
 
@@ -240,10 +343,24 @@ describe('/apply: columns, tables and trigger formulas', () => {
 	/** A table with Name, Note and an empty column turned into a trigger-formula DateTime as a user would. */
 	async function stamped(recalc: { recalcWhen: number; deps?: string[] }): Promise<string> {
 		const t = `Stamped${++n}`;
-		expect((await apply([['AddTable', t, [{ id: 'Name', type: 'Text' }, { id: 'Note', type: 'Text' }]]])).status).toBe(200);
+		expect(
+			(
+				await apply([
+					[
+						'AddTable',
+						t,
+						[
+							{ id: 'Name', type: 'Text' },
+							{ id: 'Note', type: 'Text' },
+						],
+					],
+				])
+			).status,
+		).toBe(200);
 		const add = await apply([['AddColumn', t, 'Stamp', {}]]);
 		expect(add.json.retValues[0]).toMatchObject({ colId: 'Stamp' });
-		const cols = (await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${t}/columns`)).json.columns;
+		const cols = (await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${t}/columns`)).json
+			.columns;
 		const ref = (id: string) => cols.find((c) => c.id === id)!.fields.colRef;
 		const r = await apply([
 			['ModifyColumn', t, 'Stamp', { type: 'DateTime:UTC' }],
@@ -251,7 +368,12 @@ describe('/apply: columns, tables and trigger formulas', () => {
 				'ModifyColumn',
 				t,
 				'Stamp',
-				{ isFormula: false, formula: 'NOW()', recalcWhen: recalc.recalcWhen, recalcDeps: recalc.deps ? ['L', ...recalc.deps.map(ref)] : null },
+				{
+					isFormula: false,
+					formula: 'NOW()',
+					recalcWhen: recalc.recalcWhen,
+					recalcDeps: recalc.deps ? ['L', ...recalc.deps.map(ref)] : null,
+				},
 			],
 		]);
 		expect(r.status).toBe(200);
@@ -261,8 +383,16 @@ describe('/apply: columns, tables and trigger formulas', () => {
 
 	it('recalcWhen 2 (any field): set on add, reset on every real change, kept when nothing changes', async () => {
 		const t = await stamped({ recalcWhen: 2 });
-		const fields = (await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${t}/columns`)).json.columns.find((c) => c.id === 'Stamp')!.fields;
-		expect(fields).toMatchObject({ type: 'DateTime:UTC', isFormula: false, formula: 'NOW()', recalcWhen: 2, recalcDeps: null });
+		const fields = (
+			await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${t}/columns`)
+		).json.columns.find((c) => c.id === 'Stamp')!.fields;
+		expect(fields).toMatchObject({
+			type: 'DateTime:UTC',
+			isFormula: false,
+			formula: 'NOW()',
+			recalcWhen: 2,
+			recalcDeps: null,
+		});
 		clock = 1_700_000_100_000;
 		await api.post(rec(t), { records: [{ fields: { Name: 'a' } }, { fields: { Name: 'b' } }] });
 		expect(stamps(t)).toEqual([1_700_000_100, 1_700_000_100]);
@@ -270,7 +400,12 @@ describe('/apply: columns, tables and trigger formulas', () => {
 		await api.patch(rec(t), { records: [{ id: 2, fields: { Note: 'x' } }] });
 		expect(stamps(t)).toEqual([1_700_000_100, 1_700_000_200.5]);
 		clock = 1_700_000_300_000;
-		await api.patch(rec(t), { records: [{ id: 1, fields: { Name: 'a' } }, { id: 2, fields: { Name: 'B' } }] });
+		await api.patch(rec(t), {
+			records: [
+				{ id: 1, fields: { Name: 'a' } },
+				{ id: 2, fields: { Name: 'B' } },
+			],
+		});
 		expect(stamps(t)).toEqual([1_700_000_100, 1_700_000_300]);
 		await api.put(rec(t), { records: [{ require: { Name: 'a' }, fields: { Note: 'up' } }] });
 		await apply([['UpdateRecord', t, 2, { Note: 'y' }]]);
@@ -288,19 +423,38 @@ describe('/apply: columns, tables and trigger formulas', () => {
 		const onName = await stamped({ recalcWhen: 0, deps: ['Name'] });
 		const onAdd = await stamped({ recalcWhen: 0 });
 		const never = await stamped({ recalcWhen: 1 });
-		for (const t of [onName, onAdd, never]) await api.post(rec(t), { records: [{ fields: { Name: 'a' } }] });
-		expect([stamps(onName), stamps(onAdd), stamps(never)]).toEqual([[1_700_000_000], [1_700_000_000], [null]]);
+		for (const t of [onName, onAdd, never])
+			await api.post(rec(t), { records: [{ fields: { Name: 'a' } }] });
+		expect([stamps(onName), stamps(onAdd), stamps(never)]).toEqual([
+			[1_700_000_000],
+			[1_700_000_000],
+			[null],
+		]);
 		clock = 1_700_000_050_000;
-		for (const t of [onName, onAdd, never]) await api.patch(rec(t), { records: [{ id: 1, fields: { Note: 'n' } }] });
-		expect([stamps(onName), stamps(onAdd), stamps(never)]).toEqual([[1_700_000_000], [1_700_000_000], [null]]);
-		for (const t of [onName, onAdd, never]) await api.patch(`/api/docs/${docId}/tables/${t}/data`, { id: [1], Name: ['b'] });
-		expect([stamps(onName), stamps(onAdd), stamps(never)]).toEqual([[1_700_000_050], [1_700_000_000], [null]]);
+		for (const t of [onName, onAdd, never])
+			await api.patch(rec(t), { records: [{ id: 1, fields: { Note: 'n' } }] });
+		expect([stamps(onName), stamps(onAdd), stamps(never)]).toEqual([
+			[1_700_000_000],
+			[1_700_000_000],
+			[null],
+		]);
+		for (const t of [onName, onAdd, never])
+			await api.patch(`/api/docs/${docId}/tables/${t}/data`, { id: [1], Name: ['b'] });
+		expect([stamps(onName), stamps(onAdd), stamps(never)]).toEqual([
+			[1_700_000_050],
+			[1_700_000_000],
+			[null],
+		]);
 	});
 
 	it('RemoveColumn, RenameTable, RemoveTable', async () => {
 		const t = await stamped({ recalcWhen: 2 });
 		expect((await apply([['RemoveColumn', t, 'Note']])).status).toBe(200);
-		expect((await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${t}/columns`)).json.columns.map((c) => c.id)).toEqual(['Name', 'Stamp']);
+		expect(
+			(await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${t}/columns`)).json.columns.map(
+				(c) => c.id,
+			),
+		).toEqual(['Name', 'Stamp']);
 		const renamed = await apply([['RenameTable', t, `${t}New`]]);
 		expect(renamed.json.retValues).toEqual([`${t}New`]);
 		expect((await api.get(rec(t))).status).toBe(404);

@@ -46,7 +46,13 @@ export interface ColumnsBody {
 }
 export interface AccessBody {
 	maxInheritedRole: string | null;
-	users: Array<{ id: number; email: string; access: string | null; parentAccess?: string | null; isMember?: boolean }>;
+	users: Array<{
+		id: number;
+		email: string;
+		access: string | null;
+		parentAccess?: string | null;
+		isMember?: boolean;
+	}>;
 }
 
 /** `json` is the parsed body (undefined when it is not JSON), typed as the caller expects it. */
@@ -68,21 +74,40 @@ function parseOrUndefined(text: string): unknown {
 
 export function raw<T = unknown>(
 	emu: GristEmulator,
-	opts: { method?: string; path: string; host?: string; headers?: Record<string, string>; body?: Buffer | string },
+	opts: {
+		method?: string;
+		path: string;
+		host?: string;
+		headers?: Record<string, string>;
+		body?: Buffer | string;
+	},
 ): Promise<RawResponse<T>> {
 	return new Promise((resolve, reject) => {
 		const headers: Record<string, string | number> = { ...(opts.headers ?? {}) };
 		if (opts.host) headers.Host = opts.host;
 		if (opts.body !== undefined) headers['Content-Length'] = Buffer.byteLength(opts.body);
 		const req = http.request(
-			{ host: '127.0.0.1', port: emu.port, method: opts.method ?? 'GET', path: opts.path, headers, agent: false },
+			{
+				host: '127.0.0.1',
+				port: emu.port,
+				method: opts.method ?? 'GET',
+				path: opts.path,
+				headers,
+				agent: false,
+			},
 			(res) => {
 				const chunks: Buffer[] = [];
 				res.on('data', (c: Buffer) => chunks.push(c));
 				res.on('end', () => {
 					const body = Buffer.concat(chunks);
 					const text = body.toString('utf8');
-					resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, json: parseOrUndefined(text) as T });
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						body,
+						text,
+						json: parseOrUndefined(text) as T,
+					});
 				});
 				res.on('error', reject);
 			},
@@ -94,7 +119,11 @@ export function raw<T = unknown>(
 }
 
 /** Sends a proxy-form request line (`GET http://host/path HTTP/1.1`) over a plain socket. */
-export function proxyForm<T = unknown>(emu: GristEmulator, absoluteUrl: string, headers: Record<string, string> = {}): Promise<{ status: number; json: T }> {
+export function proxyForm<T = unknown>(
+	emu: GristEmulator,
+	absoluteUrl: string,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; json: T }> {
 	return new Promise((resolve, reject) => {
 		const u = new URL(absoluteUrl);
 		const sock = net.connect(emu.port, '127.0.0.1', () => {
@@ -116,7 +145,12 @@ export function proxyForm<T = unknown>(emu: GristEmulator, absoluteUrl: string, 
 
 /** JSON API client bound to one key (or anonymous when key is undefined). */
 export function client(emu: GristEmulator, key: string | undefined, prefix = '') {
-	const call = <T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+	const call = <T = unknown>(
+		method: string,
+		path: string,
+		body?: unknown,
+		headers: Record<string, string> = {},
+	) =>
 		raw<T>(emu, {
 			method,
 			path: prefix + path,

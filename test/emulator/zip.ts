@@ -78,7 +78,7 @@ export function unzip(buf: Buffer): Map<string, Buffer> {
 		const start = lho + 30 + buf.readUInt16LE(lho + 26) + buf.readUInt16LE(lho + 28);
 		const comp = buf.subarray(start, start + csize);
 		const data = method === 8 ? zlib.inflateRawSync(comp) : Buffer.from(comp);
-		if ((crc32(data) >>> 0) !== crc) throw new Error(`CRC mismatch in ${name}`);
+		if (crc32(data) >>> 0 !== crc) throw new Error(`CRC mismatch in ${name}`);
 		out.set(name, data);
 		p += 46 + nlen + xlen + clen;
 	}
@@ -112,7 +112,12 @@ function colName(i: number): string {
 }
 
 /** A cell; `{ date }` / `{ dateTime }` are epoch seconds written as Excel dates (CSV gets `text`). */
-export type SheetCell = string | number | boolean | null | { date?: number; dateTime?: number; text: string };
+export type SheetCell =
+	| string
+	| number
+	| boolean
+	| null
+	| { date?: number; dateTime?: number; text: string };
 
 /** Builds a valid XLSX workbook with one sheet per entry (inline strings). */
 export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>): Buffer {
@@ -155,7 +160,9 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 		data:
 			'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
 			'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>' +
-			names.map((n, i) => `<sheet name="${esc(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') +
+			names
+				.map((n, i) => `<sheet name="${esc(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
+				.join('') +
 			'</sheets></workbook>',
 	});
 	files.push({
@@ -195,11 +202,15 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 					.map((v, ci) => {
 						const ref = `${colName(ci)}${ri + 1}`;
 						if (v === null || v === '') return '';
-						if (typeof v === 'number') return Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
+						if (typeof v === 'number')
+							return Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
 						if (typeof v === 'boolean') return `<c r="${ref}" t="b"><v>${v ? 1 : 0}</v></c>`;
 						if (typeof v === 'object') {
 							const secs = v.date ?? v.dateTime;
-							if (secs === undefined) return v.text ? `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${esc(v.text)}</t></is></c>` : '';
+							if (secs === undefined)
+								return v.text
+									? `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${esc(v.text)}</t></is></c>`
+									: '';
 							return `<c r="${ref}" s="${v.date !== undefined ? 1 : 2}"><v>${secs / 86400 + 25569}</v></c>`;
 						}
 						return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${esc(v)}</t></is></c>`;
@@ -220,14 +231,16 @@ export function buildXlsx(sheets: Array<{ name: string; rows: SheetCell[][] }>):
 
 /** CSV as grist-core writes it with csv-stringify (LF line ends, quotes doubled, fields quoted when needed); also TSV. */
 export function toCsv(rows: SheetCell[][], delimiter = ','): string {
-	return rows
-		.map((r) =>
-			r
-				.map((v) => {
-					const s = v === null ? '' : typeof v === 'object' ? v.text : String(v);
-					return /["\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;
-				})
-				.join(delimiter),
-		)
-		.join('\n') + '\n';
+	return (
+		rows
+			.map((r) =>
+				r
+					.map((v) => {
+						const s = v === null ? '' : typeof v === 'object' ? v.text : String(v);
+						return /["\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;
+					})
+					.join(delimiter),
+			)
+			.join('\n') + '\n'
+	);
 }

@@ -135,7 +135,10 @@ export interface N8n {
 	createCredential(c: { name: string; type: string; data: Json }): Promise<CredentialRef>;
 	testCredential(id: string): Promise<{ status: string; message: string }>;
 	createWorkflow(wf: WorkflowJson): Promise<string>;
-	runWorkflow(wf: WorkflowJson | string, opts?: { triggerNode?: string; timeoutMs?: number }): Promise<RunResult>;
+	runWorkflow(
+		wf: WorkflowJson | string,
+		opts?: { triggerNode?: string; timeoutMs?: number },
+	): Promise<RunResult>;
 	activate(workflowId: string): Promise<void>;
 	deactivate(workflowId: string): Promise<void>;
 	executions(workflowId: string): Promise<RunResult[]>;
@@ -197,7 +200,12 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			encryptionKey: testKey,
 			port,
 			brokerPort,
-			owner: { email: OWNER_EMAIL, passwordHash: bcryptHash(runtime, OWNER_PASSWORD), firstName: 'E2E', lastName: 'Owner' },
+			owner: {
+				email: OWNER_EMAIL,
+				passwordHash: bcryptHash(runtime, OWNER_PASSWORD),
+				firstName: 'E2E',
+				lastName: 'Owner',
+			},
 			extra: {
 				N8N_LOG_LEVEL: 'info',
 				N8N_LOG_OUTPUT: 'console',
@@ -219,7 +227,8 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			const deadline = Date.now() + readyTimeout;
 			for (;;) {
 				if (exitedEarly) throw new Error(`n8n exited during start-up:\n${tail(child.output())}`);
-				if (Date.now() > deadline) throw new Error(`n8n not ready after ${readyTimeout} ms:\n${tail(child.output())}`);
+				if (Date.now() > deadline)
+					throw new Error(`n8n not ready after ${readyTimeout} ms:\n${tail(child.output())}`);
 				try {
 					const r = await fetch(`${baseUrl}/healthz/readiness`);
 					if (r.status === 200) return child;
@@ -240,9 +249,13 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				await proc?.kill();
 				dropTemplate(runtime);
 				for (const f of readdirSync(join(userFolder, '.n8n'))) {
-					if (f.startsWith('database.sqlite') || f === 'config') removeFolder(join(userFolder, '.n8n', f));
+					if (f.startsWith('database.sqlite') || f === 'config')
+						removeFolder(join(userFolder, '.n8n', f));
 				}
-				if (echo) process.stderr.write(`[e2e] template database refused, starting fresh: ${(e as Error).message.split('\n')[0]}\n`);
+				if (echo)
+					process.stderr.write(
+						`[e2e] template database refused, starting fresh: ${(e as Error).message.split('\n')[0]}\n`,
+					);
 			}
 		}
 		if (!started) {
@@ -251,7 +264,10 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				try {
 					saveTemplate(runtime, userFolder);
 				} catch (e) {
-					if (echo) process.stderr.write(`[e2e] could not save the template database: ${(e as Error).message}\n`);
+					if (echo)
+						process.stderr.write(
+							`[e2e] could not save the template database: ${(e as Error).message}\n`,
+						);
 				}
 			}
 		}
@@ -259,18 +275,44 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 
 		let cookie = '';
 		let apiKey = '';
-		function call<T>(kind: 'rest' | 'api', method: string, path: string, body?: unknown): Promise<T>;
-		function call<T>(kind: 'rest' | 'api', method: string, path: string, body: unknown, opts: { missingOk: true }): Promise<T | undefined>;
-		async function call<T>(kind: 'rest' | 'api', method: string, path: string, body?: unknown, opts?: { missingOk: true }): Promise<T | undefined> {
+		function call<T>(
+			kind: 'rest' | 'api',
+			method: string,
+			path: string,
+			body?: unknown,
+		): Promise<T>;
+		function call<T>(
+			kind: 'rest' | 'api',
+			method: string,
+			path: string,
+			body: unknown,
+			opts: { missingOk: true },
+		): Promise<T | undefined>;
+		async function call<T>(
+			kind: 'rest' | 'api',
+			method: string,
+			path: string,
+			body?: unknown,
+			opts?: { missingOk: true },
+		): Promise<T | undefined> {
 			const headers: Record<string, string> = {};
 			if (body !== undefined) headers['content-type'] = 'application/json';
 			if (kind === 'rest' && cookie) headers.cookie = cookie;
 			if (kind === 'api') headers['x-n8n-api-key'] = apiKey;
 			const url = `${baseUrl}${kind === 'rest' ? '/rest' : '/api/v1'}${path}`;
-			const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+			const res = await fetch(url, {
+				method,
+				headers,
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
 			const text = await res.text();
 			if (res.status === 404 && opts?.missingOk) return undefined;
-			if (!res.ok) throw new HttpError(`${method} ${url} → ${res.status}: ${text.slice(0, 500)}`, res.status, text);
+			if (!res.ok)
+				throw new HttpError(
+					`${method} ${url} → ${res.status}: ${text.slice(0, 500)}`,
+					res.status,
+					text,
+				);
 			if (kind === 'rest' && path === '/login') {
 				cookie = res.headers
 					.getSetCookie()
@@ -280,18 +322,29 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			const parsed = text ? (JSON.parse(text) as Json) : {};
 			return (kind === 'rest' && parsed && 'data' in parsed ? parsed.data : parsed) as T;
 		}
-		const rest = async <T = unknown>(m: string, path: string, b?: unknown) => await call<T>('rest', m, path, b);
-		const api = async <T = unknown>(m: string, path: string, b?: unknown) => await call<T>('api', m, path, b);
+		const rest = async <T = unknown>(m: string, path: string, b?: unknown) =>
+			await call<T>('rest', m, path, b);
+		const api = async <T = unknown>(m: string, path: string, b?: unknown) =>
+			await call<T>('api', m, path, b);
 
 		await rest('POST', '/login', { emailOrLdapLoginId: OWNER_EMAIL, password: OWNER_PASSWORD });
 		const scopes = await rest<string[]>('GET', '/api-keys/scopes');
-		apiKey = (await rest<{ rawApiKey: string }>('POST', '/api-keys', { label: `e2e ${randomBytes(4).toString('hex')}`, expiresAt: null, scopes })).rawApiKey;
+		apiKey = (
+			await rest<{ rawApiKey: string }>('POST', '/api-keys', {
+				label: `e2e ${randomBytes(4).toString('hex')}`,
+				expiresAt: null,
+				scopes,
+			})
+		).rawApiKey;
 
 		const fetchBinary = async (ref: BinaryRef): Promise<Buffer> => {
 			if (ref.id) {
-				const res = await fetch(`${baseUrl}/rest/binary-data?id=${encodeURIComponent(ref.id)}&action=download`, {
-					headers: { cookie },
-				});
+				const res = await fetch(
+					`${baseUrl}/rest/binary-data?id=${encodeURIComponent(ref.id)}&action=download`,
+					{
+						headers: { cookie },
+					},
+				);
 				if (!res.ok) throw new Error(`binary ${ref.id}: HTTP ${res.status}`);
 				return Buffer.from(await res.arrayBuffer());
 			}
@@ -303,7 +356,8 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			const runData = (resultData.runData ?? {}) as Record<string, Json[]>;
 			const taskOf = (node: string, run = 0): Json => {
 				const runs = runData[node];
-				if (!runs) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+				if (!runs)
+					throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
 				if (!runs[run]) throw new Error(`node "${node}" has no run ${run} (${runs.length} runs)`);
 				return runs[run];
 			};
@@ -318,12 +372,16 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				error: errorInfo(resultData.error),
 				nodesRun: Object.keys(runData),
 				items,
-				output: (node, outputIndex = 0, run = 0) => items(node, outputIndex, run).map((i) => i.json),
+				output: (node, outputIndex = 0, run = 0) =>
+					items(node, outputIndex, run).map((i) => i.json),
 				nodeError: (node, run = 0) => errorInfo(taskOf(node, run).error),
 				binary: async (node, itemIndex, property = 'data', outputIndex = 0) => {
 					const item = items(node, outputIndex)[itemIndex];
 					const ref = item?.binary?.[property];
-					if (!ref) throw new Error(`node "${node}" item ${itemIndex} has no binary property "${property}"`);
+					if (!ref)
+						throw new Error(
+							`node "${node}" item ${itemIndex} has no binary property "${property}"`,
+						);
 					return await fetchBinary(ref);
 				},
 				raw: data,
@@ -336,7 +394,8 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 		};
 
 		const isDone = (e: Json) =>
-			e.finished === true || ['success', 'error', 'crashed', 'canceled', 'cancelled'].includes(String(e.status));
+			e.finished === true ||
+			['success', 'error', 'crashed', 'canceled', 'cancelled'].includes(String(e.status));
 
 		const n8n: N8n = {
 			baseUrl,
@@ -345,28 +404,46 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			rest,
 			api,
 			createCredential: async ({ name, type, data }) => {
-				const c = await api<{ id: string; name: string }>('POST', '/credentials', { name, type, data });
+				const c = await api<{ id: string; name: string }>('POST', '/credentials', {
+					name,
+					type,
+					data,
+				});
 				return { id: c.id, name: c.name };
 			},
-			testCredential: async (id) => await api<{ status: string; message: string }>('POST', `/credentials/${id}/test`),
+			testCredential: async (id) =>
+				await api<{ status: string; message: string }>('POST', `/credentials/${id}/test`),
 			createWorkflow,
 			runWorkflow: async (wf, opts = {}) => {
 				const id = typeof wf === 'string' ? wf : await createWorkflow(wf);
 				const workflowData = await rest<Json>('GET', `/workflows/${id}`);
-				const started = await rest<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${id}/run`, {
-					workflowData,
-					triggerToStartFrom: { name: opts.triggerNode ?? MANUAL_TRIGGER_NAME },
-				});
-				if (!started.executionId) throw new Error(`n8n did not start an execution: ${JSON.stringify(started)}`);
+				const started = await rest<{ executionId?: string; waitingForWebhook?: boolean }>(
+					'POST',
+					`/workflows/${id}/run`,
+					{
+						workflowData,
+						triggerToStartFrom: { name: opts.triggerNode ?? MANUAL_TRIGGER_NAME },
+					},
+				);
+				if (!started.executionId)
+					throw new Error(`n8n did not start an execution: ${JSON.stringify(started)}`);
 				const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
 				for (;;) {
 					// 404 until n8n has saved the execution
-					const exec = await call<Json>('rest', 'GET', `/executions/${started.executionId}`, undefined, { missingOk: true });
+					const exec = await call<Json>(
+						'rest',
+						'GET',
+						`/executions/${started.executionId}`,
+						undefined,
+						{ missingOk: true },
+					);
 					if (exec && isDone(exec) && typeof exec.data === 'string') {
 						return toResult(String(exec.id), String(exec.status), parseFlatted(exec.data) as Json);
 					}
 					if (Date.now() > deadline) {
-						throw new Error(`execution ${started.executionId} not finished after ${opts.timeoutMs ?? 60_000} ms (status ${String(exec?.status)})`);
+						throw new Error(
+							`execution ${started.executionId} not finished after ${opts.timeoutMs ?? 60_000} ms (status ${String(exec?.status)})`,
+						);
 					}
 					await sleep(50);
 				}
@@ -378,16 +455,30 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				await api('POST', `/workflows/${workflowId}/deactivate`);
 			},
 			executions: async (workflowId) => {
-				const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`);
-				return list.data.map((e) => toResult(String(e.id), String(e.status), (e.data ?? {}) as Json));
+				const list = await api<{ data: Json[] }>(
+					'GET',
+					`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`,
+				);
+				return list.data.map((e) =>
+					toResult(String(e.id), String(e.status), (e.data ?? {}) as Json),
+				);
 			},
 			waitForExecutions: async (workflowId, count, timeoutMs = 30_000) => {
 				const deadline = Date.now() + timeoutMs;
 				for (;;) {
-					const list = await api<{ data: Json[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`);
+					const list = await api<{ data: Json[] }>(
+						'GET',
+						`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`,
+					);
 					const done = list.data.filter(isDone);
-					if (done.length >= count) return done.map((e) => toResult(String(e.id), String(e.status), (e.data ?? {}) as Json));
-					if (Date.now() > deadline) throw new Error(`only ${done.length} of ${count} executions of ${workflowId} after ${timeoutMs} ms`);
+					if (done.length >= count)
+						return done.map((e) =>
+							toResult(String(e.id), String(e.status), (e.data ?? {}) as Json),
+						);
+					if (Date.now() > deadline)
+						throw new Error(
+							`only ${done.length} of ${count} executions of ${workflowId} after ${timeoutMs} ms`,
+						);
 					await sleep(200);
 				}
 			},
@@ -415,7 +506,11 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 	}
 }
 
-async function typeNames(baseUrl: string, cookie: string, kind: 'nodes' | 'credentials'): Promise<string[]> {
+async function typeNames(
+	baseUrl: string,
+	cookie: string,
+	kind: 'nodes' | 'credentials',
+): Promise<string[]> {
 	const res = await fetch(`${baseUrl}/types/${kind}.json`, { headers: { cookie } });
 	if (!res.ok) throw new Error(`/types/${kind}.json → HTTP ${res.status}`);
 	const list = (await res.json()) as Array<{ name: string }>;

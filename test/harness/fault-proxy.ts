@@ -23,10 +23,20 @@
  *   refused (ECONNREFUSED) until `accept()`, or for `refuseForMs`.
  * - `delay`: wait `delayMs` before forwarding.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type FaultAction = 'reset-after-answer' | 'reset-before-forward' | 'refuse-after-answer' | 'delay';
+export type FaultAction =
+	| 'reset-after-answer'
+	| 'reset-before-forward'
+	| 'refuse-after-answer'
+	| 'delay';
 
 export interface FaultRule {
 	method?: string;
@@ -73,7 +83,9 @@ interface ActiveRule extends FaultRule {
 function matches(rule: FaultRule, method: string, path: string): boolean {
 	if (rule.method && rule.method.toUpperCase() !== method) return false;
 	if (rule.path === undefined) return true;
-	return typeof rule.path === 'string' ? path.split('?')[0] === rule.path : rule.path.test(path.split('?')[0]);
+	return typeof rule.path === 'string'
+		? path.split('?')[0] === rule.path
+		: rule.path.test(path.split('?')[0]);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -108,17 +120,28 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
 	};
 
 	const forward = async (req: IncomingMessage, body: Buffer) =>
-		await new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
-			const headers = { ...req.headers, host: upstream.host, connection: 'close' };
-			const up = httpRequest(
-				{ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
-				(res) => {
-					readBody(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
-				},
-			);
-			up.on('error', reject);
-			up.end(body);
-		});
+		await new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>(
+			(resolve, reject) => {
+				const headers = { ...req.headers, host: upstream.host, connection: 'close' };
+				const up = httpRequest(
+					{
+						hostname: upstream.hostname,
+						port: upstream.port,
+						method: req.method,
+						path: req.url,
+						headers,
+					},
+					(res) => {
+						readBody(res).then(
+							(b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }),
+							reject,
+						);
+					},
+				);
+				up.on('error', reject);
+				up.end(body);
+			},
+		);
 
 	const proxy: FaultProxy = {
 		url: '',

@@ -1,4 +1,3 @@
- 
 /**
  * In-process n8n harness (test level b): runs our real node classes with the real, pinned
  * `n8n-core@2.41.1` / `n8n-workflow@2.41.0`, in this Node process, against whatever HTTP server
@@ -82,12 +81,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import {
-	UnexpectedError,
-	Workflow,
-	createRunExecutionData,
-	deepCopy,
-} from 'n8n-workflow';
+import { UnexpectedError, Workflow, createRunExecutionData, deepCopy } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 
 import { GristApi } from '../../credentials/GristApi.credentials';
@@ -267,7 +261,10 @@ async function executeWorkflow(
 }
 
 /** Runs a workflow JSON in-process with WorkflowExecute and returns n8n's IRun. */
-export async function runWorkflow(workflowJson: WorkflowJson, opts: RunWorkflowOptions): Promise<IRun> {
+export async function runWorkflow(
+	workflowJson: WorkflowJson,
+	opts: RunWorkflowOptions,
+): Promise<IRun> {
 	const session = createSession(opts.credentials, opts.credentialTypes);
 	return (await executeWorkflow(workflowJson, opts, session)).run;
 }
@@ -340,7 +337,10 @@ function nodeDisplayName(nodeType: AnyNodeType): string {
 }
 
 /** Reads binary data of an item through n8n-core's BinaryDataService (any binary mode). */
-export async function readBinary(item: INodeExecutionData | undefined, prop: string): Promise<Buffer> {
+export async function readBinary(
+	item: INodeExecutionData | undefined,
+	prop: string,
+): Promise<Buffer> {
 	const binaryData = item?.binary?.[prop];
 	if (!binaryData) throw new UnexpectedError(`The item has no binary property "${prop}"`);
 	const { binaryDataService } = await ensureRuntime();
@@ -423,7 +423,11 @@ export interface LoadOptionsOptions {
 	path?: string;
 }
 
-function findParameterPath(properties: INodeProperties[], method: string, kind: LoadOptionsKind): string | undefined {
+function findParameterPath(
+	properties: INodeProperties[],
+	method: string,
+	kind: LoadOptionsKind,
+): string | undefined {
 	for (const property of properties) {
 		const options = property.typeOptions;
 		if (kind === 'loadOptions' && options?.loadOptionsMethod === method) return property.name;
@@ -447,9 +451,13 @@ export async function loadOptions(opts: LoadOptionsOptions): Promise<unknown> {
 	const nodeType = nodeTypes.getByNameAndVersion(typeName, typeVersion);
 	const method = nodeType.methods?.[opts.kind]?.[opts.method];
 	if (typeof method !== 'function') {
-		throw new UnexpectedError(`Node type does not have method defined: ${opts.kind}.${opts.method}`);
+		throw new UnexpectedError(
+			`Node type does not have method defined: ${opts.kind}.${opts.method}`,
+		);
 	}
-	const session = createSession(opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {});
+	const session = createSession(
+		opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {},
+	);
 	const currentNodeParameters = deepCopy(opts.parameters);
 	const node: INode = {
 		parameters: deepCopy(opts.parameters),
@@ -467,7 +475,12 @@ export async function loadOptions(opts: LoadOptionsOptions): Promise<unknown> {
 	});
 	const parameterName = findParameterPath(nodeType.description.properties, opts.method, opts.kind);
 	const path = opts.path ?? `parameters.${parameterName ?? opts.method}`;
-	const context = new LoadOptionsContext(workflow, workflow.getNode('Temp-Node') ?? node, additionalData, path);
+	const context = new LoadOptionsContext(
+		workflow,
+		workflow.getNode('Temp-Node') ?? node,
+		additionalData,
+		path,
+	);
 	if (opts.kind === 'listSearch') {
 		const listSearch = method as (
 			this: LoadOptionsContext,
@@ -669,7 +682,9 @@ export function createPoller(opts: PollerOptions): Poller {
 	const typeName = typeNameOf(opts.node);
 	const nodeName = nodeDisplayName(opts.node);
 	const nodeTypes = new HarnessNodeTypes({ [typeName]: opts.node });
-	const session = createSession(opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {});
+	const session = createSession(
+		opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {},
+	);
 	const workflowId = `harness-wf-${randomUUID()}`;
 	const nodeJson: INode = {
 		id: randomUUID(),

@@ -10,7 +10,9 @@ class SummaryReporter {
 		const file = process.env.GRIST_JEST_RESULTS;
 		if (!file) return;
 		const failed =
-			results.numFailedTests + results.numRuntimeErrorTestSuites + (results.numTotalTests === 0 ? 1 : 0);
+			results.numFailedTests +
+			results.numRuntimeErrorTestSuites +
+			(results.numTotalTests === 0 ? 1 : 0);
 		writeFileSync(file, JSON.stringify({ passed: results.numPassedTests, failed }));
 	}
 }

@@ -64,7 +64,13 @@ describe('upload', () => {
 		expect(r.items).toHaveLength(1);
 		const { attachments } = r.items[0].json as { attachments: IDataObject[] };
 		expect(attachments).toEqual([
-			{ id: expect.any(Number), fileName: 'hello.txt', size: 11, mimeType: 'text/plain', binaryProperty: 'data' },
+			{
+				id: expect.any(Number),
+				fileName: 'hello.txt',
+				size: 11,
+				mimeType: 'text/plain',
+				binaryProperty: 'data',
+			},
 		]);
 		expect(r.items[0].pairedItem).toEqual({ item: 0 });
 		expect(emu.log).toHaveLength(1);
@@ -74,7 +80,9 @@ describe('upload', () => {
 			status: 200,
 			body: { files: [{ field: 'upload', fileName: 'hello.txt', size: 11 }], fields: {} },
 		});
-		expect(emu.attachmentData(demo.docId, attachments[0].id as number)?.toString()).toBe('hello grist');
+		expect(emu.attachmentData(demo.docId, attachments[0].id as number)?.toString()).toBe(
+			'hello grist',
+		);
 	});
 
 	it('uploads several comma-separated fields in one request, one request per item, ids in order', async () => {
@@ -87,33 +95,68 @@ describe('upload', () => {
 					ignored: file('x', 'x.txt', 'text/plain'),
 				},
 			},
-			{ json: {}, binary: { invoice: file('second', 'b.pdf', 'application/pdf'), photo: file('p2', 'p2.png', 'image/png') } },
+			{
+				json: {},
+				binary: {
+					invoice: file('second', 'b.pdf', 'application/pdf'),
+					photo: file('p2', 'p2.png', 'image/png'),
+				},
+			},
 		]);
 		expect(r.error).toBeUndefined();
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		const first = (r.items[0].json.attachments as IDataObject[]).map((a) => [a.fileName, a.binaryProperty, a.size]);
+		const first = (r.items[0].json.attachments as IDataObject[]).map((a) => [
+			a.fileName,
+			a.binaryProperty,
+			a.size,
+		]);
 		expect(first).toEqual([
 			['inv.pdf', 'invoice', 13],
 			['p.png', 'photo', 7],
 		]);
 		expect(calls()).toEqual([`POST ${attPath()}`, `POST ${attPath()}`]);
 		expect(emu.log.map((e) => e.body)).toEqual([
-			{ files: [{ field: 'upload', fileName: 'inv.pdf', size: 13 }, { field: 'upload', fileName: 'p.png', size: 7 }], fields: {} },
-			{ files: [{ field: 'upload', fileName: 'b.pdf', size: 6 }, { field: 'upload', fileName: 'p2.png', size: 2 }], fields: {} },
+			{
+				files: [
+					{ field: 'upload', fileName: 'inv.pdf', size: 13 },
+					{ field: 'upload', fileName: 'p.png', size: 7 },
+				],
+				fields: {},
+			},
+			{
+				files: [
+					{ field: 'upload', fileName: 'b.pdf', size: 6 },
+					{ field: 'upload', fileName: 'p2.png', size: 2 },
+				],
+				fields: {},
+			},
 		]);
-		const ids = r.items.flatMap((i) => (i.json.attachments as IDataObject[]).map((a) => a.id as number));
+		const ids = r.items.flatMap((i) =>
+			(i.json.attachments as IDataObject[]).map((a) => a.id as number),
+		);
 		expect(ids).toEqual([...ids].sort((a, b) => a - b));
 		expect(new Set(ids).size).toBe(4);
-		expect(emu.attachmentData(demo.docId, ids[1])).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+		expect(emu.attachmentData(demo.docId, ids[1])).toEqual(
+			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
+		);
 		expect(emu.attachmentData(demo.docId, ids[2])?.toString()).toBe('second');
 	});
 
 	it('uploads every binary field of the item with "Upload All Binary Fields"', async () => {
-		const r = await run({ operation: 'upload', uploadAllBinaries: true, binaryPropertyName: 'nope' }, [
-			{ json: {}, binary: { a: file('A', 'a.txt', 'text/plain'), b: file('BB', 'b.csv', 'text/csv') } },
-		]);
+		const r = await run(
+			{ operation: 'upload', uploadAllBinaries: true, binaryPropertyName: 'nope' },
+			[
+				{
+					json: {},
+					binary: { a: file('A', 'a.txt', 'text/plain'), b: file('BB', 'b.csv', 'text/csv') },
+				},
+			],
+		);
 		expect(r.error).toBeUndefined();
-		expect((r.items[0].json.attachments as IDataObject[]).map((a) => a.binaryProperty)).toEqual(['a', 'b']);
+		expect((r.items[0].json.attachments as IDataObject[]).map((a) => a.binaryProperty)).toEqual([
+			'a',
+			'b',
+		]);
 		expect(emu.log[0].body).toEqual({
 			files: [
 				{ field: 'upload', fileName: 'a.txt', size: 1 },
@@ -125,16 +168,23 @@ describe('upload', () => {
 
 	it('names a missing binary field and lists the ones the item has, before any request', async () => {
 		const r = await run({ operation: 'upload', binaryPropertyName: 'data, attachment' }, [
-			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain'), file0: file('y', 'y.txt', 'text/plain') } },
+			{
+				json: {},
+				binary: { data: file('x', 'x.txt', 'text/plain'), file0: file('y', 'y.txt', 'text/plain') },
+			},
 		]);
-		expect(r.error?.message).toBe('Item 0 has no binary field "attachment" (named in "Input Binary Field(s)")');
+		expect(r.error?.message).toBe(
+			'Item 0 has no binary field "attachment" (named in "Input Binary Field(s)")',
+		);
 		expect(r.error?.description).toContain('The item has these binary fields: data, file0.');
 		expect(emu.log).toHaveLength(0);
 	});
 
 	it('says when the item has no binary data at all', async () => {
 		const r = await run({ operation: 'upload' }, [{ json: { a: 1 } }]);
-		expect(r.error?.message).toBe('Item 0 has no binary field "data" (named in "Input Binary Field(s)")');
+		expect(r.error?.message).toBe(
+			'Item 0 has no binary field "data" (named in "Input Binary Field(s)")',
+		);
 		expect(r.error?.description).toContain('The item has no binary data at all');
 		const all = await run({ operation: 'upload', uploadAllBinaries: true }, [{ json: { a: 1 } }]);
 		expect(all.error?.message).toBe('Item 0 has no binary fields to upload');
@@ -154,16 +204,22 @@ describe('upload', () => {
 		expect(r.error).toBeUndefined();
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect((r.items[0].json.attachments as IDataObject[])[0].fileName).toBe('1.txt');
-		expect(r.items[1].json.error).toBe('Item 1 has no binary field "data" (named in "Input Binary Field(s)")');
+		expect(r.items[1].json.error).toBe(
+			'Item 1 has no binary field "data" (named in "Input Binary Field(s)")',
+		);
 		expect(r.items[1].json.description).toContain('other');
 		expect((r.items[2].json.attachments as IDataObject[])[0].fileName).toBe('3.txt');
 		expect(calls()).toEqual([`POST ${attPath()}`, `POST ${attPath()}`]);
 	});
 
 	it('explains a viewer upload (403 No write access)', async () => {
-		const r = await run({ operation: 'upload' }, [{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }], {
-			apiKey: demo.viewerApiKey,
-		});
+		const r = await run(
+			{ operation: 'upload' },
+			[{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }],
+			{
+				apiKey: demo.viewerApiKey,
+			},
+		);
 		expect(r.error?.message).toBe('No write access');
 		expect(r.error?.httpCode).toBe('403');
 		expect(r.error?.description).toContain('Editor or Owner role');
@@ -177,9 +233,18 @@ describe('upload', () => {
 			const site = small.seedDemo();
 			const r = await runNode({
 				node: new Grist(),
-				parameters: { resource: 'attachment', operation: 'upload', document: { __rl: true, mode: 'id', value: site.docId } },
+				parameters: {
+					resource: 'attachment',
+					operation: 'upload',
+					document: { __rl: true, mode: 'id', value: site.docId },
+				},
 				credentials: { apiKey: site.apiKey, url: `${small.url}/o/${site.orgDomain}` },
-				input: [{ json: {}, binary: { data: file(randomBytes(300 * 1024), 'big.bin', 'application/octet-stream') } }],
+				input: [
+					{
+						json: {},
+						binary: { data: file(randomBytes(300 * 1024), 'big.bin', 'application/octet-stream') },
+					},
+				],
 			});
 			expect(r.error?.message).toBe('Attachments must not exceed 0.1MB');
 			expect(r.error?.httpCode).toBe('413');
@@ -195,7 +260,9 @@ describe('upload', () => {
 		emu.fault({ method: 'POST', path: attPath(), status: 503, times: 1 });
 		emu.fault({ method: 'POST', path: attPath(), status: 429, times: 1 });
 		const content = randomBytes(64 * 1024);
-		const r = await run({ operation: 'upload' }, [{ json: {}, binary: { data: file(content, 'r.bin', 'application/octet-stream') } }]);
+		const r = await run({ operation: 'upload' }, [
+			{ json: {}, binary: { data: file(content, 'r.bin', 'application/octet-stream') } },
+		]);
 		expect(r.error).toBeUndefined();
 		expect(emu.log.map((e) => `${e.method} ${e.apiPath} ${e.status}`)).toEqual([
 			`POST ${attPath()} 503`,
@@ -203,7 +270,10 @@ describe('upload', () => {
 			`POST ${attPath()} 200`,
 		]);
 		for (const e of emu.log) {
-			expect(e.body).toEqual({ files: [{ field: 'upload', fileName: 'r.bin', size: content.length }], fields: {} });
+			expect(e.body).toEqual({
+				files: [{ field: 'upload', fileName: 'r.bin', size: content.length }],
+				fields: {},
+			});
 		}
 		const id = (r.items[0].json.attachments as IDataObject[])[0].id as number;
 		expect(sha256(emu.attachmentData(demo.docId, id)!)).toBe(sha256(content));
@@ -212,8 +282,12 @@ describe('upload', () => {
 	it('never repeats an upload after the connection broke', async () => {
 		const before = [...Array(50).keys()].filter((id) => emu.attachmentData(demo.docId, id)).length;
 		emu.fault({ method: 'POST', path: attPath(), drop: true, times: 1 });
-		const r = await run({ operation: 'upload' }, [{ json: {}, binary: { data: file('once', 'once.txt', 'text/plain') } }]);
-		expect(r.error?.message).toMatch(/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke after the request was sent .*may or may not have been applied$/);
+		const r = await run({ operation: 'upload' }, [
+			{ json: {}, binary: { data: file('once', 'once.txt', 'text/plain') } },
+		]);
+		expect(r.error?.message).toMatch(
+			/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke after the request was sent .*may or may not have been applied$/,
+		);
 		expect(r.error?.description).toContain('It was not repeated');
 		expect(calls()).toEqual([`POST ${attPath()}`]);
 		const after = [...Array(50).keys()].filter((id) => emu.attachmentData(demo.docId, id)).length;
@@ -242,7 +316,12 @@ describe('upload → Attach to Record', () => {
 		expect(r.error).toBeUndefined();
 		const newId = (r.items[0].json.attachments as IDataObject[])[0].id as number;
 		expect(orderInvoice(row)).toEqual(['L', demo.attachmentId, newId]);
-		expect(r.items[0].json.record).toEqual({ table: 'Orders', id: row, column: 'Invoice', value: ['L', demo.attachmentId, newId] });
+		expect(r.items[0].json.record).toEqual({
+			table: 'Orders',
+			id: row,
+			column: 'Invoice',
+			value: ['L', demo.attachmentId, newId],
+		});
 		expect(calls()).toEqual([
 			`GET ${tablePath()}/columns`,
 			`GET ${tablePath()}/records`,
@@ -250,19 +329,24 @@ describe('upload → Attach to Record', () => {
 			`PATCH ${tablePath()}/records`,
 		]);
 		expect(JSON.parse(emu.log[1].query.filter)).toEqual({ id: [row] });
-		expect(emu.log[3].body).toEqual({ records: [{ id: row, fields: { Invoice: ['L', demo.attachmentId, newId] } }] });
+		expect(emu.log[3].body).toEqual({
+			records: [{ id: row, fields: { Invoice: ['L', demo.attachmentId, newId] } }],
+		});
 	});
 
 	it('replaces the cell, and fills an empty cell, for several items (columns read once)', async () => {
 		const [row1, row2] = [demo.orderIds[0], demo.orderIds[1]];
 		expect(orderInvoice(row2)).toBeNull();
-		const r = await run(
-			{ ...attachParams(row1, 'replace'), rowId: '={{ $json.row }}' },
-			[
-				{ json: { row: row1 }, binary: { data: file('new1', 'n1.txt', 'text/plain'), extra: file('e', 'e.txt', 'text/plain') } },
-				{ json: { row: row2 }, binary: { data: file('new2', 'n2.txt', 'text/plain') } },
-			],
-		);
+		const r = await run({ ...attachParams(row1, 'replace'), rowId: '={{ $json.row }}' }, [
+			{
+				json: { row: row1 },
+				binary: {
+					data: file('new1', 'n1.txt', 'text/plain'),
+					extra: file('e', 'e.txt', 'text/plain'),
+				},
+			},
+			{ json: { row: row2 }, binary: { data: file('new2', 'n2.txt', 'text/plain') } },
+		]);
 		expect(r.error).toBeUndefined();
 		const id1 = (r.items[0].json.attachments as IDataObject[])[0].id as number;
 		const id2 = (r.items[1].json.attachments as IDataObject[])[0].id as number;
@@ -280,7 +364,7 @@ describe('upload → Attach to Record', () => {
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
-	it('offers the table\'s columns in the Attachments Column picker', async () => {
+	it("offers the table's columns in the Attachments Column picker", async () => {
 		const options = (await loadOptions({
 			node: new Grist(),
 			parameters: { resource: 'attachment', ...attachParams(1, 'append'), document: doc() },
@@ -289,7 +373,9 @@ describe('upload → Attach to Record', () => {
 			kind: 'loadOptions',
 			path: 'parameters.attachmentsColumn',
 		})) as Array<{ name: string; value: string; description?: string }>;
-		expect(options).toContainEqual(expect.objectContaining({ value: 'Invoice', description: 'Attachments' }));
+		expect(options).toContainEqual(
+			expect.objectContaining({ value: 'Invoice', description: 'Attachments' }),
+		);
 		expect(calls()).toEqual([`GET ${tablePath()}/columns`]);
 	});
 
@@ -297,7 +383,9 @@ describe('upload → Attach to Record', () => {
 		const r = await run(attachParams(demo.orderIds[2], 'append', 'Amount'), [
 			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
 		]);
-		expect(r.error?.message).toBe('Column "Amount" of table "Orders" is of type Numeric, not Attachments');
+		expect(r.error?.message).toBe(
+			'Column "Amount" of table "Orders" is of type Numeric, not Attachments',
+		);
 		expect(r.error?.description).toBe('Attachments columns of table "Orders": Invoice.');
 		expect(calls()).toEqual([`GET ${tablePath()}/columns`]);
 	});
@@ -311,20 +399,29 @@ describe('upload → Attach to Record', () => {
 	});
 
 	it('refuses a row that does not exist, before uploading', async () => {
-		const r = await run(attachParams(9999, 'append'), [{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }]);
+		const r = await run(attachParams(9999, 'append'), [
+			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
+		]);
 		expect(r.error?.message).toBe('Table "Orders" has no record with ID 9999');
 		expect(calls()).toEqual([`GET ${tablePath()}/columns`, `GET ${tablePath()}/records`]);
 	});
 
 	it('says which attachments were uploaded when writing the cell fails', async () => {
-		emu.fault({ method: 'PATCH', path: `${tablePath()}/records`, status: 400, body: { error: 'Invalid row id 3' } });
+		emu.fault({
+			method: 'PATCH',
+			path: `${tablePath()}/records`,
+			status: 400,
+			body: { error: 'Invalid row id 3' },
+		});
 		const r = await run(attachParams(demo.orderIds[2], 'append'), [
 			{ json: {}, binary: { data: file('late', 'late.txt', 'text/plain') } },
 		]);
 		expect(r.error?.message).toBe('Invalid row id 3');
 		const uploaded = emu.log.find((e) => e.method === 'POST');
 		expect(uploaded?.status).toBe(200);
-		expect(r.error?.description).toMatch(/The files were uploaded \(attachment IDs \d+\) but not written into the cell/);
+		expect(r.error?.description).toMatch(
+			/The files were uploaded \(attachment IDs \d+\) but not written into the cell/,
+		);
 		expect(calls()).toEqual([
 			`GET ${tablePath()}/columns`,
 			`GET ${tablePath()}/records`,
@@ -360,7 +457,7 @@ describe('get', () => {
 		expect(calls()).toEqual([`GET ${attPath()}/${demo.attachmentId}`]);
 	});
 
-	it('gives Grist\'s text for an unknown id (404)', async () => {
+	it("gives Grist's text for an unknown id (404)", async () => {
 		const r = await run({ operation: 'get', attachmentId: '4242' });
 		expect(r.error?.message).toBe('Attachment not found: 4242');
 		expect(r.error?.httpCode).toBe('404');
@@ -399,17 +496,34 @@ describe('get', () => {
 
 describe('download', () => {
 	it('puts the file in the binary field with its real name and MIME type', async () => {
-		const r = await run({ operation: 'download', attachmentId: String(demo.attachmentId), binaryPropertyName: 'invoice' });
+		const r = await run({
+			operation: 'download',
+			attachmentId: String(demo.attachmentId),
+			binaryPropertyName: 'invoice',
+		});
 		expect(r.error).toBeUndefined();
-		expect(r.items[0].json).toEqual({ id: demo.attachmentId, fileName: 'invoice-1.txt', mimeType: 'text/plain', fileSize: 38 });
-		expect(r.items[0].binary?.invoice).toMatchObject({ fileName: 'invoice-1.txt', mimeType: 'text/plain', fileExtension: 'txt' });
+		expect(r.items[0].json).toEqual({
+			id: demo.attachmentId,
+			fileName: 'invoice-1.txt',
+			mimeType: 'text/plain',
+			fileSize: 38,
+		});
+		expect(r.items[0].binary?.invoice).toMatchObject({
+			fileName: 'invoice-1.txt',
+			mimeType: 'text/plain',
+			fileExtension: 'txt',
+		});
 		expect(r.items[0].pairedItem).toEqual({ item: 0 });
-		expect((await r.binary(0, 'invoice')).toString()).toBe('Invoice #1\nAlice Martin\nTotal: 120.50\n');
+		expect((await r.binary(0, 'invoice')).toString()).toBe(
+			'Invoice #1\nAlice Martin\nTotal: 120.50\n',
+		);
 		expect(calls()).toEqual([`GET ${attPath()}/${demo.attachmentId}/download`]);
 	});
 
 	it('follows an Attachments cell read before (the README recipe)', async () => {
-		const rows = emu.records(demo.docId, 'Orders').filter((row) => Array.isArray(row.fields.Invoice));
+		const rows = emu
+			.records(demo.docId, 'Orders')
+			.filter((row) => Array.isArray(row.fields.Invoice));
 		const r = await run(
 			{ operation: 'download', attachmentId: '={{ $json.fields.Invoice[1] }}' },
 			rows.map((row) => ({ json: row as unknown as IDataObject })),
@@ -423,7 +537,7 @@ describe('download', () => {
 		}
 	});
 
-	it('gives Grist\'s text for an unknown id (404), read from the streamed answer', async () => {
+	it("gives Grist's text for an unknown id (404), read from the streamed answer", async () => {
 		const r = await run({ operation: 'download', attachmentId: '999' });
 		expect(r.error?.message).toBe('Attachment not found: 999');
 		expect(r.error?.httpCode).toBe('404');
@@ -441,7 +555,9 @@ describe('download', () => {
 			`GET ${attPath()}/${demo.attachmentId}/download`,
 			`GET ${attPath()}/${demo.attachmentId}/download`,
 		]);
-		expect((await r.binary(0, 'data')).toString()).toBe('Invoice #1\nAlice Martin\nTotal: 120.50\n');
+		expect((await r.binary(0, 'data')).toString()).toBe(
+			'Invoice #1\nAlice Martin\nTotal: 120.50\n',
+		);
 	});
 
 	it('retries a download after 503 and returns the bytes once', async () => {
@@ -449,7 +565,9 @@ describe('download', () => {
 		const r = await run({ operation: 'download', attachmentId: String(demo.attachmentId) });
 		expect(r.error).toBeUndefined();
 		expect(emu.log.map((e) => e.status)).toEqual([503, 503, 200]);
-		expect((await r.binary(0, 'data')).toString()).toBe('Invoice #1\nAlice Martin\nTotal: 120.50\n');
+		expect((await r.binary(0, 'data')).toString()).toBe(
+			'Invoice #1\nAlice Martin\nTotal: 120.50\n',
+		);
 	});
 });
 
@@ -458,7 +576,12 @@ describe('getAll', () => {
 		const r = await run({ operation: 'getAll', returnAll: true });
 		expect(r.error).toBeUndefined();
 		expect(r.items[0]).toEqual({
-			json: { id: demo.attachmentId, fileName: 'invoice-1.txt', fileSize: 38, timeUploaded: expect.any(String) },
+			json: {
+				id: demo.attachmentId,
+				fileName: 'invoice-1.txt',
+				fileSize: 38,
+				timeUploaded: expect.any(String),
+			},
 			pairedItem: { item: 0 },
 		});
 		expect(r.items.length).toBeGreaterThan(1);
@@ -478,12 +601,18 @@ describe('getAll', () => {
 		['={{ "many" }}', '"many"'],
 	])('refuses Limit %s before any request, naming the field and item', async (limit, shown) => {
 		const r = await run({ operation: 'getAll', returnAll: false, limit });
-		expect(r.error?.message).toBe(`The Limit of item 0 must be a whole number of at least 1, not ${shown}`);
+		expect(r.error?.message).toBe(
+			`The Limit of item 0 must be a whole number of at least 1, not ${shown}`,
+		);
 		expect(emu.log).toEqual([]);
 	});
 
-	it('gives Grist\'s text for an unknown document', async () => {
-		const r = await run({ operation: 'getAll', returnAll: true, document: { __rl: true, mode: 'id', value: 'NoSuchDoc12345' } });
+	it("gives Grist's text for an unknown document", async () => {
+		const r = await run({
+			operation: 'getAll',
+			returnAll: true,
+			document: { __rl: true, mode: 'id', value: 'NoSuchDoc12345' },
+		});
 		expect(r.error?.message).toBe('document not found');
 		expect(r.error?.httpCode).toBe('404');
 	});
@@ -502,7 +631,12 @@ describe('20 MB round trip', () => {
 
 		const down = await run({ operation: 'download', attachmentId: String(id) });
 		expect(down.error).toBeUndefined();
-		expect(down.items[0].json).toEqual({ id, fileName: 'big.bin', mimeType: 'application/octet-stream', fileSize: content.length });
+		expect(down.items[0].json).toEqual({
+			id,
+			fileName: 'big.bin',
+			mimeType: 'application/octet-stream',
+			fileSize: content.length,
+		});
 		const bytes = await down.binary(0, 'data');
 		expect(bytes.length).toBe(content.length);
 		expect(sha256(bytes)).toBe(sha256(content));

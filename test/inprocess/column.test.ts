@@ -20,7 +20,13 @@ const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 async function run(table: string, options = {}, continueOnFail = false) {
 	return await runNode({
 		node: new Grist(),
-		parameters: { resource: 'column', operation: 'getAll', document: rl(demo.docId), table: rl(table), options },
+		parameters: {
+			resource: 'column',
+			operation: 'getAll',
+			document: rl(demo.docId),
+			table: rl(table),
+			options,
+		},
 		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 		continueOnFail,
 	});

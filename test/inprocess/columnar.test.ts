@@ -25,7 +25,11 @@ beforeEach(() => emu.clearLog());
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const path = (t: string) => `/api/docs/${demo.docId}/tables/${t}/data`;
 
-async function run(parameters: INodeParameters, input?: INodeExecutionData[], continueOnFail = false) {
+async function run(
+	parameters: INodeParameters,
+	input?: INodeExecutionData[],
+	continueOnFail = false,
+) {
 	return await runNode({
 		node: new Grist(),
 		parameters: { resource: 'columnar', document: rl(demo.docId), ...parameters },
@@ -43,7 +47,12 @@ function clear() {
 
 describe('columnar.getAll', () => {
 	it('outputs the raw columnar object (hidden columns included, as Grist sends it)', async () => {
-		const { items, error } = await run({ operation: 'getAll', table: rl('Customers'), output: 'raw', returnAll: true });
+		const { items, error } = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			output: 'raw',
+			returnAll: true,
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({
@@ -52,7 +61,9 @@ describe('columnar.getAll', () => {
 			Since: [1704067200, 1706745600, 1709251200],
 		});
 		expect(items[0].json).toHaveProperty('manualSort');
-		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([['GET', path('Customers'), {}]]);
+		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
+			['GET', path('Customers'), {}],
+		]);
 	});
 
 	it('outputs one simplified item per row, with filter, sort and limit', async () => {
@@ -65,10 +76,32 @@ describe('columnar.getAll', () => {
 			sort: { rules: [{ column: 'Amount', direction: 'asc' }] },
 		});
 		expect(items.map((i) => i.json)).toEqual([
-			{ id: 3, Customer: 1, Amount: 42.25, Ordered: '2024-06-03', Status: 'Shipped', Tags: ['gift', 'bulk'], Invoice: null, Total: 84.5 },
-			{ id: 1, Customer: 1, Amount: 120.5, Ordered: '2024-06-01', Status: 'Paid', Tags: ['rush'], Invoice: [demo.attachmentId], Total: 241 },
+			{
+				id: 3,
+				Customer: 1,
+				Amount: 42.25,
+				Ordered: '2024-06-03',
+				Status: 'Shipped',
+				Tags: ['gift', 'bulk'],
+				Invoice: null,
+				Total: 84.5,
+			},
+			{
+				id: 1,
+				Customer: 1,
+				Amount: 120.5,
+				Ordered: '2024-06-01',
+				Status: 'Paid',
+				Tags: ['rush'],
+				Invoice: [demo.attachmentId],
+				Total: 241,
+			},
 		]);
-		expect(emu.log.find((e) => e.apiPath === path('Orders'))!.query).toEqual({ limit: '2', filter: '{"Customer":[1]}', sort: 'Amount' });
+		expect(emu.log.find((e) => e.apiPath === path('Orders'))!.query).toEqual({
+			limit: '2',
+			filter: '{"Customer":[1]}',
+			sort: 'Amount',
+		});
 	});
 });
 
@@ -85,7 +118,10 @@ describe('columnar writes', () => {
 		expect(error).toBeUndefined();
 		const posts = emu.log.filter((e) => e.method === 'POST');
 		expect(posts.map((p) => [p.apiPath, p.body])).toEqual([
-			[path('Items'), { Name: ['a', 'b', 'c'], Qty: [1, 2, 3], Day: [1704844800, null, 1704931200] }],
+			[
+				path('Items'),
+				{ Name: ['a', 'b', 'c'], Qty: [1, 2, 3], Day: [1704844800, null, 1704931200] },
+			],
 		]);
 		const ids = emu.records(demo.docId, 'Items').map((r) => r.id);
 		expect(items.map((i) => [i.json, (i.pairedItem as { item: number }).item])).toEqual([
@@ -98,11 +134,14 @@ describe('columnar writes', () => {
 		clear();
 		const ids = emu.addRecords(demo.docId, 'Items', [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
 		emu.clearLog();
-		const { error } = await run({ operation: 'update', table: rl('Items'), data: '={{ JSON.stringify($json) }}' }, [
-			{ json: { id: [ids[0]], Qty: [5] } },
-			{ json: { id: [ids[1]], Name: ['B'] } },
-			{ json: { id: [ids[2]], Qty: [7] } },
-		]);
+		const { error } = await run(
+			{ operation: 'update', table: rl('Items'), data: '={{ JSON.stringify($json) }}' },
+			[
+				{ json: { id: [ids[0]], Qty: [5] } },
+				{ json: { id: [ids[1]], Name: ['B'] } },
+				{ json: { id: [ids[2]], Qty: [7] } },
+			],
+		);
 		expect(error).toBeUndefined();
 		expect(emu.log.filter((e) => e.method === 'PATCH').map((e) => e.body)).toEqual([
 			{ id: [ids[0], ids[2]], Qty: [5, 7] },
@@ -119,9 +158,15 @@ describe('columnar writes', () => {
 		clear();
 		const ids = emu.addRecords(demo.docId, 'Items', [{ Name: 'a' }, { Name: 'b' }]);
 		emu.clearLog();
-		const { items, error } = await run({ operation: 'delete', table: rl('Items'), rowIds: ids.join(',') });
+		const { items, error } = await run({
+			operation: 'delete',
+			table: rl('Items'),
+			rowIds: ids.join(','),
+		});
 		expect(error).toBeUndefined();
-		expect(emu.log.map((e) => [e.method, e.apiPath, e.body])).toEqual([['POST', `${path('Items')}/delete`, ids]]);
+		expect(emu.log.map((e) => [e.method, e.apiPath, e.body])).toEqual([
+			['POST', `${path('Items')}/delete`, ids],
+		]);
 		expect(items.map((i) => i.json)).toEqual([{ deleted: true, ids }]);
 	});
 
@@ -139,7 +184,11 @@ describe('columnar writes', () => {
 	it('requires an id array to update, and a value that fits each column', async () => {
 		const noId = await run({ operation: 'update', table: rl('Items'), data: '{"Qty": [1]}' });
 		expect(noId.error?.message).toBe('The Columns (JSON) of item 0 has no "id" array');
-		const bad = await run({ operation: 'create', table: rl('Items'), data: '{"Qty": ["lots"]}' }, undefined, true);
+		const bad = await run(
+			{ operation: 'create', table: rl('Items'), data: '{"Qty": ["lots"]}' },
+			undefined,
+			true,
+		);
 		expect(bad.items.map((i) => i.json.error as IDataObject)).toEqual([
 			'Field "Qty" of item 0: The value "lots" does not fit a Int column: expected a whole number',
 		]);

@@ -6,7 +6,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { GristApi, INVALID_URL_MESSAGE, NOT_GRIST_MESSAGE } from '../../credentials/GristApi.credentials';
+import {
+	GristApi,
+	INVALID_URL_MESSAGE,
+	NOT_GRIST_MESSAGE,
+} from '../../credentials/GristApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { testCredential } from '../harness/inprocess';
 
@@ -38,7 +42,9 @@ beforeAll(async () => {
 	htmlOk = http.createServer((req, res) => {
 		htmlOkRequests.push(`${req.method} ${req.headers.host} ${req.url}`);
 		res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-		res.end('<!DOCTYPE html><html><head><title>n8n.io - Workflow Automation</title></head><body><div id="app"></div></body></html>');
+		res.end(
+			'<!DOCTYPE html><html><head><title>n8n.io - Workflow Automation</title></head><body><div id="app"></div></body></html>',
+		);
 	});
 	htmlOkUrl = await listen(htmlOk);
 	jsonOk = http.createServer((_req, res) => {
@@ -49,7 +55,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await emulator.close();
-	for (const server of [notGrist, htmlOk, jsonOk]) await new Promise((resolve) => server.close(resolve));
+	for (const server of [notGrist, htmlOk, jsonOk])
+		await new Promise((resolve) => server.close(resolve));
 });
 beforeEach(() => {
 	emulator.clearLog();
@@ -78,7 +85,7 @@ describe('credential test', () => {
 	});
 
 	it.each([
-		['an HTML page (e.g. n8n\'s own editor address)', () => htmlOkUrl],
+		["an HTML page (e.g. n8n's own editor address)", () => htmlOkUrl],
 		['a JSON object that is not a Grist user', () => jsonOkUrl],
 	])('fails for a server that answers every path with 200 and %s', async (_what, url) => {
 		const result = await test(url());
@@ -87,8 +94,13 @@ describe('credential test', () => {
 	});
 
 	it('fails for an HTML-200 server under a self-hosted style /o/<team> URL, and calls /o/<team>/api/profile/user', async () => {
-		expect(await test(`${htmlOkUrl}/o/docs/doc/abc`)).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
-		expect(htmlOkRequests).toEqual([`GET ${htmlOkUrl.slice('http://'.length)} /o/docs/api/profile/user`]);
+		expect(await test(`${htmlOkUrl}/o/docs/doc/abc`)).toEqual({
+			status: 'Error',
+			message: NOT_GRIST_MESSAGE,
+		});
+		expect(htmlOkRequests).toEqual([
+			`GET ${htmlOkUrl.slice('http://'.length)} /o/docs/api/profile/user`,
+		]);
 	});
 
 	it('says what to do about a wrong key, and never shows it', async () => {
@@ -139,8 +151,12 @@ describe('credential test', () => {
 			// http://grist:8484: a Docker-internal name, the classic cause.
 			const result = await test('http://grist:8484');
 			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/"Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/);
-			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/profile/user', 404]]);
+			expect(result.message).toMatch(
+				/"Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/,
+			);
+			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([
+				['grist:8484', '/api/profile/user', 404],
+			]);
 		});
 
 		it('explains a team host with another team in /o/<team> ("Wrong org for this domain")', async () => {
@@ -150,11 +166,16 @@ describe('credential test', () => {
 				message:
 					'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
 			});
-			expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([['demo.getgrist.com', '/o/other/api/profile/user', 400]]);
+			expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([
+				['demo.getgrist.com', '/o/other/api/profile/user', 400],
+			]);
 		});
 
 		it('passes on the team host itself', async () => {
-			expect(await test('http://demo.getgrist.com')).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(await test('http://demo.getgrist.com')).toEqual({
+				status: 'OK',
+				message: 'Connection successful!',
+			});
 		});
 	});
 
@@ -174,8 +195,13 @@ describe('credential test', () => {
 		});
 
 		it('fails with the not-Grist message (a captive portal or a company proxy, not Grist)', async () => {
-			expect(await test('http://grist.example.com/o/team')).toEqual({ status: 'Error', message: NOT_GRIST_MESSAGE });
-			expect(htmlOkRequests).toEqual(['GET grist.example.com http://grist.example.com/o/team/api/profile/user']);
+			expect(await test('http://grist.example.com/o/team')).toEqual({
+				status: 'Error',
+				message: NOT_GRIST_MESSAGE,
+			});
+			expect(htmlOkRequests).toEqual([
+				'GET grist.example.com http://grist.example.com/o/team/api/profile/user',
+			]);
 			expect(emulator.log).toHaveLength(0);
 		});
 	});

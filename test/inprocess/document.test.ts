@@ -22,13 +22,20 @@ describe('document create', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		const doc = items[0].json;
-		expect(doc).toMatchObject({ name: 'Roadmap', isPinned: true, workspace: { id: demo.workspace2Id } });
+		expect(doc).toMatchObject({
+			name: 'Roadmap',
+			isPinned: true,
+			workspace: { id: demo.workspace2Id },
+		});
 		expect(String(doc.id)).toHaveLength(22);
-		expect(requests()).toEqual([`POST /o/demo/api/workspaces/${demo.workspace2Id}/docs`, `GET /o/demo/api/docs/${doc.id}`]);
+		expect(requests()).toEqual([
+			`POST /o/demo/api/workspaces/${demo.workspace2Id}/docs`,
+			`GET /o/demo/api/docs/${doc.id}`,
+		]);
 		expect(emu.log[0].body).toEqual({ name: 'Roadmap', isPinned: true });
 	});
 
-	it('a viewer cannot create: Grist\'s message', async () => {
+	it("a viewer cannot create: Grist's message", async () => {
 		const { error } = await run(
 			{ operation: 'create', workspace: rl('id', String(demo.workspaceId)), name: 'X' },
 			{ apiKey: demo.viewerApiKey },
@@ -38,7 +45,11 @@ describe('document create', () => {
 	});
 
 	it('a non-integer workspace ID is refused before the request', async () => {
-		const { error } = await run({ operation: 'create', workspace: rl('id', '={{ "Sales" }}'), name: 'X' });
+		const { error } = await run({
+			operation: 'create',
+			workspace: rl('id', '={{ "Sales" }}'),
+			name: 'X',
+		});
 		expect(error?.message).toBe('The Workspace ID "Sales" is not a whole number');
 		expect(emu.log).toHaveLength(0);
 	});
@@ -60,7 +71,12 @@ describe('document getAll', () => {
 
 	it('lists the documents of the site, searchable by name, with a limit', async () => {
 		emu.addDoc(demo.workspaceId, { name: 'Task archive' });
-		const all = await run({ operation: 'getAll', scope: 'org', org: rl('list', ''), returnAll: true });
+		const all = await run({
+			operation: 'getAll',
+			scope: 'org',
+			org: rl('list', ''),
+			returnAll: true,
+		});
 		expect(all.error).toBeUndefined();
 		expect(all.items.length).toBeGreaterThanOrEqual(3);
 		expect(requests()).toEqual(['GET /o/demo/api/orgs/demo/workspaces']);
@@ -93,11 +109,15 @@ describe('document get', () => {
 	])('gets a document from %s', async (_label, url) => {
 		const { items, error } = await run({ operation: 'get', document: rl('url', url(demo.docId)) });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: demo.docId, name: 'CRM', workspace: { id: demo.workspaceId } });
+		expect(items[0].json).toMatchObject({
+			id: demo.docId,
+			name: 'CRM',
+			workspace: { id: demo.workspaceId },
+		});
 		expect(requests()).toEqual([`GET /o/demo/api/docs/${demo.docId}`]);
 	});
 
-	it('an unknown document gives Grist\'s message', async () => {
+	it("an unknown document gives Grist's message", async () => {
 		const { error } = await run({ operation: 'get', document: rl('id', 'NoSuchDocumentId12345') });
 		expect(error?.message).toBe('document not found');
 		expect(error?.httpCode).toBe('404');
@@ -114,17 +134,24 @@ describe('document update', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id: doc.id, name: 'Final', isPinned: true });
-		expect(requests()).toEqual([`PATCH /o/demo/api/docs/${doc.id}`, `GET /o/demo/api/docs/${doc.id}`]);
+		expect(requests()).toEqual([
+			`PATCH /o/demo/api/docs/${doc.id}`,
+			`GET /o/demo/api/docs/${doc.id}`,
+		]);
 		expect(emu.log[0].body).toEqual({ name: 'Final', isPinned: true });
 	});
 
 	it('nothing to update is refused before the request', async () => {
-		const { error } = await run({ operation: 'update', document: rl('id', demo.docId), updateFields: {} });
+		const { error } = await run({
+			operation: 'update',
+			document: rl('id', demo.docId),
+			updateFields: {},
+		});
 		expect(error?.message).toBe('No field to update was given');
 		expect(emu.log).toHaveLength(0);
 	});
 
-	it('a viewer trying to rename gets Grist\'s message and a hint', async () => {
+	it("a viewer trying to rename gets Grist's message and a hint", async () => {
 		const { error } = await run(
 			{ operation: 'update', document: rl('id', demo.docId), updateFields: { name: 'Mine' } },
 			{ apiKey: demo.viewerApiKey },
@@ -144,12 +171,18 @@ describe('document move', () => {
 			destinationWorkspace: rl('id', String(demo.workspace2Id)),
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: doc.id, workspace: { id: demo.workspace2Id, name: 'Projects' } });
-		expect(requests()).toEqual([`PATCH /o/demo/api/docs/${doc.id}/move`, `GET /o/demo/api/docs/${doc.id}`]);
+		expect(items[0].json).toMatchObject({
+			id: doc.id,
+			workspace: { id: demo.workspace2Id, name: 'Projects' },
+		});
+		expect(requests()).toEqual([
+			`PATCH /o/demo/api/docs/${doc.id}/move`,
+			`GET /o/demo/api/docs/${doc.id}`,
+		]);
 		expect(emu.log[0].body).toEqual({ workspace: demo.workspace2Id });
 	});
 
-	it('moving to the workspace it is in gives Grist\'s message and names the field', async () => {
+	it("moving to the workspace it is in gives Grist's message and names the field", async () => {
 		const { error } = await run({
 			operation: 'move',
 			document: rl('id', demo.docId),
@@ -183,11 +216,17 @@ describe('document delete', () => {
 		expect(items[0]).toEqual({ json: { deleted: true }, pairedItem: { item: 0 } });
 		expect(items[1].json).toMatchObject({ error: 'document not found', httpCode: '404' });
 		expect(items[1].pairedItem).toEqual({ item: 1 });
-		expect(requests()).toEqual([`DELETE /o/demo/api/docs/${doc.id}`, `DELETE /o/demo/api/docs/${doc.id}`]);
+		expect(requests()).toEqual([
+			`DELETE /o/demo/api/docs/${doc.id}`,
+			`DELETE /o/demo/api/docs/${doc.id}`,
+		]);
 	});
 
 	it('a viewer cannot delete', async () => {
-		const { error } = await run({ operation: 'delete', document: rl('id', demo.docId) }, { apiKey: demo.viewerApiKey });
+		const { error } = await run(
+			{ operation: 'delete', document: rl('id', demo.docId) },
+			{ apiKey: demo.viewerApiKey },
+		);
 		expect(error?.httpCode).toBe('403');
 	});
 });
@@ -224,10 +263,14 @@ describe('document access', () => {
 		});
 	});
 
-	it('removing one\'s own access alone is allowed by Grist', async () => {
+	it("removing one's own access alone is allowed by Grist", async () => {
 		const doc = emu.addDoc(demo.workspaceId, { name: 'Leave me', owner: demo.editorEmail });
 		const { error } = await run(
-			{ operation: 'updateAccess', document: rl('id', doc.id), users: { user: [{ email: demo.editorEmail, role: 'remove' }] } },
+			{
+				operation: 'updateAccess',
+				document: rl('id', doc.id),
+				users: { user: [{ email: demo.editorEmail, role: 'remove' }] },
+			},
 			{ apiKey: demo.editorApiKey },
 		);
 		expect(error).toBeUndefined();
@@ -246,13 +289,25 @@ describe('document access', () => {
 });
 
 describe('document exports', () => {
-	it('exportWorkbook: the whole document as xlsx with Grist\'s file name and MIME type', async () => {
-		const result = await run({ operation: 'exportWorkbook', document: rl('id', demo.docId), tables: 'all' });
+	it("exportWorkbook: the whole document as xlsx with Grist's file name and MIME type", async () => {
+		const result = await run({
+			operation: 'exportWorkbook',
+			document: rl('id', demo.docId),
+			tables: 'all',
+		});
 		expect(result.error).toBeUndefined();
 		const item = result.items[0];
 		const mime = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-		expect(item.json).toMatchObject({ documentId: demo.docId, fileName: 'CRM.xlsx', mimeType: mime });
-		expect(item.binary?.data).toMatchObject({ fileName: 'CRM.xlsx', mimeType: mime, fileExtension: 'xlsx' });
+		expect(item.json).toMatchObject({
+			documentId: demo.docId,
+			fileName: 'CRM.xlsx',
+			mimeType: mime,
+		});
+		expect(item.binary?.data).toMatchObject({
+			fileName: 'CRM.xlsx',
+			mimeType: mime,
+			fileExtension: 'xlsx',
+		});
 		const bytes = await result.binary(0, 'data');
 		expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
 		expect(item.json.fileSize).toBe(bytes.length);
@@ -276,9 +331,17 @@ describe('document exports', () => {
 	});
 
 	it('exportTable: csv of one table', async () => {
-		const result = await run({ operation: 'exportTable', document: rl('id', demo.docId), table: rl('id', 'Customers') });
+		const result = await run({
+			operation: 'exportTable',
+			document: rl('id', demo.docId),
+			table: rl('id', 'Customers'),
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ fileName: 'CRM-Customers.csv', mimeType: 'text/csv', tableId: 'Customers' });
+		expect(result.items[0].json).toMatchObject({
+			fileName: 'CRM-Customers.csv',
+			mimeType: 'text/csv',
+			tableId: 'Customers',
+		});
 		const csv = (await result.binary(0, 'data')).toString('utf8');
 		const lines = csv.trim().split(/\r?\n/);
 		expect(lines[0]).toBe('Name,Email,Country,Since');
@@ -288,8 +351,12 @@ describe('document exports', () => {
 		expect(emu.log[0].query).toEqual({ tableId: 'Customers' });
 	});
 
-	it('exportTable: an unknown table gives Grist\'s message', async () => {
-		const result = await run({ operation: 'exportTable', document: rl('id', demo.docId), table: rl('id', 'Nope') });
+	it("exportTable: an unknown table gives Grist's message", async () => {
+		const result = await run({
+			operation: 'exportTable',
+			document: rl('id', demo.docId),
+			table: rl('id', 'Nope'),
+		});
 		expect(result.error?.message).toBe('Table Nope not found.');
 		expect(result.error?.httpCode).toBe('404');
 	});

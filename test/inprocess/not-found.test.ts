@@ -21,22 +21,30 @@ describe('an unknown document', () => {
 	it.each([
 		['Simplify on (the columns are read first)', true, 'columns'],
 		['Simplify off', false, 'records'],
-	])('on a record read names the document, not the table: %s', async (_label, simplify, endpoint) => {
-		const { error } = await record({
-			operation: 'getAll',
-			document: rl('id', 'NoSuchDocumentId12345'),
-			table: rl('id', 'Customers'),
-			simplify,
-		});
-		expect(error?.message).toBe('document not found');
-		expect(error?.httpCode).toBe('404');
-		expect(error?.description).toBe(documentHint('NoSuchDocumentId12345'));
-		expect(error?.description).not.toMatch(/Customers|table/i);
-		expect(requests()).toEqual([`GET /api/docs/NoSuchDocumentId12345/tables/Customers/${endpoint} 404`]);
-	});
+	])(
+		'on a record read names the document, not the table: %s',
+		async (_label, simplify, endpoint) => {
+			const { error } = await record({
+				operation: 'getAll',
+				document: rl('id', 'NoSuchDocumentId12345'),
+				table: rl('id', 'Customers'),
+				simplify,
+			});
+			expect(error?.message).toBe('document not found');
+			expect(error?.httpCode).toBe('404');
+			expect(error?.description).toBe(documentHint('NoSuchDocumentId12345'));
+			expect(error?.description).not.toMatch(/Customers|table/i);
+			expect(requests()).toEqual([
+				`GET /api/docs/NoSuchDocumentId12345/tables/Customers/${endpoint} 404`,
+			]);
+		},
+	);
 
 	it('on a document get names the document', async () => {
-		const { error } = await document({ operation: 'get', document: rl('id', 'NoSuchDocumentId12345') });
+		const { error } = await document({
+			operation: 'get',
+			document: rl('id', 'NoSuchDocumentId12345'),
+		});
 		expect(error?.message).toBe('document not found');
 		expect(error?.description).toBe(documentHint('NoSuchDocumentId12345'));
 		expect(requests()).toEqual(['GET /api/docs/NoSuchDocumentId12345 404']);
@@ -45,19 +53,34 @@ describe('an unknown document', () => {
 	it.each([
 		['../../orgs', '..%2F..%2Forgs'],
 		['abc?x=1', 'abc%3Fx%3D1'],
-	])('with the ID %p: stays one path segment, and the hint says what a document ID looks like', async (id, encoded) => {
-		const { error } = await record({ operation: 'getAll', document: rl('id', id), table: rl('id', 'Customers'), simplify: false });
-		expect(error?.message).toBe('document not found');
-		expect(error?.description).toBe(
-			`${documentHint(id)} A document ID has only letters, digits, - and _: "${id}" looks like a name, a URL or a path. Pick it from the list or enter its ID (or paste the whole document URL).`,
-		);
-		expect(emu.log.map((e) => e.path)).toEqual([`/o/demo/api/docs/${encoded}/tables/Customers/records`]);
-	});
+	])(
+		'with the ID %p: stays one path segment, and the hint says what a document ID looks like',
+		async (id, encoded) => {
+			const { error } = await record({
+				operation: 'getAll',
+				document: rl('id', id),
+				table: rl('id', 'Customers'),
+				simplify: false,
+			});
+			expect(error?.message).toBe('document not found');
+			expect(error?.description).toBe(
+				`${documentHint(id)} A document ID has only letters, digits, - and _: "${id}" looks like a name, a URL or a path. Pick it from the list or enter its ID (or paste the whole document URL).`,
+			);
+			expect(emu.log.map((e) => e.path)).toEqual([
+				`/o/demo/api/docs/${encoded}/tables/Customers/records`,
+			]);
+		},
+	);
 });
 
 describe('other missing objects are named too', () => {
 	it('an unknown table names the table and its document', async () => {
-		const { error } = await record({ operation: 'getAll', document: rl('id', demo.docId), table: rl('id', 'Nope'), simplify: false });
+		const { error } = await record({
+			operation: 'getAll',
+			document: rl('id', demo.docId),
+			table: rl('id', 'Nope'),
+			simplify: false,
+		});
 		expect(error?.message).toBe('Table not found "Nope"');
 		expect(error?.description).toBe(
 			`Table "Nope" was not found in document "${demo.docId}", or the user of this API key cannot see it. Check the table ID (not its label); the Table field lists the tables in "From list" mode.`,
@@ -65,13 +88,21 @@ describe('other missing objects are named too', () => {
 	});
 
 	it('an unknown workspace names the workspace', async () => {
-		const { error } = await resourceRunner(fx, 'workspace')({ operation: 'get', workspace: rl('id', '987654') });
+		const { error } = await resourceRunner(
+			fx,
+			'workspace',
+		)({ operation: 'get', workspace: rl('id', '987654') });
 		expect(error?.message).toBe('workspace not found');
-		expect(error?.description).toMatch(/^Workspace 987654 was not found, or the user of this API key cannot see it\. Check the workspace ID/);
+		expect(error?.description).toMatch(
+			/^Workspace 987654 was not found, or the user of this API key cannot see it\. Check the workspace ID/,
+		);
 	});
 
 	it('an unknown organization names the organization', async () => {
-		const { error } = await resourceRunner(fx, 'org')({ operation: 'get', org: rl('id', 'nosuchteam') });
+		const { error } = await resourceRunner(
+			fx,
+			'org',
+		)({ operation: 'get', org: rl('id', 'nosuchteam') });
 		expect(error?.message).toBe('organization not found');
 		expect(error?.description).toMatch(/^Organization "nosuchteam" was not found/);
 	});

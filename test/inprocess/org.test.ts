@@ -28,7 +28,12 @@ describe('org get', () => {
 		const { items, error } = await run({ operation: 'get', org: rl('id', String(demo.orgId)) });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ id: demo.orgId, name: 'Demo Team', domain: 'demo', access: 'owners' });
+		expect(items[0].json).toMatchObject({
+			id: demo.orgId,
+			name: 'Demo Team',
+			domain: 'demo',
+			access: 'owners',
+		});
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(requests()).toEqual([`GET /o/demo/api/orgs/${demo.orgId}`]);
 	});
@@ -58,7 +63,7 @@ describe('org get', () => {
 		expect(requests()).toEqual(['GET /api/orgs']);
 	});
 
-	it('an unknown org gives Grist\'s 404 message', async () => {
+	it("an unknown org gives Grist's 404 message", async () => {
 		const { error } = await run({ operation: 'get', org: rl('id', 'nosuchteam') });
 		expect(error?.message).toBe('organization not found');
 		expect(error?.httpCode).toBe('404');
@@ -67,7 +72,11 @@ describe('org get', () => {
 
 describe('org update', () => {
 	it('renames and returns the org as it is now', async () => {
-		const { items, error } = await run({ operation: 'update', org: rl('id', 'demo'), name: 'Demo Renamed' });
+		const { items, error } = await run({
+			operation: 'update',
+			org: rl('id', 'demo'),
+			name: 'Demo Renamed',
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({ id: demo.orgId, name: 'Demo Renamed' });
@@ -77,12 +86,16 @@ describe('org update', () => {
 	});
 
 	it('an empty name is refused before any request', async () => {
-		const { error } = await run({ operation: 'update', org: rl('id', 'demo'), name: '={{ "  " }}' });
+		const { error } = await run({
+			operation: 'update',
+			org: rl('id', 'demo'),
+			name: '={{ "  " }}',
+		});
 		expect(error?.message).toBe('The Name is empty');
 		expect(emu.log).toHaveLength(0);
 	});
 
-	it('a viewer trying to rename gets Grist\'s message; Continue On Fail keeps going per item', async () => {
+	it("a viewer trying to rename gets Grist's message; Continue On Fail keeps going per item", async () => {
 		const { items, error } = await run(
 			{ operation: 'update', org: rl('id', '={{ $json.org }}'), name: 'Nope' },
 			{
@@ -103,10 +116,17 @@ describe('org update', () => {
 
 describe('org access', () => {
 	it('getAccess gives one item per user', async () => {
-		const { items, error } = await run({ operation: 'getAccess', org: rl('id', String(demo.orgId)) });
+		const { items, error } = await run({
+			operation: 'getAccess',
+			org: rl('id', String(demo.orgId)),
+		});
 		expect(error).toBeUndefined();
 		const byEmail = Object.fromEntries(items.map((i) => [i.json.email, i.json.access]));
-		expect(byEmail).toEqual({ [demo.email]: 'owners', [demo.editorEmail]: 'editors', [demo.viewerEmail]: 'viewers' });
+		expect(byEmail).toEqual({
+			[demo.email]: 'owners',
+			[demo.editorEmail]: 'editors',
+			[demo.viewerEmail]: 'viewers',
+		});
 		expect(items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 		expect(requests()).toEqual([`GET /o/demo/api/orgs/${demo.orgId}/access`]);
 	});
@@ -125,7 +145,10 @@ describe('org access', () => {
 		expect(error).toBeUndefined();
 		expect(items).toEqual([
 			{
-				json: { updated: true, users: { 'new.member@example.com': 'members', [demo.viewerEmail]: null } },
+				json: {
+					updated: true,
+					users: { 'new.member@example.com': 'members', [demo.viewerEmail]: null },
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -167,11 +190,16 @@ describe('org access', () => {
 		expect(emu.log).toHaveLength(0);
 	});
 
-	it('changing one\'s own role gives Grist\'s message with a hint', async () => {
+	it("changing one's own role gives Grist's message with a hint", async () => {
 		const { error } = await run({
 			operation: 'updateAccess',
 			org: rl('id', 'demo'),
-			users: { user: [{ email: demo.email, role: 'viewers' }, { email: 'x@example.com', role: 'viewers' }] },
+			users: {
+				user: [
+					{ email: demo.email, role: 'viewers' },
+					{ email: 'x@example.com', role: 'viewers' },
+				],
+			},
 		});
 		expect(error?.message).toBe('Bad request: cannot update own permissions');
 		expect(error?.description).toContain('does not let you change your own role');
@@ -181,7 +209,11 @@ describe('org access', () => {
 
 describe('org getWorkspaces', () => {
 	it('one item per workspace, with its documents', async () => {
-		const { items, error } = await run({ operation: 'getWorkspaces', org: rl('id', 'demo'), output: 'workspace' });
+		const { items, error } = await run({
+			operation: 'getWorkspaces',
+			org: rl('id', 'demo'),
+			output: 'workspace',
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json.name)).toEqual(['Sales', 'Projects']);
 		expect((items[0].json.docs as Array<{ id: string }>).map((d) => d.id)).toEqual([demo.docId]);
@@ -189,12 +221,22 @@ describe('org getWorkspaces', () => {
 	});
 
 	it('one item per document, with its workspace', async () => {
-		const { items } = await run({ operation: 'getWorkspaces', org: rl('id', 'demo'), output: 'document' });
-		expect(items.map((i) => [i.json.id, i.json.name, (i.json.workspace as { id: number }).id])).toEqual([
+		const { items } = await run({
+			operation: 'getWorkspaces',
+			org: rl('id', 'demo'),
+			output: 'document',
+		});
+		expect(
+			items.map((i) => [i.json.id, i.json.name, (i.json.workspace as { id: number }).id]),
+		).toEqual([
 			[demo.docId, 'CRM', demo.workspaceId],
 			[demo.doc2Id, 'Tasks', demo.workspace2Id],
 		]);
-		expect(items[1].json.workspace).toEqual({ id: demo.workspace2Id, name: 'Projects', orgDomain: 'demo' });
+		expect(items[1].json.workspace).toEqual({
+			id: demo.workspace2Id,
+			name: 'Projects',
+			orgDomain: 'demo',
+		});
 		expect(items[1].pairedItem).toEqual({ item: 0 });
 	});
 });
@@ -204,41 +246,75 @@ describe('org key rules of every operation with an Organization field (self-host
 	// field must become the only org the key can see, or an error asking to pick one.
 	const ops: Array<[string, Record<string, unknown>, (org: number) => string[]]> = [
 		['org get', { operation: 'get' }, (o) => [`GET /api/orgs/${o}`]],
-		['org update', { operation: 'update', name: 'Renamed' }, (o) => [`PATCH /api/orgs/${o}`, `GET /api/orgs/${o}`]],
+		[
+			'org update',
+			{ operation: 'update', name: 'Renamed' },
+			(o) => [`PATCH /api/orgs/${o}`, `GET /api/orgs/${o}`],
+		],
 		['org getAccess', { operation: 'getAccess' }, (o) => [`GET /api/orgs/${o}/access`]],
 		[
 			'org updateAccess',
-			{ operation: 'updateAccess', users: { user: [{ email: 'friend@example.com', role: 'viewers' }] } },
+			{
+				operation: 'updateAccess',
+				users: { user: [{ email: 'friend@example.com', role: 'viewers' }] },
+			},
 			(o) => [`PATCH /api/orgs/${o}/access`],
 		],
-		['org getWorkspaces', { operation: 'getWorkspaces', output: 'workspace' }, (o) => [`GET /api/orgs/${o}/workspaces`]],
+		[
+			'org getWorkspaces',
+			{ operation: 'getWorkspaces', output: 'workspace' },
+			(o) => [`GET /api/orgs/${o}/workspaces`],
+		],
 		[
 			'document getAll (site)',
 			{ resource: 'document', operation: 'getAll', scope: 'org', returnAll: true },
 			(o) => [`GET /api/orgs/${o}/workspaces`],
 		],
-		['workspace create', { resource: 'workspace', operation: 'create', name: 'New' }, (o) => [`POST /api/orgs/${o}/workspaces`]],
+		[
+			'workspace create',
+			{ resource: 'workspace', operation: 'create', name: 'New' },
+			(o) => [`POST /api/orgs/${o}/workspaces`],
+		],
 	];
 
-	it.each(ops)('%s: uses the only org of the key, never "current"', async (_name, params, expected) => {
-		const solo = emu.addUser({ email: `solo-${String(params.resource ?? 'org')}-${String(params.operation)}@example.com` });
-		const listed = await run({ operation: 'getAll', returnAll: true }, { serverUrl: emu.url, apiKey: solo.apiKey });
-		expect(listed.items).toHaveLength(1);
-		const only = listed.items[0].json.id as number;
-		emu.clearLog();
-		const { error } = await run({ org: rl('list', ''), ...params }, { serverUrl: emu.url, apiKey: solo.apiKey });
-		expect(error).toBeUndefined();
-		const made = requests();
-		expect(made.slice(0, 1 + expected(only).length)).toEqual(['GET /api/orgs', ...expected(only)]);
-		expect(made.join(' ')).not.toContain('current');
-	});
+	it.each(ops)(
+		'%s: uses the only org of the key, never "current"',
+		async (_name, params, expected) => {
+			const solo = emu.addUser({
+				email: `solo-${String(params.resource ?? 'org')}-${String(params.operation)}@example.com`,
+			});
+			const listed = await run(
+				{ operation: 'getAll', returnAll: true },
+				{ serverUrl: emu.url, apiKey: solo.apiKey },
+			);
+			expect(listed.items).toHaveLength(1);
+			const only = listed.items[0].json.id as number;
+			emu.clearLog();
+			const { error } = await run(
+				{ org: rl('list', ''), ...params },
+				{ serverUrl: emu.url, apiKey: solo.apiKey },
+			);
+			expect(error).toBeUndefined();
+			const made = requests();
+			expect(made.slice(0, 1 + expected(only).length)).toEqual([
+				'GET /api/orgs',
+				...expected(only),
+			]);
+			expect(made.join(' ')).not.toContain('current');
+		},
+	);
 
-	it.each(ops)('%s: with several orgs and none picked, asks to pick one and sends nothing else', async (_name, params) => {
-		const { error } = await run({ org: rl('list', ''), ...params }, { serverUrl: emu.url });
-		expect(error?.message).toBe(
-			'This Grist server has 2 organizations and the Server URL does not say which one to use',
-		);
-		expect(error?.description).toMatch(/Pick an organization in the Organization field, or add \/o\/TEAM/);
-		expect(requests()).toEqual(['GET /api/orgs']);
-	});
+	it.each(ops)(
+		'%s: with several orgs and none picked, asks to pick one and sends nothing else',
+		async (_name, params) => {
+			const { error } = await run({ org: rl('list', ''), ...params }, { serverUrl: emu.url });
+			expect(error?.message).toBe(
+				'This Grist server has 2 organizations and the Server URL does not say which one to use',
+			);
+			expect(error?.description).toMatch(
+				/Pick an organization in the Organization field, or add \/o\/TEAM/,
+			);
+			expect(requests()).toEqual(['GET /api/orgs']);
+		},
+	);
 });

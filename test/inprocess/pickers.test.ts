@@ -38,9 +38,16 @@ async function search(
 describe('searchOrgs', () => {
 	it('lists the orgs of the key, searchable by name or domain', async () => {
 		const all = await search('searchOrgs', { resource: 'org', operation: 'get' });
-		expect(all.results.map((r) => r.name).sort()).toEqual(['Demo Team (demo)', `Personal (docs-${demo.userId})`]);
+		expect(all.results.map((r) => r.name).sort()).toEqual([
+			'Demo Team (demo)',
+			`Personal (docs-${demo.userId})`,
+		]);
 		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/orgs`]);
-		const team = await search('searchOrgs', { resource: 'org', operation: 'get' }, { filter: 'DEMO' });
+		const team = await search(
+			'searchOrgs',
+			{ resource: 'org', operation: 'get' },
+			{ filter: 'DEMO' },
+		);
 		expect(team.results).toEqual([
 			{ name: 'Demo Team (demo)', value: String(demo.orgId), url: `${emu.url}/o/demo` },
 		]);
@@ -48,11 +55,19 @@ describe('searchOrgs', () => {
 });
 
 describe('searchWorkspaces', () => {
-	it('on an /o/<team> Server URL lists that team\'s workspaces', async () => {
+	it("on an /o/<team> Server URL lists that team's workspaces", async () => {
 		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' });
 		expect(res.results).toEqual([
-			{ name: 'Sales', value: String(demo.workspaceId), url: `${emu.url}/o/demo/ws/${demo.workspaceId}/` },
-			{ name: 'Projects', value: String(demo.workspace2Id), url: `${emu.url}/o/demo/ws/${demo.workspace2Id}/` },
+			{
+				name: 'Sales',
+				value: String(demo.workspaceId),
+				url: `${emu.url}/o/demo/ws/${demo.workspaceId}/`,
+			},
+			{
+				name: 'Projects',
+				value: String(demo.workspace2Id),
+				url: `${emu.url}/o/demo/ws/${demo.workspace2Id}/`,
+			},
 		]);
 		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/orgs/demo/workspaces`]);
 	});
@@ -60,7 +75,11 @@ describe('searchWorkspaces', () => {
 	it('uses the picked organization (By URL) and filters by name', async () => {
 		const res = await search(
 			'searchWorkspaces',
-			{ resource: 'workspace', operation: 'create', org: rl('url', 'https://grist.example.com/o/demo') },
+			{
+				resource: 'workspace',
+				operation: 'create',
+				org: rl('url', 'https://grist.example.com/o/demo'),
+			},
 			{ filter: 'proj', serverUrl: emu.url },
 		);
 		expect(res.results.map((r) => r.name)).toEqual(['Projects']);
@@ -68,15 +87,27 @@ describe('searchWorkspaces', () => {
 	});
 
 	it('self-hosted without /o/: every org the key can see, names qualified by the org', async () => {
-		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' }, { serverUrl: emu.url });
-		expect(res.results.map((r) => r.name).sort()).toEqual([`Home (docs-${demo.userId})`, 'Projects (demo)', 'Sales (demo)']);
+		const res = await search(
+			'searchWorkspaces',
+			{ resource: 'workspace', operation: 'get' },
+			{ serverUrl: emu.url },
+		);
+		expect(res.results.map((r) => r.name).sort()).toEqual([
+			`Home (docs-${demo.userId})`,
+			'Projects (demo)',
+			'Sales (demo)',
+		]);
 		expect(requests()[0]).toBe(`GET 127.0.0.1:${emu.port} /api/orgs`);
 	});
 });
 
 describe('searchDocuments', () => {
 	it('lists documents of the site with their workspace, searchable', async () => {
-		const res = await search('searchDocuments', { resource: 'document', operation: 'get' }, { filter: 'crm' });
+		const res = await search(
+			'searchDocuments',
+			{ resource: 'document', operation: 'get' },
+			{ filter: 'crm' },
+		);
 		expect(res.results).toEqual([
 			{ name: 'CRM (Sales)', value: demo.docId, url: `${emu.url}/o/demo/doc/${demo.docId}` },
 		]);
@@ -89,7 +120,9 @@ describe('searchDocuments', () => {
 			workspace: rl('id', String(demo.workspace2Id)),
 		});
 		expect(res.results.map((r) => r.name)).toEqual(['Tasks']);
-		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/workspaces/${demo.workspace2Id}`]);
+		expect(requests()).toEqual([
+			`GET 127.0.0.1:${emu.port} /o/demo/api/workspaces/${demo.workspace2Id}`,
+		]);
 	});
 });
 
@@ -104,7 +137,11 @@ describe('searchTables', () => {
 	});
 
 	it('no document yet: an empty list without a request', async () => {
-		const res = await search('searchTables', { resource: 'document', operation: 'exportTable', document: rl('list', '') });
+		const res = await search('searchTables', {
+			resource: 'document',
+			operation: 'exportTable',
+			document: rl('list', ''),
+		});
 		expect(res.results).toEqual([]);
 		expect(emu.log).toHaveLength(0);
 	});
@@ -127,10 +164,14 @@ describe('team host through a proxy', () => {
 		}
 	});
 
-	it('http://demo.getgrist.com lists the team\'s workspaces via /api/orgs/current', async () => {
-		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' }, {
-			serverUrl: 'http://demo.getgrist.com',
-		});
+	it("http://demo.getgrist.com lists the team's workspaces via /api/orgs/current", async () => {
+		const res = await search(
+			'searchWorkspaces',
+			{ resource: 'workspace', operation: 'get' },
+			{
+				serverUrl: 'http://demo.getgrist.com',
+			},
+		);
 		expect(res.results.map((r) => [r.name, r.url])).toEqual([
 			['Sales', `https://demo.getgrist.com/ws/${demo.workspaceId}/`],
 			['Projects', `https://demo.getgrist.com/ws/${demo.workspace2Id}/`],
@@ -140,14 +181,23 @@ describe('team host through a proxy', () => {
 
 	it('http://docs.getgrist.com (personal site) lists the personal documents', async () => {
 		const personal = emu.addDoc(
-			(await search('searchWorkspaces', { resource: 'workspace', operation: 'get' }, { serverUrl: 'http://docs.getgrist.com' }))
-				.results.map((r) => Number(r.value))[0],
+			(
+				await search(
+					'searchWorkspaces',
+					{ resource: 'workspace', operation: 'get' },
+					{ serverUrl: 'http://docs.getgrist.com' },
+				)
+			).results.map((r) => Number(r.value))[0],
 			{ name: 'My notes' },
 		);
 		emu.clearLog();
-		const res = await search('searchDocuments', { resource: 'document', operation: 'get' }, {
-			serverUrl: 'http://docs.getgrist.com',
-		});
+		const res = await search(
+			'searchDocuments',
+			{ resource: 'document', operation: 'get' },
+			{
+				serverUrl: 'http://docs.getgrist.com',
+			},
+		);
 		expect(res.results.map((r) => r.value)).toEqual([personal.id]);
 		expect(requests()).toEqual(['GET docs.getgrist.com /api/orgs/current/workspaces']);
 	});

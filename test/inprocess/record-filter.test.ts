@@ -96,7 +96,10 @@ describe('the builder fields', () => {
 	it('offer "Is One Of" (the default, as before) and "Is Empty"; Values only for "Is One Of"', () => {
 		const match = condition().find((p) => p.name === 'match');
 		expect(match?.default).toBe('anyOf');
-		expect((match?.options as Array<{ value: string }>).map((o) => o.value)).toEqual(['isEmpty', 'anyOf']);
+		expect((match?.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
+			'isEmpty',
+			'anyOf',
+		]);
 		const values = condition().find((p) => p.name === 'values');
 		expect(values?.displayOptions).toEqual({ show: { match: ['anyOf'] } });
 	});

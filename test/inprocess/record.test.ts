@@ -2,7 +2,12 @@
  * Record operations (level b): the real node in n8n-core against the Grist emulator. Requests are
  * asserted from the emulator's request log; stored values from the emulator's data.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
@@ -77,7 +82,8 @@ const autoMap = (matchingColumns: string[] = []) => ({
 });
 const items = (list: IDataObject[]): INodeExecutionData[] => list.map((json) => ({ json }));
 const requests = () => emu.log.map((e) => `${e.method} ${e.apiPath}`);
-const paired = (out: INodeExecutionData[]) => out.map((o) => (o.pairedItem as { item: number }).item);
+const paired = (out: INodeExecutionData[]) =>
+	out.map((o) => (o.pairedItem as { item: number }).item);
 const tablePath = (t: string) => `/api/docs/${demo.docId}/tables/${t}`;
 
 function resetTable(table: string) {
@@ -88,12 +94,43 @@ function resetTable(table: string) {
 
 describe('record.getAll', () => {
 	it('simplifies: flat records, dates as ISO, lists as arrays, refs as row ids (one GET of columns, one GET of records)', async () => {
-		const { items: out, error } = await run({ operation: 'getAll', table: rl('Orders'), returnAll: true });
+		const { items: out, error } = await run({
+			operation: 'getAll',
+			table: rl('Orders'),
+			returnAll: true,
+		});
 		expect(error).toBeUndefined();
 		expect(out.map((o) => o.json)).toEqual([
-			{ id: 1, Customer: 1, Amount: 120.5, Ordered: '2024-06-01', Status: 'Paid', Tags: ['rush'], Invoice: [demo.attachmentId], Total: 241 },
-			{ id: 2, Customer: 2, Amount: 80, Ordered: '2024-06-02', Status: 'New', Tags: null, Invoice: null, Total: 160 },
-			{ id: 3, Customer: 1, Amount: 42.25, Ordered: '2024-06-03', Status: 'Shipped', Tags: ['gift', 'bulk'], Invoice: null, Total: 84.5 },
+			{
+				id: 1,
+				Customer: 1,
+				Amount: 120.5,
+				Ordered: '2024-06-01',
+				Status: 'Paid',
+				Tags: ['rush'],
+				Invoice: [demo.attachmentId],
+				Total: 241,
+			},
+			{
+				id: 2,
+				Customer: 2,
+				Amount: 80,
+				Ordered: '2024-06-02',
+				Status: 'New',
+				Tags: null,
+				Invoice: null,
+				Total: 160,
+			},
+			{
+				id: 3,
+				Customer: 1,
+				Amount: 42.25,
+				Ordered: '2024-06-03',
+				Status: 'Shipped',
+				Tags: ['gift', 'bulk'],
+				Invoice: null,
+				Total: 84.5,
+			},
 		]);
 		expect(paired(out)).toEqual([0, 0, 0]);
 		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
@@ -103,10 +140,31 @@ describe('record.getAll', () => {
 	});
 
 	it("raw mode gives Grist's { id, fields } with one request", async () => {
-		const { items: out } = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, limit: 2 });
+		const { items: out } = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			simplify: false,
+			limit: 2,
+		});
 		expect(out.map((o) => o.json)).toEqual([
-			{ id: 1, fields: { Name: 'Alice Martin', Email: 'alice@example.com', Country: 'France', Since: 1704067200 } },
-			{ id: 2, fields: { Name: 'Bob Schmidt', Email: 'bob@example.com', Country: 'Germany', Since: 1706745600 } },
+			{
+				id: 1,
+				fields: {
+					Name: 'Alice Martin',
+					Email: 'alice@example.com',
+					Country: 'France',
+					Since: 1704067200,
+				},
+			},
+			{
+				id: 2,
+				fields: {
+					Name: 'Bob Schmidt',
+					Email: 'bob@example.com',
+					Country: 'Germany',
+					Since: 1706745600,
+				},
+			},
 		]);
 		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
 			['GET', `${tablePath('Customers')}/records`, { limit: '2' }],
@@ -119,8 +177,23 @@ describe('record.getAll', () => {
 			table: rl('Orders'),
 			returnAll: true,
 			filterType: 'builder',
-			filters: { conditions: [{ column: 'Status', values: 'Paid, Shipped' }, { column: 'Ordered', values: '2024-06-01,2024-06-03' }] },
-			sort: { rules: [{ column: 'Amount', direction: 'desc', emptyLast: true, naturalSort: false, orderByChoice: false }] },
+			filters: {
+				conditions: [
+					{ column: 'Status', values: 'Paid, Shipped' },
+					{ column: 'Ordered', values: '2024-06-01,2024-06-03' },
+				],
+			},
+			sort: {
+				rules: [
+					{
+						column: 'Amount',
+						direction: 'desc',
+						emptyLast: true,
+						naturalSort: false,
+						orderByChoice: false,
+					},
+				],
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(out.map((o) => o.json.id)).toEqual([1, 3]);
@@ -138,28 +211,60 @@ describe('record.getAll', () => {
 			table: rl('People'),
 			returnAll: true,
 			filterType: 'builder',
-			filters: { conditions: [{ column: 'Email', values: '007' }, { column: 'Visits', values: '7' }] },
+			filters: {
+				conditions: [
+					{ column: 'Email', values: '007' },
+					{ column: 'Visits', values: '7' },
+				],
+			},
 		});
 		expect(out.map((o) => o.json.Name)).toEqual(['Bond']);
-		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query.filter).toBe('{"Email":["007"],"Visits":[7]}');
+		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query.filter).toBe(
+			'{"Email":["007"],"Visits":[7]}',
+		);
 		resetTable('People');
 	});
 
 	it('passes a JSON filter and rejects malformed JSON before any request', async () => {
-		const ok = await run({ operation: 'getAll', table: rl('Customers'), returnAll: true, simplify: false, filterType: 'json', filterJson: '{"Country": ["USA"]}' });
+		const ok = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			returnAll: true,
+			simplify: false,
+			filterType: 'json',
+			filterJson: '{"Country": ["USA"]}',
+		});
 		expect(ok.items.map((o) => o.json.id)).toEqual([3]);
 		emu.clearLog();
-		const bad = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, filterType: 'json', filterJson: '{"Country": ["USA"]' });
+		const bad = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			simplify: false,
+			filterType: 'json',
+			filterJson: '{"Country": ["USA"]',
+		});
 		expect(bad.error?.message).toMatch(/^The Filter \(JSON\) is not valid JSON: .* \(item 0\)$/);
 		expect(bad.error?.description).toContain('arrays');
 		expect(requests()).toEqual([]);
-		const notArray = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, filterType: 'json', filterJson: '{"Country": "USA"}' });
+		const notArray = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			simplify: false,
+			filterType: 'json',
+			filterJson: '{"Country": "USA"}',
+		});
 		expect(notArray.error?.message).toContain('value for column "Country" must be an array');
 		expect(requests()).toEqual([]);
 	});
 
 	it("gives Grist's message for a filter on an unknown column", async () => {
-		const { error } = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, filterType: 'json', filterJson: '{"Nope": [1]}' });
+		const { error } = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			simplify: false,
+			filterType: 'json',
+			filterJson: '{"Nope": [1]}',
+		});
 		expect(error?.message).toContain('Nope');
 		expect(emu.log.map((e) => e.status)).toEqual([400]);
 	});
@@ -170,30 +275,57 @@ describe('record.getAll', () => {
 			table: rl('Customers'),
 			sort: { rules: [{ column: 'Nope', direction: 'asc' }] },
 		});
-		expect(sort.error?.message).toBe('Cannot sort by column "Nope": the table has no such column (item 0)');
+		expect(sort.error?.message).toBe(
+			'Cannot sort by column "Nope": the table has no such column (item 0)',
+		);
 		expect(requests()).toEqual([`GET ${tablePath('Customers')}/columns`]);
 		emu.clearLog();
-		const limit = await run({ operation: 'getAll', table: rl('Customers'), simplify: false, limit: '={{ -1 }}' });
-		expect(limit.error?.message).toBe('The Limit of item 0 must be a whole number of at least 1, not -1');
+		const limit = await run({
+			operation: 'getAll',
+			table: rl('Customers'),
+			simplify: false,
+			limit: '={{ -1 }}',
+		});
+		expect(limit.error?.message).toBe(
+			'The Limit of item 0 must be a whole number of at least 1, not -1',
+		);
 		expect(requests()).toEqual([]);
 	});
 
 	it('keeps formula errors under errors and can include hidden columns', async () => {
 		resetTable('AllTypes');
 		emu.addRecords(demo.docId, 'AllTypes', [{ Num: 3, Int: 0 }]);
-		const { items: out } = await run({ operation: 'getAll', table: rl('AllTypes'), returnAll: true, options: { includeHidden: true } });
+		const { items: out } = await run({
+			operation: 'getAll',
+			table: rl('AllTypes'),
+			returnAll: true,
+			options: { includeHidden: true },
+		});
 		expect(out[0].json).toMatchObject({ Ratio: null, errors: { Ratio: 'ZeroDivisionError' } });
 		expect(out[0].json).toHaveProperty('manualSort');
 		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query).toEqual({ hidden: '1' });
-		const raw = await run({ operation: 'getAll', table: rl('AllTypes'), returnAll: true, simplify: false });
+		const raw = await run({
+			operation: 'getAll',
+			table: rl('AllTypes'),
+			returnAll: true,
+			simplify: false,
+		});
 		expect(raw.items).toHaveLength(1);
-		expect(raw.items[0].json).toMatchObject({ fields: { Num: 3, Int: 0, Ratio: null }, errors: { Ratio: 'ZeroDivisionError' } });
+		expect(raw.items[0].json).toMatchObject({
+			fields: { Num: 3, Int: 0, Ratio: null },
+			errors: { Ratio: 'ZeroDivisionError' },
+		});
 		expect(raw.items[0].json.fields).not.toHaveProperty('manualSort');
 	});
 
 	it('reads per item (expressions may differ) and pairs outputs; continueOnFail keeps going', async () => {
 		const { items: out } = await run(
-			{ operation: 'getAll', table: { __rl: true, mode: 'id', value: '={{ $json.t }}' }, simplify: false, limit: 1 },
+			{
+				operation: 'getAll',
+				table: { __rl: true, mode: 'id', value: '={{ $json.t }}' },
+				simplify: false,
+				limit: 1,
+			},
 			items([{ t: 'Customers' }, { t: 'Missing' }, { t: 'Orders' }]),
 			true,
 		);
@@ -285,33 +417,103 @@ describe('record.create', () => {
 	it("encodes values n8n's resource mapper converted by its schema (dateTime → luxon, array from JSON text)", async () => {
 		resetTable('AllTypes');
 		const schema = [
-			{ id: 'Date', displayName: 'Date', type: 'dateTime', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
-			{ id: 'When', displayName: 'When', type: 'dateTime', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
-			{ id: 'Choices', displayName: 'Choices', type: 'array', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
-			{ id: 'Int', displayName: 'Int', type: 'number', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true },
+			{
+				id: 'Date',
+				displayName: 'Date',
+				type: 'dateTime',
+				required: false,
+				defaultMatch: false,
+				display: true,
+				canBeUsedToMatch: true,
+			},
+			{
+				id: 'When',
+				displayName: 'When',
+				type: 'dateTime',
+				required: false,
+				defaultMatch: false,
+				display: true,
+				canBeUsedToMatch: true,
+			},
+			{
+				id: 'Choices',
+				displayName: 'Choices',
+				type: 'array',
+				required: false,
+				defaultMatch: false,
+				display: true,
+				canBeUsedToMatch: true,
+			},
+			{
+				id: 'Int',
+				displayName: 'Int',
+				type: 'number',
+				required: false,
+				defaultMatch: false,
+				display: true,
+				canBeUsedToMatch: true,
+			},
 		];
 		const { error } = await run({
 			operation: 'create',
 			table: rl('AllTypes'),
-			columns: { ...mapper({ Date: '2024-01-10', When: '2024-01-10T06:00:00Z', Choices: '["x","y"]', Int: '7' }), schema },
+			columns: {
+				...mapper({
+					Date: '2024-01-10',
+					When: '2024-01-10T06:00:00Z',
+					Choices: '["x","y"]',
+					Int: '7',
+				}),
+				schema,
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
-			records: [{ fields: { Date: JAN_10_2024, When: JAN_10_2024 + 6 * 3600, Choices: ['L', 'x', 'y'], Int: 7 } }],
+			records: [
+				{
+					fields: {
+						Date: JAN_10_2024,
+						When: JAN_10_2024 + 6 * 3600,
+						Choices: ['L', 'x', 'y'],
+						Int: 7,
+					},
+				},
+			],
 		});
 	});
 
 	it('list columns mapped as text fields (the mapper schema since lists are not JSON editors): "a, b", a JSON array, an array from an expression', async () => {
-		const field = (id: string) => ({ id, displayName: id, type: 'string', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true });
+		const field = (id: string) => ({
+			id,
+			displayName: id,
+			type: 'string',
+			required: false,
+			defaultMatch: false,
+			display: true,
+			canBeUsedToMatch: true,
+		});
 		const schema = [field('Choices'), field('Refs'), field('Files')];
 		const cases: Array<[IDataObject, IDataObject]> = [
-			[{ Choices: 'x, y', Refs: '1, 2', Files: '3' }, { Choices: ['L', 'x', 'y'], Refs: ['L', 1, 2], Files: ['L', 3] }],
-			[{ Choices: '["x, y", "z"]', Refs: '[2]', Files: '' }, { Choices: ['L', 'x, y', 'z'], Refs: ['L', 2], Files: null }],
-			[{ Choices: '={{ ["x", "y"] }}', Refs: '={{ [1] }}' }, { Choices: ['L', 'x', 'y'], Refs: ['L', 1] }],
+			[
+				{ Choices: 'x, y', Refs: '1, 2', Files: '3' },
+				{ Choices: ['L', 'x', 'y'], Refs: ['L', 1, 2], Files: ['L', 3] },
+			],
+			[
+				{ Choices: '["x, y", "z"]', Refs: '[2]', Files: '' },
+				{ Choices: ['L', 'x, y', 'z'], Refs: ['L', 2], Files: null },
+			],
+			[
+				{ Choices: '={{ ["x", "y"] }}', Refs: '={{ [1] }}' },
+				{ Choices: ['L', 'x', 'y'], Refs: ['L', 1] },
+			],
 		];
 		for (const [value, fields] of cases) {
 			resetTable('AllTypes');
-			const { error } = await run({ operation: 'create', table: rl('AllTypes'), columns: { ...mapper(value), schema } });
+			const { error } = await run({
+				operation: 'create',
+				table: rl('AllTypes'),
+				columns: { ...mapper(value), schema },
+			});
 			expect(error).toBeUndefined();
 			expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({ records: [{ fields }] });
 		}
@@ -331,7 +533,10 @@ describe('record.create', () => {
 			{ When: '2024-01-10T09:00:00-08:00', Paris: '2024-01-10T09:00:00Z', Day: JAN_10_2024 },
 			{ When: JAN_10_2024 + 14 * H, Paris: null, Day: null },
 		]);
-		const { items: out, error } = await run({ operation: 'create', table: rl('Zoned'), columns: autoMap() }, input);
+		const { items: out, error } = await run(
+			{ operation: 'create', table: rl('Zoned'), columns: autoMap() },
+			input,
+		);
 		expect(error).toBeUndefined();
 		const JUL_10_2024 = Date.UTC(2024, 6, 10) / 1000;
 		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
@@ -349,31 +554,58 @@ describe('record.create', () => {
 			{ When: '2024-01-10T17:00:00.000Z', Paris: '2024-01-10T09:00:00.000Z', Day: '2024-01-10' },
 			{ When: '2024-01-10T14:00:00.000Z', Paris: null, Day: null },
 		];
-		expect(out.map(({ json: { id, ...rest } }) => (expect(typeof id).toBe('number'), rest))).toEqual(expected);
-		const read = await run({ operation: 'getAll', table: rl('Zoned'), returnAll: true, sort: { rules: [{ column: 'id', direction: 'asc' }] } });
+		expect(
+			out.map(({ json: { id, ...rest } }) => (expect(typeof id).toBe('number'), rest)),
+		).toEqual(expected);
+		const read = await run({
+			operation: 'getAll',
+			table: rl('Zoned'),
+			returnAll: true,
+			sort: { rules: [{ column: 'id', direction: 'asc' }] },
+		});
 		expect(read.items.map((o) => o.json)).toEqual(out.map((o) => o.json));
 
 		// The resource mapper hands over luxon DateTimes (n8n converts by the field's dateTime type): the instant is kept.
 		emu.clearLog();
-		const schema = ['When', 'Day'].map((id) => ({ id, displayName: id, type: 'dateTime', required: false, defaultMatch: false, display: true, canBeUsedToMatch: true }));
+		const schema = ['When', 'Day'].map((id) => ({
+			id,
+			displayName: id,
+			type: 'dateTime',
+			required: false,
+			defaultMatch: false,
+			display: true,
+			canBeUsedToMatch: true,
+		}));
 		const mapped = await run({
 			operation: 'create',
 			table: rl('Zoned'),
 			columns: { ...mapper({ When: '2024-07-10T09:00:00-04:00', Day: '2024-07-10' }), schema },
 		});
 		expect(mapped.error).toBeUndefined();
-		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({ records: [{ fields: { When: JUL_10_2024 + 13 * H, Day: JUL_10_2024 } }] });
-		expect(mapped.items[0].json).toMatchObject({ When: '2024-07-10T13:00:00.000Z', Day: '2024-07-10' });
+		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+			records: [{ fields: { When: JUL_10_2024 + 13 * H, Day: JUL_10_2024 } }],
+		});
+		expect(mapped.items[0].json).toMatchObject({
+			When: '2024-07-10T13:00:00.000Z',
+			Day: '2024-07-10',
+		});
 	});
 
 	it('sends 1,200 items as 3 POSTs (500 + 500 + 200) and pairs every output', async () => {
 		resetTable('Bulk');
 		const input = items(Array.from({ length: 1200 }, (_, i) => ({ N: i, Label: `row ${i}` })));
-		const { items: out, error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, input);
+		const { items: out, error } = await run(
+			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
+			input,
+		);
 		expect(error).toBeUndefined();
 		const posts = emu.log.filter((e) => e.method === 'POST');
-		expect(posts.map((p) => (p.body as { records: unknown[] }).records.length)).toEqual([500, 500, 200]);
-		expect(requests().filter((r) => r.startsWith('GET'))).toEqual([`GET ${tablePath('Bulk')}/columns`]);
+		expect(posts.map((p) => (p.body as { records: unknown[] }).records.length)).toEqual([
+			500, 500, 200,
+		]);
+		expect(requests().filter((r) => r.startsWith('GET'))).toEqual([
+			`GET ${tablePath('Bulk')}/columns`,
+		]);
 		expect(out).toHaveLength(1200);
 		expect(paired(out)).toEqual(input.map((_, i) => i));
 		const stored = emu.records(demo.docId, 'Bulk');
@@ -384,7 +616,10 @@ describe('record.create', () => {
 	it('splits a set that crosses 1 MB and keeps every body under the limit', async () => {
 		resetTable('Bulk');
 		const big = 'é'.repeat(150_000); // 300 kB of JSON per item
-		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items(Array.from({ length: 5 }, (_, i) => ({ N: i, Big: big }))));
+		const { error } = await run(
+			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
+			items(Array.from({ length: 5 }, (_, i) => ({ N: i, Big: big }))),
+		);
 		expect(error).toBeUndefined();
 		const posts = emu.log.filter((e) => e.method === 'POST');
 		expect(posts.map((p) => (p.body as { records: unknown[] }).records.length)).toEqual([3, 2]);
@@ -398,7 +633,9 @@ describe('record.create', () => {
 			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
 			items([{ N: 1 }, { N: 2, Big: 'x'.repeat(1_100_000) }]),
 		);
-		expect(error?.message).toMatch(/^Item 1 is \d+ bytes of JSON \(its largest field, "Big", is 1100002 bytes\), more than Grist accepts in one request/);
+		expect(error?.message).toMatch(
+			/^Item 1 is \d+ bytes of JSON \(its largest field, "Big", is 1100002 bytes\), more than Grist accepts in one request/,
+		);
 		expect(requests()).toEqual([`GET ${tablePath('Bulk')}/columns`]);
 	});
 
@@ -408,14 +645,21 @@ describe('record.create', () => {
 			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
 			items([{ N: 1 }, { N: 'many' }]),
 		);
-		expect(error?.message).toBe('Field "N" of item 1: The value "many" does not fit a Int column: expected a whole number');
+		expect(error?.message).toBe(
+			'Field "N" of item 1: The value "many" does not fit a Int column: expected a whole number',
+		);
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 	});
 
 	it('names the item whose Table expression is empty, before any write', async () => {
 		resetTable('Bulk');
 		const { error } = await run(
-			{ operation: 'create', table: { __rl: true, mode: 'id', value: '={{ $json.t }}' }, dataMode: 'json', fieldsJson: '={{ { N: 1 } }}' },
+			{
+				operation: 'create',
+				table: { __rl: true, mode: 'id', value: '={{ $json.t }}' },
+				dataMode: 'json',
+				fieldsJson: '={{ { N: 1 } }}',
+			},
 			items([{ t: 'Bulk' }, { t: '' }]),
 		);
 		expect(error?.message).toBe('The Table field is empty (item 1)');
@@ -428,7 +672,9 @@ describe('record.create', () => {
 			{ operation: 'create', table: rl('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
 			items([{ f: '{"N": 1}' }, { f: '[1, 2]' }]),
 		);
-		expect(list.error?.message).toBe('The Fields (JSON) of item 1 must be a JSON object of column IDs and values');
+		expect(list.error?.message).toBe(
+			'The Fields (JSON) of item 1 must be a JSON object of column IDs and values',
+		);
 		const broken = await run(
 			{ operation: 'create', table: rl('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
 			items([{ f: '{"N": 1}' }, { f: '{"N": 1' }]),
@@ -439,15 +685,28 @@ describe('record.create', () => {
 
 	it("refuses an unknown column before any request; Grist's refusal of a request fails only that chunk's items with Continue On Fail", async () => {
 		resetTable('Bulk');
-		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, items([{ N: 1 }, { N: 2, Nope: 2 }]));
+		const { error } = await run(
+			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
+			items([{ N: 1 }, { N: 2, Nope: 2 }]),
+		);
 		expect(error?.message).toBe('Table "Bulk" has no column "Nope" (item 1)');
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 		expect(emu.records(demo.docId, 'Bulk')).toEqual([]);
 
 		resetTable('Bulk');
-		emu.fault({ method: 'POST', path: `${tablePath('Bulk')}/records`, times: 1, status: 400, body: { error: 'Invalid column "X"' } });
+		emu.fault({
+			method: 'POST',
+			path: `${tablePath('Bulk')}/records`,
+			times: 1,
+			status: 400,
+			body: { error: 'Invalid column "X"' },
+		});
 		const input = items(Array.from({ length: 1001 }, (_, i) => ({ N: i })));
-		const { items: out, error: e2 } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, input, true);
+		const { items: out, error: e2 } = await run(
+			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
+			input,
+			true,
+		);
 		expect(e2).toBeUndefined();
 		expect(out).toHaveLength(1001);
 		expect(out.slice(0, 500).every((o) => o.json.error === 'Invalid column "X"')).toBe(true);
@@ -463,10 +722,15 @@ describe('record.create', () => {
 		let posts = 0;
 		const origPush = emu.log.push.bind(emu.log);
 		emu.log.push = (...entries) => {
-			for (const e of entries) if (e.method === 'POST' && ++posts === 2) emu.fault({ method: 'POST', times: 1, status: 400, body: { error: 'Invalid row id 9' } });
+			for (const e of entries)
+				if (e.method === 'POST' && ++posts === 2)
+					emu.fault({ method: 'POST', times: 1, status: 400, body: { error: 'Invalid row id 9' } });
 			return origPush(...entries);
 		};
-		const { error } = await run({ operation: 'create', table: rl('Bulk'), columns: autoMap() }, input);
+		const { error } = await run(
+			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
+			input,
+		);
 		emu.log.push = origPush;
 		expect(error?.message).toBe('Invalid row id 9');
 		expect(error?.description).toContain('500 items had been written before this request failed');
@@ -479,14 +743,23 @@ describe('record.create', () => {
 		resetTable('Bulk');
 		resetTable('People');
 		const { items: out } = await run(
-			{ operation: 'create', table: { __rl: true, mode: 'id', value: '={{ $json.t }}' }, dataMode: 'json', fieldsJson: '={{ JSON.stringify($json.f) }}' },
+			{
+				operation: 'create',
+				table: { __rl: true, mode: 'id', value: '={{ $json.t }}' },
+				dataMode: 'json',
+				fieldsJson: '={{ JSON.stringify($json.f) }}',
+			},
 			items([
 				{ t: 'Bulk', f: { N: 1 } },
 				{ t: 'People', f: { Name: 'A' } },
 				{ t: 'Bulk', f: { N: 2 } },
 			]),
 		);
-		expect(emu.log.filter((e) => e.method === 'POST').map((e) => [e.apiPath, (e.body as { records: unknown[] }).records.length])).toEqual([
+		expect(
+			emu.log
+				.filter((e) => e.method === 'POST')
+				.map((e) => [e.apiPath, (e.body as { records: unknown[] }).records.length]),
+		).toEqual([
 			[`${tablePath('Bulk')}/records`, 2],
 			[`${tablePath('People')}/records`, 1],
 		]);
@@ -514,7 +787,12 @@ describe('record.update', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(emu.log.filter((e) => e.method === 'PATCH').map((e) => e.body)).toEqual([
-			{ records: [{ id: ids[0], fields: { Name: 'A' } }, { id: ids[2], fields: { Name: 'C' } }] },
+			{
+				records: [
+					{ id: ids[0], fields: { Name: 'A' } },
+					{ id: ids[2], fields: { Name: 'C' } },
+				],
+			},
 			{ records: [{ id: ids[1], fields: { Visits: 5 } }] },
 		]);
 		expect(out.map((o) => o.json)).toEqual([
@@ -526,13 +804,23 @@ describe('record.update', () => {
 	});
 
 	it('rejects non-integer row ids before any request', async () => {
-		const { error } = await run({ operation: 'update', table: rl('People'), rowId: '1.5', columns: mapper({ Name: 'x' }) });
+		const { error } = await run({
+			operation: 'update',
+			table: rl('People'),
+			rowId: '1.5',
+			columns: mapper({ Name: 'x' }),
+		});
 		expect(error?.message).toBe('The Row ID field of item 0 has "1.5", which is not a row ID');
 		expect(requests()).toEqual([]);
 	});
 
 	it("gives Grist's message for a row that does not exist", async () => {
-		const { error } = await run({ operation: 'update', table: rl('People'), rowId: '9999', columns: mapper({ Name: 'x' }) });
+		const { error } = await run({
+			operation: 'update',
+			table: rl('People'),
+			rowId: '9999',
+			columns: mapper({ Name: 'x' }),
+		});
 		expect(error?.message).toBe('Invalid row id 9999');
 	});
 });
@@ -540,7 +828,9 @@ describe('record.update', () => {
 describe('record.upsert', () => {
 	it('updates matches and adds the rest, in one PUT, with ids in the output', async () => {
 		resetTable('People');
-		const [aliceId] = emu.addRecords(demo.docId, 'People', [{ Email: 'a@x', Name: 'Alice', Visits: 1 }]);
+		const [aliceId] = emu.addRecords(demo.docId, 'People', [
+			{ Email: 'a@x', Name: 'Alice', Visits: 1 },
+		]);
 		emu.clearLog();
 		const { items: out, error } = await run(
 			{ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']) },
@@ -580,18 +870,29 @@ describe('record.upsert', () => {
 				matchColumns: 'Email',
 				options: { onMany: 'all', noUpdate: true, noparse: true },
 			},
-			items([{ Email: 'a', Visits: 1 }, { Email: 'a', Visits: 2 }, { Email: 'b', Visits: 3 }]),
+			items([
+				{ Email: 'a', Visits: 1 },
+				{ Email: 'a', Visits: 2 },
+				{ Email: 'b', Visits: 3 },
+			]),
 		);
 		expect(error).toBeUndefined();
 		const puts = emu.log.filter((e) => e.method === 'PUT');
-		expect(puts.map((p) => [p.query, (p.body as { records: IDataObject[] }).records.map((r) => (r.require as IDataObject).Email)])).toEqual([
+		expect(
+			puts.map((p) => [
+				p.query,
+				(p.body as { records: IDataObject[] }).records.map((r) => (r.require as IDataObject).Email),
+			]),
+		).toEqual([
 			[{ noparse: '1', onmany: 'all', noupdate: '1' }, ['a', 'b']],
 			[{ noparse: '1', onmany: 'all', noupdate: '1' }, ['a']],
 		]);
-		expect(emu.records(demo.docId, 'People').map((r) => [r.fields.Email, r.fields.Visits])).toEqual([
-			['a', 1],
-			['b', 3],
-		]);
+		expect(emu.records(demo.docId, 'People').map((r) => [r.fields.Email, r.fields.Visits])).toEqual(
+			[
+				['a', 1],
+				['b', 3],
+			],
+		);
 	});
 
 	it('when several rows match: first (default), none or all; Never Add skips items that match nothing', async () => {
@@ -602,31 +903,64 @@ describe('record.upsert', () => {
 		]);
 		emu.clearLog();
 		const upsert = async (options: IDataObject, visits: number) =>
-			await run({ operation: 'upsert', table: rl('People'), columns: mapper({ Email: 'd', Visits: visits }, ['Email']), options });
-		const visits = () => emu.records(demo.docId, 'People').map((r) => [r.id, r.fields.Email, r.fields.Visits]);
+			await run({
+				operation: 'upsert',
+				table: rl('People'),
+				columns: mapper({ Email: 'd', Visits: visits }, ['Email']),
+				options,
+			});
+		const visits = () =>
+			emu.records(demo.docId, 'People').map((r) => [r.id, r.fields.Email, r.fields.Visits]);
 
 		const none = await upsert({ onMany: 'none' }, 5);
 		expect(none.error).toBeUndefined();
-		expect(visits()).toEqual([[d1, 'd', 1], [d2, 'd', 2]]);
+		expect(visits()).toEqual([
+			[d1, 'd', 1],
+			[d2, 'd', 2],
+		]);
 
 		const first = await upsert({}, 6);
 		expect(first.items[0].json).toEqual({ id: d1, ids: [d1], Email: 'd', Visits: 6 });
-		expect(visits()).toEqual([[d1, 'd', 6], [d2, 'd', 2]]);
+		expect(visits()).toEqual([
+			[d1, 'd', 6],
+			[d2, 'd', 2],
+		]);
 
 		const all = await upsert({ onMany: 'all' }, 7);
 		expect(all.items[0].json).toEqual({ id: d1, ids: [d1, d2], Email: 'd', Visits: 7 });
-		expect(visits()).toEqual([[d1, 'd', 7], [d2, 'd', 7]]);
-		expect(emu.log.filter((e) => e.method === 'PUT').map((e) => e.query)).toEqual([{ onmany: 'none' }, {}, { onmany: 'all' }]);
+		expect(visits()).toEqual([
+			[d1, 'd', 7],
+			[d2, 'd', 7],
+		]);
+		expect(emu.log.filter((e) => e.method === 'PUT').map((e) => e.query)).toEqual([
+			{ onmany: 'none' },
+			{},
+			{ onmany: 'all' },
+		]);
 
 		emu.clearLog();
 		const noAdd = await run(
-			{ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']), options: { noAdd: true } },
-			items([{ Email: 'new@x', Visits: 1 }, { Email: 'd', Visits: 8 }]),
+			{
+				operation: 'upsert',
+				table: rl('People'),
+				columns: autoMap(['Email']),
+				options: { noAdd: true },
+			},
+			items([
+				{ Email: 'new@x', Visits: 1 },
+				{ Email: 'd', Visits: 8 },
+			]),
 		);
 		expect(noAdd.error).toBeUndefined();
 		expect(emu.log.filter((e) => e.method === 'PUT').map((e) => e.query)).toEqual([{ noadd: '1' }]);
-		expect(visits()).toEqual([[d1, 'd', 8], [d2, 'd', 7]]);
-		expect(noAdd.items.map((o) => [o.json.id, o.json.ids])).toEqual([[null, []], [d1, [d1]]]);
+		expect(visits()).toEqual([
+			[d1, 'd', 8],
+			[d2, 'd', 7],
+		]);
+		expect(noAdd.items.map((o) => [o.json.id, o.json.ids])).toEqual([
+			[null, []],
+			[d1, [d1]],
+		]);
 		expect(paired(noAdd.items)).toEqual([0, 1]);
 	});
 
@@ -634,7 +968,11 @@ describe('record.upsert', () => {
 		resetTable('People');
 		emu.addRecords(demo.docId, 'People', [{ Name: 'x' }, { Name: 'y' }]);
 		emu.clearLog();
-		const refused = await run({ operation: 'upsert', table: rl('People'), columns: mapper({ Visits: 9 }) });
+		const refused = await run({
+			operation: 'upsert',
+			table: rl('People'),
+			columns: mapper({ Visits: 9 }),
+		});
 		expect(refused.error?.message).toBe('Item 0 has no columns to match on');
 		expect(emu.log.filter((e) => e.method === 'PUT')).toEqual([]);
 		const allowed = await run({
@@ -644,12 +982,18 @@ describe('record.upsert', () => {
 			options: { allowEmptyRequire: true, onMany: 'all' },
 		});
 		expect(allowed.error).toBeUndefined();
-		expect(emu.log.find((e) => e.method === 'PUT')!.query).toEqual({ onmany: 'all', allow_empty_require: '1' });
+		expect(emu.log.find((e) => e.method === 'PUT')!.query).toEqual({
+			onmany: 'all',
+			allow_empty_require: '1',
+		});
 		expect(emu.records(demo.docId, 'People').map((r) => r.fields.Visits)).toEqual([9, 9]);
 	});
 
 	it('names a match column without a value', async () => {
-		const { error } = await run({ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']) }, items([{ Name: 'n' }]));
+		const { error } = await run(
+			{ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']) },
+			items([{ Name: 'n' }]),
+		);
 		expect(error?.message).toBe('Item 0 has no value for the match column "Email"');
 	});
 });
@@ -678,10 +1022,22 @@ describe('record.delete', () => {
 		resetTable('People');
 		const ids = emu.addRecords(demo.docId, 'People', [{ Name: 'a' }]);
 		emu.clearLog();
-		emu.fault({ method: 'POST', path: `${tablePath('People')}/records/delete`, status: 404, body: { error: `not found: ${tablePath('People')}/records/delete` } });
-		const { error } = await run({ operation: 'delete', table: rl('People'), rowIds: String(ids[0]) });
+		emu.fault({
+			method: 'POST',
+			path: `${tablePath('People')}/records/delete`,
+			status: 404,
+			body: { error: `not found: ${tablePath('People')}/records/delete` },
+		});
+		const { error } = await run({
+			operation: 'delete',
+			table: rl('People'),
+			rowIds: String(ids[0]),
+		});
 		expect(error).toBeUndefined();
-		expect(requests()).toEqual([`POST ${tablePath('People')}/records/delete`, `POST ${tablePath('People')}/data/delete`]);
+		expect(requests()).toEqual([
+			`POST ${tablePath('People')}/records/delete`,
+			`POST ${tablePath('People')}/data/delete`,
+		]);
 		expect(emu.records(demo.docId, 'People')).toEqual([]);
 		emu.clearLog();
 		const missing = await run({ operation: 'delete', table: rl('Nope'), rowIds: '1' });
@@ -703,27 +1059,39 @@ describe('methods', () => {
 			for (const p of props) {
 				const here = `${path}/${p.name}`;
 				const hasList = Array.isArray(p.options) && p.options.length > 0;
-				if ((p.type === 'options' || p.type === 'multiOptions') && !p.typeOptions?.loadOptionsMethod && !hasList) empty.push(here);
-				for (const o of (p.options ?? []) as Array<INodeProperties | { name: string; values?: INodeProperties[] }>) {
+				if (
+					(p.type === 'options' || p.type === 'multiOptions') &&
+					!p.typeOptions?.loadOptionsMethod &&
+					!hasList
+				)
+					empty.push(here);
+				for (const o of (p.options ?? []) as Array<
+					INodeProperties | { name: string; values?: INodeProperties[] }
+				>) {
 					if ('values' in o && Array.isArray(o.values)) walk(o.values, `${here}/${o.name}`);
 					else if ('type' in o) walk([o], here);
 				}
 			}
 		};
 		const mine = new Grist().description.properties.filter((p) =>
-			['record', 'columnar', 'attachment', 'column'].some((r) => p.displayOptions?.show?.resource?.includes(r)),
+			['record', 'columnar', 'attachment', 'column'].some((r) =>
+				p.displayOptions?.show?.resource?.includes(r),
+			),
 		);
 		expect(mine.length).toBeGreaterThan(20);
 		walk(mine, '');
 		expect(empty).toEqual([]);
 	});
 
-	it('offers the table\'s columns for sort rules as for filter conditions', () => {
+	it("offers the table's columns for sort rules as for filter conditions", () => {
 		const sort = new Grist().description.properties.find(
 			(p) => p.name === 'sort' && p.displayOptions?.show?.resource?.includes('record'),
 		) as INodeProperties & { options: Array<{ values: INodeProperties[] }> };
 		const column = sort.options[0].values.find((v) => v.name === 'column')!;
-		expect(column.typeOptions).toEqual({ loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] });
+		expect(column.typeOptions).toEqual({
+			loadOptionsMethod: 'getColumns',
+			loadOptionsDependsOn: ['document.value', 'table.value'],
+		});
 	});
 
 	it('a Choice column without choices maps as text, so n8n does not refuse every value', async () => {
@@ -732,35 +1100,109 @@ describe('methods', () => {
 			{ id: 'Phase', type: 'Choice', widgetOptions: { choices: [] } },
 			{ id: 'Level', type: 'Choice', widgetOptions: { choices: ['low', 'high'] } },
 		]);
-		const params = { resource: 'record', operation: 'create', document: rl(demo.docId), table: rl('Stages') };
+		const params = {
+			resource: 'record',
+			operation: 'create',
+			document: rl(demo.docId),
+			table: rl('Stages'),
+		};
 		const credentials = { apiKey: demo.apiKey, url: serverUrl };
-		const mapping = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getMappingColumns', kind: 'resourceMapping' })) as {
+		const mapping = (await loadOptions({
+			node: new Grist(),
+			parameters: params,
+			credentials,
+			method: 'getMappingColumns',
+			kind: 'resourceMapping',
+		})) as {
 			fields: Array<{ id: string; type: string; options?: unknown }>;
 		};
 		expect(mapping.fields.map((f) => [f.id, f.type, f.options])).toEqual([
 			['Stage', 'string', undefined],
 			['Phase', 'string', undefined],
-			['Level', 'options', [{ name: 'low', value: 'low' }, { name: 'high', value: 'high' }]],
+			[
+				'Level',
+				'options',
+				[
+					{ name: 'low', value: 'low' },
+					{ name: 'high', value: 'high' },
+				],
+			],
 		]);
 		// With the schema n8n stores from these fields, values go through (Level still checked by n8n).
 		emu.clearLog();
-		const schema = mapping.fields.map((f) => ({ ...f, displayName: f.id, required: false, defaultMatch: false, display: true, canBeUsedToMatch: true }));
-		const ok = await run({ operation: 'create', table: rl('Stages'), columns: { ...mapper({ Stage: 'draft', Phase: 'one', Level: 'low' }), schema } });
+		const schema = mapping.fields.map((f) => ({
+			...f,
+			displayName: f.id,
+			required: false,
+			defaultMatch: false,
+			display: true,
+			canBeUsedToMatch: true,
+		}));
+		const ok = await run({
+			operation: 'create',
+			table: rl('Stages'),
+			columns: { ...mapper({ Stage: 'draft', Phase: 'one', Level: 'low' }), schema },
+		});
 		expect(ok.error).toBeUndefined();
-		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({ records: [{ fields: { Stage: 'draft', Phase: 'one', Level: 'low' } }] });
+		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+			records: [{ fields: { Stage: 'draft', Phase: 'one', Level: 'low' } }],
+		});
 		// n8n checks fixed values against the options before the run, as the editor does.
-		await expect(run({ operation: 'create', table: rl('Stages'), columns: { ...mapper({ Level: 'medium' }), schema } })).rejects.toThrow(
+		await expect(
+			run({
+				operation: 'create',
+				table: rl('Stages'),
+				columns: { ...mapper({ Level: 'medium' }), schema },
+			}),
+		).rejects.toThrow(
 			"'Level' expects one of the following values: [low, high] but we got 'medium'",
 		);
 	});
 
 	it('lists columns for the pickers and typed fields for the resource mapper', async () => {
-		const params = { resource: 'record', operation: 'create', document: rl(demo.docId), table: rl('AllTypes') };
+		const params = {
+			resource: 'record',
+			operation: 'create',
+			document: rl(demo.docId),
+			table: rl('AllTypes'),
+		};
 		const credentials = { apiKey: demo.apiKey, url: serverUrl };
-		const options = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getColumns', kind: 'loadOptions' })) as Array<{ value: string }>;
-		expect(options.map((o) => o.value)).toEqual(['id', 'Text', 'Num', 'Int', 'Bool', 'Date', 'When', 'Choice', 'Choices', 'Ref', 'Refs', 'Files', 'Ratio']);
-		const mapping = (await loadOptions({ node: new Grist(), parameters: params, credentials, method: 'getMappingColumns', kind: 'resourceMapping' })) as {
-			fields: Array<{ id: string; displayName: string; type: string; readOnly: boolean; options?: unknown }>;
+		const options = (await loadOptions({
+			node: new Grist(),
+			parameters: params,
+			credentials,
+			method: 'getColumns',
+			kind: 'loadOptions',
+		})) as Array<{ value: string }>;
+		expect(options.map((o) => o.value)).toEqual([
+			'id',
+			'Text',
+			'Num',
+			'Int',
+			'Bool',
+			'Date',
+			'When',
+			'Choice',
+			'Choices',
+			'Ref',
+			'Refs',
+			'Files',
+			'Ratio',
+		]);
+		const mapping = (await loadOptions({
+			node: new Grist(),
+			parameters: params,
+			credentials,
+			method: 'getMappingColumns',
+			kind: 'resourceMapping',
+		})) as {
+			fields: Array<{
+				id: string;
+				displayName: string;
+				type: string;
+				readOnly: boolean;
+				options?: unknown;
+			}>;
 		};
 		// lists are text fields (n8n's JSON editor for 'array' fields errs on the empty value of a new
 		// node); a formula column says why its input is greyed out
@@ -778,8 +1220,12 @@ describe('methods', () => {
 			['Files', 'string', false],
 			['Ratio', 'number', true],
 		]);
-		expect(mapping.fields.find((f) => f.id === 'Ratio')?.displayName).toBe('Ratio (formula, read-only)');
-		expect(mapping.fields.filter((f) => f.displayName.includes('read-only')).map((f) => f.id)).toEqual(['Ratio']);
+		expect(mapping.fields.find((f) => f.id === 'Ratio')?.displayName).toBe(
+			'Ratio (formula, read-only)',
+		);
+		expect(
+			mapping.fields.filter((f) => f.displayName.includes('read-only')).map((f) => f.id),
+		).toEqual(['Ratio']);
 		expect(mapping.fields[6].options).toEqual([
 			{ name: 'a', value: 'a' },
 			{ name: 'b', value: 'b' },

@@ -58,7 +58,10 @@ class GristProbe implements INodeType {
 			}
 			const req = {
 				method: (p.method ?? 'GET') as 'GET',
-				path: buildPath(client, ...(p.parts ?? []).map((value) => ({ value, label: 'probe segment' }))),
+				path: buildPath(
+					client,
+					...(p.parts ?? []).map((value) => ({ value, label: 'probe segment' })),
+				),
 				qs: p.qs,
 				body: p.body,
 				what: 'the probe target',
@@ -67,11 +70,18 @@ class GristProbe implements INodeType {
 			if (p.binary) {
 				const file = await client.binary(req);
 				out.push({
-					json: { fileName: file.fileName, mimeType: file.mimeType, base64: file.body.toString('base64') },
+					json: {
+						fileName: file.fileName,
+						mimeType: file.mimeType,
+						base64: file.body.toString('base64'),
+					},
 					pairedItem: { item: i },
 				});
 			} else {
-				out.push({ json: { body: (await client.request(req)) as IDataObject }, pairedItem: { item: i } });
+				out.push({
+					json: { body: (await client.request(req)) as IDataObject },
+					pairedItem: { item: i },
+				});
 			}
 		}
 		return [out];
@@ -111,17 +121,26 @@ describe('retries', () => {
 	});
 
 	it('repeats a write after 503 "Document in flux" (Grist applied nothing)', async () => {
-		emulator.fault({ method: 'POST', path: `${tablesPath()}/Customers/records`, status: 503, times: 1 });
+		emulator.fault({
+			method: 'POST',
+			path: `${tablesPath()}/Customers/records`,
+			status: 503,
+			times: 1,
+		});
 		const before = emulator.records(demo.docId, 'Customers').length;
 		const res = await probe([
-			{ method: 'POST', parts: ['docs', demo.docId, 'tables', 'Customers', 'records'], body: { records: [{ fields: {} }] } },
+			{
+				method: 'POST',
+				parts: ['docs', demo.docId, 'tables', 'Customers', 'records'],
+				body: { records: [{ fields: {} }] },
+			},
 		]);
 		expect(res.error).toBeUndefined();
 		expect(emulator.log.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 503', 'POST 200']);
 		expect(emulator.records(demo.docId, 'Customers').length).toBe(before + 1);
 	});
 
-	it('gives up after the retry budget with Grist\'s message and says how often it tried', async () => {
+	it("gives up after the retry budget with Grist's message and says how often it tried", async () => {
 		emulator.fault({ path: tablesPath(), status: 503, times: 20 });
 		const res = await probe([{ parts: ['docs', demo.docId, 'tables'] }]);
 		expect(res.error?.message).toBe('Document in flux - try again later');
@@ -137,11 +156,22 @@ describe('retries', () => {
 	});
 
 	it('never repeats a write whose connection dropped, and says so', async () => {
-		emulator.fault({ method: 'POST', path: `${tablesPath()}/Customers/records`, drop: true, times: 1 });
+		emulator.fault({
+			method: 'POST',
+			path: `${tablesPath()}/Customers/records`,
+			drop: true,
+			times: 1,
+		});
 		const res = await probe([
-			{ method: 'POST', parts: ['docs', demo.docId, 'tables', 'Customers', 'records'], body: { records: [{ fields: {} }] } },
+			{
+				method: 'POST',
+				parts: ['docs', demo.docId, 'tables', 'Customers', 'records'],
+				body: { records: [{ fields: {} }] },
+			},
 		]);
-		expect(res.error?.message).toMatch(/^The connection to the Grist server at .* broke after the request was sent \(ECONNRESET: socket hang up\): the write may or may not have been applied$/);
+		expect(res.error?.message).toMatch(
+			/^The connection to the Grist server at .* broke after the request was sent \(ECONNRESET: socket hang up\): the write may or may not have been applied$/,
+		);
 		expect(res.error?.description).toMatch(/uncertain.*not repeated.*whether it was applied/);
 		expect(emulator.log.filter((e) => e.method === 'POST')).toHaveLength(1);
 	});
@@ -155,7 +185,7 @@ describe('retries', () => {
 });
 
 describe('error mapping', () => {
-	it('401: Grist\'s text, a hint about the key, and never the key itself', async () => {
+	it("401: Grist's text, a hint about the key, and never the key itself", async () => {
 		const wrong = `wrong-${'x'.repeat(24)}`;
 		const res = await probe([{ parts: ['orgs'] }], emulator.url, wrong);
 		expect(res.error?.message).toBe('Bad request: invalid API key');
@@ -169,7 +199,13 @@ describe('error mapping', () => {
 		const viewer = emulator.addUser({ email: 'viewer@example.com' });
 		emulator.setAccess('doc', demo.docId, viewer.email, 'viewers');
 		const res = await probe(
-			[{ method: 'POST', parts: ['docs', demo.docId, 'tables', 'Customers', 'records'], body: { records: [{ fields: {} }] } }],
+			[
+				{
+					method: 'POST',
+					parts: ['docs', demo.docId, 'tables', 'Customers', 'records'],
+					body: { records: [{ fields: {} }] },
+				},
+			],
 			emulator.url,
 			viewer.apiKey,
 		);
@@ -184,7 +220,11 @@ describe('error mapping', () => {
 	it('413: a body over 1 MB is explained', async () => {
 		const big = 'x'.repeat(1024 * 1024 + 10);
 		const res = await probe([
-			{ method: 'POST', parts: ['docs', demo.docId, 'tables', 'Customers', 'records'], body: { records: [{ fields: { Name: big } }] } },
+			{
+				method: 'POST',
+				parts: ['docs', demo.docId, 'tables', 'Customers', 'records'],
+				body: { records: [{ fields: { Name: big } }] },
+			},
 		]);
 		expect(res.error?.message).toBe('request entity too large');
 		expect(res.error?.description).toMatch(/1 MB/);
@@ -235,7 +275,9 @@ describe('binary answers', () => {
 	it('keeps every byte of a file', async () => {
 		const data = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7 + 3) % 256));
 		const id = emulator.addAttachment(demo.docId, { fileName: 'bytes.bin', data });
-		const res = await probe([{ parts: ['docs', demo.docId, 'attachments', id, 'download'], binary: true }]);
+		const res = await probe([
+			{ parts: ['docs', demo.docId, 'attachments', id, 'download'], binary: true },
+		]);
 		expect(res.error).toBeUndefined();
 		expect(res.items[0].json.fileName).toBe('bytes.bin');
 		expect(Buffer.from(res.items[0].json.base64 as string, 'base64').equals(data)).toBe(true);
@@ -273,15 +315,21 @@ describe('through the Grist node', () => {
 
 	it.each([
 		['ftp://grist.example.com', /^The Server URL must start with https:\/\//],
-		['https://grist example.com', /^The Server URL "https:\/\/grist example.com" is not a valid URL\. Use your site address/],
+		[
+			'https://grist example.com',
+			/^The Server URL "https:\/\/grist example.com" is not a valid URL\. Use your site address/,
+		],
 		['not a url', /^The Server URL "not a url" is not a valid URL/],
-	])('a malformed Server URL %p is refused before any request, saying what to change', async (url, message) => {
-		const res = await orgGetAllWith({ apiKey: demo.apiKey, url });
-		expect(res.error?.name).toBe('NodeOperationError');
-		expect(res.error?.message).toMatch(message);
-		expect(res.error?.description).toBe('Fix the Server URL field of the Grist credential.');
-		expect(emulator.log).toHaveLength(0);
-	});
+	])(
+		'a malformed Server URL %p is refused before any request, saying what to change',
+		async (url, message) => {
+			const res = await orgGetAllWith({ apiKey: demo.apiKey, url });
+			expect(res.error?.name).toBe('NodeOperationError');
+			expect(res.error?.message).toMatch(message);
+			expect(res.error?.description).toBe('Fix the Server URL field of the Grist credential.');
+			expect(emulator.log).toHaveLength(0);
+		},
+	);
 });
 
 describe('a Server URL that is not a Grist API', () => {
@@ -292,7 +340,9 @@ describe('a Server URL that is not a Grist API', () => {
 		// A web server that is not Grist: a 404 page, or (a single-page site) a page for every path.
 		web = createServer((_req, res) => {
 			res.writeHead(webStatus, { 'content-type': 'text/html' });
-			res.end(`<!doctype html><html><body>${webStatus === 200 ? 'Welcome' : 'Not Found'}</body></html>`);
+			res.end(
+				`<!doctype html><html><body>${webStatus === 200 ? 'Welcome' : 'Not Found'}</body></html>`,
+			);
 		});
 		await new Promise<void>((r) => web.listen(0, '127.0.0.1', () => r()));
 		webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
@@ -312,7 +362,9 @@ describe('a Server URL that is not a Grist API', () => {
 	])('%s: says the server is not Grist and to check the Server URL', async (_what, status) => {
 		webStatus = status;
 		const res = await orgGetAll(webUrl);
-		expect(res.error?.message).toBe(`The server at ${webUrl} did not answer like Grist (HTTP ${status})`);
+		expect(res.error?.message).toBe(
+			`The server at ${webUrl} did not answer like Grist (HTTP ${status})`,
+		);
 		expect(res.error?.description).toMatch(/^Check the Server URL of the Grist credential/);
 		expect(JSON.stringify(res.error)).not.toContain(demo.apiKey);
 		expect(res.items).toEqual([]);
@@ -333,13 +385,17 @@ describe('a Server URL that is not a Grist API', () => {
 			}
 		});
 
-		it('keeps Grist\'s message and says what to change on the server or in the URL', async () => {
+		it("keeps Grist's message and says what to change on the server or in the URL", async () => {
 			// http://grist:8484: a Docker-internal name, the classic cause.
 			const res = await orgGetAll('http://grist:8484');
 			expect(res.error?.message).toBe('Domain not recognized: grist');
 			expect(res.error?.httpCode).toBe('404');
-			expect(res.error?.description).toMatch(/public URL of your Grist server.*APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/);
-			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([['grist:8484', '/api/orgs', 404]]);
+			expect(res.error?.description).toMatch(
+				/public URL of your Grist server.*APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/,
+			);
+			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([
+				['grist:8484', '/api/orgs', 404],
+			]);
 		});
 	});
 });

@@ -27,7 +27,8 @@ beforeAll(async () => {
 	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
 	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
 	api = client(emu, USER_KEY);
-	docId = (await api.post<string>(`/api/workspaces/${ws.id}/docs`, { name: 'Trigger formulas' })).json;
+	docId = (await api.post<string>(`/api/workspaces/${ws.id}/docs`, { name: 'Trigger formulas' }))
+		.json;
 });
 
 afterAll(async () => {
@@ -39,12 +40,29 @@ const records = (qs = '') => `/api/docs/${docId}/tables/Tasks/records${qs}`;
 /** Tasks (Name, Status) plus Updated: add a column, make it DateTime, set trigger formula NOW() on any field. */
 async function setUpTable(): Promise<void> {
 	const steps: unknown[][][] = [
-		[['AddTable', 'Tasks', [{ id: 'Name', type: 'Text' }, { id: 'Status', type: 'Text' }]]],
+		[
+			[
+				'AddTable',
+				'Tasks',
+				[
+					{ id: 'Name', type: 'Text' },
+					{ id: 'Status', type: 'Text' },
+				],
+			],
+		],
 		[['AddColumn', 'Tasks', 'Updated', {}]],
 		[['ModifyColumn', 'Tasks', 'Updated', { type: 'DateTime:UTC' }]],
-		[['ModifyColumn', 'Tasks', 'Updated', { isFormula: false, formula: 'NOW()', recalcWhen: 2, recalcDeps: null }]],
+		[
+			[
+				'ModifyColumn',
+				'Tasks',
+				'Updated',
+				{ isFormula: false, formula: 'NOW()', recalcWhen: 2, recalcDeps: null },
+			],
+		],
 	];
-	for (const actions of steps) expect((await api.post(`/api/docs/${docId}/apply`, actions)).status).toBe(200);
+	for (const actions of steps)
+		expect((await api.post(`/api/docs/${docId}/apply`, actions)).status).toBe(200);
 	const cols = await api.get<ColumnsBody>(`/api/docs/${docId}/tables/Tasks/columns`);
 	expect(cols.json.columns.find((c) => c.id === 'Updated')?.fields).toMatchObject({
 		type: 'DateTime:UTC',
@@ -83,9 +101,14 @@ it('Row Added or Updated on a NOW() trigger-formula column: new rows, then exact
 
 	clock += 60_000;
 	const added = clock;
-	const ids = (await api.post<{ records: Array<{ id: number }> }>(records(), {
-		records: [{ fields: { Name: 'write spec', Status: 'Open' } }, { fields: { Name: 'review', Status: 'Open' } }],
-	})).json.records.map((r) => r.id);
+	const ids = (
+		await api.post<{ records: Array<{ id: number }> }>(records(), {
+			records: [
+				{ fields: { Name: 'write spec', Status: 'Open' } },
+				{ fields: { Name: 'review', Status: 'Open' } },
+			],
+		})
+	).json.records.map((r) => r.id);
 	expect(ids).toEqual([2, 3]);
 	expect(emitted(await p.poll('trigger'))).toEqual([
 		{ id: 2, Name: 'write spec', Status: 'Open', Updated: iso(added) },
@@ -96,12 +119,18 @@ it('Row Added or Updated on a NOW() trigger-formula column: new rows, then exact
 	clock += 90_500;
 	const changed = clock;
 	await api.patch(records(), { records: [{ id: 1, fields: { Status: 'Done' } }] });
-	expect(emitted(await p.poll('trigger'))).toEqual([{ id: 1, Name: 'old', Status: 'Done', Updated: iso(changed) }]);
+	expect(emitted(await p.poll('trigger'))).toEqual([
+		{ id: 1, Name: 'old', Status: 'Done', Updated: iso(changed) },
+	]);
 	expect(await p.poll('trigger')).toBeNull();
 
 	// a write that changes nothing does not touch the timestamp: nothing to emit
 	clock += 1_000;
 	await api.patch(records(), { records: [{ id: 2, fields: { Status: 'Open' } }] });
 	expect(await p.poll('trigger')).toBeNull();
-	expect(emu.records(docId, 'Tasks').map((r) => r.fields.Updated)).toEqual([changed / 1000, added / 1000, added / 1000]);
+	expect(emu.records(docId, 'Tasks').map((r) => r.fields.Updated)).toEqual([
+		changed / 1000,
+		added / 1000,
+		added / 1000,
+	]);
 });

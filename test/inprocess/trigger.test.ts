@@ -65,7 +65,8 @@ function names(n: number, prefix = 'r'): Array<Record<string, unknown>> {
 	return Array.from({ length: n }, (_, i) => ({ Name: `${prefix}${i + 1}` }));
 }
 
-const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const span = (from: number, to: number) =>
+	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 function emittedJson(result: INodeExecutionData[][] | null): IDataObject[] {
 	if (result === null) return [];
@@ -118,20 +119,25 @@ describe('Row Added', () => {
 			`GET records?filter=${idFilter([4, 5])}&sort=id 200`,
 			'GET columns 200',
 		]);
-		expect(p.savedStaticData[`node:${p.nodeName}`]).toMatchObject({ cursor: { kind: 'rowAdded', lastId: 5 } });
+		expect(p.savedStaticData[`node:${p.nodeName}`]).toMatchObject({
+			cursor: { kind: 'rowAdded', lastId: 5 },
+		});
 
 		// Nothing new: one request whose size does not depend on the table.
 		expect(await p.poll('trigger')).toBeNull();
 		expect(requests(t)).toEqual(['GET records?limit=1&sort=-id 200']);
 	});
 
-	it('Simplify off returns Grist\'s raw { id, fields }', async () => {
+	it("Simplify off returns Grist's raw { id, fields }", async () => {
 		const t = newTable();
 		const p = poller(t, { simplify: false });
 		await p.poll('trigger');
 		add(t, [{ Name: 'x', Day: 1704844800 }]);
 		expect(emittedJson(await p.poll('trigger'))).toEqual([
-			{ id: 1, fields: { Name: 'x', Status: '', Updated: null, Created: 0, Day: 1704844800, Note: '' } },
+			{
+				id: 1,
+				fields: { Name: 'x', Status: '', Updated: null, Created: 0, Day: 1704844800, Note: '' },
+			},
 		]);
 	});
 
@@ -153,10 +159,12 @@ describe('Row Added', () => {
 	it('manual test on an empty table says what to do', async () => {
 		const t = newTable();
 		// A manual run's error comes back as the run's error object (not thrown in this realm).
-		const error = await poller(t).poll('manual').then(
-			() => undefined,
-			(e: { message?: string; description?: string }) => e,
-		);
+		const error = await poller(t)
+			.poll('manual')
+			.then(
+				() => undefined,
+				(e: { message?: string; description?: string }) => e,
+			);
 		expect(error?.message).toBe(`No record in table "${t}" to show as a sample`);
 		expect(error?.description).toBe('Add a record to the table in Grist, then fetch again.');
 	});
@@ -179,7 +187,12 @@ describe('Row Added', () => {
 		await p.poll('trigger');
 		add(t, names(3));
 		emu.clearLog();
-		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), status: 500, body: { error: 'boom' } });
+		emu.fault({
+			method: 'GET',
+			path: new RegExp(`/tables/${t}/records$`),
+			status: 500,
+			body: { error: 'boom' },
+		});
 		await expect(p.poll('trigger')).rejects.toThrow('boom');
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
 		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2, 3]);
@@ -191,7 +204,12 @@ describe('Row Added', () => {
 		const p = poller(t);
 		await p.poll('trigger');
 		add(t, names(2));
-		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/columns$`), status: 500, body: { error: 'columns down' } });
+		emu.fault({
+			method: 'GET',
+			path: new RegExp(`/tables/${t}/columns$`),
+			status: 500,
+			body: { error: 'columns down' },
+		});
 		await expect(p.poll('trigger')).rejects.toThrow('columns down');
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
 		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2]);
@@ -203,7 +221,9 @@ describe('Row Added', () => {
 		await p.poll('trigger');
 		add(t, names(2));
 		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), drop: true, times: 20 });
-		await expect(p.poll('trigger')).rejects.toThrow(/The connection to the Grist server at .* broke before its answer arrived/);
+		await expect(p.poll('trigger')).rejects.toThrow(
+			/The connection to the Grist server at .* broke before its answer arrived/,
+		);
 		emu.clearFaults();
 		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2]);
 	}, 60_000);
@@ -246,7 +266,9 @@ describe('Row Added', () => {
 		expect(await p.poll('trigger')).toBeNull();
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 6 });
 		expect(add(t, [{ Name: 'gets id 7' }])).toEqual([7]);
-		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([[7, 'gets id 7']]);
+		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([
+			[7, 'gets id 7'],
+		]);
 	});
 
 	it('last row deleted and its id reused between two polls: detected with a creation column', async () => {
@@ -289,9 +311,9 @@ describe('Row Added', () => {
 	it('a malformed filter fails before any request, naming the field', async () => {
 		const t = newTable();
 		emu.clearLog();
-		await expect(poller(t, { options: { filter: '{"Status": "Open"}' } }).poll('trigger')).rejects.toThrow(
-			'The Filter (JSON) value for column "Status" must be an array',
-		);
+		await expect(
+			poller(t, { options: { filter: '{"Status": "Open"}' } }).poll('trigger'),
+		).rejects.toThrow('The Filter (JSON) value for column "Status" must be an array');
 		expect(requests(t)).toEqual([]);
 	});
 });
@@ -338,7 +360,10 @@ describe('Row Added or Updated', () => {
 		add(t, [{ Name: 'base', Updated: 10 }]);
 		const p = poller(t, { ...params, options: { maxRecords: 2 } });
 		await p.poll('trigger');
-		add(t, names(3).map((r) => ({ ...r, Updated: 20 })));
+		add(
+			t,
+			names(3).map((r) => ({ ...r, Updated: 20 })),
+		);
 		expect(emittedIds(await p.poll('trigger'))).toEqual([2, 3]);
 		expect(emittedIds(await p.poll('trigger'))).toEqual([4]);
 		expect(await p.poll('trigger')).toBeNull();
@@ -348,7 +373,7 @@ describe('Row Added or Updated', () => {
 		expect(await p.poll('trigger')).toBeNull();
 	});
 
-	it('a Grist clock far from n8n\'s: only Grist\'s own timestamps are compared', async () => {
+	it("a Grist clock far from n8n's: only Grist's own timestamps are compared", async () => {
 		const t = newTable();
 		const future = Math.floor(Date.now() / 1000) + 5 * 365 * 86400;
 		add(t, [{ Name: 'a', Updated: future }]);
@@ -369,7 +394,12 @@ describe('Row Added or Updated', () => {
 		expect(emittedIds(await p.poll('trigger'))).toEqual([1]);
 		add(t, [{ Name: 'b', Updated: 3 }]);
 		p.restart();
-		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), status: 500, body: { error: 'down' } });
+		emu.fault({
+			method: 'GET',
+			path: new RegExp(`/tables/${t}/records$`),
+			status: 500,
+			body: { error: 'down' },
+		});
 		await expect(p.poll('trigger')).rejects.toThrow('down');
 		expect(emittedIds(await p.poll('trigger'))).toEqual([2]);
 		expect(await p.poll('trigger')).toBeNull();
@@ -391,7 +421,9 @@ describe('Row Added or Updated', () => {
 	it('a timestamp column that is not Date/DateTime/Numeric: clear error naming the column and type', async () => {
 		const t = newTable();
 		const p = poller(t, { event: 'rowAddedOrUpdated', timestampColumn: 'Note' });
-		await expect(p.poll('trigger')).rejects.toThrow('The timestamp column "Note" is a Text column, not Date, DateTime or Numeric');
+		await expect(p.poll('trigger')).rejects.toThrow(
+			'The timestamp column "Note" is a Text column, not Date, DateTime or Numeric',
+		);
 	});
 
 	it('a timestamp column deleted after activation: the poll names it and says what to do', async () => {
@@ -418,7 +450,9 @@ describe('Row Added or Updated', () => {
 		await p.poll('trigger');
 		await changeColumn(t, 'Updated', { type: 'Text' });
 		await patch(t, [{ id: 1, fields: { Updated: 'tomorrow' } }]);
-		await expect(p.poll('trigger')).rejects.toThrow('The timestamp column "Updated" is a Text column');
+		await expect(p.poll('trigger')).rejects.toThrow(
+			'The timestamp column "Updated" is a Text column',
+		);
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 1, ids: [1] });
 	});
 });
@@ -470,7 +504,12 @@ describe('restarts: what n8n saves (after activation, and with each emitting pol
 		const t = newTable();
 		add(t, names(2));
 		const p = poller(t);
-		emu.fault({ method: 'GET', path: new RegExp(`/tables/${t}/records$`), status: 500, body: { error: 'down' } });
+		emu.fault({
+			method: 'GET',
+			path: new RegExp(`/tables/${t}/records$`),
+			status: 500,
+			body: { error: 'down' },
+		});
 		await expect(p.poll('trigger')).rejects.toThrow('down');
 		expect(saved(p)).toBeUndefined();
 		expect(p.nodeStaticData).toEqual({});
@@ -515,13 +554,21 @@ describe('restarts: what n8n saves (after activation, and with each emitting pol
 describe('Row Added: several top rows deleted and their ids handed out again', () => {
 	it('after a restart that lost the lowered cursor: the creation column finds every re-created row', async () => {
 		const t = newTable();
-		add(t, span(1, 4).map((i) => ({ Name: `old${i}`, Created: i })));
+		add(
+			t,
+			span(1, 4).map((i) => ({ Name: `old${i}`, Created: i })),
+		);
 		const p = poller(t, { options: { creationColumn: 'Created' } });
 		await p.poll('trigger');
 		emu.removeRecords(docId, t, [3, 4]);
 		expect(await p.poll('trigger')).toBeNull(); // lowered to 2 in memory; 4 stays saved
 		p.restart();
-		expect(add(t, [{ Name: 'new3', Created: 10 }, { Name: 'new4', Created: 11 }])).toEqual([3, 4]);
+		expect(
+			add(t, [
+				{ Name: 'new3', Created: 10 },
+				{ Name: 'new4', Created: 11 },
+			]),
+		).toEqual([3, 4]);
 		emu.clearLog();
 		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([
 			[3, 'new3'],
@@ -537,11 +584,19 @@ describe('Row Added: several top rows deleted and their ids handed out again', (
 
 	it('between two polls, with more rows after them: each new row once, in id order', async () => {
 		const t = newTable();
-		add(t, span(1, 3).map((i) => ({ Name: `old${i}`, Created: i })));
+		add(
+			t,
+			span(1, 3).map((i) => ({ Name: `old${i}`, Created: i })),
+		);
 		const p = poller(t, { options: { creationColumn: 'Created' } });
 		await p.poll('trigger');
 		emu.removeRecords(docId, t, [2, 3]);
-		expect(add(t, span(1, 3).map((i) => ({ Name: `new${i}`, Created: 10 + i })))).toEqual([2, 3, 4]);
+		expect(
+			add(
+				t,
+				span(1, 3).map((i) => ({ Name: `new${i}`, Created: 10 + i })),
+			),
+		).toEqual([2, 3, 4]);
 		expect(emittedIds(await p.poll('trigger'))).toEqual([2, 3, 4]);
 		expect(await p.poll('trigger')).toBeNull();
 	});
@@ -550,7 +605,10 @@ describe('Row Added: several top rows deleted and their ids handed out again', (
 describe('cost of a poll with nothing new (constant, whatever the table size)', () => {
 	it('Row Added, with a filter: one request for the top id, unfiltered, limit 1', async () => {
 		const t = newTable();
-		add(t, Array.from({ length: 2000 }, (_, i) => ({ Name: `r${i}`, Status: i % 2 ? 'Open' : 'Done' })));
+		add(
+			t,
+			Array.from({ length: 2000 }, (_, i) => ({ Name: `r${i}`, Status: i % 2 ? 'Open' : 'Done' })),
+		);
 		const p = poller(t, { options: { filter: '{"Status": ["Open"]}' } });
 		await p.poll('trigger');
 		emu.clearLog();
@@ -562,7 +620,11 @@ describe('cost of a poll with nothing new (constant, whatever the table size)', 
 		const t = newTable();
 		add(
 			t,
-			Array.from({ length: 2000 }, (_, i) => ({ Name: `r${i}`, Status: i % 2 ? 'Open' : 'Done', Updated: 1000 + i })),
+			Array.from({ length: 2000 }, (_, i) => ({
+				Name: `r${i}`,
+				Status: i % 2 ? 'Open' : 'Done',
+				Updated: 1000 + i,
+			})),
 		);
 		const p = poller(t, {
 			event: 'rowAddedOrUpdated',
@@ -629,7 +691,9 @@ describe('errors after activation', () => {
 			(e: Error & { description?: string }) => e,
 		);
 		expect(error?.message).toBe(`Table not found "${t}"`);
-		expect(error?.description).toContain(`The table "${t}" of document "${docId}" does not exist any more`);
+		expect(error?.description).toContain(
+			`The table "${t}" of document "${docId}" does not exist any more`,
+		);
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
 	});
 
@@ -706,11 +770,18 @@ async function api(method: string, path: string, body: unknown): Promise<void> {
 	if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
 }
 
-async function patch(tableId: string, records: Array<{ id: number; fields: Record<string, unknown> }>): Promise<void> {
+async function patch(
+	tableId: string,
+	records: Array<{ id: number; fields: Record<string, unknown> }>,
+): Promise<void> {
 	await api('PATCH', `/tables/${tableId}/records`, { records });
 }
 
-async function changeColumn(tableId: string, colId: string, fields: Record<string, unknown>): Promise<void> {
+async function changeColumn(
+	tableId: string,
+	colId: string,
+	fields: Record<string, unknown>,
+): Promise<void> {
 	await api('PATCH', `/tables/${tableId}/columns`, { columns: [{ id: colId, fields }] });
 }
 

@@ -16,14 +16,21 @@ const run = resourceRunner(fx, 'workspace');
 
 describe('workspace create', () => {
 	it('creates in the picked org and returns the new workspace, not a bare number', async () => {
-		const { items, error } = await run({ operation: 'create', org: rl('id', String(demo.orgId)), name: 'Marketing' });
+		const { items, error } = await run({
+			operation: 'create',
+			org: rl('id', String(demo.orgId)),
+			name: 'Marketing',
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		const ws = items[0].json;
 		expect(ws).toMatchObject({ name: 'Marketing', access: 'owners', docs: [] });
 		expect(typeof ws.id).toBe('number');
 		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(requests()).toEqual([`POST /o/demo/api/orgs/${demo.orgId}/workspaces`, `GET /o/demo/api/workspaces/${ws.id}`]);
+		expect(requests()).toEqual([
+			`POST /o/demo/api/orgs/${demo.orgId}/workspaces`,
+			`GET /o/demo/api/workspaces/${ws.id}`,
+		]);
 		expect(emu.log[0].body).toEqual({ name: 'Marketing' });
 	});
 
@@ -38,14 +45,21 @@ describe('workspace create', () => {
 		await expect(run({ operation: 'create', org: rl('id', 'demo'), name: '' })).rejects.toThrow(
 			'Parameter "Name" is required',
 		);
-		const expression = await run({ operation: 'create', org: rl('id', 'demo'), name: '={{ $json.missing }}' });
+		const expression = await run({
+			operation: 'create',
+			org: rl('id', 'demo'),
+			name: '={{ $json.missing }}',
+		});
 		expect(expression.error?.message).toBe('The Name is empty');
 		expect(expression.error?.description).toBe('Enter the name of the new workspace.');
 		expect(emu.log).toHaveLength(0);
 	});
 
-	it('a viewer cannot create: Grist\'s message', async () => {
-		const { error } = await run({ operation: 'create', org: rl('id', 'demo'), name: 'X' }, { apiKey: demo.viewerApiKey });
+	it("a viewer cannot create: Grist's message", async () => {
+		const { error } = await run(
+			{ operation: 'create', org: rl('id', 'demo'), name: 'X' },
+			{ apiKey: demo.viewerApiKey },
+		);
 		expect(error?.httpCode).toBe('403');
 		expect(error?.message).toBe('access denied');
 	});
@@ -53,7 +67,10 @@ describe('workspace create', () => {
 
 describe('workspace get', () => {
 	it('gets a workspace by ID, with its documents', async () => {
-		const { items, error } = await run({ operation: 'get', workspace: rl('id', String(demo.workspaceId)) });
+		const { items, error } = await run({
+			operation: 'get',
+			workspace: rl('id', String(demo.workspaceId)),
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id: demo.workspaceId, name: 'Sales' });
 		expect((items[0].json.docs as Array<{ id: string }>).map((d) => d.id)).toEqual([demo.docId]);
@@ -75,31 +92,44 @@ describe('workspace get', () => {
 		expect(emu.log).toHaveLength(0);
 	});
 
-	it('an unknown workspace: Grist\'s 404; Continue On Fail gives one error item per failing item', async () => {
+	it("an unknown workspace: Grist's 404; Continue On Fail gives one error item per failing item", async () => {
 		const { items, error } = await run(
 			{ operation: 'get', workspace: rl('id', '={{ $json.ws }}') },
-			{ continueOnFail: true, input: [{ json: { ws: 999 } }, { json: { ws: demo.workspaceId } }, { json: { ws: 'x' } }] },
+			{
+				continueOnFail: true,
+				input: [{ json: { ws: 999 } }, { json: { ws: demo.workspaceId } }, { json: { ws: 'x' } }],
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toMatchObject({ error: 'workspace not found', httpCode: '404' });
 		expect(items[1].json).toMatchObject({ id: demo.workspaceId });
 		expect(items[2].json.error).toBe('The Workspace ID "x" is not a whole number');
-		expect(requests()).toEqual([`GET /o/demo/api/workspaces/999`, `GET /o/demo/api/workspaces/${demo.workspaceId}`]);
+		expect(requests()).toEqual([
+			`GET /o/demo/api/workspaces/999`,
+			`GET /o/demo/api/workspaces/${demo.workspaceId}`,
+		]);
 	});
 });
 
 describe('workspace update', () => {
 	it('renames and returns the workspace', async () => {
 		const ws = emu.addWorkspace('demo', 'Old Name');
-		const { items, error } = await run({ operation: 'update', workspace: rl('id', String(ws.id)), name: 'New Name' });
+		const { items, error } = await run({
+			operation: 'update',
+			workspace: rl('id', String(ws.id)),
+			name: 'New Name',
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id: ws.id, name: 'New Name' });
-		expect(requests()).toEqual([`PATCH /o/demo/api/workspaces/${ws.id}`, `GET /o/demo/api/workspaces/${ws.id}`]);
+		expect(requests()).toEqual([
+			`PATCH /o/demo/api/workspaces/${ws.id}`,
+			`GET /o/demo/api/workspaces/${ws.id}`,
+		]);
 		expect(emu.log[0].body).toEqual({ name: 'New Name' });
 	});
 
-	it('a viewer trying to rename gets Grist\'s message', async () => {
+	it("a viewer trying to rename gets Grist's message", async () => {
 		const { error } = await run(
 			{ operation: 'update', workspace: rl('id', String(demo.workspaceId)), name: 'Hacked' },
 			{ apiKey: demo.viewerApiKey },
@@ -131,11 +161,16 @@ describe('workspace access', () => {
 	it('getAccess: one item per user with the inherited-role ceiling', async () => {
 		const ws = emu.addWorkspace('demo', 'Shared');
 		emu.setAccess('workspace', ws.id, 'guest@example.com', 'viewers');
-		const { items, error } = await run({ operation: 'getAccess', workspace: rl('id', String(ws.id)) });
+		const { items, error } = await run({
+			operation: 'getAccess',
+			workspace: rl('id', String(ws.id)),
+		});
 		expect(error).toBeUndefined();
 		const guest = items.find((i) => i.json.email === 'guest@example.com');
 		expect(guest?.json).toMatchObject({ access: 'viewers', maxInheritedRole: 'owners' });
-		expect(items.find((i) => i.json.email === demo.email)?.json).toMatchObject({ parentAccess: 'owners' });
+		expect(items.find((i) => i.json.email === demo.email)?.json).toMatchObject({
+			parentAccess: 'owners',
+		});
 		expect(requests()).toEqual([`GET /o/demo/api/workspaces/${ws.id}/access`]);
 	});
 
@@ -155,7 +190,9 @@ describe('workspace access', () => {
 			},
 		]);
 		expect(requests()).toEqual([`PATCH /o/demo/api/workspaces/${ws.id}/access`]);
-		expect(emu.log[0].body).toEqual({ delta: { users: { 'friend@example.com': 'editors' }, maxInheritedRole: null } });
+		expect(emu.log[0].body).toEqual({
+			delta: { users: { 'friend@example.com': 'editors' }, maxInheritedRole: null },
+		});
 		const after = await run({ operation: 'getAccess', workspace: rl('id', String(ws.id)) });
 		expect(after.items.find((i) => i.json.email === 'friend@example.com')?.json).toMatchObject({
 			access: 'editors',
@@ -180,7 +217,9 @@ describe('workspace access', () => {
 			workspace: rl('id', String(demo.workspaceId)),
 			users: { user: [{ email: 'm@example.com', role: '={{ "members" }}' }] },
 		});
-		expect(error?.message).toBe('The Role of m@example.com "Member" cannot be given on a workspace');
+		expect(error?.message).toBe(
+			'The Role of m@example.com "Member" cannot be given on a workspace',
+		);
 		expect(emu.log).toHaveLength(0);
 	});
 
@@ -188,7 +227,9 @@ describe('workspace access', () => {
 		const users = new Grist().description.properties.find(
 			(p) => p.name === 'users' && p.displayOptions?.show?.resource?.includes('workspace'),
 		);
-		const values = (users?.options?.[0] as { values: Array<{ name: string; options?: Array<{ value: string }> }> }).values;
+		const values = (
+			users?.options?.[0] as { values: Array<{ name: string; options?: Array<{ value: string }> }> }
+		).values;
 		expect(values.find((v) => v.name === 'role')?.options?.map((o) => o.value)).toEqual([
 			'owners',
 			'editors',

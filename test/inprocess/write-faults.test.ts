@@ -52,10 +52,20 @@ const bulkPath = (rest = 'records') => new RegExp(`/tables/Bulk/${rest}$`);
 const posts = () => emu.log.filter((e) => e.method === 'POST');
 const stored = () => emu.records(demo.docId, 'Bulk');
 
-async function run(parameters: IDataObject, input: INodeExecutionData[], continueOnFail = false, resource = 'record') {
+async function run(
+	parameters: IDataObject,
+	input: INodeExecutionData[],
+	continueOnFail = false,
+	resource = 'record',
+) {
 	return await runNode({
 		node: new Grist(),
-		parameters: { resource, document: rl(demo.docId), table: rl('Bulk'), ...parameters } as INodeParameters,
+		parameters: {
+			resource,
+			document: rl(demo.docId),
+			table: rl('Bulk'),
+			...parameters,
+		} as INodeParameters,
 		credentials: { apiKey: demo.apiKey, url: proxy.url },
 		input,
 		continueOnFail,
@@ -70,7 +80,9 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 			/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke after the request was sent \(.*\): the write may or may not have been applied$/,
 		);
 		expect(error?.description).toContain('At least 500 items were written');
-		expect(error?.description).toContain('Uncertain: the request holding items 500–999 lost its answer');
+		expect(error?.description).toContain(
+			'Uncertain: the request holding items 500–999 lost its answer',
+		);
 		expect(error?.description).toContain('Later items (1000–1199) were not sent.');
 		expect(error?.description).not.toContain('none of them was written');
 		// Grist did write items 500–999: resuming from item 500 would duplicate them.
@@ -81,7 +93,11 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 
 	it('with Continue On Fail: the items of that request say their write is uncertain; the others are written', async () => {
 		proxy.rule({ method: 'POST', path: bulkPath(), skip: 1, action: 'reset-after-answer' });
-		const { items: out, error } = await run({ operation: 'create', columns: autoMap }, numbered(1200), true);
+		const { items: out, error } = await run(
+			{ operation: 'create', columns: autoMap },
+			numbered(1200),
+			true,
+		);
 		expect(error).toBeUndefined();
 		expect(out).toHaveLength(1200);
 		expect(out.slice(0, 500).every((o) => typeof o.json.id === 'number')).toBe(true);
@@ -90,7 +106,9 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 			expect(o.json.writeUncertain).toBe(true);
 			expect(o.json.error).toMatch(/may or may not have been applied$/);
 		}
-		expect(out[700].json.description).toMatch(/^Uncertain: item 700 was sent in one request with items 500–999, and its answer was lost/);
+		expect(out[700].json.description).toMatch(
+			/^Uncertain: item 700 was sent in one request with items 500–999, and its answer was lost/,
+		);
 		expect(out.map((o) => (o.pairedItem as { item: number }).item)).toEqual(out.map((_, i) => i));
 		expect(stored()).toHaveLength(1200);
 	});
@@ -100,16 +118,28 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 		emu.clearLog();
 		proxy.rule({ method: 'PATCH', path: bulkPath(), action: 'reset-after-answer' });
 		const update = await run(
-			{ operation: 'update', rowId: '={{ $json.id }}', dataMode: 'json', fieldsJson: '={{ JSON.stringify({ N: $json.n }) }}' },
+			{
+				operation: 'update',
+				rowId: '={{ $json.id }}',
+				dataMode: 'json',
+				fieldsJson: '={{ JSON.stringify({ N: $json.n }) }}',
+			},
 			items(ids.map((id) => ({ id, n: id * 100 }))),
 		);
-		expect(update.error?.message).toMatch(/broke after the request was sent .*may or may not have been applied$/);
+		expect(update.error?.message).toMatch(
+			/broke after the request was sent .*may or may not have been applied$/,
+		);
 		expect(update.error?.description).toContain('At least 0 items were written');
-		expect(update.error?.description).toContain('items 0–2 lost its answer, so they may or may not have been written');
+		expect(update.error?.description).toContain(
+			'items 0–2 lost its answer, so they may or may not have been written',
+		);
 		expect(stored().map((r) => r.fields.N)).toEqual(ids.map((id) => id * 100));
 
 		proxy.rule({ method: 'POST', path: bulkPath('records/delete'), action: 'reset-after-answer' });
-		const del = await run({ operation: 'delete', rowIds: '={{ $json.id }}' }, items(ids.map((id) => ({ id }))));
+		const del = await run(
+			{ operation: 'delete', rowIds: '={{ $json.id }}' },
+			items(ids.map((id) => ({ id }))),
+		);
 		expect(del.error?.description).toContain('may or may not have been deleted');
 		expect(stored()).toEqual([]);
 	});
@@ -118,45 +148,82 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 		proxy.rule({ method: 'POST', path: /\/attachments$/, skip: 1, action: 'reset-after-answer' });
 		const upload = (text: string) => ({
 			json: {},
-			binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'text/plain', fileName: `${text}.txt` } },
+			binary: {
+				data: {
+					data: Buffer.from(text).toString('base64'),
+					mimeType: 'text/plain',
+					fileName: `${text}.txt`,
+				},
+			},
 		});
-		const { items: out, error } = await run({ operation: 'upload' }, [upload('one'), upload('two'), upload('three')], true, 'attachment');
+		const { items: out, error } = await run(
+			{ operation: 'upload' },
+			[upload('one'), upload('two'), upload('three')],
+			true,
+			'attachment',
+		);
 		expect(error).toBeUndefined();
 		expect(out.map((o) => o.json.writeUncertain ?? false)).toEqual([false, true, false]);
-		expect(out[1].json.error).toMatch(/broke after the request was sent .*may or may not have been applied$/);
-		const names = [...Array(20).keys()].map((id) => emu.attachmentData(demo.docId, id)?.toString()).filter((t) => t !== undefined);
+		expect(out[1].json.error).toMatch(
+			/broke after the request was sent .*may or may not have been applied$/,
+		);
+		const names = [...Array(20).keys()]
+			.map((id) => emu.attachmentData(demo.docId, id)?.toString())
+			.filter((t) => t !== undefined);
 		expect(names).toEqual(expect.arrayContaining(['one', 'two', 'three']));
 		expect(proxy.log.filter((e) => e.method === 'POST')).toHaveLength(3);
 	});
 
 	it("a proxy's 504 to a write is uncertain too; Grist's own error answer is not", async () => {
-		emu.fault({ method: 'POST', path: bulkPath(), status: 504, body: '<html>Gateway Timeout</html>' });
+		emu.fault({
+			method: 'POST',
+			path: bulkPath(),
+			status: 504,
+			body: '<html>Gateway Timeout</html>',
+		});
 		const gateway = await run({ operation: 'create', columns: autoMap }, numbered(2), true);
 		expect(gateway.items.map((o) => o.json.writeUncertain)).toEqual([true, true]);
 
-		emu.fault({ method: 'POST', path: bulkPath(), status: 400, body: { error: 'Invalid row id 9' } });
+		emu.fault({
+			method: 'POST',
+			path: bulkPath(),
+			status: 400,
+			body: { error: 'Invalid row id 9' },
+		});
 		const refused = await run({ operation: 'create', columns: autoMap }, numbered(2));
 		expect(refused.error?.message).toBe('Invalid row id 9');
-		expect(refused.error?.description).toContain('none of them was written: Grist answered with an error');
+		expect(refused.error?.description).toContain(
+			'none of them was written: Grist answered with an error',
+		);
 	});
 });
 
 describe('network messages match the failure', () => {
 	it('a refused connection during a write is retried (nothing reached Grist), and the write happens once', async () => {
 		// The GET of the columns is answered, then connections are refused for a while.
-		proxy.rule({ method: 'GET', path: bulkPath('columns'), action: 'refuse-after-answer', refuseForMs: 400 });
+		proxy.rule({
+			method: 'GET',
+			path: bulkPath('columns'),
+			action: 'refuse-after-answer',
+			refuseForMs: 400,
+		});
 		const { items: out, error } = await run({ operation: 'create', columns: autoMap }, numbered(3));
 		expect(error).toBeUndefined();
 		expect(out.map((o) => o.json.N)).toEqual([0, 1, 2]);
 		expect(stored()).toHaveLength(3);
 		expect(posts()).toHaveLength(1);
-		expect(proxy.log.map((e) => `${e.method} ${e.action ?? ''}`)).toEqual(['GET refuse-after-answer', 'POST ']);
+		expect(proxy.log.map((e) => `${e.method} ${e.action ?? ''}`)).toEqual([
+			'GET refuse-after-answer',
+			'POST ',
+		]);
 	});
 
 	it('a write refused every time: could not reach, tried 6 times, nothing written', async () => {
 		proxy.rule({ method: 'GET', path: bulkPath('columns'), action: 'refuse-after-answer' });
 		const { error } = await run({ operation: 'create', columns: autoMap }, numbered(3));
-		expect(error?.message).toMatch(/^Could not reach the Grist server at http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+		expect(error?.message).toMatch(
+			/^Could not reach the Grist server at http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
+		);
 		expect(error?.description).toContain('Nothing reached Grist, so nothing was written.');
 		expect(error?.description).toContain('(Tried 6 times.)');
 		expect(error?.description).toContain('none of them was written');
@@ -167,9 +234,13 @@ describe('network messages match the failure', () => {
 	it('a read whose connection breaks every time is retried and says how often', async () => {
 		proxy.rule({ method: 'GET', path: bulkPath(), action: 'reset-after-answer', times: 20 });
 		const { error } = await run({ operation: 'getAll', returnAll: true }, [{ json: {} }]);
-		expect(error?.message).toMatch(/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke before its answer arrived: /);
+		expect(error?.message).toMatch(
+			/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke before its answer arrived: /,
+		);
 		expect(error?.description).toContain('(Tried 6 times.)');
-		expect(proxy.log.filter((e) => e.method === 'GET' && bulkPath().test(e.path.split('?')[0]))).toHaveLength(6);
+		expect(
+			proxy.log.filter((e) => e.method === 'GET' && bulkPath().test(e.path.split('?')[0])),
+		).toHaveLength(6);
 	}, 60_000);
 });
 
@@ -178,30 +249,53 @@ describe('an item naming a column the table lacks is refused before any request'
 		items(Array.from({ length: n }, (_, i) => (bad(i) ? { N: i, X: 'x' } : { N: i })));
 
 	it('with Continue On Fail only those items fail; the 989 others are written', async () => {
-		const { items: out, error } = await run({ operation: 'create', columns: autoMap }, withX(1000, (i) => i >= 600 && i <= 610), true);
+		const { items: out, error } = await run(
+			{ operation: 'create', columns: autoMap },
+			withX(1000, (i) => i >= 600 && i <= 610),
+			true,
+		);
 		expect(error).toBeUndefined();
 		expect(out).toHaveLength(1000);
 		const failed = out.flatMap((o, i) => (o.json.error ? [i] : []));
 		expect(failed).toEqual(Array.from({ length: 11 }, (_, k) => 600 + k));
 		expect(out[605].json.error).toBe('Table "Bulk" has no column "X" (item 605)');
-		expect(out[605].json.description).toMatch(/Use column IDs, not labels.*Column resource.*Columns of "Bulk": N, Label, First_Name, Double\./);
+		expect(out[605].json.description).toMatch(
+			/Use column IDs, not labels.*Column resource.*Columns of "Bulk": N, Label, First_Name, Double\./,
+		);
 		expect(stored()).toHaveLength(989);
-		expect(posts().map((e) => ((e.body as { records: unknown[] }).records ?? []).length)).toEqual([500, 489]);
+		expect(posts().map((e) => ((e.body as { records: unknown[] }).records ?? []).length)).toEqual([
+			500, 489,
+		]);
 	});
 
 	it('without it the node fails before any write, naming the item, the columns and the table', async () => {
-		const { error } = await run({ operation: 'create', columns: autoMap }, withX(1000, (i) => i === 600));
+		const { error } = await run(
+			{ operation: 'create', columns: autoMap },
+			withX(1000, (i) => i === 600),
+		);
 		expect(error?.message).toBe('Table "Bulk" has no column "X" (item 600)');
 		expect(posts()).toEqual([]);
 		expect(stored()).toEqual([]);
 	});
 
 	it('names the column ID of a label; hidden columns (manualSort) and formula columns are not refused', async () => {
-		const label = await run({ operation: 'create', dataMode: 'json', fieldsJson: '{"First Name": "Ann", "Nope": 1}' }, [{ json: {} }]);
+		const label = await run(
+			{ operation: 'create', dataMode: 'json', fieldsJson: '{"First Name": "Ann", "Nope": 1}' },
+			[{ json: {} }],
+		);
 		expect(label.error?.message).toBe('Table "Bulk" has no columns "First Name", "Nope" (item 0)');
-		expect(label.error?.description).toContain('"First Name" is the label of the column First_Name');
+		expect(label.error?.description).toContain(
+			'"First Name" is the label of the column First_Name',
+		);
 
-		const ok = await run({ operation: 'create', dataMode: 'json', fieldsJson: '{"First_Name": "Ann", "manualSort": 7, "Double": 5}' }, [{ json: {} }]);
+		const ok = await run(
+			{
+				operation: 'create',
+				dataMode: 'json',
+				fieldsJson: '{"First_Name": "Ann", "manualSort": 7, "Double": 5}',
+			},
+			[{ json: {} }],
+		);
 		expect(ok.error).toBeUndefined();
 		expect(stored().map((r) => r.fields.First_Name)).toEqual(['Ann']);
 		const sent = posts()[0].body as { records: Array<{ fields: IDataObject }> };
@@ -211,7 +305,8 @@ describe('an item naming a column the table lacks is refused before any request'
 	it('update: an unknown column or an id among the fields', async () => {
 		const [id] = emu.addRecords(demo.docId, 'Bulk', [{ N: 1 }]);
 		emu.clearLog();
-		const update = (fieldsJson: string) => run({ operation: 'update', rowId: String(id), dataMode: 'json', fieldsJson }, [{ json: {} }]);
+		const update = (fieldsJson: string) =>
+			run({ operation: 'update', rowId: String(id), dataMode: 'json', fieldsJson }, [{ json: {} }]);
 		const unknown = await update('{"N": 2, "Nope": 3}');
 		expect(unknown.error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
 		const withId = await update(`{"id": ${id}, "N": 2}`);
@@ -223,8 +318,12 @@ describe('an item naming a column the table lacks is refused before any request'
 	it('upsert: unknown match or field columns are refused, a match on id is allowed (Grist takes require.id)', async () => {
 		const upsert = (fieldsJson: string, matchColumns: string) =>
 			run({ operation: 'upsert', dataMode: 'json', fieldsJson, matchColumns }, [{ json: {} }]);
-		expect((await upsert('{"Nope": 1, "N": 2}', 'Nope')).error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
-		expect((await upsert('{"N": 1, "Nope": 2}', 'N')).error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
+		expect((await upsert('{"Nope": 1, "N": 2}', 'Nope')).error?.message).toBe(
+			'Table "Bulk" has no column "Nope" (item 0)',
+		);
+		expect((await upsert('{"N": 1, "Nope": 2}', 'N')).error?.message).toBe(
+			'Table "Bulk" has no column "Nope" (item 0)',
+		);
 		expect(emu.log.filter((e) => e.method === 'PUT')).toEqual([]);
 		const byId = await upsert('{"id": 42, "N": 7}', 'id');
 		expect(byId.error).toBeUndefined();
@@ -232,14 +331,29 @@ describe('an item naming a column the table lacks is refused before any request'
 	});
 
 	it('columnar create and update', async () => {
-		const create = await run({ operation: 'create', data: '{"N": [1, 2], "Nope": ["a", "b"]}' }, [{ json: {} }], false, 'columnar');
+		const create = await run(
+			{ operation: 'create', data: '{"N": [1, 2], "Nope": ["a", "b"]}' },
+			[{ json: {} }],
+			false,
+			'columnar',
+		);
 		expect(create.error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
 		const ids = emu.addRecords(demo.docId, 'Bulk', [{ N: 1 }, { N: 2 }]);
 		emu.clearLog();
-		const update = await run({ operation: 'update', data: JSON.stringify({ id: ids, Nope: [1, 2] }) }, [{ json: {} }], false, 'columnar');
+		const update = await run(
+			{ operation: 'update', data: JSON.stringify({ id: ids, Nope: [1, 2] }) },
+			[{ json: {} }],
+			false,
+			'columnar',
+		);
 		expect(update.error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
 		expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
-		const ok = await run({ operation: 'update', data: JSON.stringify({ id: ids, N: [10, 20] }) }, [{ json: {} }], false, 'columnar');
+		const ok = await run(
+			{ operation: 'update', data: JSON.stringify({ id: ids, N: [10, 20] }) },
+			[{ json: {} }],
+			false,
+			'columnar',
+		);
 		expect(ok.error).toBeUndefined();
 		expect(stored().map((r) => r.fields.N)).toEqual([10, 20]);
 	});

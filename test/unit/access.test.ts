@@ -23,14 +23,35 @@ function inputError(fn: () => unknown): AccessInputError {
 
 describe('roles per target', () => {
 	it('offers Member for organizations only', () => {
-		expect(roleOptions('org').map((o) => o.value)).toEqual(['owners', 'editors', 'viewers', 'members', 'remove']);
-		expect(roleOptions('workspace').map((o) => o.value)).toEqual(['owners', 'editors', 'viewers', 'remove']);
-		expect(roleOptions('document').map((o) => o.value)).toEqual(['owners', 'editors', 'viewers', 'remove']);
+		expect(roleOptions('org').map((o) => o.value)).toEqual([
+			'owners',
+			'editors',
+			'viewers',
+			'members',
+			'remove',
+		]);
+		expect(roleOptions('workspace').map((o) => o.value)).toEqual([
+			'owners',
+			'editors',
+			'viewers',
+			'remove',
+		]);
+		expect(roleOptions('document').map((o) => o.value)).toEqual([
+			'owners',
+			'editors',
+			'viewers',
+			'remove',
+		]);
 		expect(rolesFor('document')).not.toContain('members');
 	});
 
 	it('offers the four inherited-role ceilings including none', () => {
-		expect(MAX_INHERITED_ROLE_OPTIONS.map((o) => o.value)).toEqual(['owners', 'editors', 'viewers', 'none']);
+		expect(MAX_INHERITED_ROLE_OPTIONS.map((o) => o.value)).toEqual([
+			'owners',
+			'editors',
+			'viewers',
+			'none',
+		]);
 	});
 });
 
@@ -58,7 +79,9 @@ describe('parseRole', () => {
 
 	it('rejects an empty role and guests (a read-only label)', () => {
 		expect(inputError(() => parseRole('org', '')).message).toBe('The Role is empty');
-		expect(inputError(() => parseRole('org', 'guests')).message).toBe('The Role "guests" is not a Grist role');
+		expect(inputError(() => parseRole('org', 'guests')).message).toBe(
+			'The Role "guests" is not a Grist role',
+		);
 	});
 });
 
@@ -72,17 +95,25 @@ describe('parseMaxInheritedRole', () => {
 
 	it('rejects members and unknown values', () => {
 		expect(inputError(() => parseMaxInheritedRole('members')).field).toBe('Max Inherited Role');
-		expect(inputError(() => parseMaxInheritedRole('all')).message).toBe('The Max Inherited Role "all" is not valid');
+		expect(inputError(() => parseMaxInheritedRole('all')).message).toBe(
+			'The Max Inherited Role "all" is not valid',
+		);
 	});
 });
 
 describe('emails', () => {
-	it.each(['a@b.co', 'first.last+tag@sub.example.org', 'everyone@getgrist.com'])('accepts %s', (email) => {
-		expect(isValidEmail(email)).toBe(true);
-	});
-	it.each(['', 'plain', 'a@b', 'a b@c.de', 'a@b.co,c@d.ef', '@b.co', 'a@.co', 'a@b.'])('rejects "%s"', (email) => {
-		expect(isValidEmail(email)).toBe(false);
-	});
+	it.each(['a@b.co', 'first.last+tag@sub.example.org', 'everyone@getgrist.com'])(
+		'accepts %s',
+		(email) => {
+			expect(isValidEmail(email)).toBe(true);
+		},
+	);
+	it.each(['', 'plain', 'a@b', 'a b@c.de', 'a@b.co,c@d.ef', '@b.co', 'a@.co', 'a@b.'])(
+		'rejects "%s"',
+		(email) => {
+			expect(isValidEmail(email)).toBe(false);
+		},
+	);
 });
 
 describe('usersDelta', () => {
@@ -96,7 +127,12 @@ describe('usersDelta', () => {
 	});
 
 	it('names the row of an invalid or empty email', () => {
-		const bad = inputError(() => usersDelta('org', [{ email: 'a@x.com', role: 'viewers' }, { email: 'nope', role: 'viewers' }]));
+		const bad = inputError(() =>
+			usersDelta('org', [
+				{ email: 'a@x.com', role: 'viewers' },
+				{ email: 'nope', role: 'viewers' },
+			]),
+		);
 		expect(bad.message).toBe('The Email "nope" of user 2 is not a valid email address');
 		expect(bad.field).toBe('Email');
 		expect(inputError(() => usersDelta('org', [{ email: '  ', role: 'viewers' }])).message).toBe(
@@ -105,12 +141,21 @@ describe('usersDelta', () => {
 	});
 
 	it('keeps a repeated email with the same role once, rejects conflicting roles', () => {
-		expect(usersDelta('org', [{ email: 'a@x.com', role: 'viewers' }, { email: 'A@x.com', role: 'viewer' }])).toEqual({
+		expect(
+			usersDelta('org', [
+				{ email: 'a@x.com', role: 'viewers' },
+				{ email: 'A@x.com', role: 'viewer' },
+			]),
+		).toEqual({
 			'a@x.com': 'viewers',
 		});
 		expect(
-			inputError(() => usersDelta('org', [{ email: 'a@x.com', role: 'viewers' }, { email: 'A@x.com', role: 'owners' }]))
-				.message,
+			inputError(() =>
+				usersDelta('org', [
+					{ email: 'a@x.com', role: 'viewers' },
+					{ email: 'A@x.com', role: 'owners' },
+				]),
+			).message,
 		).toBe('The Email "A@x.com" is listed twice with different roles');
 	});
 });
@@ -123,21 +168,32 @@ describe('buildAccessDelta', () => {
 	});
 
 	it('org: no rows is an error; a max inherited role is refused', () => {
-		expect(inputError(() => buildAccessDelta('org', [])).hint).toBe('Add at least one user with a role.');
-		expect(inputError(() => buildAccessDelta('org', [{ email: 'a@x.com', role: 'owners' }], 'viewers')).field).toBe(
-			'Max Inherited Role',
+		expect(inputError(() => buildAccessDelta('org', [])).hint).toBe(
+			'Add at least one user with a role.',
 		);
+		expect(
+			inputError(() => buildAccessDelta('org', [{ email: 'a@x.com', role: 'owners' }], 'viewers'))
+				.field,
+		).toBe('Max Inherited Role');
 	});
 
 	it('workspace/document: users, ceiling, or both; none becomes null', () => {
-		expect(buildAccessDelta('workspace', [], 'none')).toEqual({ delta: { maxInheritedRole: null } });
-		expect(buildAccessDelta('document', [{ email: 'a@x.com', role: 'viewers' }], 'editors')).toEqual({
+		expect(buildAccessDelta('workspace', [], 'none')).toEqual({
+			delta: { maxInheritedRole: null },
+		});
+		expect(
+			buildAccessDelta('document', [{ email: 'a@x.com', role: 'viewers' }], 'editors'),
+		).toEqual({
 			delta: { users: { 'a@x.com': 'viewers' }, maxInheritedRole: 'editors' },
 		});
-		expect(buildAccessDelta('document', [{ email: 'a@x.com', role: 'owners' }], undefined)).toEqual({
-			delta: { users: { 'a@x.com': 'owners' } },
-		});
-		expect(inputError(() => buildAccessDelta('document', [], undefined)).message).toBe('No access change was given');
+		expect(buildAccessDelta('document', [{ email: 'a@x.com', role: 'owners' }], undefined)).toEqual(
+			{
+				delta: { users: { 'a@x.com': 'owners' } },
+			},
+		);
+		expect(inputError(() => buildAccessDelta('document', [], undefined)).message).toBe(
+			'No access change was given',
+		);
 	});
 });
 

@@ -27,7 +27,11 @@ interface Source {
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-		e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+		e.isDirectory()
+			? sourceFiles(path.join(dir, e.name))
+			: e.name.endsWith('.ts')
+				? [path.join(dir, e.name)]
+				: [],
 	);
 }
 
@@ -38,7 +42,11 @@ function relativeImports(src: Source): string[] {
 	const sf = ts.createSourceFile(src.file, src.text, ts.ScriptTarget.ES2022, true);
 	const out: string[] = [];
 	const visit = (node: ts.Node): void => {
-		if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+		if (
+			(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+			node.moduleSpecifier &&
+			ts.isStringLiteral(node.moduleSpecifier)
+		) {
 			const spec = node.moduleSpecifier.text;
 			if (spec.startsWith('.')) out.push(path.resolve(path.dirname(src.file), spec));
 		}
@@ -80,12 +88,18 @@ export function pathViolations(sources: Source[]): string[] {
 			const where = `${rel(src.file)}:${line + 1}`;
 			if (ts.isCallExpression(node)) {
 				const callee = node.expression;
-				const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : '';
+				const name = ts.isIdentifier(callee)
+					? callee.text
+					: ts.isPropertyAccessExpression(callee)
+						? callee.name.text
+						: '';
 				if (name === 'apiPath' || name === 'buildPath') bad.push(`${where} calls ${name}`);
 			}
 			if (
 				src.file !== API_PATH_ENCODER &&
-				(ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) &&
+				(ts.isStringLiteral(node) ||
+					ts.isNoSubstitutionTemplateLiteral(node) ||
+					ts.isTemplateLiteralToken(node)) &&
 				/(^|\/)api\//.test(node.text)
 			) {
 				bad.push(`${where} builds an /api/ path: ${node.text}`);
@@ -103,13 +117,17 @@ export function helperViolations(sources: Source[]): string[] {
 	for (const src of sources) {
 		if (path.dirname(src.file) !== HELPERS) continue;
 		for (const target of relativeImports(src)) {
-			if (path.dirname(target) !== HELPERS) bad.push(`${rel(src.file)} imports ${rel(target)} (helpers/ must stay pure)`);
+			if (path.dirname(target) !== HELPERS)
+				bad.push(`${rel(src.file)} imports ${rel(target)} (helpers/ must stay pure)`);
 		}
 	}
 	return bad;
 }
 
-const sources: Source[] = sourceFiles(NODES).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+const sources: Source[] = sourceFiles(NODES).map((file) => ({
+	file,
+	text: readFileSync(file, 'utf8'),
+}));
 
 describe('architecture of nodes/', () => {
 	it('reads the sources', () => {
@@ -136,16 +154,26 @@ describe('architecture of nodes/', () => {
 		];
 		const columnarDelete = path.join(ACTIONS, 'columnar', 'delete.operation.ts');
 		const recordCreate = path.join(ACTIONS, 'record', 'create.operation.ts');
-		expect(actionViolations(plant(columnarDelete, "import { execute as x } from '../record/delete.operation';"))).toEqual([
+		expect(
+			actionViolations(
+				plant(columnarDelete, "import { execute as x } from '../record/delete.operation';"),
+			),
+		).toEqual([
 			"nodes/Grist/actions/columnar/delete.operation.ts imports another resource's folder: nodes/Grist/actions/record/delete.operation",
 		]);
-		expect(actionViolations(plant(recordCreate, "import { execute as x } from './update.operation';"))).toEqual([
+		expect(
+			actionViolations(plant(recordCreate, "import { execute as x } from './update.operation';")),
+		).toEqual([
 			'nodes/Grist/actions/record/create.operation.ts imports an operation: nodes/Grist/actions/record/update.operation',
 		]);
 		expect(pathViolations(plant(recordCreate, "const p = apiPath('docs', 'x');"))).toHaveLength(1);
-		expect(pathViolations(plant(recordCreate, 'const p = `/api/docs/${x}/tables`;'))).toHaveLength(1);
+		expect(pathViolations(plant(recordCreate, 'const p = `/api/docs/${x}/tables`;'))).toHaveLength(
+			1,
+		);
 		const columns = path.join(HELPERS, 'columns.ts');
-		expect(helperViolations(plant(columns, "import type { GristClient } from '../transport';"))).toEqual([
+		expect(
+			helperViolations(plant(columns, "import type { GristClient } from '../transport';")),
+		).toEqual([
 			'nodes/Grist/helpers/columns.ts imports nodes/Grist/transport (helpers/ must stay pure)',
 		]);
 	});

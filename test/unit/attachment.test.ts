@@ -39,7 +39,11 @@ describe('parseAttachmentId', () => {
 
 describe('parseBinaryPropertyNames', () => {
 	it('splits on commas, trims, drops empties and repeats', () => {
-		expect(parseBinaryPropertyNames(' data, invoice ,,data ,photo ')).toEqual(['data', 'invoice', 'photo']);
+		expect(parseBinaryPropertyNames(' data, invoice ,,data ,photo ')).toEqual([
+			'data',
+			'invoice',
+			'photo',
+		]);
 	});
 	it('gives nothing for empty or non-string input', () => {
 		expect(parseBinaryPropertyNames('')).toEqual([]);
@@ -75,7 +79,10 @@ describe('mergeAttachmentIds', () => {
 describe('flattenAttachmentRecord', () => {
 	it('puts the id next to the fields', () => {
 		expect(
-			flattenAttachmentRecord({ id: 4, fields: { fileName: 'a.pdf', fileSize: 10, timeUploaded: '2026-01-01T00:00:00.000Z' } }),
+			flattenAttachmentRecord({
+				id: 4,
+				fields: { fileName: 'a.pdf', fileSize: 10, timeUploaded: '2026-01-01T00:00:00.000Z' },
+			}),
 		).toEqual({ id: 4, fileName: 'a.pdf', fileSize: 10, timeUploaded: '2026-01-01T00:00:00.000Z' });
 		expect(flattenAttachmentRecord({ id: 5 })).toEqual({ id: 5 });
 	});
@@ -85,7 +92,9 @@ describe('fileNameFromDisposition (download file names)', () => {
 	it('reads quoted, plain and RFC 5987 names', () => {
 		expect(fileNameFromDisposition('attachment; filename="a b.pdf"')).toBe('a b.pdf');
 		expect(fileNameFromDisposition('attachment; filename=plain.txt')).toBe('plain.txt');
-		expect(fileNameFromDisposition(`attachment; filename="x.txt"; filename*=UTF-8''%C3%A9t%C3%A9.txt`)).toBe('été.txt');
+		expect(
+			fileNameFromDisposition(`attachment; filename="x.txt"; filename*=UTF-8''%C3%A9t%C3%A9.txt`),
+		).toBe('été.txt');
 		expect(fileNameFromDisposition(undefined)).toBeUndefined();
 	});
 });

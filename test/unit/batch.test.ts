@@ -4,13 +4,24 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { executeBatched, type BatchOptions } from '../../nodes/Grist/actions/batch';
 import { describeIndices } from '../../nodes/Grist/helpers/batch';
 
-const node: INode = { id: '1', name: 'Grist', type: 'n8n-nodes-grist.grist', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Grist',
+	type: 'n8n-nodes-grist.grist',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 function ctx(continueOnFail: boolean): IExecuteFunctions {
-	return { continueOnFail: () => continueOnFail, getNode: () => node } as unknown as IExecuteFunctions;
+	return {
+		continueOnFail: () => continueOnFail,
+		getNode: () => node,
+	} as unknown as IExecuteFunctions;
 }
 
-const items = (n: number): INodeExecutionData[] => Array.from({ length: n }, (_, i) => ({ json: { i } }));
+const items = (n: number): INodeExecutionData[] =>
+	Array.from({ length: n }, (_, i) => ({ json: { i } }));
 
 interface Sent {
 	group: string;
@@ -24,7 +35,11 @@ function options(
 ): BatchOptions<{ n: number; pad?: string }, string> {
 	return {
 		envelopeBytes: 2,
-		prepare: async (i) => ({ key: i % 2 === 0 ? 'even' : 'odd', group: i % 2 === 0 ? 'even' : 'odd', records: [{ n: i }] }),
+		prepare: async (i) => ({
+			key: i % 2 === 0 ? 'even' : 'odd',
+			group: i % 2 === 0 ? 'even' : 'odd',
+			records: [{ n: i }],
+		}),
 		send: async (group, units, records) => {
 			sent.push({ group, indices: units.map((u) => u.itemIndex), records });
 			return { outputs: units.map((u) => [{ id: u.itemIndex * 10 }]) };
@@ -45,16 +60,23 @@ describe('executeBatched', () => {
 		]);
 		expect(out).toHaveLength(1200);
 		expect(out[7]).toEqual({ json: { id: 70 }, pairedItem: { item: 7 } });
-		expect(out.map((o) => (o.pairedItem as { item: number }).item)).toEqual(items(1200).map((_, i) => i));
+		expect(out.map((o) => (o.pairedItem as { item: number }).item)).toEqual(
+			items(1200).map((_, i) => i),
+		);
 	});
 
 	it('splits by bytes under the 1 MB limit and rejects one item over it before any request', async () => {
 		const sent: Sent[] = [];
 		const pad = 'x'.repeat(300_000);
-		const prepare: BatchOptions<{ n: number; pad?: string }, string>['prepare'] = async (i) => ({ key: 'k', group: 'k', records: [{ n: i, pad }] });
+		const prepare: BatchOptions<{ n: number; pad?: string }, string>['prepare'] = async (i) => ({
+			key: 'k',
+			group: 'k',
+			records: [{ n: i, pad }],
+		});
 		await executeBatched(ctx(false), items(7), options(sent, { prepare }));
 		expect(sent.map((s) => s.indices)).toEqual([[0, 1, 2], [3, 4, 5], [6]]);
-		for (const s of sent) expect(Buffer.byteLength(JSON.stringify(s.records))).toBeLessThan(1024 * 1024);
+		for (const s of sent)
+			expect(Buffer.byteLength(JSON.stringify(s.records))).toBeLessThan(1024 * 1024);
 
 		const sent2: Sent[] = [];
 		const huge: BatchOptions<{ n: number; pad?: string }, string>['prepare'] = async (i) => ({
@@ -62,22 +84,32 @@ describe('executeBatched', () => {
 			group: 'k',
 			records: [{ n: i, pad: i === 2 ? 'y'.repeat(1_100_000) : '' }],
 		});
-		await expect(executeBatched(ctx(false), items(4), options(sent2, { prepare: huge }))).rejects.toThrow(
+		await expect(
+			executeBatched(ctx(false), items(4), options(sent2, { prepare: huge })),
+		).rejects.toThrow(
 			/^Item 2 is \d+ bytes of JSON \(its largest field, "pad", is 1100002 bytes\), more than Grist accepts in one request/,
 		);
 		expect(sent2).toHaveLength(0);
 		const out = await executeBatched(ctx(true), items(4), options(sent2, { prepare: huge }));
-		expect(out.map((o) => Object.keys(o.json))).toEqual([['id'], ['id'], ['error', 'description'], ['id']]);
+		expect(out.map((o) => Object.keys(o.json))).toEqual([
+			['id'],
+			['id'],
+			['error', 'description'],
+			['id'],
+		]);
 		expect(sent2.map((s) => s.indices)).toEqual([[0, 1, 3]]);
 	});
 
 	it('bad input fails before any request, naming the item', async () => {
 		const sent: Sent[] = [];
 		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => {
-			if (i === 3) throw new NodeOperationError(node, 'Field "Age" of item 3: bad', { itemIndex: 3 });
+			if (i === 3)
+				throw new NodeOperationError(node, 'Field "Age" of item 3: bad', { itemIndex: 3 });
 			return { key: 'k', group: 'k', records: [{ n: i }] };
 		};
-		const error = await executeBatched(ctx(false), items(5), options(sent, { prepare })).catch((e: unknown) => e);
+		const error = await executeBatched(ctx(false), items(5), options(sent, { prepare })).catch(
+			(e: unknown) => e,
+		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as NodeOperationError).message).toBe('Field "Age" of item 3: bad');
 		expect((error as NodeOperationError).context.itemIndex).toBe(3);
@@ -89,14 +121,36 @@ describe('executeBatched', () => {
 		let calls = 0;
 		const send: BatchOptions<{ n: number }, string>['send'] = async (group, units, records) => {
 			calls++;
-			if (calls === 2) throw new NodeApiError(node, { error: 'Invalid column "X"' }, { message: 'Invalid column "X"', httpCode: '400' });
+			if (calls === 2)
+				throw new NodeApiError(
+					node,
+					{ error: 'Invalid column "X"' },
+					{ message: 'Invalid column "X"', httpCode: '400' },
+				);
 			sent.push({ group, indices: units.map((u) => u.itemIndex), records });
 			return { outputs: units.map((u) => [{ id: u.itemIndex }]) };
 		};
-		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => ({ key: 'k', group: 'k', records: [{ n: i }] });
-		const out = await executeBatched(ctx(true), items(7), { ...options(sent), prepare, send, maxItems: 3 });
+		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => ({
+			key: 'k',
+			group: 'k',
+			records: [{ n: i }],
+		});
+		const out = await executeBatched(ctx(true), items(7), {
+			...options(sent),
+			prepare,
+			send,
+			maxItems: 3,
+		});
 		expect(out).toHaveLength(7);
-		expect(out.map((o) => o.json.error ?? o.json.id)).toEqual([0, 1, 2, 'Invalid column "X"', 'Invalid column "X"', 'Invalid column "X"', 6]);
+		expect(out.map((o) => o.json.error ?? o.json.id)).toEqual([
+			0,
+			1,
+			2,
+			'Invalid column "X"',
+			'Invalid column "X"',
+			'Invalid column "X"',
+			6,
+		]);
 		expect(out.map((o) => (o.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4, 5, 6]);
 	});
 
@@ -104,11 +158,25 @@ describe('executeBatched', () => {
 		let calls = 0;
 		const send: BatchOptions<{ n: number }, string>['send'] = async (_g, units) => {
 			calls++;
-			if (calls === 2) throw new NodeApiError(node, { error: 'Invalid column "X"' }, { message: 'Invalid column "X"', httpCode: '400' });
+			if (calls === 2)
+				throw new NodeApiError(
+					node,
+					{ error: 'Invalid column "X"' },
+					{ message: 'Invalid column "X"', httpCode: '400' },
+				);
 			return { outputs: units.map(() => [{}]) };
 		};
-		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => ({ key: 'k', group: 'k', records: [{ n: i }] });
-		const error = (await executeBatched(ctx(false), items(7), { ...options([]), prepare, send, maxItems: 3 }).catch((e: unknown) => e)) as NodeApiError;
+		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => ({
+			key: 'k',
+			group: 'k',
+			records: [{ n: i }],
+		});
+		const error = (await executeBatched(ctx(false), items(7), {
+			...options([]),
+			prepare,
+			send,
+			maxItems: 3,
+		}).catch((e: unknown) => e)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('Invalid column "X"');
 		expect(error.description).toContain('3 items had been written before this request failed');

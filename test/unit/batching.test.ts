@@ -24,7 +24,9 @@ describe('chunkRecords', () => {
 		}
 		// Chunks are as full as the limit allows: adding the next record would overflow.
 		const first = chunks[0];
-		expect(first.bytes + jsonBytes(items[first.items.length]) + 1 + envelope.length).toBeGreaterThan(DEFAULT_MAX_BYTES);
+		expect(
+			first.bytes + jsonBytes(items[first.items.length]) + 1 + envelope.length,
+		).toBeGreaterThan(DEFAULT_MAX_BYTES);
 	});
 
 	it('honours custom limits and an empty list', () => {

@@ -11,7 +11,9 @@ const JAN_10_2024 = 1704844800; // 2024-01-10T00:00:00Z
 describe('decodeCellValue', () => {
 	it('turns Date epoch seconds into YYYY-MM-DD and DateTime into ISO', () => {
 		expect(decodeCellValue(JAN_10_2024, 'Date')).toBe('2024-01-10');
-		expect(decodeCellValue(JAN_10_2024 + 3600.5, 'DateTime:America/New_York')).toBe('2024-01-10T01:00:00.500Z');
+		expect(decodeCellValue(JAN_10_2024 + 3600.5, 'DateTime:America/New_York')).toBe(
+			'2024-01-10T01:00:00.500Z',
+		);
 		expect(decodeCellValue(-86400, 'Date')).toBe('1969-12-31');
 	});
 
@@ -34,7 +36,11 @@ describe('simplifyRecord', () => {
 	it('flattens, decodes by type and keeps formula errors', () => {
 		expect(
 			simplifyRecord(
-				{ id: 3, fields: { D: JAN_10_2024, L: ['L', 'x'], F: null }, errors: { F: 'ZeroDivisionError' } },
+				{
+					id: 3,
+					fields: { D: JAN_10_2024, L: ['L', 'x'], F: null },
+					errors: { F: 'ZeroDivisionError' },
+				},
 				{ D: 'Date', L: 'ChoiceList', F: 'Numeric' },
 			),
 		).toEqual({ id: 3, D: '2024-01-10', L: ['x'], F: null, errors: { F: 'ZeroDivisionError' } });
@@ -47,7 +53,14 @@ describe('encodeCellValue', () => {
 		expect(encodeCellValue('2024-01-10', 'Date')).toBe(JAN_10_2024);
 		expect(encodeCellValue('2024-01-10T23:30:00Z', 'Date')).toBe(JAN_10_2024);
 		expect(encodeCellValue(new Date('2024-01-10T05:00:00Z'), 'Date')).toBe(JAN_10_2024);
-		const luxonLike = { isLuxonDateTime: true, isValid: true, year: 2024, month: 1, day: 10, toMillis: () => 0 };
+		const luxonLike = {
+			isLuxonDateTime: true,
+			isValid: true,
+			year: 2024,
+			month: 1,
+			day: 10,
+			toMillis: () => 0,
+		};
 		expect(encodeCellValue(luxonLike, 'Date')).toBe(JAN_10_2024);
 		expect(encodeCellValue(JAN_10_2024, 'Date')).toBe(JAN_10_2024);
 		expect(encodeCellValue('', 'Date')).toBeNull();
@@ -58,9 +71,18 @@ describe('encodeCellValue', () => {
 		expect(encodeCellValue('2024-01-10T01:00:00+01:00', 'DateTime:UTC')).toBe(JAN_10_2024);
 		expect(encodeCellValue('2024-01-09T19:00:00', 'DateTime:America/New_York')).toBe(JAN_10_2024);
 		// summer time in New York is UTC-4
-		expect(encodeCellValue('2024-07-01T20:00:00', 'DateTime:America/New_York')).toBe(Date.UTC(2024, 6, 2) / 1000);
+		expect(encodeCellValue('2024-07-01T20:00:00', 'DateTime:America/New_York')).toBe(
+			Date.UTC(2024, 6, 2) / 1000,
+		);
 		expect(encodeCellValue('2024-01-10T00:00:00.250Z', 'DateTime')).toBe(JAN_10_2024 + 0.25);
-		const luxonLike = { isLuxonDateTime: true, isValid: true, year: 1, month: 1, day: 1, toMillis: () => JAN_10_2024 * 1000 };
+		const luxonLike = {
+			isLuxonDateTime: true,
+			isValid: true,
+			year: 1,
+			month: 1,
+			day: 1,
+			toMillis: () => JAN_10_2024 * 1000,
+		};
 		expect(encodeCellValue(luxonLike, 'DateTime:UTC')).toBe(JAN_10_2024);
 	});
 
@@ -118,7 +140,10 @@ describe('encodeCellValue', () => {
 			['Attachments', [9]],
 		];
 		for (const [type, value] of cases) {
-			expect({ type, value: decodeCellValue(encodeCellValue(value, type), type) }).toEqual({ type, value });
+			expect({ type, value: decodeCellValue(encodeCellValue(value, type), type) }).toEqual({
+				type,
+				value,
+			});
 		}
 		expect(baseType('DateTime:Europe/Paris')).toBe('DateTime');
 	});

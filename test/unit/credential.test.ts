@@ -33,7 +33,7 @@ describe('credential test base URL', () => {
 		'https://grist.example.com/o/docs/doc/sRBrWDUPnUVJ?x=1#a',
 		'http://127.0.0.1:8484',
 		'  https://grist.example.com:8443/o/team/  ',
-	])('matches the node\'s normalisation for %s, with GET', (raw) => {
+	])("matches the node's normalisation for %s, with GET", (raw) => {
 		expect(testBase({ url: raw }).toLowerCase()).toBe(normalizeServerUrl(raw).base);
 		expect(testMethod({ url: raw })).toBe('GET');
 	});
@@ -51,11 +51,13 @@ describe('credential test base URL', () => {
 		const rule = new GristApi().test.rules?.find(
 			(r) => r.type === 'responseCode' && r.properties.value === 405,
 		);
-		expect(rule?.properties.message).toMatch(/Server URL is not a valid Grist address.*https:\/\/docs\.getgrist\.com/);
+		expect(rule?.properties.message).toMatch(
+			/Server URL is not a valid Grist address.*https:\/\/docs\.getgrist\.com/,
+		);
 	});
 });
 
-describe('credentials made with n8n\'s built-in Grist node (same type name)', () => {
+describe("credentials made with n8n's built-in Grist node (same type name)", () => {
 	it('has an empty, optional Server URL: a default would be filled into old credentials and hide their address', () => {
 		const url = new GristApi().properties.find((p) => p.name === 'url');
 		expect(url?.default).toBe('');
@@ -64,16 +66,27 @@ describe('credentials made with n8n\'s built-in Grist node (same type name)', ()
 
 	it('declares every field of the built-in credential, so n8n keeps their stored values', () => {
 		const names = new GristApi().properties.map((p) => p.name);
-		expect(names).toEqual(expect.arrayContaining(['apiKey', 'url', 'selfHostedUrl', 'customSubdomain']));
+		expect(names).toEqual(
+			expect.arrayContaining(['apiKey', 'url', 'selfHostedUrl', 'customSubdomain']),
+		);
 		const hidden = new GristApi().properties.filter((p) => p.type === 'hidden').map((p) => p.name);
 		expect(hidden.sort()).toEqual(['customSubdomain', 'selfHostedUrl']);
 	});
 
 	it.each<[Data, string]>([
-		[{ selfHostedUrl: 'https://grist.example.com/o/team', url: '' }, 'https://grist.example.com/o/team'],
+		[
+			{ selfHostedUrl: 'https://grist.example.com/o/team', url: '' },
+			'https://grist.example.com/o/team',
+		],
 		[{ customSubdomain: 'myteam', url: '' }, 'https://myteam.getgrist.com'],
-		[{ customSubdomain: 'myteam', selfHostedUrl: 'https://grist.example.com' }, 'https://grist.example.com'],
-		[{ url: 'https://other.example.com', selfHostedUrl: 'https://grist.example.com' }, 'https://other.example.com'],
+		[
+			{ customSubdomain: 'myteam', selfHostedUrl: 'https://grist.example.com' },
+			'https://grist.example.com',
+		],
+		[
+			{ url: 'https://other.example.com', selfHostedUrl: 'https://grist.example.com' },
+			'https://other.example.com',
+		],
 		[{ url: '' }, 'https://docs.getgrist.com'],
 		[{}, 'https://docs.getgrist.com'],
 	])('reads the server of %p like the built-in node does', (data, expected) => {

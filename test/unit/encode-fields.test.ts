@@ -15,7 +15,12 @@ const col = (id: string, type: string, formula = ''): GristColumn => ({
 	fields: {},
 });
 
-const columns = columnMap([col('Name', 'Text'), col('Score', 'Int'), col('Total', 'Numeric', '$Score * 2'), col('When', 'Date')]);
+const columns = columnMap([
+	col('Name', 'Text'),
+	col('Score', 'Int'),
+	col('Total', 'Numeric', '$Score * 2'),
+	col('When', 'Date'),
+]);
 
 const ctx = (input: IDataObject[] = [], parameters: IDataObject = {}) =>
 	({
@@ -55,11 +60,15 @@ describe('encodeFields (copy only on change)', () => {
 		expect(Object.keys(out)).toEqual(['Name', 'Unknown']);
 		expect(out.Unknown).toBeUndefined();
 		expect(Object.keys(fields)).toEqual(['Total', 'Name', 'Score', 'Unknown']);
-		expect(Object.keys(encodeFields.call(ctx(), fields, columns, 0, { keepFormulas: true }))).toEqual(['Total', 'Name', 'Unknown']);
+		expect(
+			Object.keys(encodeFields.call(ctx(), fields, columns, 0, { keepFormulas: true })),
+		).toEqual(['Total', 'Name', 'Unknown']);
 	});
 
 	test('a value that does not fit its column fails naming the field and the item', () => {
-		expect(() => encodeFields.call(ctx(), { Name: 'Ann', Score: 'abc' }, columns, 4)).toThrow('Field "Score" of item 4');
+		expect(() => encodeFields.call(ctx(), { Name: 'Ann', Score: 'abc' }, columns, 4)).toThrow(
+			'Field "Score" of item 4',
+		);
 	});
 });
 

@@ -12,15 +12,20 @@ import { DEFAULT_RETRY, backoffDelay, shouldRetry } from '../../nodes/Grist/help
 import { fileNameFromDisposition, networkErrorCode } from '../../nodes/Grist/transport';
 
 describe('gristErrorText', () => {
-	it('takes Grist\'s error field, with details.userError', () => {
+	it("takes Grist's error field, with details.userError", () => {
 		expect(gristErrorText({ error: 'Table not found "X"' }, 404)).toBe('Table not found "X"');
 		expect(
-			gristErrorText({ error: 'Invalid payload', details: { userError: 'Error: body.records is missing' } }, 400),
+			gristErrorText(
+				{ error: 'Invalid payload', details: { userError: 'Error: body.records is missing' } },
+				400,
+			),
 		).toBe('Invalid payload: Error: body.records is missing');
 	});
 	it('reads JSON in strings and buffers, plain text, and falls back to the status', () => {
 		expect(gristErrorText('{"error":"boom"}', 500)).toBe('boom');
-		expect(gristErrorText(Buffer.from('{"error":"Attachment not found: 7"}'), 404)).toBe('Attachment not found: 7');
+		expect(gristErrorText(Buffer.from('{"error":"Attachment not found: 7"}'), 404)).toBe(
+			'Attachment not found: 7',
+		);
 		expect(gristErrorText('Not found', 404)).toBe('Not found');
 		expect(gristErrorText('<html><body>proxy</body></html>', 502)).toBe('HTTP 502');
 		expect(gristErrorText(undefined, 500)).toBe('HTTP 500');
@@ -46,13 +51,17 @@ describe('errorHint', () => {
 	});
 
 	it('names the object a 403 is about from the path: the document, workspace or organization', () => {
-		expect(errorHint(403, 'No write access', { method: 'POST', path: '/api/docs/abc/tables/T/records' })).toBe(
+		expect(
+			errorHint(403, 'No write access', { method: 'POST', path: '/api/docs/abc/tables/T/records' }),
+		).toBe(
 			'The user of this API key needs the Editor or Owner role on document "abc". Ask an owner to share it with that role.',
 		);
 		expect(errorHint(403, 'access denied', { method: 'PATCH', path: '/api/workspaces/12' })).toBe(
 			'The user of this API key is not allowed to do this on workspace 12 (usually the Owner role is needed).',
 		);
-		expect(errorHint(403, 'access denied', { method: 'PATCH', path: '/api/orgs/demo/access' })).toMatch(/on organization "demo"/);
+		expect(
+			errorHint(403, 'access denied', { method: 'PATCH', path: '/api/orgs/demo/access' }),
+		).toMatch(/on organization "demo"/);
 		expect(errorHint(403, 'access denied')).toMatch(/on this object/);
 	});
 
@@ -68,19 +77,27 @@ describe('errorHint', () => {
 
 	it('400 KeyError from a filter on an unknown column names the column and says to use a column ID', () => {
 		const message = "Error manipulating data: [Sandbox] KeyError 'Nope'";
-		expect(errorHint(400, message, { method: 'GET', path: '/api/docs/abc/tables/Items/records' })).toBe(
+		expect(
+			errorHint(400, message, { method: 'GET', path: '/api/docs/abc/tables/Items/records' }),
+		).toBe(
 			'The filter or sort names the column "Nope", which table "Items" does not have. Use a column ID (not its label): the Column resource (Get Many) lists the table\'s columns.',
 		);
 		// the deprecated columnar read, and Python's other spellings of the error
-		expect(errorHint(400, 'Error manipulating data: [Sandbox] KeyError: u"My Col"', { method: 'GET', path: '/api/docs/abc/tables/Items/data' })).toMatch(
-			/^The filter or sort names the column "My Col", which table "Items"/,
-		);
-		expect(errorHint(400, message, { method: 'POST', path: '/api/docs/abc/tables/Items/records' })).toMatch(
-			/^Table "Items" has no column "Nope"\. Use a column ID/,
-		);
-		expect(errorHint(400, 'Error manipulating data: [Sandbox] ValueError', { method: 'GET', path: '/api/docs/abc/tables/Items/records' })).toBe(
-			'Grist rejected the request; check the parameters named in the message.',
-		);
+		expect(
+			errorHint(400, 'Error manipulating data: [Sandbox] KeyError: u"My Col"', {
+				method: 'GET',
+				path: '/api/docs/abc/tables/Items/data',
+			}),
+		).toMatch(/^The filter or sort names the column "My Col", which table "Items"/);
+		expect(
+			errorHint(400, message, { method: 'POST', path: '/api/docs/abc/tables/Items/records' }),
+		).toMatch(/^Table "Items" has no column "Nope"\. Use a column ID/);
+		expect(
+			errorHint(400, 'Error manipulating data: [Sandbox] ValueError', {
+				method: 'GET',
+				path: '/api/docs/abc/tables/Items/records',
+			}),
+		).toBe('Grist rejected the request; check the parameters named in the message.');
 	});
 });
 
@@ -91,7 +108,10 @@ describe('pathObjects', () => {
 		['/api/docs/abc', { document: 'abc' }],
 		['/api/docs/abc/tables/Items/records', { document: 'abc', table: 'Items' }],
 		['/api/docs/abc/tables/Items/records/delete', { document: 'abc', table: 'Items' }],
-		['/api/docs/abc/tables/Items/columns/Name', { document: 'abc', table: 'Items', column: 'Name' }],
+		[
+			'/api/docs/abc/tables/Items/columns/Name',
+			{ document: 'abc', table: 'Items', column: 'Name' },
+		],
 		['/api/docs/abc/attachments/7/download', { document: 'abc', attachment: '7' }],
 		['/api/docs/abc/attachments/archive', { document: 'abc' }],
 		['/api/docs/abc/webhooks/queue', { document: 'abc' }],
@@ -105,21 +125,81 @@ describe('pathObjects', () => {
 	});
 });
 
-describe('notFoundHint: a 404 names what was missing, from Grist\'s message and the request path', () => {
+describe("notFoundHint: a 404 names what was missing, from Grist's message and the request path", () => {
 	it.each<[string, string, string, string]>([
-		['organization', 'GET /api/orgs/nope', 'organization not found', 'Organization "nope" was not found'],
+		[
+			'organization',
+			'GET /api/orgs/nope',
+			'organization not found',
+			'Organization "nope" was not found',
+		],
 		['workspace', 'GET /api/workspaces/99', 'workspace not found', 'Workspace 99 was not found'],
-		['document (document get)', 'GET /api/docs/nope', 'document not found', 'Document "nope" was not found'],
-		['document (record read)', 'GET /api/docs/nope/tables/Items/records', 'document not found', 'Document "nope" was not found,'],
-		['a deleted document', 'GET /api/docs/old/tables/Items/records', 'Document is deleted', 'Document "old" was not found'],
-		['table', 'GET /api/docs/abc/tables/Nope/records', 'Table not found "Nope"', 'Table "Nope" was not found in document "abc"'],
-		['table (CSV export)', 'GET /api/docs/abc/download/csv', 'Table Nope not found.', 'Table "Nope" was not found in document "abc"'],
-		['column', 'PATCH /api/docs/abc/tables/Items/columns', 'Column not found "Nope"', 'Column "Nope" was not found in table "Items"'],
-		['table or column', 'DELETE /api/docs/abc/tables/Items/columns/Nope', 'Table or column not found "Items.Nope"', 'Table "Items" or its column "Nope" was not found in document "abc"'],
-		['attachment', 'GET /api/docs/abc/attachments/4242', 'Attachment not found: 4242', 'Attachment 4242 was not found in document "abc"'],
-		['webhook', 'DELETE /api/docs/abc/webhooks/w-1', 'Webhook not found "w-1"', 'Webhook "w-1" was not found in document "abc"'],
-		['attachment (plain-text access-rule denial)', 'GET /api/docs/abc/attachments/5/download', 'Not found', 'Attachment 5 was not found in document "abc", or the user of this API key cannot see it (access rules can hide it)'],
-		['move destination', 'PATCH /api/docs/abc/move', 'workspace not found', 'The Destination Workspace was not found'],
+		[
+			'document (document get)',
+			'GET /api/docs/nope',
+			'document not found',
+			'Document "nope" was not found',
+		],
+		[
+			'document (record read)',
+			'GET /api/docs/nope/tables/Items/records',
+			'document not found',
+			'Document "nope" was not found,',
+		],
+		[
+			'a deleted document',
+			'GET /api/docs/old/tables/Items/records',
+			'Document is deleted',
+			'Document "old" was not found',
+		],
+		[
+			'table',
+			'GET /api/docs/abc/tables/Nope/records',
+			'Table not found "Nope"',
+			'Table "Nope" was not found in document "abc"',
+		],
+		[
+			'table (CSV export)',
+			'GET /api/docs/abc/download/csv',
+			'Table Nope not found.',
+			'Table "Nope" was not found in document "abc"',
+		],
+		[
+			'column',
+			'PATCH /api/docs/abc/tables/Items/columns',
+			'Column not found "Nope"',
+			'Column "Nope" was not found in table "Items"',
+		],
+		[
+			'table or column',
+			'DELETE /api/docs/abc/tables/Items/columns/Nope',
+			'Table or column not found "Items.Nope"',
+			'Table "Items" or its column "Nope" was not found in document "abc"',
+		],
+		[
+			'attachment',
+			'GET /api/docs/abc/attachments/4242',
+			'Attachment not found: 4242',
+			'Attachment 4242 was not found in document "abc"',
+		],
+		[
+			'webhook',
+			'DELETE /api/docs/abc/webhooks/w-1',
+			'Webhook not found "w-1"',
+			'Webhook "w-1" was not found in document "abc"',
+		],
+		[
+			'attachment (plain-text access-rule denial)',
+			'GET /api/docs/abc/attachments/5/download',
+			'Not found',
+			'Attachment 5 was not found in document "abc", or the user of this API key cannot see it (access rules can hide it)',
+		],
+		[
+			'move destination',
+			'PATCH /api/docs/abc/move',
+			'workspace not found',
+			'The Destination Workspace was not found',
+		],
 	])('%s', (_kind, request, message, start) => {
 		const [method, path] = request.split(' ');
 		const hint = notFoundHint(message, { method, path });
@@ -128,7 +208,10 @@ describe('notFoundHint: a 404 names what was missing, from Grist\'s message and 
 	});
 
 	it('never names the table when the document is missing', () => {
-		const hint = notFoundHint('document not found', { method: 'GET', path: '/api/docs/nope/tables/Items/records' });
+		const hint = notFoundHint('document not found', {
+			method: 'GET',
+			path: '/api/docs/nope/tables/Items/records',
+		});
 		expect(hint).not.toMatch(/table|Items/i);
 		expect(hint).toMatch(/Check the document ID/);
 	});
@@ -140,7 +223,9 @@ describe('notFoundHint: a 404 names what was missing, from Grist\'s message and 
 	])('says a document ID %p has characters Grist IDs never have', (id, path) => {
 		const hint = notFoundHint('document not found', { method: 'GET', path });
 		expect(hint).toContain(`Document "${id}" was not found`);
-		expect(hint).toContain(`A document ID has only letters, digits, - and _: "${id}" looks like a name, a URL or a path.`);
+		expect(hint).toContain(
+			`A document ID has only letters, digits, - and _: "${id}" looks like a name, a URL or a path.`,
+		);
 	});
 
 	it('an unknown route says the endpoint is missing, not an object', () => {
@@ -148,7 +233,9 @@ describe('notFoundHint: a 404 names what was missing, from Grist\'s message and 
 			method: 'POST',
 			path: '/api/docs/abc/tables/T/records/delete',
 		});
-		expect(hint).toMatch(/^This Grist server has no such endpoint \(POST \/api\/docs\/abc\/tables\/T\/records\/delete\)/);
+		expect(hint).toMatch(
+			/^This Grist server has no such endpoint \(POST \/api\/docs\/abc\/tables\/T\/records\/delete\)/,
+		);
 		expect(hint).not.toMatch(/was not found/);
 	});
 
@@ -181,7 +268,9 @@ describe('retry policy', () => {
 		expect(shouldRetry('GET', { kind: 'network', code: undefined }, 0)).toBe(false);
 	});
 	it('stops after maxRetries', () => {
-		expect(shouldRetry('GET', { kind: 'status', status: 429 }, DEFAULT_RETRY.maxRetries)).toBe(false);
+		expect(shouldRetry('GET', { kind: 'status', status: 429 }, DEFAULT_RETRY.maxRetries)).toBe(
+			false,
+		);
 	});
 	it('backs off exponentially with bounded jitter', () => {
 		const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -198,7 +287,7 @@ describe('fileNameFromDisposition', () => {
 	it.each([
 		['attachment; filename="Doc.xlsx"', 'Doc.xlsx'],
 		['attachment; filename=Doc-T.csv', 'Doc-T.csv'],
-		["attachment; filename=\"x.csv\"; filename*=UTF-8''%C3%A9t%C3%A9%20r.csv", 'été r.csv'],
+		['attachment; filename="x.csv"; filename*=UTF-8\'\'%C3%A9t%C3%A9%20r.csv', 'été r.csv'],
 		[undefined, undefined],
 		['inline', undefined],
 	])('%s', (header, name) => {
@@ -208,7 +297,9 @@ describe('fileNameFromDisposition', () => {
 
 describe('networkErrorCode', () => {
 	it('finds the code on the error or its causes', () => {
-		expect(networkErrorCode(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBe('ECONNRESET');
+		expect(networkErrorCode(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBe(
+			'ECONNRESET',
+		);
 		const inner = Object.assign(new Error('inner'), { code: 'ECONNREFUSED' });
 		expect(networkErrorCode(new Error('outer', { cause: inner }))).toBe('ECONNREFUSED');
 		expect(networkErrorCode(new Error('plain'))).toBeUndefined();
@@ -226,7 +317,9 @@ describe('answers that did not come from Grist', () => {
 	])('%i %p: says the Server URL is not a Grist site', (status, body) => {
 		expect(notGristAnswer(status, body, origin)).toEqual({
 			message: `The server at ${origin} did not answer like Grist (HTTP ${status})`,
-			hint: expect.stringMatching(/^Check the Server URL of the Grist credential: .*https:\/\/HOST\/o\/TEAM/),
+			hint: expect.stringMatching(
+				/^Check the Server URL of the Grist credential: .*https:\/\/HOST\/o\/TEAM/,
+			),
 		});
 	});
 	it.each<[number, unknown]>([

@@ -63,9 +63,13 @@ describe('buildFilter', () => {
 
 	it('rejects values that do not fit the column, naming it', () => {
 		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(FilterError);
-		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow('Filter on column "Age"');
+		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(
+			'Filter on column "Age"',
+		);
 		expect(() => buildFilter([{ column: 'Owner', values: 'Alice' }], types)).toThrow('row ID');
-		expect(() => buildFilter([{ column: ' ', values: '1' }], types)).toThrow('Filter condition 1 has no column');
+		expect(() => buildFilter([{ column: ' ', values: '1' }], types)).toThrow(
+			'Filter condition 1 has no column',
+		);
 	});
 });
 
@@ -112,7 +116,15 @@ describe('"Is Empty" conditions', () => {
 	});
 
 	it('conditions saved before "Match" existed (no match key) keep their meaning, empty Values included', () => {
-		expect(buildFilter([{ column: 'Name', values: '' }, { column: 'Age', values: '30' }], types)).toEqual({
+		expect(
+			buildFilter(
+				[
+					{ column: 'Name', values: '' },
+					{ column: 'Age', values: '30' },
+				],
+				types,
+			),
+		).toEqual({
 			Name: [''],
 			Age: [30],
 		});
@@ -127,7 +139,10 @@ describe('"Is Empty" conditions', () => {
 
 describe('parseJsonFilter', () => {
 	it('parses objects of arrays', () => {
-		expect(parseJsonFilter('{"Status": ["Open"], "id": [1]}')).toEqual({ Status: ['Open'], id: [1] });
+		expect(parseJsonFilter('{"Status": ["Open"], "id": [1]}')).toEqual({
+			Status: ['Open'],
+			id: [1],
+		});
 		expect(parseJsonFilter({ A: [1] })).toEqual({ A: [1] });
 		expect(parseJsonFilter('  ')).toEqual({});
 	});

@@ -4,23 +4,38 @@ import { itemParameter, readTarget } from '../../nodes/Grist/parameters';
 
 /** A context whose getNodeParameter resolves `={{ $json.x }}`-style values per item and counts calls. */
 function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>>) {
-	const node: INode = { id: '1', name: 'Grist', type: 'n8n-nodes-grist.grist', typeVersion: 1, position: [0, 0], parameters };
+	const node: INode = {
+		id: '1',
+		name: 'Grist',
+		type: 'n8n-nodes-grist.grist',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
 	const calls: Array<[string, number]> = [];
 	const getNode = jest.fn(() => node);
 	const resolve = (v: unknown, i: number): unknown => {
-		if (typeof v === 'string' && v.startsWith('={{ $json.')) return perItem[i][v.slice('={{ $json.'.length, -' }}'.length)];
-		if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x, i)]));
+		if (typeof v === 'string' && v.startsWith('={{ $json.'))
+			return perItem[i][v.slice('={{ $json.'.length, -' }}'.length)];
+		if (v && typeof v === 'object')
+			return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x, i)]));
 		return v;
 	};
 	const context = {
 		getNode,
-		getNodeParameter: (name: string, i: number, fallback: unknown, options?: { extractValue?: boolean }) => {
+		getNodeParameter: (
+			name: string,
+			i: number,
+			fallback: unknown,
+			options?: { extractValue?: boolean },
+		) => {
 			calls.push([name, i]);
 			let v: unknown = parameters;
 			for (const part of name.split('.')) v = (v as Record<string, unknown> | undefined)?.[part];
 			v = resolve(v, i);
 			if (v === undefined) return fallback;
-			if (options?.extractValue && v && typeof v === 'object') return (v as { value: unknown }).value;
+			if (options?.extractValue && v && typeof v === 'object')
+				return (v as { value: unknown }).value;
 			return v;
 		},
 	} as unknown as IExecuteFunctions;
@@ -31,7 +46,10 @@ const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 describe('itemParameter (item-invariant parameters read once per execution)', () => {
 	test('a parameter without an expression is read once for all items', () => {
-		const { context, calls, getNode } = ctx({ document: rl('doc1'), table: rl('People'), options: { noparse: true } }, [{}, {}, {}]);
+		const { context, calls, getNode } = ctx(
+			{ document: rl('doc1'), table: rl('People'), options: { noparse: true } },
+			[{}, {}, {}],
+		);
 		for (let i = 0; i < 3; i++) {
 			expect(readTarget.call(context, i)).toEqual({ docId: 'doc1', tableId: 'People' });
 			expect(itemParameter.call(context, 'options.noparse', i, false)).toBe(true);
@@ -46,7 +64,11 @@ describe('itemParameter (item-invariant parameters read once per execution)', ()
 	});
 
 	test('a parameter with an expression (even nested in a resource locator) is read per item', () => {
-		const { context, calls } = ctx({ document: rl('doc1'), table: rl('={{ $json.t }}') }, [{ t: 'A' }, { t: 'B' }, { t: 'A' }]);
+		const { context, calls } = ctx({ document: rl('doc1'), table: rl('={{ $json.t }}') }, [
+			{ t: 'A' },
+			{ t: 'B' },
+			{ t: 'A' },
+		]);
 		expect([0, 1, 2].map((i) => readTarget.call(context, i).tableId)).toEqual(['A', 'B', 'A']);
 		expect(calls.filter(([n]) => n === 'table')).toEqual([
 			['table', 0],

@@ -2,8 +2,16 @@
  * The By URL modes of the pickers: the regexes n8n applies (one capture group, as n8n-core's
  * extractValue requires) to pasted Grist URLs.
  */
-import { documentLocator, orgLocator, workspaceLocator } from '../../nodes/Grist/actions/common.descriptions';
-import { DOCUMENT_URL_REGEX, ORG_URL_REGEX, WORKSPACE_URL_REGEX } from '../../nodes/Grist/helpers/url';
+import {
+	documentLocator,
+	orgLocator,
+	workspaceLocator,
+} from '../../nodes/Grist/actions/common.descriptions';
+import {
+	DOCUMENT_URL_REGEX,
+	ORG_URL_REGEX,
+	WORKSPACE_URL_REGEX,
+} from '../../nodes/Grist/helpers/url';
 
 function extract(regex: string, url: string): string | undefined {
 	// n8n validates a By URL value with the regex wrapped in ^…$: it must match the whole URL.
@@ -15,14 +23,17 @@ function extract(regex: string, url: string): string | undefined {
 }
 
 describe('pickers', () => {
-	it.each([orgLocator, workspaceLocator, documentLocator])('$displayName: From list (default), By URL, By ID', (locator) => {
-		expect(locator.default).toEqual({ mode: 'list', value: '' });
-		expect((locator.modes ?? []).map((m) => m.name).sort()).toEqual(['id', 'list', 'url']);
-		const url = (locator.modes ?? []).find((m) => m.name === 'url');
-		const list = (locator.modes ?? []).find((m) => m.name === 'list');
-		expect(list?.typeOptions?.searchable).toBe(true);
-		expect(url?.extractValue?.type).toBe('regex');
-	});
+	it.each([orgLocator, workspaceLocator, documentLocator])(
+		'$displayName: From list (default), By URL, By ID',
+		(locator) => {
+			expect(locator.default).toEqual({ mode: 'list', value: '' });
+			expect((locator.modes ?? []).map((m) => m.name).sort()).toEqual(['id', 'list', 'url']);
+			const url = (locator.modes ?? []).find((m) => m.name === 'url');
+			const list = (locator.modes ?? []).find((m) => m.name === 'list');
+			expect(list?.typeOptions?.searchable).toBe(true);
+			expect(url?.extractValue?.type).toBe('regex');
+		},
+	);
 });
 
 describe('document URL', () => {
@@ -35,9 +46,12 @@ describe('document URL', () => {
 	])('%s → %s', (url, id) => {
 		expect(extract(DOCUMENT_URL_REGEX, url)).toBe(id);
 	});
-	it.each(['https://docs.getgrist.com/ws/17/', 'https://docs.getgrist.com/', 'not a url'])('rejects %s', (url) => {
-		expect(extract(DOCUMENT_URL_REGEX, url)).toBeUndefined();
-	});
+	it.each(['https://docs.getgrist.com/ws/17/', 'https://docs.getgrist.com/', 'not a url'])(
+		'rejects %s',
+		(url) => {
+			expect(extract(DOCUMENT_URL_REGEX, url)).toBeUndefined();
+		},
+	);
 });
 
 describe('organization URL', () => {
@@ -50,12 +64,14 @@ describe('organization URL', () => {
 	])('%s → %s', (url, team) => {
 		expect(extract(ORG_URL_REGEX, url)).toBe(team);
 	});
-	it.each(['https://docs.getgrist.com/', 'https://www.getgrist.com/', 'https://grist.example.com/ws/1', 'https://evil.getgrist.com.example/'])(
-		'rejects %s (no team in it)',
-		(url) => {
-			expect(extract(ORG_URL_REGEX, url)).toBeUndefined();
-		},
-	);
+	it.each([
+		'https://docs.getgrist.com/',
+		'https://www.getgrist.com/',
+		'https://grist.example.com/ws/1',
+		'https://evil.getgrist.com.example/',
+	])('rejects %s (no team in it)', (url) => {
+		expect(extract(ORG_URL_REGEX, url)).toBeUndefined();
+	});
 });
 
 describe('workspace URL', () => {
@@ -66,7 +82,10 @@ describe('workspace URL', () => {
 	])('%s → %s', (url, id) => {
 		expect(extract(WORKSPACE_URL_REGEX, url)).toBe(id);
 	});
-	it.each(['https://docs.getgrist.com/ws/abc/', 'https://docs.getgrist.com/sRBrWDUPnUVJXc1c2Yz6wQ'])('rejects %s', (url) => {
+	it.each([
+		'https://docs.getgrist.com/ws/abc/',
+		'https://docs.getgrist.com/sRBrWDUPnUVJXc1c2Yz6wQ',
+	])('rejects %s', (url) => {
 		expect(extract(WORKSPACE_URL_REGEX, url)).toBeUndefined();
 	});
 });

@@ -17,7 +17,9 @@ function operationsOfNode(): Array<{ resource: string; operation: string }> {
 		const operationParam = properties.find(
 			(p) =>
 				p.name === 'operation' &&
-				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource.value as string),
+				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(
+					resource.value as string,
+				),
 		);
 		expect(operationParam).toBeDefined();
 		for (const op of operationParam!.options as INodePropertyOptions[]) {

@@ -45,7 +45,10 @@ class FakeTable {
 
 	fetch: FetchRecords = async (query) => {
 		this.log.push(JSON.parse(JSON.stringify(query)) as RecordsQuery);
-		let list: GristRecord[] = [...this.rows.entries()].map(([id, fields]) => ({ id, fields: { ...fields } }));
+		let list: GristRecord[] = [...this.rows.entries()].map(([id, fields]) => ({
+			id,
+			fields: { ...fields },
+		}));
 		for (const [col, values] of Object.entries(query.filter ?? {})) {
 			list = list.filter((r) => {
 				const v = col === 'id' ? r.id : r.fields[col];
@@ -64,7 +67,8 @@ class FakeTable {
 				let c = 0;
 				if (an && !bn) c = -1;
 				else if (!an && bn) c = 1;
-				else if (!an && !bn) c = (av as number) < (bv as number) ? -1 : (av as number) > (bv as number) ? 1 : 0;
+				else if (!an && !bn)
+					c = (av as number) < (bv as number) ? -1 : (av as number) > (bv as number) ? 1 : 0;
 				if (c !== 0) return desc ? -c : c;
 			}
 			return 0;
@@ -81,12 +85,16 @@ class FakeTable {
 }
 
 const ids = (records: GristRecord[]) => records.map((r) => r.id);
-const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const span = (from: number, to: number) =>
+	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const limits = { maxRecords: 1000 };
 
 describe('withIds', () => {
 	it('adds an id list to the user filter', () => {
-		expect(withIds({ Status: ['Open'] }, [3, 4])).toEqual({ filter: { Status: ['Open'], id: [3, 4] }, ids: [3, 4] });
+		expect(withIds({ Status: ['Open'] }, [3, 4])).toEqual({
+			filter: { Status: ['Open'], id: [3, 4] },
+			ids: [3, 4],
+		});
 	});
 	it('intersects with the id values of the user filter', () => {
 		expect(withIds({ id: [4, 9] }, [3, 4, 5])).toEqual({ filter: { id: [4] }, ids: [4] });
@@ -141,7 +149,12 @@ describe('Row Added cursor', () => {
 		const out = await pollRowAdded(state, t.fetch, {}, limits);
 		expect(ids(out.records)).toEqual(span(1, 450));
 		const log = t.takeLog();
-		expect(log.map((q) => q.filter?.id)).toEqual([undefined, span(1, WINDOW_IDS), span(201, 400), span(401, 450)]);
+		expect(log.map((q) => q.filter?.id)).toEqual([
+			undefined,
+			span(1, WINDOW_IDS),
+			span(201, 400),
+			span(401, 450),
+		]);
 		state = out.state;
 		expect(state.lastId).toBe(450);
 	});
@@ -168,7 +181,12 @@ describe('Row Added cursor', () => {
 		expect(ids(first.records)).toEqual(span(1, WINDOW_IDS));
 		expect(first.more).toBe(true);
 		state = first.state;
-		const second = await pollRowAdded(state, t.fetch, {}, { maxRecords: 10_000, outOfTime: () => true });
+		const second = await pollRowAdded(
+			state,
+			t.fetch,
+			{},
+			{ maxRecords: 10_000, outOfTime: () => true },
+		);
 		expect(ids(second.records)).toEqual(span(WINDOW_IDS + 1, 2 * WINDOW_IDS));
 		state = second.state;
 		const third = await pollRowAdded(state, t.fetch, {}, limits);
@@ -209,7 +227,9 @@ describe('Row Added cursor', () => {
 		expect(out.records).toEqual([{ id: 2, fields: { Created: 200 } }]);
 		state = out.state;
 		expect(state).toEqual({ kind: 'rowAdded', lastId: 2, mark: { value: 200 } });
-		expect((await pollRowAdded(state, t.fetch, { markColumn: 'Created' }, limits)).records).toEqual([]);
+		expect((await pollRowAdded(state, t.fetch, { markColumn: 'Created' }, limits)).records).toEqual(
+			[],
+		);
 	});
 
 	it('reused id followed by more rows: the reused row is emitted first', async () => {
@@ -239,7 +259,9 @@ describe('Row Added cursor', () => {
 			{ sort: '-id', limit: 1 },
 			{ sort: '-Created,-id', limit: 8 },
 		]);
-		expect((await pollRowAdded(out.state, t.fetch, { markColumn: 'Created' }, limits)).records).toEqual([]);
+		expect(
+			(await pollRowAdded(out.state, t.fetch, { markColumn: 'Created' }, limits)).records,
+		).toEqual([]);
 	});
 
 	it('re-created rows followed by more new rows: all in id order, each once; the page doubles', async () => {
@@ -288,7 +310,9 @@ describe('Row Added cursor', () => {
 		const withMark = await rowAddedBaseline(t.fetch, { markColumn: 'Created' });
 		const without = await rowAddedBaseline(t.fetch);
 		t.update(1, { Name: 'edited' });
-		expect((await pollRowAdded(withMark, t.fetch, { markColumn: 'Created' }, limits)).records).toEqual([]);
+		expect(
+			(await pollRowAdded(withMark, t.fetch, { markColumn: 'Created' }, limits)).records,
+		).toEqual([]);
 		expect((await pollRowAdded(without, t.fetch, {}, limits)).records).toEqual([]);
 	});
 
@@ -335,12 +359,20 @@ describe('Row Added or Updated cursor', () => {
 		t.add({ Updated: 20 });
 		t.add({ Updated: 20 });
 		t.add({ Updated: null });
-		expect(await rowUpdatedBaseline(t.fetch, opts)).toEqual({ kind: 'rowAddedOrUpdated', ts: 20, ids: [2, 3] });
+		expect(await rowUpdatedBaseline(t.fetch, opts)).toEqual({
+			kind: 'rowAddedOrUpdated',
+			ts: 20,
+			ids: [2, 3],
+		});
 		expect(t.takeLog()).toEqual([
 			{ sort: '-Updated,-id', limit: 1 },
 			{ filter: { Updated: [20] }, sort: 'id' },
 		]);
-		expect(await rowUpdatedBaseline(new FakeTable().fetch, opts)).toEqual({ kind: 'rowAddedOrUpdated', ts: null, ids: [] });
+		expect(await rowUpdatedBaseline(new FakeTable().fetch, opts)).toEqual({
+			kind: 'rowAddedOrUpdated',
+			ts: null,
+			ids: [],
+		});
 	});
 
 	it('nothing new: one request of ids.length + 1 rows', async () => {
@@ -400,7 +432,7 @@ describe('Row Added or Updated cursor', () => {
 		expect(ids(out.records)).toEqual([1]);
 	});
 
-	it('only Grist timestamps are compared: values far from n8n\'s clock work the same', async () => {
+	it("only Grist timestamps are compared: values far from n8n's clock work the same", async () => {
 		const future = Date.now() / 1000 + 10 * 365 * 86400; // a server clock years ahead
 		t.add({ Updated: future });
 		let state = await rowUpdatedBaseline(t.fetch, opts);
@@ -440,7 +472,12 @@ describe('Row Added or Updated cursor', () => {
 		t.add({ Updated: 2, Status: 'Done' });
 		t.add({ Updated: 3, Status: 'Open' });
 		t.takeLog();
-		const out = await pollRowUpdated(state, t.fetch, { ...opts, filter: { Status: ['Open'] } }, limits);
+		const out = await pollRowUpdated(
+			state,
+			t.fetch,
+			{ ...opts, filter: { Status: ['Open'] } },
+			limits,
+		);
 		expect(ids(out.records)).toEqual([3]);
 		expect(t.takeLog().every((q) => JSON.stringify(q.filter) === '{"Status":["Open"]}')).toBe(true);
 	});
@@ -449,6 +486,8 @@ describe('Row Added or Updated cursor', () => {
 		t.add({ Updated: 1 });
 		const state = await rowUpdatedBaseline(t.fetch, opts);
 		t.add({ Updated: 'yesterday' });
-		await expect(pollRowUpdated(state, t.fetch, opts, limits)).rejects.toBeInstanceOf(TimestampValueError);
+		await expect(pollRowUpdated(state, t.fetch, opts, limits)).rejects.toBeInstanceOf(
+			TimestampValueError,
+		);
 	});
 });

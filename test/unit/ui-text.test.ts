@@ -29,7 +29,11 @@ function swallowedTags(text: string): string[] {
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-		e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+		e.isDirectory()
+			? sourceFiles(path.join(dir, e.name))
+			: e.name.endsWith('.ts')
+				? [path.join(dir, e.name)]
+				: [],
 	);
 }
 
@@ -54,7 +58,11 @@ describe('texts shown in the editor', () => {
 			'<host>',
 			'<team>',
 		]);
-		expect(swallowedTags('Choose, or use an <a href="https://docs.n8n.io/">expression</a>; <code>NOW()</code>')).toEqual([]);
+		expect(
+			swallowedTags(
+				'Choose, or use an <a href="https://docs.n8n.io/">expression</a>; <code>NOW()</code>',
+			),
+		).toEqual([]);
 		expect(swallowedTags('a < b and c > d, 2 <= 3')).toEqual([]);
 	});
 
@@ -63,27 +71,46 @@ describe('texts shown in the editor', () => {
 		['Grist node', new Grist().description],
 		['Grist Trigger', new GristTrigger().description],
 		// not the credential test's messages: n8n shows them as text in the credential's banner
-		['Grist API credential', { displayName: credential.displayName, properties: credential.properties }],
+		[
+			'Grist API credential',
+			{ displayName: credential.displayName, properties: credential.properties },
+		],
 	];
 
-	it.each(sources)('%s: no text has a <word> that n8n would render as an HTML tag', (_name, description) => {
-		const all = strings(description, '');
-		expect(all.length).toBeGreaterThan(3);
-		const bad = all.filter((s) => swallowedTags(s.text).length > 0).map((s) => `${s.path}: ${s.text}`);
-		expect(bad).toEqual([]);
-	});
+	it.each(sources)(
+		'%s: no text has a <word> that n8n would render as an HTML tag',
+		(_name, description) => {
+			const all = strings(description, '');
+			expect(all.length).toBeGreaterThan(3);
+			const bad = all
+				.filter((s) => swallowedTags(s.text).length > 0)
+				.map((s) => `${s.path}: ${s.text}`);
+			expect(bad).toEqual([]);
+		},
+	);
 
 	// Errors thrown at run time: n8n's error view renders a description (and a NodeApiError's hint)
 	// as HTML, so every string of the node code is held to the same rule.
 	it('no string in the node code (run-time errors, hints, list search) has a <word>', () => {
 		const bad: string[] = [];
 		for (const file of sourceFiles(path.join(__dirname, '../../nodes'))) {
-			const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+			const source = ts.createSourceFile(
+				file,
+				readFileSync(file, 'utf8'),
+				ts.ScriptTarget.ES2022,
+				true,
+			);
 			const visit = (node: ts.Node): void => {
-				if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) {
+				if (
+					ts.isStringLiteral(node) ||
+					ts.isNoSubstitutionTemplateLiteral(node) ||
+					ts.isTemplateLiteralToken(node)
+				) {
 					if (swallowedTags(node.text).length > 0) {
 						const { line } = source.getLineAndCharacterOfPosition(node.getStart());
-						bad.push(`${path.relative(path.join(__dirname, '../..'), file)}:${line + 1}: ${node.text}`);
+						bad.push(
+							`${path.relative(path.join(__dirname, '../..'), file)}:${line + 1}: ${node.text}`,
+						);
 					}
 				}
 				ts.forEachChild(node, visit);
@@ -95,31 +122,52 @@ describe('texts shown in the editor', () => {
 
 	it('the walk reaches resource locator modes and their validation messages', () => {
 		const all = strings(new Grist().description, '').map((s) => s.path);
-		expect(all.some((p) => /\.modes\[\d+\]\.validation\[\d+\]\.properties\.errorMessage$/.test(p))).toBe(true);
+		expect(
+			all.some((p) => /\.modes\[\d+\]\.validation\[\d+\]\.properties\.errorMessage$/.test(p)),
+		).toBe(true);
 		expect(all.some((p) => /\.modes\[\d+\]\.placeholder$/.test(p))).toBe(true);
 		expect(all.some((p) => /\.options\[\d+\]\.description$/.test(p))).toBe(true);
 	});
 });
 
 /** The subtitle as n8n's editor computes it (its expression engine, the node's parameters). */
-function subtitleOf(nodeType: INodeType, type: string, parameters: Record<string, string>): unknown {
+function subtitleOf(
+	nodeType: INodeType,
+	type: string,
+	parameters: Record<string, string>,
+): unknown {
 	const nodeTypes: INodeTypes = {
 		getByName: () => nodeType,
 		getByNameAndVersion: () => nodeType,
 		getKnownTypes: () => ({}),
 	};
-	const node = { id: '1', name: 'Node', type, typeVersion: 1, position: [0, 0] as [number, number], parameters };
+	const node = {
+		id: '1',
+		name: 'Node',
+		type,
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters,
+	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	return workflow.expression.getSimpleParameterValue(node, nodeType.description.subtitle, 'internal', {});
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		nodeType.description.subtitle,
+		'internal',
+		{},
+	);
 }
 
 describe('canvas subtitles', () => {
 	const grist = new Grist();
 	const properties = grist.description.properties;
-	const resources = (properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const resources = (properties.find((p) => p.name === 'resource')?.options ??
+		[]) as INodePropertyOptions[];
 	const cases = resources.flatMap((r) => {
 		const operation = properties.find(
-			(p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(r.value)),
+			(p) =>
+				p.name === 'operation' &&
+				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(r.value)),
 		);
 		return ((operation?.options ?? []) as INodePropertyOptions[]).map((o) => ({
 			resource: String(r.value),
@@ -133,26 +181,35 @@ describe('canvas subtitles', () => {
 		expect(cases.length).toBeGreaterThan(30);
 	});
 
-	it.each(cases)('$resource / $operation reads as its action', ({ resource, operation, action }) => {
-		const subtitle = subtitleOf(grist, 'n8n-nodes-grist.grist', { resource, operation });
-		expect(action).toBeDefined();
-		expect(subtitle).toBe(action);
-		expect(subtitle).toMatch(/^[A-Z][a-z]+( [A-Za-z()]+)+$/);
-		expect(subtitle).not.toContain(':');
-	});
+	it.each(cases)(
+		'$resource / $operation reads as its action',
+		({ resource, operation, action }) => {
+			const subtitle = subtitleOf(grist, 'n8n-nodes-grist.grist', { resource, operation });
+			expect(action).toBeDefined();
+			expect(subtitle).toBe(action);
+			expect(subtitle).toMatch(/^[A-Z][a-z]+( [A-Za-z()]+)+$/);
+			expect(subtitle).not.toContain(':');
+		},
+	);
 
 	it('the words people read: records, not raw values', () => {
-		expect(subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'getAll' })).toBe('Get many records');
-		expect(subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'create' })).toBe('Create records');
-		expect(subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'upsert' })).toBe(
-			'Create or update records',
-		);
+		expect(
+			subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'getAll' }),
+		).toBe('Get many records');
+		expect(
+			subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'create' }),
+		).toBe('Create records');
+		expect(
+			subtitleOf(grist, 'n8n-nodes-grist.grist', { resource: 'record', operation: 'upsert' }),
+		).toBe('Create or update records');
 	});
 
-	it('record operations say records, never rows (row ID is the name of Grist\'s id)', () => {
+	it("record operations say records, never rows (row ID is the name of Grist's id)", () => {
 		for (const resource of ['record', 'columnar']) {
 			const operation = properties.find(
-				(p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
+				(p) =>
+					p.name === 'operation' &&
+					(p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
 			);
 			for (const o of (operation?.options ?? []) as INodePropertyOptions[]) {
 				for (const text of [o.name, o.action ?? '', o.description ?? '']) {
@@ -165,9 +222,11 @@ describe('canvas subtitles', () => {
 
 	it('the trigger reads "Row added" / "Row added or updated"', () => {
 		const trigger = new GristTrigger();
-		expect(subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAdded' })).toBe('Row added');
-		expect(subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAddedOrUpdated' })).toBe(
-			'Row added or updated',
+		expect(subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAdded' })).toBe(
+			'Row added',
 		);
+		expect(
+			subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAddedOrUpdated' }),
+		).toBe('Row added or updated');
 	});
 });

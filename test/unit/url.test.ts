@@ -13,13 +13,25 @@ describe('normalizeServerUrl', () => {
 		['https://docs.getgrist.com/', 'https://docs.getgrist.com', undefined],
 		['https://docs.getgrist.com/api', 'https://docs.getgrist.com', undefined],
 		['https://docs.getgrist.com/api/', 'https://docs.getgrist.com', undefined],
-		['  https://Docs.GetGrist.com/sRBrWDUPnUVJXc1c2Yz6wQ/My-Doc/p/2  ', 'https://docs.getgrist.com', undefined],
+		[
+			'  https://Docs.GetGrist.com/sRBrWDUPnUVJXc1c2Yz6wQ/My-Doc/p/2  ',
+			'https://docs.getgrist.com',
+			undefined,
+		],
 		['https://team.getgrist.com/abcdefghijkl/Sales?x=1#a', 'https://team.getgrist.com', undefined],
 		['https://grist.example.com/o/team', 'https://grist.example.com/o/team', 'team'],
 		['https://grist.example.com/o/team/', 'https://grist.example.com/o/team', 'team'],
 		['https://grist.example.com/o/team/api', 'https://grist.example.com/o/team', 'team'],
-		['https://grist.example.com/o/team/doc/abcdefghijklmn', 'https://grist.example.com/o/team', 'team'],
-		['https://grist.example.com/o/team/abcdefghijklmn/Slug/p/1', 'https://grist.example.com/o/team', 'team'],
+		[
+			'https://grist.example.com/o/team/doc/abcdefghijklmn',
+			'https://grist.example.com/o/team',
+			'team',
+		],
+		[
+			'https://grist.example.com/o/team/abcdefghijklmn/Slug/p/1',
+			'https://grist.example.com/o/team',
+			'team',
+		],
 		['http://127.0.0.1:8484/o/docs', 'http://127.0.0.1:8484/o/docs', 'docs'],
 		['grist.example.com:8484', 'https://grist.example.com:8484', undefined],
 	];
@@ -90,10 +102,13 @@ describe('DOCUMENT_URL_REGEX (the Document picker, By URL)', () => {
 	])('%s → %s', (url, id) => {
 		expect(documentIdFromUrl(url)).toBe(id);
 	});
-	it.each(['https://docs.getgrist.com/', 'https://docs.getgrist.com/o/team', 'https://docs.getgrist.com/ws/12', 'nope', 'https://docs.getgrist.com/short/x'])(
-		'finds no document in %s',
-		(url) => {
-			expect(documentIdFromUrl(url)).toBeUndefined();
-		},
-	);
+	it.each([
+		'https://docs.getgrist.com/',
+		'https://docs.getgrist.com/o/team',
+		'https://docs.getgrist.com/ws/12',
+		'nope',
+		'https://docs.getgrist.com/short/x',
+	])('finds no document in %s', (url) => {
+		expect(documentIdFromUrl(url)).toBeUndefined();
+	});
 });

@@ -48,32 +48,72 @@ describe('writeMayHaveApplied', () => {
 
 describe('networkFailureText', () => {
 	it('a refused connection: could not reach, tried N times, and for a write that nothing was written', () => {
-		const write = networkFailureText({ origin, method: 'POST', code: 'ECONNREFUSED', text: 'connect ECONNREFUSED 10.0.0.1:443', tries: 6 });
-		expect(write.message).toBe(`Could not reach the Grist server at ${origin}: connect ECONNREFUSED 10.0.0.1:443`);
+		const write = networkFailureText({
+			origin,
+			method: 'POST',
+			code: 'ECONNREFUSED',
+			text: 'connect ECONNREFUSED 10.0.0.1:443',
+			tries: 6,
+		});
+		expect(write.message).toBe(
+			`Could not reach the Grist server at ${origin}: connect ECONNREFUSED 10.0.0.1:443`,
+		);
 		expect(write.description).toBe(
 			'Check the Server URL of the credential and that the server is up. Nothing reached Grist, so nothing was written. (Tried 6 times.)',
 		);
 		expect(write.uncertain).toBe(false);
-		const dns = networkFailureText({ origin, method: 'GET', code: 'ENOTFOUND', text: 'getaddrinfo ENOTFOUND grist.example.com', tries: 1 });
-		expect(dns.message).toBe(`Could not reach the Grist server at ${origin}: getaddrinfo ENOTFOUND grist.example.com`);
+		const dns = networkFailureText({
+			origin,
+			method: 'GET',
+			code: 'ENOTFOUND',
+			text: 'getaddrinfo ENOTFOUND grist.example.com',
+			tries: 1,
+		});
+		expect(dns.message).toBe(
+			`Could not reach the Grist server at ${origin}: getaddrinfo ENOTFOUND grist.example.com`,
+		);
 		expect(dns.description).not.toContain('Tried');
 	});
 
 	it('a write broken after it was sent: may or may not have been applied, not repeated, never "could not reach"', () => {
-		const f = networkFailureText({ origin, method: 'POST', code: 'ECONNRESET', text: 'socket hang up', tries: 1 });
+		const f = networkFailureText({
+			origin,
+			method: 'POST',
+			code: 'ECONNRESET',
+			text: 'socket hang up',
+			tries: 1,
+		});
 		expect(f.message).toBe(
 			`The connection to the Grist server at ${origin} broke after the request was sent (ECONNRESET: socket hang up): the write may or may not have been applied`,
 		);
-		expect(f.description).toMatch(/^Whether Grist applied it is uncertain\. It was not repeated.*check in Grist whether it was applied before running again\.$/);
+		expect(f.description).toMatch(
+			/^Whether Grist applied it is uncertain\. It was not repeated.*check in Grist whether it was applied before running again\.$/,
+		);
 		expect(f.uncertain).toBe(true);
-		const timeout = networkFailureText({ origin, method: 'PATCH', code: 'ECONNABORTED', text: 'timeout of 300000ms exceeded', tries: 3 });
-		expect(timeout.message).toMatch(/did not answer in time after the request was sent .*may or may not have been applied$/);
+		const timeout = networkFailureText({
+			origin,
+			method: 'PATCH',
+			code: 'ECONNABORTED',
+			text: 'timeout of 300000ms exceeded',
+			tries: 3,
+		});
+		expect(timeout.message).toMatch(
+			/did not answer in time after the request was sent .*may or may not have been applied$/,
+		);
 		expect(timeout.description).toMatch(/\(Tried 3 times\.\)$/);
 	});
 
 	it('a read broken: says the connection broke and how often it was tried', () => {
-		const f = networkFailureText({ origin, method: 'GET', code: 'ECONNRESET', text: 'read ECONNRESET', tries: 6 });
-		expect(f.message).toBe(`The connection to the Grist server at ${origin} broke before its answer arrived: read ECONNRESET`);
+		const f = networkFailureText({
+			origin,
+			method: 'GET',
+			code: 'ECONNRESET',
+			text: 'read ECONNRESET',
+			tries: 6,
+		});
+		expect(f.message).toBe(
+			`The connection to the Grist server at ${origin} broke before its answer arrived: read ECONNRESET`,
+		);
 		expect(f.description).toMatch(/\(Tried 6 times\.\)$/);
 		expect(f.uncertain).toBe(false);
 	});
@@ -87,17 +127,26 @@ describe('networkFailureText', () => {
 describe('networkErrorMessage', () => {
 	it("takes the network error's own text, not n8n's advice that replaced it", () => {
 		const inner = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-		const outer = Object.assign(new Error('The connection to the server was closed unexpectedly, perhaps it is offline.'), {
-			code: 'ECONNRESET',
-			cause: inner,
-		});
+		const outer = Object.assign(
+			new Error('The connection to the server was closed unexpectedly, perhaps it is offline.'),
+			{
+				code: 'ECONNRESET',
+				cause: inner,
+			},
+		);
 		expect(networkErrorMessage(outer)).toBe('socket hang up');
 		expect(networkErrorMessage(new Error('plain'))).toBe('plain');
 	});
 });
 
 describe('batchFailureNote', () => {
-	const base = { failed: [500, 501, 502], written: 500, later: [503, 504], verb: 'written', units: [] };
+	const base = {
+		failed: [500, 501, 502],
+		written: 500,
+		later: [503, 504],
+		verb: 'written',
+		units: [],
+	};
 	it('an error answer: exactly N written, the failed items were not', () => {
 		expect(batchFailureNote({ ...base, uncertain: false })).toBe(
 			'500 items had been written before this request failed. The failed request held items 500–502 (none of them was written: ' +
@@ -120,11 +169,24 @@ describe('batchFailureNote', () => {
 });
 
 describe('executeBatched with a lost answer', () => {
-	const node: INode = { id: '1', name: 'Grist', type: 'n8n-nodes-grist.grist', typeVersion: 1, position: [0, 0], parameters: {} };
-	const ctx = (continueOnFail: boolean) => ({ continueOnFail: () => continueOnFail, getNode: () => node }) as unknown as IExecuteFunctions;
-	const items = (n: number): INodeExecutionData[] => Array.from({ length: n }, (_, i) => ({ json: { i } }));
+	const node: INode = {
+		id: '1',
+		name: 'Grist',
+		type: 'n8n-nodes-grist.grist',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const ctx = (continueOnFail: boolean) =>
+		({ continueOnFail: () => continueOnFail, getNode: () => node }) as unknown as IExecuteFunctions;
+	const items = (n: number): INodeExecutionData[] =>
+		Array.from({ length: n }, (_, i) => ({ json: { i } }));
 	const lost = () => {
-		const e = new NodeApiError(node, { error: 'socket hang up' }, { message: 'broke: the write may or may not have been applied' });
+		const e = new NodeApiError(
+			node,
+			{ error: 'socket hang up' },
+			{ message: 'broke: the write may or may not have been applied' },
+		);
 		markUncertain(e);
 		return e;
 	};
@@ -142,12 +204,22 @@ describe('executeBatched with a lost answer', () => {
 
 	it('with Continue On Fail the items of that request are marked uncertain, not failed', async () => {
 		const out = await executeBatched(ctx(true), items(5), options(2));
-		expect(out.map((o) => o.json.writeUncertain ?? false)).toEqual([false, false, true, true, false]);
-		expect(out[3].json.description).toMatch(/^Uncertain: item 3 was sent in one request with items 2–3/);
+		expect(out.map((o) => o.json.writeUncertain ?? false)).toEqual([
+			false,
+			false,
+			true,
+			true,
+			false,
+		]);
+		expect(out[3].json.description).toMatch(
+			/^Uncertain: item 3 was sent in one request with items 2–3/,
+		);
 	});
 
 	it('without it the error says at least, which items are uncertain and which were not sent', async () => {
-		const error = (await executeBatched(ctx(false), items(5), options(2)).catch((e: unknown) => e)) as NodeApiError;
+		const error = (await executeBatched(ctx(false), items(5), options(2)).catch(
+			(e: unknown) => e,
+		)) as NodeApiError;
 		expect(isUncertainWrite(error)).toBe(true);
 		expect(error.description).toContain('At least 2 items were written');
 		expect(error.description).toContain('items 2–3 lost its answer');

@@ -51,7 +51,11 @@ export interface BatchOptions<R, G> {
 	/** Reads one item's parameters; throw for bad input (NodeOperationError naming the field). */
 	prepare: (itemIndex: number) => Promise<BatchUnit<R, G> | Array<BatchUnit<R, G>>>;
 	/** Sends one chunk; returns outputs for every unit of the chunk. */
-	send: (group: G, units: Array<BatchUnit<R, G> & { itemIndex: number }>, records: R[]) => Promise<ChunkResult>;
+	send: (
+		group: G,
+		units: Array<BatchUnit<R, G> & { itemIndex: number }>,
+		records: R[],
+	) => Promise<ChunkResult>;
 	/** Bytes of the JSON envelope around the records, e.g. `{"records":[` + `]}`. */
 	envelopeBytes?: number;
 	maxItems?: number;
@@ -94,14 +98,22 @@ export async function executeBatched<R, G>(
 			const result = await options.prepare(itemIndex);
 			prepared = Array.isArray(result) ? result : [result];
 			for (const unit of prepared) {
-				const bytes = unit.records.reduce((sum, r) => sum + jsonBytes(r), 0) + Math.max(0, unit.records.length - 1);
+				const bytes =
+					unit.records.reduce((sum, r) => sum + jsonBytes(r), 0) +
+					Math.max(0, unit.records.length - 1);
 				if (bytes > budget) {
 					const largest = largestField(unit.records);
-					const which = largest ? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)` : '';
+					const which = largest
+						? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)`
+						: '';
 					throw new NodeOperationError(
 						ctx.getNode(),
 						`Item ${itemIndex} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
-						{ itemIndex, description: 'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).' },
+						{
+							itemIndex,
+							description:
+								'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).',
+						},
 					);
 				}
 				(unit as PreparedUnit<R, G>).bytes = bytes;
@@ -149,7 +161,8 @@ export async function executeBatched<R, G>(
 		try {
 			const result = await options.send(group, chunk, records);
 			chunk.forEach((u, k) => {
-				for (const json of result.outputs[k] ?? []) outputs[u.itemIndex].push({ json, pairedItem: { item: u.itemIndex } });
+				for (const json of result.outputs[k] ?? [])
+					outputs[u.itemIndex].push({ json, pairedItem: { item: u.itemIndex } });
 			});
 			writtenItems += new Set(chunk.map((u) => u.itemIndex)).size;
 		} catch (error) {
@@ -158,17 +171,29 @@ export async function executeBatched<R, G>(
 				const uncertain = isUncertainWrite(error);
 				for (const itemIndex of indices) {
 					failedItems.add(itemIndex);
-					outputs[itemIndex] = [uncertain ? uncertainItem(error as Error, itemIndex, indices, verb) : errorItem(error as Error, itemIndex)];
+					outputs[itemIndex] = [
+						uncertain
+							? uncertainItem(error as Error, itemIndex, indices, verb)
+							: errorItem(error as Error, itemIndex),
+					];
 				}
 				continue;
 			}
 			const later = new Set<number>();
-			for (const rest of plan.slice(c + 1)) for (const u of rest.chunk) if (!indices.includes(u.itemIndex)) later.add(u.itemIndex);
-			throw batchError.call(ctx, error, { failed: indices, written: writtenItems, later: [...later], verb, units: chunk });
+			for (const rest of plan.slice(c + 1))
+				for (const u of rest.chunk) if (!indices.includes(u.itemIndex)) later.add(u.itemIndex);
+			throw batchError.call(ctx, error, {
+				failed: indices,
+				written: writtenItems,
+				later: [...later],
+				verb,
+				units: chunk,
+			});
 		}
 	}
 	// An item split over several units (e.g. several upsert rounds) keeps only its error if any failed.
-	for (const itemIndex of failedItems) outputs[itemIndex] = outputs[itemIndex].filter((o) => o.json.error !== undefined).slice(0, 1);
+	for (const itemIndex of failedItems)
+		outputs[itemIndex] = outputs[itemIndex].filter((o) => o.json.error !== undefined).slice(0, 1);
 	return outputs.flat();
 }
 
@@ -176,7 +201,12 @@ export async function executeBatched<R, G>(
  * The error item (Continue On Fail) of an item whose request may or may not have been applied:
  * says so, with the items sent with it (`errorItem` adds `writeUncertain: true`).
  */
-function uncertainItem(error: Error, itemIndex: number, indices: number[], verb: string): INodeExecutionData {
+function uncertainItem(
+	error: Error,
+	itemIndex: number,
+	indices: number[],
+	verb: string,
+): INodeExecutionData {
 	const item = errorItem(error, itemIndex);
 	item.json.description =
 		`Uncertain: item ${itemIndex} was sent in one request with item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)}, ` +
@@ -215,7 +245,12 @@ export async function executeRowDeletes(
 		verb: 'deleted',
 		prepare: async (itemIndex) => {
 			const target = readTarget.call(ctx, itemIndex);
-			const ids = parseRowIds.call(ctx, ctx.getNodeParameter('rowIds', itemIndex, '') as unknown, itemIndex, 'Row IDs');
+			const ids = parseRowIds.call(
+				ctx,
+				ctx.getNodeParameter('rowIds', itemIndex, '') as unknown,
+				itemIndex,
+				'Row IDs',
+			);
 			return { key: targetKey(target), group: target, records: ids };
 		},
 		send: async (target, units, records) => {

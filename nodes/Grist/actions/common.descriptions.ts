@@ -74,7 +74,7 @@ export const optionalOrgLocator: INodeProperties = {
 	...orgLocator,
 	required: false,
 	description:
-		'The Grist site (team or personal). Leave empty to use the site of the credential\'s Server URL (a team host or /o/TEAM), or the only site the API key can see.',
+		"The Grist site (team or personal). Leave empty to use the site of the credential's Server URL (a team host or /o/TEAM), or the only site the API key can see.",
 };
 
 export const workspaceLocator: INodeProperties = {
@@ -101,7 +101,8 @@ export const workspaceLocator: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: WORKSPACE_URL_REGEX,
-						errorMessage: 'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
+						errorMessage:
+							'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
 					},
 				},
 			],
@@ -145,7 +146,8 @@ export const documentLocator: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: DOCUMENT_URL_REGEX,
-						errorMessage: 'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
+						errorMessage:
+							'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
 					},
 				},
 			],
@@ -270,8 +272,16 @@ export const readFields: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'None', value: 'none' },
-			{ name: 'Build', value: 'builder', description: 'Pick columns and the values to match, typed by the column' },
-			{ name: 'JSON', value: 'json', description: "Grist's filter object, e.g. {\"Status\": [\"Open\"]}" },
+			{
+				name: 'Build',
+				value: 'builder',
+				description: 'Pick columns and the values to match, typed by the column',
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Grist\'s filter object, e.g. {"Status": ["Open"]}',
+			},
 		],
 		default: 'none',
 	},
@@ -293,7 +303,10 @@ export const readFields: INodeProperties[] = [
 						displayName: 'Column Name or ID',
 						name: 'column',
 						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] },
+						typeOptions: {
+							loadOptionsMethod: 'getColumns',
+							loadOptionsDependsOn: ['document.value', 'table.value'],
+						},
 						default: '',
 						description:
 							'The column to filter on. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -306,7 +319,8 @@ export const readFields: INodeProperties[] = [
 							{
 								name: 'Is Empty',
 								value: 'isEmpty',
-								description: 'Cells with no value: empty text, no number (0 is a number), no date, no reference, no list',
+								description:
+									'Cells with no value: empty text, no number (0 is a number), no date, no reference, no list',
 							},
 							{
 								name: 'Is One Of',
@@ -335,7 +349,8 @@ export const readFields: INodeProperties[] = [
 		name: 'filterJson',
 		type: 'json',
 		default: '{}',
-		description: 'Column IDs and arrays of stored values to match, e.g. {"Status": ["Open", "Done"], "Owner": [3]}',
+		description:
+			'Column IDs and arrays of stored values to match, e.g. {"Status": ["Open", "Done"], "Owner": [3]}',
 		displayOptions: { show: { filterType: ['json'] } },
 	},
 	{
@@ -354,9 +369,13 @@ export const readFields: INodeProperties[] = [
 						displayName: 'Column Name or ID',
 						name: 'column',
 						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] },
+						typeOptions: {
+							loadOptionsMethod: 'getColumns',
+							loadOptionsDependsOn: ['document.value', 'table.value'],
+						},
 						default: '',
-						description: 'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						description:
+							'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
 					{
 						displayName: 'Direction',
@@ -393,9 +412,10 @@ export const readFields: INodeProperties[] = [
 						name: 'orderByChoice',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to sort a Choice column in the order of its choices instead of alphabetically',
+						description:
+							'Whether to sort a Choice column in the order of its choices instead of alphabetically',
 					},
-			],
+				],
 			},
 		],
 	},
@@ -430,7 +450,11 @@ export const dataModeField: INodeProperties = {
 			value: 'mapper',
 			description: 'Map each column below, or map the input fields automatically by column ID',
 		},
-		{ name: 'Raw JSON', value: 'json', description: 'Give the fields as a JSON object of column IDs and values' },
+		{
+			name: 'Raw JSON',
+			value: 'json',
+			description: 'Give the fields as a JSON object of column IDs and values',
+		},
 	],
 	default: 'mapper',
 };

@@ -27,7 +27,8 @@ export function refuseUnknownColumns(
 ): void {
 	const unknown: string[] = [];
 	for (const key of Object.keys(fields)) {
-		if (table.byId.has(key) || fields[key] === undefined || (opts.allowId && key === 'id')) continue;
+		if (table.byId.has(key) || fields[key] === undefined || (opts.allowId && key === 'id'))
+			continue;
 		unknown.push(key);
 	}
 	if (unknown.length === 0) return;
@@ -38,7 +39,9 @@ export function refuseUnknownColumns(
 		.map(([k, id]) => `"${k}" is the label of the column ${id}`);
 	const visible = table.columns.filter((c) => !c.hidden).map((c) => c.id);
 	const list = visible.length > 30 ? `${visible.slice(0, 30).join(', ')}, …` : visible.join(', ');
-	const idNote = unknown.includes('id') ? ' A row\'s ID is not a field: Update takes it in Row ID, Create lets Grist choose it.' : '';
+	const idNote = unknown.includes('id')
+		? " A row's ID is not a field: Update takes it in Row ID, Create lets Grist choose it."
+		: '';
 	throw new NodeOperationError(
 		this.getNode(),
 		`Table "${target.tableId}" has no column${unknown.length === 1 ? '' : 's'} ${names} (item ${itemIndex})`,
@@ -86,10 +89,14 @@ export function encodeFields(
 			} else {
 				const encoded = tryEncode(value, column.type);
 				if ('error' in encoded) {
-					throw new NodeOperationError(this.getNode(), `Field "${key}" of item ${itemIndex}: ${encoded.error}`, {
-						itemIndex,
-						description: `Change the value of "${key}" so that it fits the column's type (${column.type}).`,
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`Field "${key}" of item ${itemIndex}: ${encoded.error}`,
+						{
+							itemIndex,
+							description: `Change the value of "${key}" so that it fits the column's type (${column.type}).`,
+						},
+					);
 				}
 				next = encoded.value;
 			}
@@ -108,6 +115,8 @@ function tryEncode(value: unknown, type: string): { value: unknown } | { error: 
 	try {
 		return { value: encodeCellValue(value, type) };
 	} catch (error) {
-		return { error: error instanceof CellValueError ? error.message : String((error as Error).message) };
+		return {
+			error: error instanceof CellValueError ? error.message : String((error as Error).message),
+		};
 	}
 }

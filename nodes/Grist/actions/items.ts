@@ -6,7 +6,9 @@ import { isUncertainWrite } from '../helpers/retry';
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
 
 function isExecutionData(value: IDataObject | INodeExecutionData): value is INodeExecutionData {
-	return typeof value === 'object' && value !== null && 'json' in value && typeof value.json === 'object';
+	return (
+		typeof value === 'object' && value !== null && 'json' in value && typeof value.json === 'object'
+	);
 }
 
 /** Wraps results of item `itemIndex` as output items paired to it. */

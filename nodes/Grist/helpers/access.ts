@@ -24,7 +24,9 @@ const TARGET_LABEL: Record<AccessTarget, string> = {
 
 /** Roles a target accepts in a delta (`members` is for orgs only). */
 export function rolesFor(target: AccessTarget): GristRole[] {
-	return target === 'org' ? ['owners', 'editors', 'viewers', 'members'] : ['owners', 'editors', 'viewers'];
+	return target === 'org'
+		? ['owners', 'editors', 'viewers', 'members']
+		: ['owners', 'editors', 'viewers'];
 }
 
 const ROLE_OPTION: Record<GristRole, INodePropertyOptions> = {
@@ -42,7 +44,11 @@ const ROLE_OPTION: Record<GristRole, INodePropertyOptions> = {
 export function roleOptions(target: AccessTarget): INodePropertyOptions[] {
 	return [
 		...rolesFor(target).map((r) => ROLE_OPTION[r]),
-		{ name: 'Remove Access', value: REMOVE_ACCESS, description: 'Remove the direct access of the user' },
+		{
+			name: 'Remove Access',
+			value: REMOVE_ACCESS,
+			description: 'Remove the direct access of the user',
+		},
 	];
 }
 
@@ -101,7 +107,11 @@ export function parseRole(target: AccessTarget, raw: unknown, field = 'Role'): G
 		throw new AccessInputError(`The ${field} is empty`, field, `Choose ${list}.`);
 	}
 	if (!(text in ROLE_ALIASES)) {
-		throw new AccessInputError(`The ${field} "${String(raw)}" is not a Grist role`, field, `Choose ${list}.`);
+		throw new AccessInputError(
+			`The ${field} "${String(raw)}" is not a Grist role`,
+			field,
+			`Choose ${list}.`,
+		);
 	}
 	const role = ROLE_ALIASES[text];
 	if (role !== null && !allowed.includes(role)) {
@@ -116,7 +126,8 @@ export function parseRole(target: AccessTarget, raw: unknown, field = 'Role'): G
 
 /** Reads a Max Inherited Role value (`none` → `null`). */
 export function parseMaxInheritedRole(raw: unknown): Exclude<GristRole, 'members'> | null {
-	const text = typeof raw === 'string' ? raw.trim().toLowerCase() : raw === null ? NO_INHERITANCE : '';
+	const text =
+		typeof raw === 'string' ? raw.trim().toLowerCase() : raw === null ? NO_INHERITANCE : '';
 	if (text === NO_INHERITANCE || text === 'null') return null;
 	const role = ROLE_ALIASES[text];
 	if (role === 'owners' || role === 'editors' || role === 'viewers') return role;
@@ -131,14 +142,21 @@ export function parseMaxInheritedRole(raw: unknown): Exclude<GristRole, 'members
  * Validates email + role rows and returns the `users` part of a delta. Emails are trimmed; the
  * same email twice with different roles is an error (with the same role it is kept once).
  */
-export function usersDelta(target: AccessTarget, rows: AccessRow[]): Record<string, GristRole | null> {
+export function usersDelta(
+	target: AccessTarget,
+	rows: AccessRow[],
+): Record<string, GristRole | null> {
 	const users: Record<string, GristRole | null> = {};
 	const seen = new Map<string, string>();
 	rows.forEach((row, index) => {
 		const n = index + 1;
 		const email = typeof row.email === 'string' ? row.email.trim() : '';
 		if (email === '') {
-			throw new AccessInputError(`The Email of user ${n} is empty`, 'Email', 'Enter the email address of the user, or remove the row.');
+			throw new AccessInputError(
+				`The Email of user ${n} is empty`,
+				'Email',
+				'Enter the email address of the user, or remove the row.',
+			);
 		}
 		if (!isValidEmail(email)) {
 			throw new AccessInputError(
@@ -226,5 +244,8 @@ export const ACCESS_HINTS: Array<[RegExp, string]> = [
 	[/Invalid email/i, 'Check the Email of every user row.'],
 	[/Invalid user role/i, 'Check the Role of every user row: Member is for organizations only.'],
 	[/Invalid maxInheritedRole/i, 'Choose Owners, Editors, Viewers or None for Max Inherited Role.'],
-	[/too many pending invitations/i, 'Wait until invited users accept, or remove pending invitations in Grist.'],
+	[
+		/too many pending invitations/i,
+		'Wait until invited users accept, or remove pending invitations in Grist.',
+	],
 ];

@@ -47,7 +47,10 @@ export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Arra
 	items.forEach((item, index) => {
 		const size = sizeOf(item);
 		const added = current.items.length === 0 ? size : size + 1; // comma
-		if (current.items.length > 0 && (current.items.length >= maxItems || current.bytes + added > budget)) {
+		if (
+			current.items.length > 0 &&
+			(current.items.length >= maxItems || current.bytes + added > budget)
+		) {
 			chunks.push(current);
 			current = { items: [], indices: [], bytes: 0 };
 			current.bytes = size;
@@ -82,7 +85,10 @@ export function largestField(records: unknown[]): { name: string; bytes: number 
 }
 
 /** Units may hold several records: keep every request at most `maxItems` records. */
-export function splitByRecordCount<U extends { records: unknown[] }>(chunks: U[][], maxItems: number): U[][] {
+export function splitByRecordCount<U extends { records: unknown[] }>(
+	chunks: U[][],
+	maxItems: number,
+): U[][] {
 	const out: U[][] = [];
 	for (const chunk of chunks) {
 		let current: U[] = [];
@@ -117,13 +123,21 @@ export function describeIndices(indices: number[], maxParts = 20): string {
 		start = n;
 		prev = n;
 	}
-	if (parts.length > maxParts) return `${parts.slice(0, maxParts).join(', ')}, … (${sorted.length} items in all)`;
+	if (parts.length > maxParts)
+		return `${parts.slice(0, maxParts).join(', ')}, … (${sorted.length} items in all)`;
 	return parts.join(', ');
 }
 
 /** Items of a failed request whose records name `column` (top level, `fields` or `require`). */
-export function itemsWithColumn(units: Array<{ itemIndex: number; records: unknown[] }>, column: string): number[] {
-	const has = (o: unknown) => !!o && typeof o === 'object' && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, column);
+export function itemsWithColumn(
+	units: Array<{ itemIndex: number; records: unknown[] }>,
+	column: string,
+): number[] {
+	const has = (o: unknown) =>
+		!!o &&
+		typeof o === 'object' &&
+		!Array.isArray(o) &&
+		Object.prototype.hasOwnProperty.call(o, column);
 	const found = new Set<number>();
 	for (const u of units) {
 		for (const r of u.records) {
@@ -149,13 +163,17 @@ export interface BatchFailure {
  * What the error of a failed batch adds: how many items are written and which are not, or
  * which may be when the failed request's answer was lost.
  */
-export function batchFailureNote(f: BatchFailure & { uncertain: boolean; column?: string; withColumn?: number[] }): string {
+export function batchFailureNote(
+	f: BatchFailure & { uncertain: boolean; column?: string; withColumn?: number[] },
+): string {
 	const s = (n: number) => (n === 1 ? '' : 's');
 	const where =
 		f.column !== undefined && f.withColumn?.length
 			? `The column "${f.column}" is in item${s(f.withColumn.length)} ${describeIndices(f.withColumn)}. `
 			: '';
-	const later = f.later.length ? ` Later item${s(f.later.length)} (${describeIndices(f.later)}) ${f.later.length === 1 ? 'was' : 'were'} not sent.` : '';
+	const later = f.later.length
+		? ` Later item${s(f.later.length)} (${describeIndices(f.later)}) ${f.later.length === 1 ? 'was' : 'were'} not sent.`
+		: '';
 	const them = f.failed.length === 1 ? 'it' : 'them';
 	if (f.uncertain) {
 		return (

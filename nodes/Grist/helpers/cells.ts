@@ -34,8 +34,10 @@ export class CellValueError extends Error {
 }
 
 export function describeValue(value: unknown): string {
-	if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-	if (value instanceof Date) return `date ${isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString()}`;
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+	if (value instanceof Date)
+		return `date ${isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString()}`;
 	let text: string;
 	try {
 		text = JSON.stringify(value) ?? String(value);
@@ -103,7 +105,10 @@ export interface GristRecord {
 }
 
 /** `{ id, fields, errors? }` → `{ id, ...decoded fields }`, formula errors kept under `errors`. */
-export function simplifyRecord(record: GristRecord, columnTypes?: Record<string, string>): IDataObject {
+export function simplifyRecord(
+	record: GristRecord,
+	columnTypes?: Record<string, string>,
+): IDataObject {
 	const out: IDataObject = { id: record.id };
 	const fields = record.fields ?? {};
 	for (const key of Object.keys(fields)) {
@@ -174,7 +179,14 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
 	for (const p of fmt.formatToParts(new Date(utcMs))) {
 		if (p.type !== 'literal') parts[p.type] = Number(p.value);
 	}
-	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	const asUtc = Date.UTC(
+		parts.year,
+		parts.month - 1,
+		parts.day,
+		parts.hour,
+		parts.minute,
+		parts.second,
+	);
 	return asUtc - Math.floor(utcMs / 1000) * 1000;
 }
 
@@ -204,13 +216,18 @@ function parseDateTimeString(text: string, timeZone: string | undefined): number
 	if (offset.toUpperCase() === 'Z') return wall / 1000;
 	const sign = offset[0] === '-' ? -1 : 1;
 	const digits = offset.slice(1).replace(':', '');
-	const offMin = Number(digits.slice(0, 2)) * 60 + (digits.length > 2 ? Number(digits.slice(2)) : 0);
+	const offMin =
+		Number(digits.slice(0, 2)) * 60 + (digits.length > 2 ? Number(digits.slice(2)) : 0);
 	return (wall - sign * offMin * 60_000) / 1000;
 }
 
 function encodeDate(value: unknown, columnType: string): number {
 	const fail = () =>
-		new CellValueError(value, columnType, 'use a date like 2024-01-31, an n8n DateTime or epoch seconds');
+		new CellValueError(
+			value,
+			columnType,
+			'use a date like 2024-01-31, an n8n DateTime or epoch seconds',
+		);
 	if (isFiniteNumber(value)) return value;
 	if (isLuxon(value)) {
 		if (!value.isValid) throw fail();
@@ -225,7 +242,10 @@ function encodeDate(value: unknown, columnType: string): number {
 		const m = ISO_DATE.exec(text) ?? ISO_DATE_PREFIX.exec(text);
 		if (m) {
 			const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-			if (validYmd(y, mo, d) && (ISO_DATE.test(text) || parseDateTimeString(text, 'UTC') !== undefined)) {
+			if (
+				validYmd(y, mo, d) &&
+				(ISO_DATE.test(text) || parseDateTimeString(text, 'UTC') !== undefined)
+			) {
 				return utcMidnight(y, mo, d);
 			}
 		}
@@ -287,13 +307,22 @@ function listItems(value: unknown): unknown[] | undefined {
 				// not JSON: treat as comma-separated
 			}
 		}
-		return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+		return text
+			.split(',')
+			.map((s) => s.trim())
+			.filter((s) => s !== '');
 	}
 	return undefined;
 }
 
 function isPlainObject(value: unknown): boolean {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !isLuxon(value);
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		!(value instanceof Date) &&
+		!isLuxon(value)
+	);
 }
 
 /**
@@ -307,7 +336,8 @@ export function encodeCellValue(value: unknown, columnType: string): unknown {
 		case 'Text':
 		case 'Choice': {
 			if (typeof value === 'string') return value;
-			if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+			if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+				return String(value);
 			if (isLuxon(value)) return (value as unknown as { toISO(): string }).toISO();
 			if (value instanceof Date && !isNaN(value.getTime())) return value.toISOString();
 			throw new CellValueError(value, columnType, 'expected text');

@@ -30,7 +30,9 @@ export function parseWidgetOptions(raw: unknown): IDataObject {
 	if (typeof raw !== 'string' || raw.trim() === '') return {};
 	try {
 		const parsed = JSON.parse(raw) as unknown;
-		return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : {};
+		return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+			? (parsed as IDataObject)
+			: {};
 	} catch {
 		return {};
 	}
@@ -54,7 +56,8 @@ export function toColumn(raw: { id: string; fields?: IDataObject }): GristColumn
 		hidden: isHiddenColumnId(raw.id),
 		fields,
 	};
-	if (typeof fields.description === 'string' && fields.description !== '') column.description = fields.description;
+	if (typeof fields.description === 'string' && fields.description !== '')
+		column.description = fields.description;
 	if (typeof fields.colRef === 'number') column.colRef = fields.colRef;
 	const bt = baseType(type);
 	if ((bt === 'Choice' || bt === 'ChoiceList') && Array.isArray(widgetOptions.choices)) {
@@ -135,4 +138,3 @@ export function toMapperField(column: GristColumn): ResourceMapperField {
 	}
 	return field;
 }
-

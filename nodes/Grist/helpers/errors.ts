@@ -5,7 +5,13 @@
 
 export interface GristErrorBody {
 	error?: string;
-	details?: { userError?: string; limit?: unknown; tips?: unknown; memos?: string[]; code?: string };
+	details?: {
+		userError?: string;
+		limit?: unknown;
+		tips?: unknown;
+		memos?: string[];
+		code?: string;
+	};
 }
 
 /** The request that failed: its method and its API path (`/api/docs/abc/tables/T/records`). */
@@ -36,7 +42,15 @@ const COLLECTIONS: Record<string, { kind: GristObjectKind; literals?: string[] }
 	columns: { kind: 'column' },
 	attachments: {
 		kind: 'attachment',
-		literals: ['archive', 'removeUnused', 'store', 'stores', 'transferAll', 'transferStatus', 'updateFromArchive'],
+		literals: [
+			'archive',
+			'removeUnused',
+			'store',
+			'stores',
+			'transferAll',
+			'transferStatus',
+			'updateFromArchive',
+		],
 	},
 	webhooks: { kind: 'webhook', literals: ['queue'] },
 };
@@ -56,7 +70,10 @@ function decodeSegment(segment: string): string {
 export function pathObjects(path: string | undefined): PathObjects {
 	const out: PathObjects = {};
 	if (!path) return out;
-	const segments = path.split(/[?#]/)[0].split('/').filter((s) => s !== '');
+	const segments = path
+		.split(/[?#]/)[0]
+		.split('/')
+		.filter((s) => s !== '');
 	const start = segments.indexOf('api');
 	for (let i = start + 1; i < segments.length; i++) {
 		const collection = COLLECTIONS[segments[i]];
@@ -98,34 +115,54 @@ function oddIdNote(kind: GristObjectKind, id: string | undefined): string {
 }
 
 /** What the message of a 404 says is missing, with the name Grist gives (if any). */
-function missingFromMessage(message: string): { kind: GristObjectKind | 'tableOrColumn' | 'route'; name?: string; name2?: string } | undefined {
+function missingFromMessage(
+	message: string,
+):
+	| { kind: GristObjectKind | 'tableOrColumn' | 'route'; name?: string; name2?: string }
+	| undefined {
 	let m: RegExpExecArray | null;
 	if (/organization not found/i.test(message)) return { kind: 'organization' };
 	if (/workspace not found/i.test(message)) return { kind: 'workspace' };
 	if (/document not found|document is deleted/i.test(message)) return { kind: 'document' };
-	if ((m = /Table or column not found "([^"]*?)\.([^"]*)"/i.exec(message))) return { kind: 'tableOrColumn', name: m[1], name2: m[2] };
-	if ((m = /Table not found "([^"]*)"/i.exec(message) ?? /Table (.+?) not found\.?$/i.exec(message))) return { kind: 'table', name: m[1] };
+	if ((m = /Table or column not found "([^"]*?)\.([^"]*)"/i.exec(message)))
+		return { kind: 'tableOrColumn', name: m[1], name2: m[2] };
+	if (
+		(m = /Table not found "([^"]*)"/i.exec(message) ?? /Table (.+?) not found\.?$/i.exec(message))
+	)
+		return { kind: 'table', name: m[1] };
 	if ((m = /Column not found "([^"]*)"/i.exec(message))) return { kind: 'column', name: m[1] };
-	if ((m = /Attachment not found:?\s*(\S+)/i.exec(message))) return { kind: 'attachment', name: m[1] };
+	if ((m = /Attachment not found:?\s*(\S+)/i.exec(message)))
+		return { kind: 'attachment', name: m[1] };
 	if ((m = /Webhook not found "([^"]*)"/i.exec(message))) return { kind: 'webhook', name: m[1] };
 	if (/^not found: \//i.test(message)) return { kind: 'route' };
 	return undefined;
 }
 
 const FIND_HINT: Record<GristObjectKind, string> = {
-	organization: 'Check the organization (the Organization field lists the ones the key can see) and the Server URL.',
-	workspace: 'Check the workspace ID (the Workspace field lists them) and that it is on the team site of the Server URL.',
+	organization:
+		'Check the organization (the Organization field lists the ones the key can see) and the Server URL.',
+	workspace:
+		'Check the workspace ID (the Workspace field lists them) and that it is on the team site of the Server URL.',
 	document:
 		'Check the document ID (the Document field lists them, or paste the document URL) and that the Server URL is the team site the document is on.',
-	table: 'Check the table ID (not its label); the Table field lists the tables in "From list" mode.',
+	table:
+		'Check the table ID (not its label); the Table field lists the tables in "From list" mode.',
 	column: 'Check the column ID (not its label); the Column resource lists them.',
 	row: 'Read the records first to get valid row IDs.',
 	attachment: 'Check the attachment ID; Get Many attachments lists them.',
-	webhook: 'Check the webhook ID; the document\'s webhooks list them.',
+	webhook: "Check the webhook ID; the document's webhooks list them.",
 };
 
 /** The deepest object a path names: a row is never in a path, so it is not among them. */
-const DEPTH: GristObjectKind[] = ['column', 'attachment', 'webhook', 'table', 'document', 'workspace', 'organization'];
+const DEPTH: GristObjectKind[] = [
+	'column',
+	'attachment',
+	'webhook',
+	'table',
+	'document',
+	'workspace',
+	'organization',
+];
 
 /** The hint of a 404: names what was missing, from Grist's message and the request path. */
 export function notFoundHint(message: string, request: FailedRequest = {}): string {
@@ -150,13 +187,16 @@ export function notFoundHint(message: string, request: FailedRequest = {}): stri
 					: '';
 		let subject = named(kind, id);
 		// "workspace not found" for a move names the destination, which is in the body, not the path.
-		if (kind === 'workspace' && id === undefined && /\/move$/.test(request.path ?? '')) subject = 'the Destination Workspace';
+		if (kind === 'workspace' && id === undefined && /\/move$/.test(request.path ?? ''))
+			subject = 'the Destination Workspace';
 		return `${capitalize(subject)} was not found${where}, or the user of this API key cannot see it. ${FIND_HINT[kind]}${oddIdNote(kind, id)}`;
 	}
 	const deepest = DEPTH.find((k) => objects[k] !== undefined);
-	if (!deepest) return 'Grist found nothing at this address. Check the IDs and the Server URL (team site).';
+	if (!deepest)
+		return 'Grist found nothing at this address. Check the IDs and the Server URL (team site).';
 	const id = objects[deepest];
-	const where = deepest === 'document' || deepest === 'workspace' || deepest === 'organization' ? '' : inDoc;
+	const where =
+		deepest === 'document' || deepest === 'workspace' || deepest === 'organization' ? '' : inDoc;
 	return `${capitalize(named(deepest, id))} was not found${where}, or the user of this API key cannot see it (access rules can hide it). ${FIND_HINT[deepest]}${oddIdNote(deepest, id)}`;
 }
 
@@ -208,12 +248,18 @@ export function isGristErrorBody(body: unknown): boolean {
 			return false;
 		}
 	}
-	return !!value && typeof value === 'object' && typeof (value as GristErrorBody).error === 'string';
+	return (
+		!!value && typeof value === 'object' && typeof (value as GristErrorBody).error === 'string'
+	);
 }
 
 /** Whether a body is an HTML page (what web servers, proxies and login pages answer; never Grist's API). */
 export function isHtmlBody(body: unknown): boolean {
-	const text = Buffer.isBuffer(body) ? body.subarray(0, 200).toString('utf8') : typeof body === 'string' ? body.slice(0, 200) : '';
+	const text = Buffer.isBuffer(body)
+		? body.subarray(0, 200).toString('utf8')
+		: typeof body === 'string'
+			? body.slice(0, 200)
+			: '';
 	return /^\s*<(!doctype\s+html|html|head|body|\?xml)/i.test(text);
 }
 
@@ -221,7 +267,11 @@ export function isHtmlBody(body: unknown): boolean {
  * The error of an answer that did not come from Grist's API: an HTML page (any status) or a
  * 404/405 without Grist's JSON error shape. Usually the Server URL points at another web server.
  */
-export function notGristAnswer(status: number, body: unknown, origin: string): { message: string; hint: string } | undefined {
+export function notGristAnswer(
+	status: number,
+	body: unknown,
+	origin: string,
+): { message: string; hint: string } | undefined {
 	const html = isHtmlBody(body);
 	if (!html && !((status === 404 || status === 405) && !isGristErrorBody(body))) return undefined;
 	// A proxy in front of Grist refusing a large body or failing: keep the 413/429/5xx hints.
@@ -236,7 +286,10 @@ const ROLE_FOR: Array<[RegExp, string]> = [
 	[/No view access/i, 'at least the Viewer role'],
 	[/No write access/i, 'the Editor or Owner role'],
 	[/No owner access/i, 'the Owner role'],
-	[/insufficient document access/i, 'full read access to the document (Owner, or rules that allow reading everything)'],
+	[
+		/insufficient document access/i,
+		'full read access to the document (Owner, or rules that allow reading everything)',
+	],
 ];
 
 /** A sentence that tells the user what to change, for a Grist error. */
@@ -261,7 +314,8 @@ export function errorHint(status: number, message: string, request: FailedReques
 				}
 				const key = keyErrorColumn(message);
 				if (key !== undefined) {
-					const reading = (request.method ?? 'GET') === 'GET' && /\/(records|data)$/.test(request.path ?? '');
+					const reading =
+						(request.method ?? 'GET') === 'GET' && /\/(records|data)$/.test(request.path ?? '');
 					return reading
 						? `The filter or sort names the column "${key}", which${inTable} does not have. Use a column ID (not its label): the Column resource (Get Many) lists the table's columns.`
 						: `${capitalize(inTable.trim())} has no column "${key}". Use a column ID (not its label): the Column resource (Get Many) lists the table's columns.`;
@@ -278,9 +332,12 @@ export function errorHint(status: number, message: string, request: FailedReques
 			return 'The Grist site is read-only (billing). An owner of the site must fix its plan.';
 		case 403: {
 			const role = ROLE_FOR.find(([re]) => re.test(message));
-			if (role) return `The user of this API key needs ${role[1]} on ${roleTarget(objects)}. Ask an owner to share it with that role.`;
-			if (/access rules/i.test(message)) return 'A Grist access rule of the document blocks this change. Ask an owner to adjust the rules.';
-			if (/No more (documents|workspaces) permitted/i.test(message)) return 'The site has reached its plan limit.';
+			if (role)
+				return `The user of this API key needs ${role[1]} on ${roleTarget(objects)}. Ask an owner to share it with that role.`;
+			if (/access rules/i.test(message))
+				return 'A Grist access rule of the document blocks this change. Ask an owner to adjust the rules.';
+			if (/No more (documents|workspaces) permitted/i.test(message))
+				return 'The site has reached its plan limit.';
 			return `The user of this API key is not allowed to do this on ${roleTarget(objects)} (usually the Owner role is needed).`;
 		}
 		case 404:
@@ -296,7 +353,9 @@ export function errorHint(status: number, message: string, request: FailedReques
 		case 503:
 			return 'The document is busy or reloading ("Document in flux"). The node already retried; run it again in a moment.';
 		default:
-			return status >= 500 ? 'The Grist server failed to handle the request.' : 'Check the parameters of the node.';
+			return status >= 500
+				? 'The Grist server failed to handle the request.'
+				: 'Check the parameters of the node.';
 	}
 }
 
@@ -313,6 +372,7 @@ export function redact(text: string, secret: string | undefined): string {
 export function withHint(error: unknown, hints: Array<[RegExp, string]>): unknown {
 	const message = (error as Error | undefined)?.message ?? '';
 	const hint = hints.find(([re]) => re.test(message));
-	if (hint && error && typeof error === 'object') (error as { description?: string }).description = hint[1];
+	if (hint && error && typeof error === 'object')
+		(error as { description?: string }).description = hint[1];
 	return error;
 }

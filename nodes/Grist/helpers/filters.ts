@@ -67,7 +67,11 @@ export function encodeFilterValue(value: unknown, columnType: string | undefined
 		if (value === '' || value === null || value === undefined) return 0;
 		const n = typeof value === 'number' ? value : Number(String(value).trim());
 		if (!Number.isInteger(n) || n < 0) {
-			throw new CellValueError(value, columnType, 'filter a reference column by row ID (a whole number)');
+			throw new CellValueError(
+				value,
+				columnType,
+				'filter a reference column by row ID (a whole number)',
+			);
 		}
 		return n;
 	}
@@ -75,7 +79,10 @@ export function encodeFilterValue(value: unknown, columnType: string | undefined
 	return encodeCellValue(value, columnType);
 }
 
-function tryEncode(value: unknown, type: string | undefined): { value?: unknown; error?: CellValueError } {
+function tryEncode(
+	value: unknown,
+	type: string | undefined,
+): { value?: unknown; error?: CellValueError } {
 	try {
 		return { value: encodeFilterValue(value, type) };
 	} catch (error) {
@@ -88,17 +95,28 @@ function tryEncode(value: unknown, type: string | undefined): { value?: unknown;
  * Builds Grist's filter object from builder conditions. Keys are ANDed by Grist, values of one
  * key ORed; conditions on the same column are merged (their values ORed).
  */
-export function buildFilter(conditions: FilterCondition[], columnTypes: Record<string, string> = {}): GristFilter {
+export function buildFilter(
+	conditions: FilterCondition[],
+	columnTypes: Record<string, string> = {},
+): GristFilter {
 	const filter: GristFilter = {};
 	conditions.forEach((condition, index) => {
 		const column = String(condition.column ?? '').trim();
 		if (column === '') {
-			throw new FilterError(`Filter condition ${index + 1} has no column`, 'Filters', 'Pick a column for every condition or remove it.');
+			throw new FilterError(
+				`Filter condition ${index + 1} has no column`,
+				'Filters',
+				'Pick a column for every condition or remove it.',
+			);
 		}
 		const type = column === 'id' ? 'Int' : columnTypes[column];
 		if (condition.match === 'isEmpty') {
 			if (column === 'id') {
-				throw new FilterError(`Filter condition ${index + 1}: the row ID (id) is never empty`, 'Filters', 'Pick another column, or remove the condition.');
+				throw new FilterError(
+					`Filter condition ${index + 1}: the row ID (id) is never empty`,
+					'Filters',
+					'Pick another column, or remove the condition.',
+				);
 			}
 			filter[column] = [...(filter[column] ?? []), ...emptyCellValues(type)];
 			return;
@@ -170,7 +188,11 @@ export function buildSort(rules: SortRule[]): string {
 		.map((rule, index) => {
 			const column = String(rule.column ?? '').trim();
 			if (column === '') {
-				throw new FilterError(`Sort rule ${index + 1} has no column`, 'Sort', 'Pick a column for every sort rule or remove it.');
+				throw new FilterError(
+					`Sort rule ${index + 1} has no column`,
+					'Sort',
+					'Pick a column for every sort rule or remove it.',
+				);
 			}
 			const options = [
 				rule.naturalSort ? 'naturalSort' : '',

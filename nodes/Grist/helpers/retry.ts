@@ -12,7 +12,14 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 8000 };
 
 /** Error codes that mean the connection broke. */
-const CONNECTION_RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_SOCKET']);
+const CONNECTION_RESET = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_SOCKET',
+]);
 /** Error codes that mean no connection was made, so nothing reached the server; worth retrying. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
 /** Also no connection (unknown host, no route, TLS refused): nothing was sent, but retrying will not help. */
@@ -30,9 +37,7 @@ const NOT_CONNECTED_FINAL = new Set([
 /** Error codes of a request that got no answer in time. */
 const TIMED_OUT = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED']);
 
-export type Attempt =
-	| { kind: 'status'; status: number }
-	| { kind: 'network'; code?: string };
+export type Attempt = { kind: 'status'; status: number } | { kind: 'network'; code?: string };
 
 export function isIdempotent(method: string): boolean {
 	return ['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
@@ -43,7 +48,12 @@ export function isIdempotent(method: string): boolean {
  * so every method retries them. A broken connection is retried only for reads, or where no
  * connection was ever made: a write may have been applied before the connection dropped.
  */
-export function shouldRetry(method: string, attempt: Attempt, retriesDone: number, policy: RetryPolicy = DEFAULT_RETRY): boolean {
+export function shouldRetry(
+	method: string,
+	attempt: Attempt,
+	retriesDone: number,
+	policy: RetryPolicy = DEFAULT_RETRY,
+): boolean {
 	if (retriesDone >= policy.maxRetries) return false;
 	if (attempt.kind === 'status') return attempt.status === 429 || attempt.status === 503;
 	const code = attempt.code ?? '';
@@ -52,7 +62,11 @@ export function shouldRetry(method: string, attempt: Attempt, retriesDone: numbe
 }
 
 /** Delay before retry number `retry` (0-based): exponential with "equal jitter". */
-export function backoffDelay(retry: number, policy: RetryPolicy = DEFAULT_RETRY, random: () => number = Math.random): number {
+export function backoffDelay(
+	retry: number,
+	policy: RetryPolicy = DEFAULT_RETRY,
+	random: () => number = Math.random,
+): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 	return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
@@ -95,7 +109,11 @@ export interface NetworkFailure {
  * connection (nothing reached Grist), or a connection that broke or timed out after the request
  * was sent (for a write: it may or may not have been applied, and was not repeated).
  */
-export function networkFailureText(f: NetworkFailure): { message: string; description: string; uncertain: boolean } {
+export function networkFailureText(f: NetworkFailure): {
+	message: string;
+	description: string;
+	uncertain: boolean;
+} {
 	const tried = triedNote(f.tries);
 	const detail = f.code && !f.text.includes(f.code) ? `${f.code}: ${f.text}` : f.text;
 	if (neverSent(f.code)) {

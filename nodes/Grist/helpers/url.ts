@@ -122,7 +122,9 @@ export function encodeSegment(value: string | number, label = 'value'): string {
 }
 
 /** Builds `/api/<seg>/<seg>…` from literal parts (strings starting with `:` are not special). */
-export function apiPath(...parts: Array<string | number | { value: string | number; label: string }>): string {
+export function apiPath(
+	...parts: Array<string | number | { value: string | number; label: string }>
+): string {
 	return (
 		'/api/' +
 		parts
@@ -140,7 +142,8 @@ function parseUrl(text: string): URL | undefined {
 }
 
 /** Regex (as a string) that takes the document id out of a pasted Grist document URL. */
-export const DOCUMENT_URL_REGEX = '^https?://[^/]+(?:/o/[^/]+)?(?:/doc)?/([A-Za-z0-9_-]{12,})(?:[/?#].*)?$';
+export const DOCUMENT_URL_REGEX =
+	'^https?://[^/]+(?:/o/[^/]+)?(?:/doc)?/([A-Za-z0-9_-]{12,})(?:[/?#].*)?$';
 
 /**
  * Regex (as a string) that takes the team out of a pasted team-site URL:

@@ -3,23 +3,44 @@
  * Lists are scoped to the site of the Server URL (`/o/<team>`, team host), or cover every org the
  * key can see where the server has no notion of a current site.
  */
-import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { isSaasHost, siteOrgKey } from '../helpers/url';
 import { pickedLocator } from '../parameters';
 import { GristClient } from '../transport';
 import { getWorkspace, listOrgWorkspaces, listOrgs, listTables } from '../transport/api';
 
-interface OrgInfo { id: number; name: string; domain: string | null }
-interface DocInfo { id: string; name: string; urlId?: string | null; isPinned?: boolean }
-interface WorkspaceInfo { id: number; name: string; docs?: DocInfo[]; orgDomain?: string }
+interface OrgInfo {
+	id: number;
+	name: string;
+	domain: string | null;
+}
+interface DocInfo {
+	id: string;
+	name: string;
+	urlId?: string | null;
+	isPinned?: boolean;
+}
+interface WorkspaceInfo {
+	id: number;
+	name: string;
+	docs?: DocInfo[];
+	orgDomain?: string;
+}
 
 function matches(name: string, filter?: string): boolean {
 	return !filter || name.toLowerCase().includes(filter.trim().toLowerCase());
 }
 
 /** The org of the node's Organization field if it has one, else the site's org(s). */
-async function orgKeysToList(ctx: ILoadOptionsFunctions, client: GristClient): Promise<Array<string | number>> {
+async function orgKeysToList(
+	ctx: ILoadOptionsFunctions,
+	client: GristClient,
+): Promise<Array<string | number>> {
 	const picked = pickedLocator(ctx, 'org'); // '' where the operation has no Organization field
 	if (picked) return [picked];
 	const site = siteOrgKey(client.server);
@@ -28,9 +49,14 @@ async function orgKeysToList(ctx: ILoadOptionsFunctions, client: GristClient): P
 	return orgs.map((o) => o.id);
 }
 
-async function workspacesOf(ctx: ILoadOptionsFunctions, client: GristClient): Promise<WorkspaceInfo[]> {
+async function workspacesOf(
+	ctx: ILoadOptionsFunctions,
+	client: GristClient,
+): Promise<WorkspaceInfo[]> {
 	const keys = await orgKeysToList(ctx, client);
-	const lists = await Promise.all(keys.map(async (key) => await listOrgWorkspaces<WorkspaceInfo>(client, key)));
+	const lists = await Promise.all(
+		keys.map(async (key) => await listOrgWorkspaces<WorkspaceInfo>(client, key)),
+	);
 	return lists.flat();
 }
 
@@ -38,12 +64,17 @@ async function workspacesOf(ctx: ILoadOptionsFunctions, client: GristClient): Pr
 function siteUrl(client: GristClient, domain: string): string {
 	const { server } = client;
 	if (isSaasHost(server.hostname)) {
-		return /^docs(-\d+)?$/.test(domain) ? 'https://docs.getgrist.com' : `https://${encodeURIComponent(domain)}.getgrist.com`;
+		return /^docs(-\d+)?$/.test(domain)
+			? 'https://docs.getgrist.com'
+			: `https://${encodeURIComponent(domain)}.getgrist.com`;
 	}
 	return `${server.origin}/o/${encodeURIComponent(domain)}`;
 }
 
-export async function searchOrgs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchOrgs(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await GristClient.create(this);
 	const orgs = await listOrgs<OrgInfo>(client);
 	const results: INodeListSearchItems[] = orgs
@@ -56,7 +87,10 @@ export async function searchOrgs(this: ILoadOptionsFunctions, filter?: string): 
 	return { results };
 }
 
-export async function searchWorkspaces(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchWorkspaces(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await GristClient.create(this);
 	const workspaces = await workspacesOf(this, client);
 	const many = new Set(workspaces.map((w) => w.orgDomain)).size > 1;
@@ -71,7 +105,10 @@ export async function searchWorkspaces(this: ILoadOptionsFunctions, filter?: str
 	};
 }
 
-export async function searchDocuments(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchDocuments(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await GristClient.create(this);
 	let workspaces: WorkspaceInfo[];
 	const picked = pickedLocator(this, 'workspace');
@@ -95,7 +132,10 @@ export async function searchDocuments(this: ILoadOptionsFunctions, filter?: stri
 	return { results };
 }
 
-export async function searchTables(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchTables(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const docId = pickedLocator(this, 'document');
 	if (!docId) return { results: [] };
 	const client = await GristClient.create(this);

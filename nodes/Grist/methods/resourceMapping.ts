@@ -9,7 +9,9 @@ import { pickedLocator } from '../parameters';
 import { GristClient } from '../transport';
 import { fetchColumns } from '../transport/api';
 
-export async function getMappingColumns(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+export async function getMappingColumns(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
 	const docId = pickedLocator(this, 'document');
 	const tableId = pickedLocator(this, 'table');
 	if (docId === '' || tableId === '') {

@@ -56,7 +56,10 @@ function tablePath(client: GristClient, t: Target, ...rest: string[]): string {
 // Organizations
 
 /** GET /api/orgs: the organizations (sites) the API key can see. */
-export async function listOrgs<T = IDataObject>(client: GristClient, itemIndex?: number): Promise<T[]> {
+export async function listOrgs<T = IDataObject>(
+	client: GristClient,
+	itemIndex?: number,
+): Promise<T[]> {
 	return await client.request<T[]>({
 		method: 'GET',
 		path: buildPath(client, 'orgs'),
@@ -70,7 +73,10 @@ export async function listOrgs<T = IDataObject>(client: GristClient, itemIndex?:
  * server can resolve it; else the only org the key can see; else an error asking the user to
  * pick one.
  */
-export async function siteOrg(client: GristClient, picked?: string | number): Promise<string | number> {
+export async function siteOrg(
+	client: GristClient,
+	picked?: string | number,
+): Promise<string | number> {
 	if (picked !== undefined && picked !== '') return picked;
 	const key = siteOrgKey(client.server);
 	if (key) return key;
@@ -89,7 +95,11 @@ export async function siteOrg(client: GristClient, picked?: string | number): Pr
 }
 
 /** GET /api/orgs/{org}. */
-export async function getOrg(client: GristClient, key: string | number, itemIndex: number): Promise<IDataObject> {
+export async function getOrg(
+	client: GristClient,
+	key: string | number,
+	itemIndex: number,
+): Promise<IDataObject> {
 	return await client.request<IDataObject>({
 		method: 'GET',
 		path: buildPath(client, 'orgs', orgSegment(key)),
@@ -99,7 +109,12 @@ export async function getOrg(client: GristClient, key: string | number, itemInde
 }
 
 /** PATCH /api/orgs/{org}. */
-export async function updateOrg(client: GristClient, key: string | number, body: IDataObject, itemIndex: number): Promise<void> {
+export async function updateOrg(
+	client: GristClient,
+	key: string | number,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<void> {
 	await client.request({
 		method: 'PATCH',
 		path: buildPath(client, 'orgs', orgSegment(key)),
@@ -130,7 +145,11 @@ export function documentsOfWorkspaces(workspaces: IDataObject[]): IDataObject[] 
 		for (const doc of (ws.docs as IDataObject[] | undefined) ?? []) {
 			docs.push({
 				...doc,
-				workspace: { id: ws.id, name: ws.name, ...(ws.orgDomain !== undefined ? { orgDomain: ws.orgDomain } : {}) },
+				workspace: {
+					id: ws.id,
+					name: ws.name,
+					...(ws.orgDomain !== undefined ? { orgDomain: ws.orgDomain } : {}),
+				},
 			});
 		}
 	}
@@ -172,7 +191,12 @@ export async function getWorkspace<T = IDataObject>(
 }
 
 /** PATCH /api/workspaces/{wid}. */
-export async function updateWorkspace(client: GristClient, wid: number, body: IDataObject, itemIndex: number): Promise<void> {
+export async function updateWorkspace(
+	client: GristClient,
+	wid: number,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<void> {
 	await client.request({
 		method: 'PATCH',
 		path: buildPath(client, 'workspaces', workspaceSegment(wid)),
@@ -183,7 +207,11 @@ export async function updateWorkspace(client: GristClient, wid: number, body: ID
 }
 
 /** DELETE /api/workspaces/{wid}: permanent, with all its documents. */
-export async function deleteWorkspace(client: GristClient, wid: number, itemIndex: number): Promise<void> {
+export async function deleteWorkspace(
+	client: GristClient,
+	wid: number,
+	itemIndex: number,
+): Promise<void> {
 	await client.request({
 		method: 'DELETE',
 		path: buildPath(client, 'workspaces', workspaceSegment(wid)),
@@ -196,7 +224,12 @@ export async function deleteWorkspace(client: GristClient, wid: number, itemInde
 // Documents
 
 /** POST /api/workspaces/{wid}/docs; returns the new document's id. */
-export async function createDocument(client: GristClient, wid: number, body: IDataObject, itemIndex: number): Promise<string> {
+export async function createDocument(
+	client: GristClient,
+	wid: number,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<string> {
 	const docId = await client.request<string>({
 		method: 'POST',
 		path: buildPath(client, 'workspaces', workspaceSegment(wid), 'docs'),
@@ -208,7 +241,11 @@ export async function createDocument(client: GristClient, wid: number, body: IDa
 }
 
 /** GET /api/docs/{docId}: the document with its workspace and org. */
-export async function getDocument(client: GristClient, docId: string, itemIndex: number): Promise<IDataObject> {
+export async function getDocument(
+	client: GristClient,
+	docId: string,
+	itemIndex: number,
+): Promise<IDataObject> {
 	return await client.request<IDataObject>({
 		method: 'GET',
 		path: buildPath(client, 'docs', docSegment(docId)),
@@ -218,7 +255,12 @@ export async function getDocument(client: GristClient, docId: string, itemIndex:
 }
 
 /** PATCH /api/docs/{docId} (name, isPinned). */
-export async function updateDocument(client: GristClient, docId: string, body: IDataObject, itemIndex: number): Promise<void> {
+export async function updateDocument(
+	client: GristClient,
+	docId: string,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<void> {
 	await client.request({
 		method: 'PATCH',
 		path: buildPath(client, 'docs', docSegment(docId)),
@@ -229,7 +271,11 @@ export async function updateDocument(client: GristClient, docId: string, body: I
 }
 
 /** DELETE /api/docs/{docId}. */
-export async function deleteDocument(client: GristClient, docId: string, itemIndex: number): Promise<void> {
+export async function deleteDocument(
+	client: GristClient,
+	docId: string,
+	itemIndex: number,
+): Promise<void> {
 	await client.request({
 		method: 'DELETE',
 		path: buildPath(client, 'docs', docSegment(docId)),
@@ -239,7 +285,12 @@ export async function deleteDocument(client: GristClient, docId: string, itemInd
 }
 
 /** PATCH /api/docs/{docId}/move `{ workspace }`. */
-export async function moveDocument(client: GristClient, docId: string, wid: number, itemIndex: number): Promise<void> {
+export async function moveDocument(
+	client: GristClient,
+	docId: string,
+	wid: number,
+	itemIndex: number,
+): Promise<void> {
 	await client.request({
 		method: 'PATCH',
 		path: buildPath(client, 'docs', docSegment(docId), 'move'),
@@ -266,7 +317,10 @@ export async function exportDocument(
 		method: 'GET',
 		path: buildPath(client, 'docs', docSegment(req.docId), 'download', req.format),
 		qs,
-		what: req.tableId !== undefined ? `table "${req.tableId}" of document "${req.docId}"` : `document "${req.docId}"`,
+		what:
+			req.tableId !== undefined
+				? `table "${req.tableId}" of document "${req.docId}"`
+				: `document "${req.docId}"`,
 		itemIndex,
 	});
 }
@@ -281,17 +335,34 @@ export type AccessScope =
 
 function accessPath(client: GristClient, scope: AccessScope): { path: string; what: string } {
 	if (scope.kind === 'org') {
-		return { path: buildPath(client, 'orgs', orgSegment(scope.key), 'access'), what: `organization "${scope.key}"` };
+		return {
+			path: buildPath(client, 'orgs', orgSegment(scope.key), 'access'),
+			what: `organization "${scope.key}"`,
+		};
 	}
 	if (scope.kind === 'workspace') {
-		return { path: buildPath(client, 'workspaces', workspaceSegment(scope.wid), 'access'), what: `workspace ${scope.wid}` };
+		return {
+			path: buildPath(client, 'workspaces', workspaceSegment(scope.wid), 'access'),
+			what: `workspace ${scope.wid}`,
+		};
 	}
-	return { path: buildPath(client, 'docs', docSegment(scope.docId), 'access'), what: `document "${scope.docId}"` };
+	return {
+		path: buildPath(client, 'docs', docSegment(scope.docId), 'access'),
+		what: `document "${scope.docId}"`,
+	};
 }
 
 /** GET …/access: the users with access (and, below orgs, maxInheritedRole). */
-export async function getAccess(client: GristClient, scope: AccessScope, itemIndex: number): Promise<AccessListing> {
-	return await client.request<AccessListing>({ method: 'GET', ...accessPath(client, scope), itemIndex });
+export async function getAccess(
+	client: GristClient,
+	scope: AccessScope,
+	itemIndex: number,
+): Promise<AccessListing> {
+	return await client.request<AccessListing>({
+		method: 'GET',
+		...accessPath(client, scope),
+		itemIndex,
+	});
 }
 
 /**
@@ -315,7 +386,10 @@ export async function updateAccess(
 // Tables and columns
 
 /** GET /api/docs/{docId}/tables. */
-export async function listTables(client: GristClient, docId: string): Promise<Array<{ id: string; fields: IDataObject }>> {
+export async function listTables(
+	client: GristClient,
+	docId: string,
+): Promise<Array<{ id: string; fields: IDataObject }>> {
 	const res = await client.request<{ tables: Array<{ id: string; fields: IDataObject }> }>({
 		method: 'GET',
 		path: buildPath(client, 'docs', docSegment(docId), 'tables'),
@@ -331,7 +405,11 @@ export interface FetchColumnsOptions {
 }
 
 /** `GET /api/docs/{docId}/tables/{tableId}/columns` → flattened columns, in Grist's order. */
-export async function fetchColumns(client: GristClient, t: Target, opts: FetchColumnsOptions = {}): Promise<GristColumn[]> {
+export async function fetchColumns(
+	client: GristClient,
+	t: Target,
+	opts: FetchColumnsOptions = {},
+): Promise<GristColumn[]> {
 	const res = await client.request<{ columns?: Array<{ id: string; fields?: IDataObject }> }>({
 		method: 'GET',
 		path: tablePath(client, t, 'columns'),
@@ -466,7 +544,10 @@ export async function upsertRecords(
 /** Whether a 404 says the route is missing (an older server), not that the table or doc is. */
 function isMissingRoute(error: unknown): boolean {
 	if (!(error instanceof NodeApiError) || error.httpCode !== '404') return false;
-	return !/table|document|column|workspace|organization|attachment/i.test(error.message) || /^not found: \//i.test(error.message);
+	return (
+		!/table|document|column|workspace|organization|attachment/i.test(error.message) ||
+		/^not found: \//i.test(error.message)
+	);
 }
 
 /**
@@ -564,7 +645,12 @@ export async function listAttachments(
 }
 
 /** GET /api/docs/{doc}/attachments/{id}: file name, size and upload time. */
-export async function getAttachment(client: GristClient, docId: string, id: number, itemIndex: number): Promise<IDataObject> {
+export async function getAttachment(
+	client: GristClient,
+	docId: string,
+	id: number,
+	itemIndex: number,
+): Promise<IDataObject> {
 	return await client.request<IDataObject>({
 		method: 'GET',
 		path: buildPath(client, 'docs', docSegment(docId), 'attachments', id),
@@ -589,7 +675,12 @@ export async function downloadAttachment(
 }
 
 /** POST /api/docs/{doc}/attachments (multipart, one `upload` part per file); Grist answers the ids. */
-export async function uploadAttachments(client: GristClient, docId: string, form: FormData, itemIndex: number): Promise<unknown> {
+export async function uploadAttachments(
+	client: GristClient,
+	docId: string,
+	form: FormData,
+	itemIndex: number,
+): Promise<unknown> {
 	return await client.request<unknown>({
 		method: 'POST',
 		path: buildPath(client, 'docs', docSegment(docId), 'attachments'),

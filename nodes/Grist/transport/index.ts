@@ -34,9 +34,18 @@ import {
 	writeMayHaveApplied,
 	type RetryPolicy,
 } from '../helpers/retry';
-import { ServerUrlError, credentialServerUrl, normalizeServerUrl, type GristServer } from '../helpers/url';
+import {
+	ServerUrlError,
+	credentialServerUrl,
+	normalizeServerUrl,
+	type GristServer,
+} from '../helpers/url';
 
-export type GristContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions;
+export type GristContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions;
 
 export const CREDENTIAL_NAME = 'gristApi';
 
@@ -170,7 +179,9 @@ export class GristClient {
 				return res;
 			}
 			if (isStream(res.body)) res.body = await readStream(res.body);
-			if (shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)) {
+			if (
+				shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)
+			) {
 				await sleep(backoffDelay(retries, this.retry));
 				continue;
 			}
@@ -182,10 +193,12 @@ export class GristClient {
 		const body = res.body;
 		const notGrist = notGristAnswer(res.statusCode, body, this.server.origin);
 		const text = notGrist?.message ?? redact(gristErrorText(body, res.statusCode), this.apiKey);
-		let hint = notGrist?.hint ?? errorHint(res.statusCode, text, { method: req.method, path: req.path });
+		let hint =
+			notGrist?.hint ?? errorHint(res.statusCode, text, { method: req.method, path: req.path });
 		const uncertain = writeMayHaveApplied(req.method, { kind: 'status', status: res.statusCode });
 		if (uncertain) {
-			hint += ' This answer came from a proxy in front of Grist, not from Grist, so whether the write was applied is uncertain: check in Grist before running again.';
+			hint +=
+				' This answer came from a proxy in front of Grist, not from Grist, so whether the write was applied is uncertain: check in Grist before running again.';
 		}
 		hint += triedNote(retries + 1);
 		const response: JsonObject = { error: text, status: res.statusCode };
@@ -202,9 +215,20 @@ export class GristClient {
 		return error;
 	}
 
-	private networkError(error: unknown, code: string | undefined, req: GristRequest, retries: number): NodeApiError {
+	private networkError(
+		error: unknown,
+		code: string | undefined,
+		req: GristRequest,
+		retries: number,
+	): NodeApiError {
 		const text = redact(networkErrorMessage(error), this.apiKey);
-		const failure = networkFailureText({ origin: this.server.origin, method: req.method, code, text, tries: retries + 1 });
+		const failure = networkFailureText({
+			origin: this.server.origin,
+			method: req.method,
+			code,
+			text,
+			tries: retries + 1,
+		});
 		const apiError = new NodeApiError(
 			this.ctx.getNode(),
 			{ error: text, code: code ?? null } as JsonObject,
@@ -256,7 +280,8 @@ export function networkErrorCode(error: unknown): string | undefined {
 	while (e && typeof e === 'object' && !seen.has(e)) {
 		seen.add(e);
 		const code = (e as { code?: unknown }).code;
-		if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE') return code;
+		if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE')
+			return code;
 		e = (e as { cause?: unknown }).cause;
 	}
 	return undefined;

@@ -44,7 +44,12 @@ export interface QueueCluster {
 const sleep = async (ms: number) => await new Promise((r) => setTimeout(r, ms));
 
 /** Waits until `url` answers 200; fails with the process's output when it exits or times out. */
-async function waitForHttp(what: string, proc: N8nProcess, url: string, timeoutMs: number): Promise<void> {
+async function waitForHttp(
+	what: string,
+	proc: N8nProcess,
+	url: string,
+	timeoutMs: number,
+): Promise<void> {
 	let exited = false;
 	void proc.exited.then(() => (exited = true));
 	const deadline = Date.now() + timeoutMs;
@@ -56,7 +61,8 @@ async function waitForHttp(what: string, proc: N8nProcess, url: string, timeoutM
 		} catch {
 			// not listening yet
 		}
-		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${tail()}`);
+		if (Date.now() > deadline)
+			throw new Error(`${what} not ready after ${timeoutMs} ms:\n${tail()}`);
 		await sleep(200);
 	}
 }
@@ -65,7 +71,9 @@ async function waitForHttp(what: string, proc: N8nProcess, url: string, timeoutM
  * Starts Redis, PostgreSQL, the main process, one worker and one webhook process. `env` is added
  * to every n8n process's environment.
  */
-export async function startQueueCluster(options: { env?: Record<string, string>; echo?: boolean } = {}): Promise<QueueCluster> {
+export async function startQueueCluster(
+	options: { env?: Record<string, string>; echo?: boolean } = {},
+): Promise<QueueCluster> {
 	const echo = options.echo ?? process.env.E2E_N8N_ECHO === '1';
 	const runtime = locateRuntime();
 	const s = ensureQueueServices();
@@ -99,9 +107,19 @@ export async function startQueueCluster(options: { env?: Record<string, string>;
 		};
 		main = await startN8n({ env: shared, echo });
 
-		const owner = { email: OWNER_EMAIL, passwordHash: bcryptHash(runtime, OWNER_PASSWORD), firstName: 'E2E', lastName: 'Owner' };
+		const owner = {
+			email: OWNER_EMAIL,
+			passwordHash: bcryptHash(runtime, OWNER_PASSWORD),
+			firstName: 'E2E',
+			lastName: 'Owner',
+		};
 		/** An extra n8n process (worker or webhook) in its own user folder, package installed. */
-		const spawnExtra = async (command: 'worker' | 'webhook', port: number, extra: Record<string, string>, args: string[] = []) => {
+		const spawnExtra = async (
+			command: 'worker' | 'webhook',
+			port: number,
+			extra: Record<string, string>,
+			args: string[] = [],
+		) => {
 			const userFolder = mkdtempSync(join(tmpdir(), `n8n-grist-queue-${command}-`));
 			folders.push(userFolder);
 			installPackage(userFolder);
@@ -125,7 +143,12 @@ export async function startQueueCluster(options: { env?: Record<string, string>;
 			{ QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort) },
 			['--concurrency=5'],
 		);
-		await waitForHttp('n8n worker', worker, `http://127.0.0.1:${healthPort}/healthz/readiness`, 120_000);
+		await waitForHttp(
+			'n8n worker',
+			worker,
+			`http://127.0.0.1:${healthPort}/healthz/readiness`,
+			120_000,
+		);
 
 		const webhookPort = await freePort();
 		const webhookProc = await spawnExtra('webhook', webhookPort, {});

@@ -6,7 +6,15 @@
  * with `npm start`; this file keeps the test-only files: encryption key and template database.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 import { N8N_VERSION, sqliteSnapshot, type Runtime } from '../../../scripts/lib/processes.cjs';
@@ -21,7 +29,11 @@ export {
 	n8nEnv,
 	spawnN8n,
 } from '../../../scripts/lib/processes.cjs';
-export type { N8nProcess, Runtime, SpawnN8nOptions as SpawnOptions } from '../../../scripts/lib/processes.cjs';
+export type {
+	N8nProcess,
+	Runtime,
+	SpawnN8nOptions as SpawnOptions,
+} from '../../../scripts/lib/processes.cjs';
 
 export function removeFolder(path: string): void {
 	rmSync(path, { recursive: true, force: true });

@@ -43,7 +43,10 @@ export interface WorkflowJson {
 	id?: string;
 	name: string;
 	nodes: WorkflowNode[];
-	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+	connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
+	>;
 	settings?: Record<string, unknown>;
 	staticData?: unknown;
 	pinData?: Record<string, unknown>;
@@ -67,7 +70,10 @@ function toNode(spec: NodeSpec, index: number): WorkflowNode {
 }
 
 /** Nodes connected in a line (first → second → …), each main output 0 to the next input 0. */
-export function chainWorkflow(nodes: NodeSpec[], opts: { name?: string; settings?: Record<string, unknown> } = {}): WorkflowJson {
+export function chainWorkflow(
+	nodes: NodeSpec[],
+	opts: { name?: string; settings?: Record<string, unknown> } = {},
+): WorkflowJson {
 	const built = nodes.map(toNode);
 	const connections: WorkflowJson['connections'] = {};
 	for (let i = 0; i + 1 < built.length; i++) {
@@ -83,7 +89,10 @@ export function chainWorkflow(nodes: NodeSpec[], opts: { name?: string; settings
 }
 
 /** Manual Trigger → nodes in order. Run it with `n8n.runWorkflow(wf)`. */
-export function manualWorkflow(nodes: NodeSpec[], opts: { name?: string; settings?: Record<string, unknown> } = {}): WorkflowJson {
+export function manualWorkflow(
+	nodes: NodeSpec[],
+	opts: { name?: string; settings?: Record<string, unknown> } = {},
+): WorkflowJson {
 	return chainWorkflow([{ name: MANUAL_TRIGGER_NAME, type: MANUAL_TRIGGER_TYPE }, ...nodes], opts);
 }
 

@@ -1,4 +1,3 @@
- 
 /**
  * `IWorkflowExecuteAdditionalData` for the in-process harness: what n8n's
  * `WorkflowExecuteAdditionalData.getBase()` provides, minus the database-backed parts. Anything a
@@ -30,7 +29,9 @@ const unsupported = (what: string) => async (): Promise<never> => {
 	throw new UnexpectedError(`${what} is not supported by the in-process n8n harness`);
 };
 
-export function buildAdditionalData(options: AdditionalDataOptions): IWorkflowExecuteAdditionalData {
+export function buildAdditionalData(
+	options: AdditionalDataOptions,
+): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: options.credentialsHelper,
 		hooks: options.hooks,

@@ -8,8 +8,14 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const coreRequire = createRequire(path.join(path.dirname(require.resolve('n8n-core/package.json')), 'index.js'));
+const coreRequire = createRequire(
+	path.join(path.dirname(require.resolve('n8n-core/package.json')), 'index.js'),
+);
 
 export const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
-export const { InstanceSettingsConfig } = coreRequire('@n8n/config') as typeof import('@n8n/config');
-export const { Logger } = coreRequire('@n8n/backend-common') as typeof import('@n8n/backend-common');
+export const { InstanceSettingsConfig } = coreRequire(
+	'@n8n/config',
+) as typeof import('@n8n/config');
+export const { Logger } = coreRequire(
+	'@n8n/backend-common',
+) as typeof import('@n8n/backend-common');

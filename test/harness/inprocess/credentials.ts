@@ -1,4 +1,3 @@
- 
 /**
  * Credential plumbing for the in-process harness: an in-memory credential store and an
  * `ICredentialsHelper` that does what n8n 2.41's `packages/cli/src/credentials-helper.ts` does for
@@ -169,7 +168,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 		requestOptions.headers ??= {};
 		if (authenticate.type === 'generic') {
-			const target = requestOptions as unknown as Record<string, Record<string, unknown> | undefined>;
+			const target = requestOptions as unknown as Record<
+				string,
+				Record<string, unknown> | undefined
+			>;
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 				for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
 					const keyResolved = this.resolveValue(key, credentials, workflow, node);

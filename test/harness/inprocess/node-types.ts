@@ -1,4 +1,3 @@
- 
 /**
  * Node types for the in-process harness: an `INodeTypes` registry that prepares each node the way
  * n8n-core's `DirectoryLoader` does when it loads a community package (polling nodes get the
@@ -88,7 +87,8 @@ export class HarnessNodeTypes implements INodeTypes {
 
 	getByName(nodeType: string): AnyNodeType {
 		const type = this.types.get(nodeType);
-		if (!type) throw new UnexpectedError(`Unknown node type "${nodeType}" (register it with the harness)`);
+		if (!type)
+			throw new UnexpectedError(`Unknown node type "${nodeType}" (register it with the harness)`);
 		return type;
 	}
 

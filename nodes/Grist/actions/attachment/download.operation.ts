@@ -1,4 +1,9 @@
-import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
@@ -38,12 +43,18 @@ export async function execute(
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = locatorValue.call(this, 'document', itemIndex);
 		const id = attachmentId.call(this, itemIndex);
-		const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
+		const property = String(
+			this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
+		).trim();
 		if (property === '') {
-			throw new NodeOperationError(this.getNode(), `The field "Put Output File in Field" is empty (item ${itemIndex})`, {
-				description: 'Enter the name of the binary field for the file, e.g. data.',
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The field "Put Output File in Field" is empty (item ${itemIndex})`,
+				{
+					description: 'Enter the name of the binary field for the file, e.g. data.',
+					itemIndex,
+				},
+			);
 		}
 		const file = await downloadAttachment(client, docId, id, itemIndex);
 		const fileName = file.fileName ?? `attachment-${id}`;
@@ -52,13 +63,23 @@ export async function execute(
 		try {
 			binary = await this.helpers.prepareBinaryData(file.body, fileName, mimeType);
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), `The download of attachment ${id} broke off: ${(error as Error).message}`, {
-				description: 'The connection to Grist failed while the file was being received. Run the node again.',
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The download of attachment ${id} broke off: ${(error as Error).message}`,
+				{
+					description:
+						'The connection to Grist failed while the file was being received. Run the node again.',
+					itemIndex,
+				},
+			);
 		}
 		return {
-			json: { id, fileName: binary.fileName ?? fileName, mimeType: binary.mimeType, fileSize: binary.bytes },
+			json: {
+				id,
+				fileName: binary.fileName ?? fileName,
+				mimeType: binary.mimeType,
+				fileSize: binary.bytes,
+			},
 			binary: { [property]: binary },
 		};
 	});

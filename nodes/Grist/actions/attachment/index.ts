@@ -34,7 +34,8 @@ const operation: INodeProperties = {
 		{
 			name: 'Upload',
 			value: 'upload',
-			description: 'Upload files from binary fields, optionally into an Attachments cell of a record',
+			description:
+				'Upload files from binary fields, optionally into an Attachments cell of a record',
 			action: 'Upload attachments',
 		},
 	],
@@ -42,8 +43,18 @@ const operation: INodeProperties = {
 };
 
 export const attachment: ResourceModule = {
-	option: { name: 'Attachment', value: 'attachment', description: 'Files stored in a document, shown in Attachments columns' },
-	description: [operation, ...upload.description, ...get.description, ...download.description, ...getAll.description],
+	option: {
+		name: 'Attachment',
+		value: 'attachment',
+		description: 'Files stored in a document, shown in Attachments columns',
+	},
+	description: [
+		operation,
+		...upload.description,
+		...get.description,
+		...download.description,
+		...getAll.description,
+	],
 	operations: {
 		upload: upload.execute,
 		get: get.execute,

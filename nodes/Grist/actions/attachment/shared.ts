@@ -48,11 +48,15 @@ export function attachmentId(this: IExecuteFunctions, itemIndex: number): number
 	const raw = this.getNodeParameter('attachmentId', itemIndex, '') as unknown;
 	const parsed = parseAttachmentId(raw);
 	if (parsed.ok) return parsed.id;
-	throw new NodeOperationError(this.getNode(), `The Attachment ID ${parsed.reason} (item ${itemIndex})`, {
-		description:
-			'Enter the attachment\'s ID, a whole number such as 12 (Get Many attachments lists them; an Attachments cell holds ["L", id, …]).',
-		itemIndex,
-	});
+	throw new NodeOperationError(
+		this.getNode(),
+		`The Attachment ID ${parsed.reason} (item ${itemIndex})`,
+		{
+			description:
+				'Enter the attachment\'s ID, a whole number such as 12 (Get Many attachments lists them; an Attachments cell holds ["L", id, …]).',
+			itemIndex,
+		},
+	);
 }
 
 function describe(value: unknown): string {
@@ -76,11 +80,17 @@ export function attachmentIdsOfCell(cell: unknown): number[] | undefined {
 	if (cell === null || cell === undefined || cell === '') return [];
 	if (!Array.isArray(cell) || cell[0] !== 'L') return undefined;
 	const ids = cell.slice(1);
-	return ids.every((v) => typeof v === 'number' && Number.isInteger(v)) ? (ids as number[]) : undefined;
+	return ids.every((v) => typeof v === 'number' && Number.isInteger(v))
+		? (ids as number[])
+		: undefined;
 }
 
 /** Ids to write into an Attachments cell: append keeps the cell's ids first (without repeats). */
-export function mergeAttachmentIds(existing: number[], added: number[], mode: 'append' | 'replace'): number[] {
+export function mergeAttachmentIds(
+	existing: number[],
+	added: number[],
+	mode: 'append' | 'replace',
+): number[] {
 	if (mode === 'replace') return [...added];
 	const out = [...existing];
 	for (const id of added) if (!out.includes(id)) out.push(id);

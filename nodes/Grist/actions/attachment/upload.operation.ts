@@ -1,4 +1,10 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
@@ -18,7 +24,8 @@ const properties: INodeProperties[] = [
 		name: 'uploadAllBinaries',
 		type: 'boolean',
 		default: false,
-		description: "Whether to upload every binary field of the item instead of the ones named in 'Input Binary Field(s)'",
+		description:
+			"Whether to upload every binary field of the item instead of the ones named in 'Input Binary Field(s)'",
 	},
 	{
 		displayName: 'Input Binary Field(s)',
@@ -35,7 +42,8 @@ const properties: INodeProperties[] = [
 		name: 'attachToRecord',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to write the new attachment IDs into an Attachments cell of a record (uploading alone does not show the files anywhere)',
+		description:
+			'Whether to write the new attachment IDs into an Attachments cell of a record (uploading alone does not show the files anywhere)',
 	},
 	{ ...tableLocator, displayOptions: showAttach },
 	{
@@ -52,7 +60,10 @@ const properties: INodeProperties[] = [
 		displayName: 'Attachments Column Name or ID',
 		name: 'attachmentsColumn',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getColumns', loadOptionsDependsOn: ['document.value', 'table.value'] },
+		typeOptions: {
+			loadOptionsMethod: 'getColumns',
+			loadOptionsDependsOn: ['document.value', 'table.value'],
+		},
 		default: '',
 		required: true,
 		description:
@@ -66,8 +77,16 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'append',
 		options: [
-			{ name: 'Keep (Append New Files)', value: 'append', description: 'Add the new files after those already in the cell' },
-			{ name: 'Replace', value: 'replace', description: 'The cell holds only the new files afterwards' },
+			{
+				name: 'Keep (Append New Files)',
+				value: 'append',
+				description: 'Add the new files after those already in the cell',
+			},
+			{
+				name: 'Replace',
+				value: 'replace',
+				description: 'The cell holds only the new files afterwards',
+			},
 		],
 		displayOptions: showAttach,
 	},
@@ -106,7 +125,12 @@ export async function execute(
 		// Check the record before uploading, so a wrong row or column leaves no orphan files.
 		let existing: number[] = [];
 		if (target) {
-			checkColumn.call(this, await columnsCache.get({ docId, tableId: target.table }, itemIndex), target, itemIndex);
+			checkColumn.call(
+				this,
+				await columnsCache.get({ docId, tableId: target.table }, itemIndex),
+				target,
+				itemIndex,
+			);
 			existing = await readCell.call(this, client, docId, target, itemIndex);
 		}
 
@@ -117,7 +141,11 @@ export async function execute(
 			const meta: IBinaryData = this.helpers.assertBinaryData(itemIndex, name);
 			const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, name);
 			const fileName = fileNameOf(meta, name);
-			form.append('upload', new Blob([buffer], { type: meta.mimeType || 'application/octet-stream' }), fileName);
+			form.append(
+				'upload',
+				new Blob([buffer], { type: meta.mimeType || 'application/octet-stream' }),
+				fileName,
+			);
 			files.push({ fileName, size: buffer.length, mimeType: meta.mimeType, binaryProperty: name });
 			totalBytes += buffer.length;
 		}
@@ -128,11 +156,19 @@ export async function execute(
 		} catch (error) {
 			throw explainUploadError(error, totalBytes);
 		}
-		if (!Array.isArray(ids) || ids.length !== files.length || !ids.every((id) => Number.isInteger(id))) {
-			throw new NodeOperationError(this.getNode(), 'Grist answered the upload with something other than one ID per file', {
-				description: `Expected ${files.length} attachment ID(s), got ${JSON.stringify(ids)?.slice(0, 200)}.`,
-				itemIndex,
-			});
+		if (
+			!Array.isArray(ids) ||
+			ids.length !== files.length ||
+			!ids.every((id) => Number.isInteger(id))
+		) {
+			throw new NodeOperationError(
+				this.getNode(),
+				'Grist answered the upload with something other than one ID per file',
+				{
+					description: `Expected ${files.length} attachment ID(s), got ${JSON.stringify(ids)?.slice(0, 200)}.`,
+					itemIndex,
+				},
+			);
 		}
 		const attachments = files.map((f, n) => ({ id: ids[n] as number, ...f }));
 		const json: IDataObject = { attachments };
@@ -157,7 +193,11 @@ export async function execute(
 }
 
 /** The binary properties to upload for an item; a missing one is named with those the item has. */
-function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, itemIndex: number): string[] {
+function binaryNames(
+	this: IExecuteFunctions,
+	item: INodeExecutionData,
+	itemIndex: number,
+): string[] {
 	const available = Object.keys(item.binary ?? {});
 	const has =
 		available.length > 0
@@ -165,16 +205,26 @@ function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, itemInde
 			: 'The item has no binary data at all: add a node that produces a file before this one (e.g. Read/Write Files from Disk, HTTP Request, Convert to File).';
 	if (this.getNodeParameter('uploadAllBinaries', itemIndex, false) as boolean) {
 		if (available.length === 0) {
-			throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no binary fields to upload`, { description: has, itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${itemIndex} has no binary fields to upload`,
+				{ description: has, itemIndex },
+			);
 		}
 		return available;
 	}
-	const names = parseBinaryPropertyNames(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const names = parseBinaryPropertyNames(
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	);
 	if (names.length === 0) {
-		throw new NodeOperationError(this.getNode(), `The field "Input Binary Field(s)" is empty (item ${itemIndex})`, {
-			description: `Enter the name of the binary field to upload, e.g. data. ${has}`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The field "Input Binary Field(s)" is empty (item ${itemIndex})`,
+			{
+				description: `Enter the name of the binary field to upload, e.g. data. ${has}`,
+				itemIndex,
+			},
+		);
 	}
 	const missing = names.filter((n) => !item.binary?.[n]);
 	if (missing.length > 0) {
@@ -182,7 +232,10 @@ function binaryNames(this: IExecuteFunctions, item: INodeExecutionData, itemInde
 		throw new NodeOperationError(
 			this.getNode(),
 			`Item ${itemIndex} has no binary field ${list} (named in "Input Binary Field(s)")`,
-			{ description: `${has} Put one of them in "Input Binary Field(s)", or turn on "Upload All Binary Fields".`, itemIndex },
+			{
+				description: `${has} Put one of them in "Input Binary Field(s)", or turn on "Upload All Binary Fields".`,
+				itemIndex,
+			},
 		);
 	}
 	return names;
@@ -192,31 +245,50 @@ function attachTarget(this: IExecuteFunctions, itemIndex: number): AttachTarget 
 	if (!(this.getNodeParameter('attachToRecord', itemIndex, false) as boolean)) return undefined;
 	const table = locatorValue.call(this, 'table', itemIndex);
 	if (table === '') {
-		throw new NodeOperationError(this.getNode(), `The Table of "Attach to Record" is empty (item ${itemIndex})`, {
-			description: 'Pick the table of the record to attach the files to.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Table of "Attach to Record" is empty (item ${itemIndex})`,
+			{
+				description: 'Pick the table of the record to attach the files to.',
+				itemIndex,
+			},
+		);
 	}
 	const rawRow = this.getNodeParameter('rowId', itemIndex, 0) as unknown;
 	const rowId = typeof rawRow === 'string' && /^\s*\d+\s*$/.test(rawRow) ? Number(rawRow) : rawRow;
 	if (typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 1) {
-		throw new NodeOperationError(this.getNode(), `The Row ID ${JSON.stringify(rawRow)} is not a record ID (item ${itemIndex})`, {
-			description: 'Enter the ID of the record (a whole number from 1), e.g. {{ $json.id }} after reading records.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Row ID ${JSON.stringify(rawRow)} is not a record ID (item ${itemIndex})`,
+			{
+				description:
+					'Enter the ID of the record (a whole number from 1), e.g. {{ $json.id }} after reading records.',
+				itemIndex,
+			},
+		);
 	}
 	const column = String(this.getNodeParameter('attachmentsColumn', itemIndex, '') ?? '').trim();
 	if (column === '') {
-		throw new NodeOperationError(this.getNode(), `The field "Attachments Column" is empty (item ${itemIndex})`, {
-			description: 'Enter the column ID of a column of type Attachments, e.g. Files.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The field "Attachments Column" is empty (item ${itemIndex})`,
+			{
+				description: 'Enter the column ID of a column of type Attachments, e.g. Files.',
+				itemIndex,
+			},
+		);
 	}
-	const mode = this.getNodeParameter('attachMode', itemIndex, 'append') === 'replace' ? 'replace' : 'append';
+	const mode =
+		this.getNodeParameter('attachMode', itemIndex, 'append') === 'replace' ? 'replace' : 'append';
 	return { table, rowId, column, mode };
 }
 
-function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: AttachTarget, itemIndex: number): void {
+function checkColumn(
+	this: IExecuteFunctions,
+	columns: GristColumn[],
+	target: AttachTarget,
+	itemIndex: number,
+): void {
 	const attachmentColumns = columns.filter((c) => c.fields.type === 'Attachments').map((c) => c.id);
 	const listed =
 		attachmentColumns.length > 0
@@ -224,10 +296,14 @@ function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: At
 			: `Table "${target.table}" has no column of type Attachments: add one in Grist first.`;
 	const column = columns.find((c) => c.id === target.column);
 	if (!column) {
-		throw new NodeOperationError(this.getNode(), `Table "${target.table}" has no column "${target.column}"`, {
-			description: `Use the column ID (not its label). ${listed}`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Table "${target.table}" has no column "${target.column}"`,
+			{
+				description: `Use the column ID (not its label). ${listed}`,
+				itemIndex,
+			},
+		);
 	}
 	const type = (column.fields.type as string | undefined) ?? 'unknown';
 	if (type !== 'Attachments') {
@@ -240,7 +316,13 @@ function checkColumn(this: IExecuteFunctions, columns: GristColumn[], target: At
 }
 
 /** The attachment ids in the record's cell (and proof that the record exists). */
-async function readCell(this: IExecuteFunctions, client: GristClient, docId: string, target: AttachTarget, itemIndex: number): Promise<number[]> {
+async function readCell(
+	this: IExecuteFunctions,
+	client: GristClient,
+	docId: string,
+	target: AttachTarget,
+	itemIndex: number,
+): Promise<number[]> {
 	const records = await fetchRecords(
 		client,
 		{ docId, tableId: target.table },
@@ -249,10 +331,15 @@ async function readCell(this: IExecuteFunctions, client: GristClient, docId: str
 	);
 	const record = records.find((r) => r.id === target.rowId);
 	if (!record) {
-		throw new NodeOperationError(this.getNode(), `Table "${target.table}" has no record with ID ${target.rowId}`, {
-			description: 'Check the Row ID (the record may have been deleted, or access rules hide it). Nothing was uploaded.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Table "${target.table}" has no record with ID ${target.rowId}`,
+			{
+				description:
+					'Check the Row ID (the record may have been deleted, or access rules hide it). Nothing was uploaded.',
+				itemIndex,
+			},
+		);
 	}
 	const cell = record.fields?.[target.column];
 	const ids = attachmentIdsOfCell(cell);
@@ -261,7 +348,11 @@ async function readCell(this: IExecuteFunctions, client: GristClient, docId: str
 		throw new NodeOperationError(
 			this.getNode(),
 			`The cell ${target.column} of record ${target.rowId} holds ${JSON.stringify(cell)?.slice(0, 100)}, not a list of attachments`,
-			{ description: 'Choose "Replace" under Existing Attachments to overwrite it. Nothing was uploaded.', itemIndex },
+			{
+				description:
+					'Choose "Replace" under Existing Attachments to overwrite it. Nothing was uploaded.',
+				itemIndex,
+			},
 		);
 	}
 	return ids;
@@ -281,7 +372,8 @@ function explainUploadError(error: unknown, totalBytes: number): unknown {
 			? 'The document has reached the total size of attachments its plan allows. Remove unused attachments in Grist (Raw Data → attachments) or upgrade the plan.'
 			: `The files of this item (${size}) are larger than the Grist server accepts for attachments. Self-hosted Grist sets the limit with GRIST_MAX_UPLOAD_ATTACHMENT_MB (a proxy in front of it, e.g. nginx client_max_body_size, may set a lower one); on getgrist.com it depends on the plan. Upload smaller files or ask the server's admin to raise the limit.`;
 	} else if (error.httpCode === '403') {
-		error.description = `${error.description ?? ''} Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.`.trim();
+		error.description =
+			`${error.description ?? ''} Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.`.trim();
 	}
 	return error;
 }
@@ -289,7 +381,8 @@ function explainUploadError(error: unknown, totalBytes: number): unknown {
 /** Adds the ids of the files already uploaded to the error of the cell write. */
 function noteUploadedIds(error: unknown, ids: number[]): unknown {
 	if (error instanceof NodeApiError) {
-		error.description = `${error.description ?? ''} The files were uploaded (attachment IDs ${ids.join(', ')}) but not written into the cell; Grist removes attachments no cell refers to after a while.`.trim();
+		error.description =
+			`${error.description ?? ''} The files were uploaded (attachment IDs ${ids.join(', ')}) but not written into the cell; Grist removes attachments no cell refers to after a while.`.trim();
 	}
 	return error;
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristColumn } from '../../helpers/columns';
@@ -8,11 +13,7 @@ import { readTarget } from '../../parameters';
 import { documentLocator, hiddenColumnsOptions, tableLocator } from '../common.descriptions';
 import { fetchColumns } from '../../transport/api';
 
-const properties: INodeProperties[] = [
-	documentLocator,
-	tableLocator,
-	hiddenColumnsOptions,
-];
+const properties: INodeProperties[] = [documentLocator, tableLocator, hiddenColumnsOptions];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['column'], operation: ['getAll'] } },

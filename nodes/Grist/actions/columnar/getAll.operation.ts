@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { decodeCellValue } from '../../helpers/cells';
@@ -18,8 +23,16 @@ const properties: INodeProperties[] = [
 		name: 'output',
 		type: 'options',
 		options: [
-			{ name: 'One Item per Row', value: 'rows', description: 'Each row as an item with its ID and fields' },
-			{ name: 'Columnar Object', value: 'raw', description: 'One item: column IDs and arrays of values, as Grist returns them' },
+			{
+				name: 'One Item per Row',
+				value: 'rows',
+				description: 'Each row as an item with its ID and fields',
+			},
+			{
+				name: 'Columnar Object',
+				value: 'raw',
+				description: 'One item: column IDs and arrays of values, as Grist returns them',
+			},
 		],
 		default: 'rows',
 	},
@@ -28,7 +41,8 @@ const properties: INodeProperties[] = [
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		description: 'Whether to turn dates into ISO text and lists into arrays, and leave out hidden helper columns',
+		description:
+			'Whether to turn dates into ISO text and lists into arrays, and leave out hidden helper columns',
 		displayOptions: { show: { output: ['rows'] } },
 	},
 ];
@@ -50,7 +64,8 @@ export async function execute(
 		try {
 			const target = readTarget.call(this, itemIndex);
 			const output = this.getNodeParameter('output', itemIndex, 'rows') as string;
-			const simplify = output === 'rows' && (this.getNodeParameter('simplify', itemIndex, true) as boolean);
+			const simplify =
+				output === 'rows' && (this.getNodeParameter('simplify', itemIndex, true) as boolean);
 			const { qs, columns } = await readQuery.call(this, itemIndex, target, cache, simplify);
 			const data = await fetchColumnar(client, target, qs, itemIndex);
 			const pairedItem = { item: itemIndex };
@@ -59,7 +74,9 @@ export async function execute(
 				continue;
 			}
 			const types = columnTypes(columns ?? []);
-			const keys = Object.keys(data ?? {}).filter((k) => k !== 'id' && !(simplify && isHiddenColumnId(k)));
+			const keys = Object.keys(data ?? {}).filter(
+				(k) => k !== 'id' && !(simplify && isHiddenColumnId(k)),
+			);
 			const ids = (data?.id ?? []) as number[];
 			for (let r = 0; r < ids.length; r++) {
 				const json: IDataObject = { id: ids[r] };

@@ -47,6 +47,17 @@ export const columnar: ResourceModule = {
 		value: 'columnar',
 		description: "Records in Grist's older column-oriented form (/data), for existing workflows",
 	},
-	description: [operation, ...getAll.description, ...create.description, ...update.description, ...del.description],
-	operations: { getAll: getAll.execute, create: create.execute, update: update.execute, delete: del.execute },
+	description: [
+		operation,
+		...getAll.description,
+		...create.description,
+		...update.description,
+		...del.description,
+	],
+	operations: {
+		getAll: getAll.execute,
+		create: create.execute,
+		update: update.execute,
+		delete: del.execute,
+	},
 };

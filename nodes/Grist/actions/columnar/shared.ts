@@ -5,7 +5,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 import { documentLocator, tableLocator, writeOptionsField } from '../common.descriptions';
 
-
 export const columnarDataField: INodeProperties = {
 	displayName: 'Columns (JSON)',
 	name: 'data',
@@ -17,17 +16,31 @@ export const columnarDataField: INodeProperties = {
 };
 
 /** The parameters of columnar create and update. */
-export const columnarWriteProperties: INodeProperties[] = [documentLocator, tableLocator, columnarDataField, writeOptionsField];
+export const columnarWriteProperties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	columnarDataField,
+	writeOptionsField,
+];
 
 /** Reads item `itemIndex`'s columnar object and checks its shape. */
-export function readColumnar(this: IExecuteFunctions, itemIndex: number, requireId: boolean): Record<string, unknown[]> {
+export function readColumnar(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	requireId: boolean,
+): Record<string, unknown[]> {
 	const raw = this.getNodeParameter('data', itemIndex, '{}') as unknown;
 	const value =
 		typeof raw === 'string'
-			? jsonParse<unknown>(raw.trim() === '' ? '{}' : raw, { errorMessage: `The Columns (JSON) of item ${itemIndex} is not valid JSON` })
+			? jsonParse<unknown>(raw.trim() === '' ? '{}' : raw, {
+					errorMessage: `The Columns (JSON) of item ${itemIndex} is not valid JSON`,
+				})
 			: raw;
 	const fail = (message: string, description: string) =>
-		new NodeOperationError(this.getNode(), `The Columns (JSON) of item ${itemIndex} ${message}`, { itemIndex, description });
+		new NodeOperationError(this.getNode(), `The Columns (JSON) of item ${itemIndex} ${message}`, {
+			itemIndex,
+			description,
+		});
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
 		throw fail('must be a JSON object', 'e.g. {"Name": ["Alice", "Bob"], "Age": [30, 41]}');
 	}
@@ -35,10 +48,16 @@ export function readColumnar(this: IExecuteFunctions, itemIndex: number, require
 	let length: number | undefined;
 	for (const [key, column] of Object.entries(data)) {
 		if (!Array.isArray(column)) {
-			throw fail(`has a value for "${key}" that is not an array`, 'Every column needs an array with one value per row.');
+			throw fail(
+				`has a value for "${key}" that is not an array`,
+				'Every column needs an array with one value per row.',
+			);
 		}
 		if (length !== undefined && column.length !== length) {
-			throw fail(`has columns of different lengths ("${key}" has ${column.length} values, others ${length})`, 'Every column needs one value per row.');
+			throw fail(
+				`has columns of different lengths ("${key}" has ${column.length} values, others ${length})`,
+				'Every column needs one value per row.',
+			);
 		}
 		length = column.length;
 	}

@@ -28,7 +28,8 @@ export async function writeColumnar(
 			const columns = table.byId;
 			// `id` holds the row IDs (update) or is dropped (create).
 			const named: IDataObject = {};
-			for (const key of Object.keys(data)) if (key !== 'id') named[key] = data[key] as IDataObject[string];
+			for (const key of Object.keys(data))
+				if (key !== 'id') named[key] = data[key] as IDataObject[string];
 			refuseUnknownColumns.call(ctx, named, table, target, itemIndex);
 			const rows = columnarToRows(data).map((row) => {
 				const { id, ...fields } = row;
@@ -45,16 +46,27 @@ export async function writeColumnar(
 			};
 		},
 		send: async (group, units, records) => {
-			const res = await writeColumnarData(client, group.target, mode, rowsToColumnar(records), group.qs, units[0].itemIndex);
+			const res = await writeColumnarData(
+				client,
+				group.target,
+				mode,
+				rowsToColumnar(records),
+				group.qs,
+				units[0].itemIndex,
+			);
 			let offset = 0;
 			return {
 				outputs: units.map((u) => {
 					const json: IDataObject = {};
 					const columnar = rowsToColumnar(u.records);
-					if (mode === 'create') json.id = Array.isArray(res) ? res.slice(offset, offset + u.records.length) : [];
+					if (mode === 'create')
+						json.id = Array.isArray(res) ? res.slice(offset, offset + u.records.length) : [];
 					offset += u.records.length;
 					for (const [k, values] of Object.entries(columnar)) {
-						json[k] = k === 'id' ? values : (values.map((v) => decodeCellValue(v, group.types[k])) as IDataObject[string]);
+						json[k] =
+							k === 'id'
+								? values
+								: (values.map((v) => decodeCellValue(v, group.types[k])) as IDataObject[string]);
 					}
 					return [json];
 				}),

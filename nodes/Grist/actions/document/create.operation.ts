@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
@@ -48,7 +53,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the name of the new document.');
+		const name = requiredName.call(
+			this,
+			this.getNodeParameter('name', itemIndex, ''),
+			itemIndex,
+			'Enter the name of the new document.',
+		);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const body: IDataObject = { name };
 		if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;

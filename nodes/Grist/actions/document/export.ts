@@ -1,5 +1,10 @@
 /** Shared by exportWorkbook and exportTable: download a file and put it into a binary property. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
@@ -50,7 +55,9 @@ export async function exportToBinary(
 	req: ExportRequest,
 ): Promise<INodeExecutionData> {
 	const itemIndex = req.itemIndex;
-	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
+	const binaryPropertyName = String(
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
+	).trim();
 	if (binaryPropertyName === '') {
 		throw new NodeOperationError(this.getNode(), 'The Put Output File in Field is empty', {
 			itemIndex,
@@ -68,7 +75,10 @@ export async function exportToBinary(
 	const res = await exportDocument(client, req, qs, itemIndex);
 	let fileName = title !== '' ? `${title}${ext}` : res.fileName;
 	if (!fileName) fileName = `${req.tableId ? `${req.docId}-${req.tableId}` : req.docId}${ext}`;
-	const mimeType = res.mimeType && res.mimeType !== 'application/octet-stream' ? res.mimeType : EXTENSION_MIME[req.format];
+	const mimeType =
+		res.mimeType && res.mimeType !== 'application/octet-stream'
+			? res.mimeType
+			: EXTENSION_MIME[req.format];
 	const binary = await this.helpers.prepareBinaryData(res.body, fileName, mimeType);
 	const json: IDataObject = {
 		documentId: req.docId,

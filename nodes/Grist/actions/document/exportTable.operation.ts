@@ -7,7 +7,12 @@ import { exportOptions, exportToBinary } from './export';
 import { documentIdValue, tableIdValue } from '../../parameters';
 import { binaryPropertyField, documentLocator, tableLocator } from '../common.descriptions';
 
-const properties: INodeProperties[] = [documentLocator, tableLocator, binaryPropertyField, exportOptions];
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	binaryPropertyField,
+	exportOptions,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['exportTable'] } },

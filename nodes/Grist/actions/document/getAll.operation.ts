@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
@@ -67,8 +72,15 @@ export async function execute(
 			docs = documentsOfWorkspaces([ws]);
 		}
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const needle = String(filters.nameContains ?? '').trim().toLowerCase();
-		if (needle !== '') docs = docs.filter((d) => String(d.name ?? '').toLowerCase().includes(needle));
+		const needle = String(filters.nameContains ?? '')
+			.trim()
+			.toLowerCase();
+		if (needle !== '')
+			docs = docs.filter((d) =>
+				String(d.name ?? '')
+					.toLowerCase()
+					.includes(needle),
+			);
 		return applyLimit(this, docs, itemIndex);
 	});
 }

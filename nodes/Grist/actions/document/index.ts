@@ -19,8 +19,18 @@ const operation: INodeProperties = {
 	noDataExpression: true,
 	displayOptions: { show: { resource: ['document'] } },
 	options: [
-		{ name: 'Create', value: 'create', description: 'Create an empty document in a workspace', action: 'Create a document' },
-		{ name: 'Delete', value: 'delete', description: 'Delete a document permanently', action: 'Delete a document' },
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create an empty document in a workspace',
+			action: 'Create a document',
+		},
+		{
+			name: 'Delete',
+			value: 'delete',
+			description: 'Delete a document permanently',
+			action: 'Delete a document',
+		},
 		{
 			name: 'Export Table (CSV)',
 			value: 'exportTable',
@@ -46,12 +56,23 @@ const operation: INodeProperties = {
 			description: 'List the documents of a workspace or a site',
 			action: 'Get many documents',
 		},
-		{ name: 'Move', value: 'move', description: 'Move a document to another workspace', action: 'Move a document' },
-		{ name: 'Update', value: 'update', description: 'Rename or pin a document', action: 'Update a document' },
+		{
+			name: 'Move',
+			value: 'move',
+			description: 'Move a document to another workspace',
+			action: 'Move a document',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Rename or pin a document',
+			action: 'Update a document',
+		},
 		{
 			name: 'Update Access',
 			value: 'updateAccess',
-			description: 'Add, change or remove users\' roles and the inherited-role ceiling of a document',
+			description:
+				"Add, change or remove users' roles and the inherited-role ceiling of a document",
 			action: 'Update access of a document',
 		},
 	],
@@ -59,7 +80,11 @@ const operation: INodeProperties = {
 };
 
 export const document: ResourceModule = {
-	option: { name: 'Document', value: 'document', description: 'A Grist document (a database of tables)' },
+	option: {
+		name: 'Document',
+		value: 'document',
+		description: 'A Grist document (a database of tables)',
+	},
 	description: [
 		operation,
 		...create.description,

@@ -31,7 +31,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		const wid = workspaceIdValue.call(this, 'destinationWorkspace', itemIndex, 'Destination Workspace');
+		const wid = workspaceIdValue.call(
+			this,
+			'destinationWorkspace',
+			itemIndex,
+			'Destination Workspace',
+		);
 		try {
 			await moveDocument(client, docId, wid, itemIndex);
 		} catch (error) {

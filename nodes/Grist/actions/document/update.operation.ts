@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
@@ -50,7 +55,12 @@ export async function execute(
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {};
 		if (fields.name !== undefined) {
-			const name = requiredName.call(this, fields.name, itemIndex, 'Enter the new name of the document, or remove the Name field.');
+			const name = requiredName.call(
+				this,
+				fields.name,
+				itemIndex,
+				'Enter the new name of the document, or remove the Name field.',
+			);
 			body.name = name;
 		}
 		if (fields.isPinned !== undefined) body.isPinned = fields.isPinned === true;

@@ -31,7 +31,12 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the new name of the organization.');
+		const name = requiredName.call(
+			this,
+			this.getNodeParameter('name', itemIndex, ''),
+			itemIndex,
+			'Enter the new name of the organization.',
+		);
 		const key = await orgKeyValue.call(this, client, itemIndex);
 		await updateOrg(client, key, { name }, itemIndex);
 		return await getOrg(client, key, itemIndex);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
@@ -55,7 +60,9 @@ export async function execute(
 		send: async (group, units, records) => {
 			const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			return {
-				outputs: units.map((u, k) => [simplifyRecord({ id: ids[k]?.id, fields: u.records[0].fields }, group.types)]),
+				outputs: units.map((u, k) => [
+					simplifyRecord({ id: ids[k]?.id, fields: u.records[0].fields }, group.types),
+				]),
 			};
 		},
 	};

@@ -14,7 +14,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.id }}',
 		required: true,
-		description: 'The row IDs of the records to delete: one ID, several separated by commas, or an array',
+		description:
+			'The row IDs of the records to delete: one ID, several separated by commas, or an array',
 	},
 ];
 

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyRecord } from '../../helpers/cells';
@@ -7,7 +12,12 @@ import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { readQuery, readTarget } from '../../parameters';
 import { ColumnCache, fetchRecords } from '../../transport/api';
-import { documentLocator, hiddenColumnsOptions, readFields, tableLocator } from '../common.descriptions';
+import {
+	documentLocator,
+	hiddenColumnsOptions,
+	readFields,
+	tableLocator,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -41,7 +51,11 @@ export async function execute(
 		try {
 			const target = readTarget.call(this, itemIndex);
 			const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-			const includeHidden = this.getNodeParameter('options.includeHidden', itemIndex, false) as boolean;
+			const includeHidden = this.getNodeParameter(
+				'options.includeHidden',
+				itemIndex,
+				false,
+			) as boolean;
 			const { qs, columns } = await readQuery.call(this, itemIndex, target, columnsCache, simplify);
 			if (includeHidden) qs.hidden = 1;
 			const records = await fetchRecords(client, target, qs, itemIndex);
@@ -50,7 +64,8 @@ export async function execute(
 				const types = columnTypes(columns ?? []);
 				for (const record of records) out.push({ json: simplifyRecord(record, types), pairedItem });
 			} else {
-				for (const record of records) out.push({ json: record as unknown as IDataObject, pairedItem });
+				for (const record of records)
+					out.push({ json: record as unknown as IDataObject, pairedItem });
 			}
 		} catch (error) {
 			if (this.continueOnFail()) {

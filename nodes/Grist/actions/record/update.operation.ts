@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
@@ -55,12 +60,21 @@ export async function execute(
 		envelopeBytes: '{"records":[]}'.length,
 		prepare: async (itemIndex) => {
 			const target = readTarget.call(this, itemIndex);
-			const ids = parseRowIds.call(this, this.getNodeParameter('rowId', itemIndex, '') as unknown, itemIndex, 'Row ID');
+			const ids = parseRowIds.call(
+				this,
+				this.getNodeParameter('rowId', itemIndex, '') as unknown,
+				itemIndex,
+				'Row ID',
+			);
 			if (ids.length !== 1) {
-				throw new NodeOperationError(this.getNode(), `The Row ID field of item ${itemIndex} must hold one row ID, not ${ids.length}`, {
-					itemIndex,
-					description: 'Update one row per input item; use several items to update several rows.',
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`The Row ID field of item ${itemIndex} must hold one row ID, not ${ids.length}`,
+					{
+						itemIndex,
+						description: 'Update one row per input item; use several items to update several rows.',
+					},
+				);
 			}
 			const table = await cache.info(target, itemIndex);
 			const { fields: raw } = readRawFields.call(this, itemIndex);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
@@ -58,7 +63,8 @@ const properties: INodeProperties[] = [
 				name: 'noUpdate',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to leave matching records as they are (only add records that match nothing)',
+				description:
+					'Whether to leave matching records as they are (only add records that match nothing)',
 			},
 			noparseOption,
 			{
@@ -66,7 +72,11 @@ const properties: INodeProperties[] = [
 				name: 'onMany',
 				type: 'options',
 				options: [
-					{ name: 'Update the First', value: 'first', description: 'Update the record with the lowest row ID' },
+					{
+						name: 'Update the First',
+						value: 'first',
+						description: 'Update the record with the lowest row ID',
+					},
 					{ name: 'Update None', value: 'none', description: 'Leave all of them as they are' },
 					{ name: 'Update All', value: 'all', description: 'Update every matching record' },
 				],
@@ -103,7 +113,11 @@ export async function execute(
 			const table = await cache.info(target, itemIndex);
 			const byId = table.byId;
 			const dataMode = this.getNodeParameter('dataMode', itemIndex, 'mapper') as string;
-			const { fields: raw, matchingColumns } = readRawFields.call(this, itemIndex, dataMode !== 'json');
+			const { fields: raw, matchingColumns } = readRawFields.call(
+				this,
+				itemIndex,
+				dataMode !== 'json',
+			);
 			const match =
 				dataMode === 'json'
 					? String(this.getNodeParameter('matchColumns', itemIndex, '') ?? '')
@@ -119,21 +133,33 @@ export async function execute(
 			}
 			for (const column of match) {
 				if (!(column in requireRaw) || requireRaw[column] === undefined) {
-					throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no value for the match column "${column}"`, {
-						itemIndex,
-						description: `Give "${column}" a value, or remove it from the columns to match on.`,
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`Item ${itemIndex} has no value for the match column "${column}"`,
+						{
+							itemIndex,
+							description: `Give "${column}" a value, or remove it from the columns to match on.`,
+						},
+					);
 				}
 			}
 			refuseUnknownColumns.call(this, requireRaw, table, target, itemIndex, { allowId: true });
 			refuseUnknownColumns.call(this, fieldsRaw, table, target, itemIndex);
-			const allowEmpty = this.getNodeParameter('options.allowEmptyRequire', itemIndex, false) as boolean;
+			const allowEmpty = this.getNodeParameter(
+				'options.allowEmptyRequire',
+				itemIndex,
+				false,
+			) as boolean;
 			if (match.length === 0 && !allowEmpty) {
-				throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no columns to match on`, {
-					itemIndex,
-					description:
-						'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`Item ${itemIndex} has no columns to match on`,
+					{
+						itemIndex,
+						description:
+							'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
+					},
+				);
 			}
 			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
 			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);

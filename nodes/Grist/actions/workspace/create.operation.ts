@@ -31,7 +31,12 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the name of the new workspace.');
+		const name = requiredName.call(
+			this,
+			this.getNodeParameter('name', itemIndex, ''),
+			itemIndex,
+			'Enter the name of the new workspace.',
+		);
 		const key = await orgKeyValue.call(this, client, itemIndex);
 		const wid = await createWorkspace(client, key, { name }, itemIndex);
 		return await getWorkspace(client, wid, itemIndex);

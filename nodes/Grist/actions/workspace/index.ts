@@ -48,7 +48,8 @@ const operation: INodeProperties = {
 		{
 			name: 'Update Access',
 			value: 'updateAccess',
-			description: 'Add, change or remove users\' roles and the inherited-role ceiling of a workspace',
+			description:
+				"Add, change or remove users' roles and the inherited-role ceiling of a workspace",
 			action: 'Update access of a workspace',
 		},
 	],

@@ -32,7 +32,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const name = requiredName.call(this, this.getNodeParameter('name', itemIndex, ''), itemIndex, 'Enter the new name of the workspace.');
+		const name = requiredName.call(
+			this,
+			this.getNodeParameter('name', itemIndex, ''),
+			itemIndex,
+			'Enter the new name of the workspace.',
+		);
 		await updateWorkspace(client, wid, { name }, itemIndex);
 		return await getWorkspace(client, wid, itemIndex);
 	});
