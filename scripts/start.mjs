@@ -233,15 +233,15 @@ async function main() {
 	};
 	const data = { apiKey: grist.apiKey, url: grist.url };
 	const existing = (await rest('GET', '/credentials')).find(
-		(c) => c.name === CREDENTIAL_NAME && c.type === 'gristApi',
+		(c) => c.name === CREDENTIAL_NAME && c.type === 'gristRecordsApi',
 	);
 	if (existing)
 		await rest('PATCH', `/credentials/${existing.id}`, {
 			name: CREDENTIAL_NAME,
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data,
 		});
-	else await rest('POST', '/credentials', { name: CREDENTIAL_NAME, type: 'gristApi', data });
+	else await rest('POST', '/credentials', { name: CREDENTIAL_NAME, type: 'gristRecordsApi', data });
 
 	process.stdout.write(
 		[

@@ -29,7 +29,7 @@ export class Grist implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'gristApi', required: true }],
+		credentials: [{ name: 'gristRecordsApi', required: true }],
 		properties: [
 			{
 				displayName: 'Resource',

@@ -70,7 +70,7 @@ export class GristTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'gristApi', required: true }],
+		credentials: [{ name: 'gristRecordsApi', required: true }],
 		properties: [
 			documentLocator,
 			tableLocator,

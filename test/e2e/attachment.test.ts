@@ -29,7 +29,7 @@ test('a file made in the workflow is uploaded, attached to a record, downloaded 
 	const content = randomBytes(256 * 1024);
 	const cred = await n8n.createCredential({
 		name: 'Grist attachments',
-		type: 'gristApi',
+		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
 	const document = { __rl: true, mode: 'id', value: demo.docId };
@@ -120,7 +120,7 @@ test('README recipe: read a record, Split Out its Attachments cell, download eve
 	const [row] = emu.addRecords(demo.docId, 'Orders', [{ Amount: 1, Invoice: ['L', ...ids] }]);
 	const cred = await n8n.createCredential({
 		name: 'Grist recipe',
-		type: 'gristApi',
+		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
 	const document = { __rl: true, mode: 'id', value: demo.docId };

@@ -49,7 +49,7 @@ beforeAll(async () => {
 	n8n = await startN8n();
 	cred = await n8n.createCredential({
 		name: 'Grist account',
-		type: 'gristApi',
+		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
 	browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
@@ -226,7 +226,7 @@ describe('a run-time error in the editor', () => {
 		// a self-hosted Server URL without /o/TEAM, a key that sees two sites, no Organization picked
 		const selfHosted = await n8n.createCredential({
 			name: 'Grist self-hosted',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey: demo.apiKey, url: emu.url },
 		});
 		const id = await n8n.createWorkflow(

@@ -5,12 +5,19 @@
  * and a workflow lists the emulator's orgs without the API key leaking anywhere.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { INVALID_URL_MESSAGE, NOT_GRIST_MESSAGE } from '../../credentials/GristApi.credentials';
+import {
+	INVALID_URL_MESSAGE,
+	NOT_GRIST_MESSAGE,
+} from '../../credentials/GristRecordsApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
+import { REPO_ROOT, locateRuntime } from '../harness/e2e/runtime';
 
 let emulator: GristEmulator;
 let n8n: N8n;
@@ -60,7 +67,7 @@ describe('the package in a real n8n', () => {
 		expect(nodes).toEqual(
 			expect.arrayContaining(['n8n-nodes-grist.grist', 'n8n-nodes-grist.gristTrigger']),
 		);
-		expect(await n8n.credentialTypes()).toContain('gristApi');
+		expect(await n8n.credentialTypes()).toContain('gristRecordsApi');
 	});
 });
 
@@ -69,7 +76,7 @@ describe('credential test', () => {
 		emulator.clearLog();
 		const cred = await n8n.createCredential({
 			name: 'Grist ok',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: emulator.url },
 		});
 		expect(await n8n.testCredential(cred.id)).toEqual({
@@ -86,7 +93,7 @@ describe('credential test', () => {
 	test('a server that answers every path with 200 and an HTML page gives our message', async () => {
 		const cred = await n8n.createCredential({
 			name: 'HTML 200',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: htmlOkUrl },
 		});
 		expect(await n8n.testCredential(cred.id)).toEqual({
@@ -104,7 +111,7 @@ describe('credential test', () => {
 		]);
 		const cred = await n8n.createCredential({
 			name: 'n8n itself',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: n8n.baseUrl },
 		});
 		expect(await n8n.testCredential(cred.id)).toEqual({
@@ -116,7 +123,7 @@ describe('credential test', () => {
 	test('a wrong key (401) gives our message', async () => {
 		const cred = await n8n.createCredential({
 			name: 'Grist wrong key',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey: 'not-a-valid-key', url: emulator.url },
 		});
 		expect(await n8n.testCredential(cred.id)).toEqual({
@@ -129,7 +136,7 @@ describe('credential test', () => {
 	test('a server that is not Grist (HTML 404) gives our message', async () => {
 		const cred = await n8n.createCredential({
 			name: 'Not Grist',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: htmlUrl },
 		});
 		const result = await n8n.testCredential(cred.id);
@@ -143,7 +150,7 @@ describe('credential test', () => {
 		emulator.clearLog();
 		const cred = await n8n.createCredential({
 			name: 'Malformed URL',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: 'ftp://grist.example.com' },
 		});
 		expect(await n8n.testCredential(cred.id)).toEqual({
@@ -158,7 +165,7 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 	test('returns the emulator’s orgs and the key appears in no execution data or log', async () => {
 		const cred = await n8n.createCredential({
 			name: 'Grist run',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: emulator.url },
 		});
 		const direct = await fetch(`${emulator.url}/api/orgs`, {
@@ -191,7 +198,7 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 		const wrongKey = randomBytes(20).toString('hex'); // a key the emulator never issued
 		const cred = await n8n.createCredential({
 			name: 'Grist bad run',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey: wrongKey, url: emulator.url },
 		});
 		const run = await n8n.runWorkflow(
@@ -212,7 +219,7 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 	test('a Server URL that is not Grist fails the node with a message that says so, not "HTTP 404"', async () => {
 		const cred = await n8n.createCredential({
 			name: 'Not Grist run',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: htmlUrl },
 		});
 		const run = await n8n.runWorkflow(
@@ -254,7 +261,7 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 	test('the credential test and a workflow reach the team site', async () => {
 		const cred = await n8n.createCredential({
 			name: 'Grist team site',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: 'http://demo.getgrist.com' },
 		});
 		const expected = await orgsAsTeamSite();
@@ -280,7 +287,7 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 	test('a team host with another team in /o/<team> gets the 400 message ("Wrong org for this domain")', async () => {
 		const cred = await n8n.createCredential({
 			name: 'Grist two teams',
-			type: 'gristApi',
+			type: 'gristRecordsApi',
 			data: { apiKey, url: 'http://demo.getgrist.com/o/other' },
 		});
 		emulator.clearLog();
@@ -295,10 +302,25 @@ describe('a team site URL (http://demo.getgrist.com, routed to the emulator by H
 	});
 });
 
-describe("side by side with n8n's built-in Grist node (same credential type name)", () => {
-	// n8n keys credential types by name, so this package's `gristApi` class also serves the
-	// built-in node and the credentials users made for it, whose address may be in the hidden
-	// `selfHostedUrl` field with an empty `url`.
+describe("side by side with n8n's built-in Grist node", () => {
+	type CredentialTypeJson = {
+		name: string;
+		properties: Array<{ name: string }>;
+		documentationUrl?: string;
+		supportedNodes?: string[];
+	};
+	/** The credential types of the n8n-nodes-base that the e2e runtime installs (its own list). */
+	const nodesBaseCredentials = (): CredentialTypeJson[] => {
+		const nodesBase = createRequire(join(locateRuntime().n8nDir, 'package.json')).resolve(
+			'n8n-nodes-base/package.json',
+		);
+		return JSON.parse(
+			readFileSync(join(dirname(nodesBase), 'dist/types/credentials.json'), 'utf8'),
+		) as CredentialTypeJson[];
+	};
+	const served = async (): Promise<CredentialTypeJson[]> =>
+		(await n8n.credentialTypeDescriptions()) as unknown as CredentialTypeJson[];
+
 	const builtIn = (
 		parameters: Record<string, unknown>,
 		credential: { id: string; name: string },
@@ -310,49 +332,51 @@ describe("side by side with n8n's built-in Grist node (same credential type name
 		credentials: { gristApi: credential },
 	});
 
-	test('a credential made for the built-in node serves both nodes, at the address it stores', async () => {
-		const site = `${emulator.url}/o/${demo.orgDomain}`;
-		// As stored by the built-in node (the public API refuses hidden fields; the editor's REST API does not).
-		const created = (await n8n.rest('POST', '/credentials', {
-			name: 'Grist (built-in node)',
-			type: 'gristApi',
-			data: { apiKey, url: '', selfHostedUrl: site },
-		})) as { id: string; name: string };
-		const cred = { id: created.id, name: created.name };
-		emulator.clearLog();
-		expect(await n8n.testCredential(cred.id)).toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
+	test('no credential name of this package is one of n8n-nodes-base', () => {
+		const base = nodesBaseCredentials().map((c) => c.name);
+		expect(base).toEqual(expect.arrayContaining(['gristApi', 'gristOAuth2Api']));
+		const ours = (
+			JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+				n8n: { credentials: string[] };
+			}
+		).n8n.credentials.map((file) => {
+			const mod = createRequire(join(REPO_ROOT, 'package.json'))(join(REPO_ROOT, file)) as Record<
+				string,
+				new () => { name: string }
+			>;
+			return Object.values(mod)
+				.filter((v) => typeof v === 'function' && /^class /.test(String(v)))
+				.map((C) => new C().name);
 		});
-
-		const ours = await n8n.runWorkflow(
-			manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]),
-		);
-		expect(ours.status).toBe('success');
-		expect(ours.output('Grist').map((o) => o.domain)).toContain(demo.orgDomain);
-
-		const theirs = await n8n.runWorkflow(
-			manualWorkflow([
-				builtIn(
-					{ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true },
-					cred,
-				),
-			]),
-		);
-		expect(theirs.status).toBe('success');
-		expect(theirs.output('Built-in Grist').map((r) => r.id)).toEqual(
-			emulator.records(demo.docId, 'Customers').map((r) => r.id),
-		);
-		expect(emulator.log.map((r) => [r.method, r.path, r.status])).toEqual([
-			['GET', `/o/${demo.orgDomain}/api/profile/user`, 200],
-			['GET', `/o/${demo.orgDomain}/api/orgs`, 200],
-			['GET', `/o/${demo.orgDomain}/api/docs/${demo.docId}/tables/Customers/records`, 200],
-		]);
+		expect(ours.flat().length).toBeGreaterThan(0);
+		expect(ours.flat().filter((name) => base.includes(name))).toEqual([]);
 	});
 
-	test('a credential made for this package serves the built-in node too', async () => {
+	test('n8n serves its own class for gristApi and gristOAuth2Api, and ours under our names', async () => {
+		const list = await served();
+		const own = nodesBaseCredentials();
+		for (const name of ['gristApi', 'gristOAuth2Api']) {
+			const entries = list.filter((c) => c.name === name);
+			expect(entries).toHaveLength(1);
+			const original = own.find((c) => c.name === name)!;
+			expect(entries[0].documentationUrl).toBe(original.documentationUrl);
+			expect(entries[0].supportedNodes).toEqual(['n8n-nodes-base.grist']);
+			expect(
+				entries[0].properties
+					.map((p) => p.name)
+					.filter((n) => !n.startsWith('allowed') && n !== 'allowedDomains'),
+			).toEqual(original.properties.map((p) => p.name));
+		}
+		const ours = list.filter((c) => c.name === 'gristRecordsApi');
+		expect(ours).toHaveLength(1);
+		expect(ours[0].supportedNodes).toEqual(
+			expect.arrayContaining(['n8n-nodes-grist.grist', 'n8n-nodes-grist.gristTrigger']),
+		);
+	});
+
+	test('the built-in node with its own credential works as without this package', async () => {
 		const cred = await n8n.createCredential({
-			name: 'Grist (this package)',
+			name: 'Grist (built-in node)',
 			type: 'gristApi',
 			data: { apiKey, url: emulator.url },
 		});
@@ -366,8 +390,34 @@ describe("side by side with n8n's built-in Grist node (same credential type name
 			]),
 		);
 		expect(run.status).toBe('success');
+		expect(run.output('Built-in Grist').map((r) => r.id)).toEqual(
+			emulator.records(demo.docId, 'Customers').map((r) => r.id),
+		);
 		expect(emulator.log.map((r) => [r.method, r.path, r.status])).toEqual([
 			['GET', `/api/docs/${demo.docId}/tables/Customers/records`, 200],
+		]);
+	});
+
+	test('an older built-in credential (address in its hidden selfHostedUrl) still serves the built-in node', async () => {
+		const site = `${emulator.url}/o/${demo.orgDomain}`;
+		// As stored by older versions of the built-in node (the public API refuses hidden fields).
+		const created = (await n8n.rest('POST', '/credentials', {
+			name: 'Grist (old built-in credential)',
+			type: 'gristApi',
+			data: { apiKey, url: '', selfHostedUrl: site },
+		})) as { id: string; name: string };
+		emulator.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				builtIn(
+					{ operation: 'getAll', docId: demo.docId, tableId: 'Customers', returnAll: true },
+					{ id: created.id, name: created.name },
+				),
+			]),
+		);
+		expect(run.status).toBe('success');
+		expect(emulator.log.map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', `/o/${demo.orgDomain}/api/docs/${demo.docId}/tables/Customers/records`, 200],
 		]);
 	});
 });

@@ -45,7 +45,7 @@ beforeAll(async () => {
 	cluster = await startQueueCluster();
 	cred = await cluster.main.createCredential({
 		name: 'Grist',
-		type: 'gristApi',
+		type: 'gristRecordsApi',
 		data: { apiKey: USER_KEY, url: emu.url },
 	});
 }, START_TIMEOUT);

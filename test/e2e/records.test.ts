@@ -30,7 +30,7 @@ beforeAll(async () => {
 	n8n = await startN8n();
 	cred = await n8n.createCredential({
 		name: 'Grist records',
-		type: 'gristApi',
+		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
 }, START_TIMEOUT);

@@ -36,7 +36,7 @@ beforeAll(async () => {
 	n8n = await startN8n();
 	cred = await n8n.createCredential({
 		name: 'Grist',
-		type: 'gristApi',
+		type: 'gristRecordsApi',
 		data: { apiKey: USER_KEY, url: emu.url },
 	});
 }, START_TIMEOUT);

@@ -15,7 +15,7 @@
  * afterAll(async () => { await n8n?.stop(); });
  *
  * test('lists orgs', async () => {
- *   const cred = await n8n.createCredential({ name: 'Grist', type: 'gristApi',
+ *   const cred = await n8n.createCredential({ name: 'Grist', type: 'gristRecordsApi',
  *     data: { apiKey: 'k', url: emulator.url } });          // → { id, name }
  *   const run = await n8n.runWorkflow(manualWorkflow([
  *     gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred),
@@ -146,6 +146,8 @@ export interface N8n {
 	workflowStaticData(workflowId: string): Promise<Json | null>;
 	nodeTypes(): Promise<string[]>;
 	credentialTypes(): Promise<string[]>;
+	/** The credential types as n8n serves them to the editor (`/types/credentials.json`). */
+	credentialTypeDescriptions(): Promise<Json[]>;
 	logs(): string;
 	stop(): Promise<void>;
 }
@@ -490,6 +492,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			},
 			nodeTypes: async () => await typeNames(baseUrl, cookie, 'nodes'),
 			credentialTypes: async () => await typeNames(baseUrl, cookie, 'credentials'),
+			credentialTypeDescriptions: async () => await typeList(baseUrl, cookie, 'credentials'),
 			logs: () => p.output(),
 			stop: async () => {
 				await p.kill();
@@ -506,15 +509,22 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 	}
 }
 
+async function typeList(
+	baseUrl: string,
+	cookie: string,
+	kind: 'nodes' | 'credentials',
+): Promise<Json[]> {
+	const res = await fetch(`${baseUrl}/types/${kind}.json`, { headers: { cookie } });
+	if (!res.ok) throw new Error(`/types/${kind}.json → HTTP ${res.status}`);
+	return (await res.json()) as Json[];
+}
+
 async function typeNames(
 	baseUrl: string,
 	cookie: string,
 	kind: 'nodes' | 'credentials',
 ): Promise<string[]> {
-	const res = await fetch(`${baseUrl}/types/${kind}.json`, { headers: { cookie } });
-	if (!res.ok) throw new Error(`/types/${kind}.json → HTTP ${res.status}`);
-	const list = (await res.json()) as Array<{ name: string }>;
-	return list.map((t) => t.name);
+	return (await typeList(baseUrl, cookie, kind)).map((t) => String(t.name));
 }
 
 function tail(text: string, lines = 40): string {

@@ -84,7 +84,7 @@ import type {
 import { UnexpectedError, Workflow, createRunExecutionData, deepCopy } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 
-import { GristApi } from '../../credentials/GristApi.credentials';
+import { GristRecordsApi } from '../../credentials/GristRecordsApi.credentials';
 import { buildAdditionalData } from './inprocess/additional-data';
 import { Container } from './inprocess/core-deps';
 import { HarnessCredentialTypes, HarnessCredentialsHelper } from './inprocess/credentials';
@@ -105,7 +105,7 @@ export type { AnyNodeType } from './inprocess/node-types';
 export { ensureRuntime } from './inprocess/runtime';
 export type { LogEntry } from './inprocess/runtime';
 
-/** The `gristApi` credential as a user fills it in (`url` is the "Server URL" field). */
+/** The `gristRecordsApi` credential as a user fills it in (`url` is the "Server URL" field). */
 export interface CredentialData {
 	apiKey: string;
 	url: string;
@@ -117,7 +117,7 @@ export type CredentialsByType = Record<string, CredentialData | ICredentialDataD
 /** An error as n8n reports it for a failed node (NodeApiError / NodeOperationError / …). */
 export type NodeRunError = ExecutionBaseError & { httpCode?: string | null };
 
-const GRIST_CREDENTIAL_TYPE = 'gristApi';
+const GRIST_CREDENTIAL_TYPE = 'gristRecordsApi';
 
 interface Session {
 	credentialTypes: HarnessCredentialTypes;
@@ -129,7 +129,10 @@ function createSession(
 	credentials: CredentialsByType = {},
 	extraCredentialTypes: ICredentialType[] = [],
 ): Session {
-	const credentialTypes = new HarnessCredentialTypes([new GristApi(), ...extraCredentialTypes]);
+	const credentialTypes = new HarnessCredentialTypes([
+		new GristRecordsApi(),
+		...extraCredentialTypes,
+	]);
 	const credentialsHelper = new HarnessCredentialsHelper(credentialTypes);
 	const nodeCredentials: Session['nodeCredentials'] = {};
 	for (const [type, data] of Object.entries(credentials)) {
@@ -169,11 +172,11 @@ export interface WorkflowJson {
 }
 
 export interface RunWorkflowOptions {
-	/** Credential data by credential type name (e.g. `{ gristApi: { apiKey, url } }`). */
+	/** Credential data by credential type name (e.g. `{ gristRecordsApi: { apiKey, url } }`). */
 	credentials?: CredentialsByType;
 	/** Node types by the type name used in the workflow JSON. */
 	nodeTypes: Record<string, AnyNodeType>;
-	/** Credential types besides `GristApi`. */
+	/** Credential types besides `GristRecordsApi`. */
 	credentialTypes?: ICredentialType[];
 	/** Execution mode; `manual` (the editor's "Execute workflow") unless given. */
 	mode?: WorkflowExecuteMode;
@@ -283,7 +286,7 @@ export interface RunNodeOptions {
 	node: AnyNodeType;
 	/** Node parameters as in a workflow JSON (expressions start with `=`). */
 	parameters: INodeParameters;
-	/** Data of the node's `gristApi` credential. */
+	/** Data of the node's `gristRecordsApi` credential. */
 	credentials?: CredentialData;
 	/** Items fed into the node (default `[{ json: {} }]`). */
 	input?: INodeExecutionData[];
@@ -494,7 +497,7 @@ export async function loadOptions(opts: LoadOptionsOptions): Promise<unknown> {
 }
 
 export interface TestCredentialOptions {
-	/** The credential type, e.g. `new GristApi()`. */
+	/** The credential type, e.g. `new GristRecordsApi()`. */
 	credentialType: ICredentialType;
 	/** What the user typed into the credential dialog. */
 	data: CredentialData | ICredentialDataDecryptedObject;

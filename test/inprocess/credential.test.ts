@@ -7,10 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import {
-	GristApi,
+	GristRecordsApi,
 	INVALID_URL_MESSAGE,
 	NOT_GRIST_MESSAGE,
-} from '../../credentials/GristApi.credentials';
+} from '../../credentials/GristRecordsApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { testCredential } from '../harness/inprocess';
 
@@ -64,7 +64,7 @@ beforeEach(() => {
 });
 
 const test = async (url: string, apiKey = demo.apiKey) =>
-	await testCredential({ credentialType: new GristApi(), data: { apiKey, url } });
+	await testCredential({ credentialType: new GristRecordsApi(), data: { apiKey, url } });
 
 describe('credential test', () => {
 	it.each([

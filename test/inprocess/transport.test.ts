@@ -36,7 +36,7 @@ class GristProbe implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'gristApi', required: true }],
+		credentials: [{ name: 'gristRecordsApi', required: true }],
 		properties: [],
 	};
 

@@ -5,15 +5,15 @@
  */
 import { Expression } from 'n8n-workflow';
 
-import { GristApi, INVALID_URL_BASE } from '../../credentials/GristApi.credentials';
+import { GristRecordsApi, INVALID_URL_BASE } from '../../credentials/GristRecordsApi.credentials';
 import { credentialServerUrl, normalizeServerUrl } from '../../nodes/Grist/helpers/url';
 
-const expression = String(new GristApi().test.request.baseURL);
-type Data = { url?: unknown; selfHostedUrl?: unknown; customSubdomain?: unknown };
+const expression = String(new GristRecordsApi().test.request.baseURL);
+type Data = { url?: unknown };
 const testBase = (credentials: Data) =>
 	Expression.resolveWithoutWorkflow(expression.slice(1), { $credentials: credentials }) as string;
 const testMethod = (credentials: Data) =>
-	Expression.resolveWithoutWorkflow(String(new GristApi().test.request.method).slice(1), {
+	Expression.resolveWithoutWorkflow(String(new GristRecordsApi().test.request.method).slice(1), {
 		$credentials: credentials,
 	}) as string;
 
@@ -48,7 +48,7 @@ describe('credential test base URL', () => {
 	);
 
 	it('has a 405 rule that says what to change', () => {
-		const rule = new GristApi().test.rules?.find(
+		const rule = new GristRecordsApi().test.rules?.find(
 			(r) => r.type === 'responseCode' && r.properties.value === 405,
 		);
 		expect(rule?.properties.message).toMatch(
@@ -57,39 +57,23 @@ describe('credential test base URL', () => {
 	});
 });
 
-describe("credentials made with n8n's built-in Grist node (same type name)", () => {
-	it('has an empty, optional Server URL: a default would be filled into old credentials and hide their address', () => {
-		const url = new GristApi().properties.find((p) => p.name === 'url');
-		expect(url?.default).toBe('');
-		expect(url?.required).not.toBe(true);
+describe('credential names and fields', () => {
+	it('has a name and display name of its own (n8n-nodes-base has gristApi and gristOAuth2Api)', () => {
+		const credential = new GristRecordsApi();
+		expect(credential.name).toBe('gristRecordsApi');
+		expect(['gristApi', 'gristOAuth2Api']).not.toContain(credential.name);
+		expect(credential.displayName).not.toBe('Grist API');
 	});
 
-	it('declares every field of the built-in credential, so n8n keeps their stored values', () => {
-		const names = new GristApi().properties.map((p) => p.name);
-		expect(names).toEqual(
-			expect.arrayContaining(['apiKey', 'url', 'selfHostedUrl', 'customSubdomain']),
-		);
-		const hidden = new GristApi().properties.filter((p) => p.type === 'hidden').map((p) => p.name);
-		expect(hidden.sort()).toEqual(['customSubdomain', 'selfHostedUrl']);
+	it('has only the API key and the Server URL (no legacy fields of the built-in credential)', () => {
+		expect(new GristRecordsApi().properties.map((p) => p.name)).toEqual(['apiKey', 'url']);
 	});
 
 	it.each<[Data, string]>([
-		[
-			{ selfHostedUrl: 'https://grist.example.com/o/team', url: '' },
-			'https://grist.example.com/o/team',
-		],
-		[{ customSubdomain: 'myteam', url: '' }, 'https://myteam.getgrist.com'],
-		[
-			{ customSubdomain: 'myteam', selfHostedUrl: 'https://grist.example.com' },
-			'https://grist.example.com',
-		],
-		[
-			{ url: 'https://other.example.com', selfHostedUrl: 'https://grist.example.com' },
-			'https://other.example.com',
-		],
+		[{ url: ' https://grist.example.com/o/team ' }, 'https://grist.example.com/o/team'],
 		[{ url: '' }, 'https://docs.getgrist.com'],
 		[{}, 'https://docs.getgrist.com'],
-	])('reads the server of %p like the built-in node does', (data, expected) => {
+	])('reads the server of %p', (data, expected) => {
 		expect(credentialServerUrl(data)).toBe(expected);
 		expect(testBase(data)).toBe(normalizeServerUrl(credentialServerUrl(data)).base);
 	});

@@ -11,7 +11,7 @@ import type { INodePropertyOptions, INodeType, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import * as ts from 'typescript';
 
-import { GristApi } from '../../credentials/GristApi.credentials';
+import { GristRecordsApi } from '../../credentials/GristRecordsApi.credentials';
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 
@@ -66,7 +66,7 @@ describe('texts shown in the editor', () => {
 		expect(swallowedTags('a < b and c > d, 2 <= 3')).toEqual([]);
 	});
 
-	const credential = new GristApi();
+	const credential = new GristRecordsApi();
 	const sources: Array<[string, unknown]> = [
 		['Grist node', new Grist().description],
 		['Grist Trigger', new GristTrigger().description],

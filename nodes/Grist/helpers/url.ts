@@ -20,25 +20,10 @@ const SAAS_DOMAIN = 'getgrist.com';
 
 export const DEFAULT_SERVER_URL = 'https://docs.getgrist.com';
 
-/**
- * The Server URL of a `gristApi` credential. n8n's built-in Grist node has a credential type of the
- * same name whose older credentials keep the address in `selfHostedUrl` or `customSubdomain` and
- * leave `url` empty; like that node, an empty `url` falls back to them, then to the hosted
- * personal site.
- */
-export function credentialServerUrl(credentials: {
-	url?: unknown;
-	selfHostedUrl?: unknown;
-	customSubdomain?: unknown;
-}): string {
-	const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-	const url = text(credentials.url);
-	if (url) return url;
-	const selfHosted = text(credentials.selfHostedUrl);
-	if (selfHosted) return selfHosted;
-	const subdomain = text(credentials.customSubdomain);
-	if (subdomain) return `https://${subdomain}.${SAAS_DOMAIN}`;
-	return DEFAULT_SERVER_URL;
+/** The Server URL field of this package's credentials: empty means the hosted personal site. */
+export function credentialServerUrl(credentials: { url?: unknown }): string {
+	const url = typeof credentials.url === 'string' ? credentials.url.trim() : '';
+	return url || DEFAULT_SERVER_URL;
 }
 
 /**

@@ -47,7 +47,7 @@ export type GristContext =
 	| IPollFunctions
 	| IHookFunctions;
 
-export const CREDENTIAL_NAME = 'gristApi';
+export const CREDENTIAL_NAME = 'gristRecordsApi';
 
 export interface GristRequest {
 	method: IHttpRequestMethods;

@@ -18,7 +18,7 @@ export interface NodeSpec {
 	name: string;
 	type: string;
 	parameters?: Record<string, unknown>;
-	/** By credential type, e.g. `{ gristApi: { id, name } }`. */
+	/** By credential type, e.g. `{ gristRecordsApi: { id, name } }`. */
 	credentials?: Record<string, CredentialRef>;
 	typeVersion?: number;
 	/** n8n's "On Error" setting; `continueRegularOutput` is the editor's "Continue". */
@@ -96,7 +96,7 @@ export function manualWorkflow(
 	return chainWorkflow([{ name: MANUAL_TRIGGER_NAME, type: MANUAL_TRIGGER_TYPE }, ...nodes], opts);
 }
 
-/** A Grist node spec with the `gristApi` credential. */
+/** A Grist node spec with the `gristRecordsApi` credential. */
 export function gristNode(
 	parameters: Record<string, unknown>,
 	credential: CredentialRef,
@@ -106,7 +106,7 @@ export function gristNode(
 		name: 'Grist',
 		type: GRIST_NODE_TYPE,
 		parameters,
-		credentials: { gristApi: credential },
+		credentials: { gristRecordsApi: credential },
 		...extra,
 	};
 }
@@ -121,7 +121,7 @@ export function gristTriggerNode(
 		name: 'Grist Trigger',
 		type: GRIST_TRIGGER_TYPE,
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
-		credentials: { gristApi: credential },
+		credentials: { gristRecordsApi: credential },
 		...extra,
 	};
 }

@@ -9,13 +9,17 @@ import type {
 } from 'n8n-workflow';
 
 /**
- * The Server URL rule of `normalizeServerUrl` as an n8n expression (the credential test runs no
- * node code): the stored address (or the built-in node's legacy fields), `https://` added when
- * there is no scheme, then the origin and an optional `/o/<team>` right after it; null when the
- * text is not an http(s) URL.
+ * The Server URL rule of `normalizeServerUrl` as an n8n expression over a credential field (the
+ * credential test and the OAuth2 endpoints run no node code): the stored address (empty means
+ * https://docs.getgrist.com), `https://` added when there is no scheme, then the origin and an
+ * optional `/o/<team>` right after it; null when the text is not an http(s) URL. `[0]` is the
+ * base (origin + team), `[1]` the origin alone.
  */
-const SERVER_URL_MATCH =
-	'("" + ($credentials.url || $credentials.selfHostedUrl || ($credentials.customSubdomain ? "https://" + $credentials.customSubdomain + ".getgrist.com" : "") || "https://docs.getgrist.com")).trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^https?:\\/\\/[^\\/?#\\s]+(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i)';
+export function serverUrlMatch(field: string): string {
+	return `("" + (${field} || "https://docs.getgrist.com")).trim().replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://").match(/^(https?:\\/\\/[^\\/?#\\s]+)(\\/o\\/[^\\/?#\\s]+)?(?=[\\/?#]|$)(?=\\S*$)/i)`;
+}
+
+const SERVER_URL_MATCH = serverUrlMatch('$credentials.url');
 
 /** Where the credential test "sends" a malformed Server URL: answered by axios itself, never sent. */
 export const INVALID_URL_BASE = 'data:,invalid-server-url';
@@ -37,20 +41,14 @@ export const NOT_GRIST_MESSAGE =
  * with `normalizeServerUrl` (nodes/Grist/helpers/url.ts). The credential test uses the same rule,
  * written as an expression: keep the origin and an optional `/o/<team>` right after it.
  *
- * n8n's built-in Grist node has a credential type of the same name, and n8n keys credential types
- * by name: once this package is installed, this class serves both nodes and the credentials users
- * already made for the built-in node. So its fields are a superset of the built-in ones: `url`
- * ("Server URL") and the hidden legacy `selfHostedUrl` / `customSubdomain`, which both nodes read
- * when `url` is empty (see `credentialServerUrl`). Dropping them would strip the stored address
- * from old credentials and send their key to the hosted Grist instead. For the same reason `url`
- * defaults to empty (meaning https://docs.getgrist.com) and is not required: n8n fills a field's
- * default into stored credentials that lack it, and a non-empty default would override the
- * legacy address.
+ * Its name is this package's own: n8n keys credential types by name across all packages, and
+ * n8n-nodes-base already has `gristRecordsApi` and `gristOAuth2Api` (its built-in Grist node). A package
+ * class of the same name would replace n8n's for the built-in node too.
  */
-export class GristApi implements ICredentialType {
-	name = 'gristApi';
+export class GristRecordsApi implements ICredentialType {
+	name = 'gristRecordsApi';
 
-	displayName = 'Grist API';
+	displayName = 'Grist Records & Documents API';
 
 	icon = { light: 'file:../icons/grist.svg', dark: 'file:../icons/grist.dark.svg' } as const;
 
@@ -74,20 +72,6 @@ export class GristApi implements ICredentialType {
 			placeholder: 'https://docs.getgrist.com',
 			description:
 				'Address of your Grist site: https://docs.getgrist.com (used when empty) for your personal site, https://TEAM.getgrist.com for a team site, or https://HOST/o/TEAM for a self-hosted server. A pasted document URL works too.',
-		},
-		// Fields of credentials made with n8n's built-in Grist node (same credential type name);
-		// hidden, and read only when the Server URL is empty.
-		{
-			displayName: 'Self-Hosted URL',
-			name: 'selfHostedUrl',
-			type: 'hidden',
-			default: '',
-		},
-		{
-			displayName: 'Custom Subdomain',
-			name: 'customSubdomain',
-			type: 'hidden',
-			default: '',
 		},
 	];
 
