@@ -14,13 +14,17 @@ import { FilterError, parseJsonFilter, type GristFilter } from '../Grist/helpers
 import { listSearch } from '../Grist/methods';
 import { pollLocator } from '../Grist/parameters';
 import { GristClient } from '../Grist/transport';
-import { fetchColumns, fetchRecords, type Target } from '../Grist/transport/api';
+import { fetchColumns, fetchRecords, runSql, type Target } from '../Grist/transport/api';
 import {
 	TimestampValueError,
 	pollRowAdded,
 	pollRowUpdated,
 	rowAddedBaseline,
+	rowAddedIdleQuery,
+	rowAddedIsIdle,
 	rowUpdatedBaseline,
+	rowUpdatedIdleQuery,
+	rowUpdatedIsIdle,
 	type CursorState,
 	type FetchRecords,
 	type RowAddedState,
@@ -37,6 +41,11 @@ import { getCreationColumns, getTimestampColumns } from './loadOptions';
  * the records it emits (n8n saves static data when a poll emits). The first poll in trigger mode
  * records the baseline and emits nothing; a manual poll returns the latest record as a sample and
  * neither reads nor writes the cursor.
+ *
+ * An idle poll first asks Grist's `/sql` whether anything is due (cursor.ts, "Idle check"): an
+ * answer from the document's SQLite file, without loading the document. Where `/sql` is refused
+ * (403: OAuth tokens, access rules) the trigger remembers it (`sqlRefused`, until the baseline is
+ * taken again) and reads records only, as before.
  */
 type Event = 'rowAdded' | 'rowAddedOrUpdated';
 
@@ -49,6 +58,8 @@ interface TriggerOptions {
 interface Stored {
 	key?: string;
 	cursor?: CursorState;
+	/** `/sql` answered 403 for this trigger: polls read records only. */
+	sqlRefused?: boolean;
 }
 
 const DEFAULT_MAX_RECORDS = 500;
@@ -236,8 +247,11 @@ export class GristTrigger implements INodeType {
 						: await rowUpdatedBaseline(fetch, { column: timestampColumn, filter });
 				data.key = key;
 				data.cursor = cursor;
+				delete data.sqlRefused;
 				return null;
 			}
+
+			if (await nothingDue(ctx, data, stored)) return null;
 
 			const budgetMs = pollBudgetMs(this);
 			const started = Date.now();
@@ -284,6 +298,37 @@ function pollBudgetMs(fn: IPollFunctions): number {
 	const get = (fn as { getPollBudgetMs?: () => number }).getPollBudgetMs;
 	const value = typeof get === 'function' ? get.call(fn) : NaN;
 	return Number.isFinite(value) && value > 0 ? value : 60_000;
+}
+
+/** Longest time Grist may spend on the idle check's SQL (Grist caps it at 1 s by default). */
+const SQL_TIMEOUT_MS = 1000;
+
+/**
+ * The idle check (cursor.ts): whether `/sql` says for sure that nothing is due. False when it
+ * cannot tell, fails (the records reads then give the real error) or is refused: a 403 is
+ * remembered, so later polls do not ask again.
+ */
+async function nothingDue(
+	ctx: PollContext,
+	data: IDataObject & Stored,
+	stored: CursorState,
+): Promise<boolean> {
+	if (data.sqlRefused) return false;
+	const markColumn = ctx.creationColumn || undefined;
+	const query =
+		stored.kind === 'rowAdded'
+			? rowAddedIdleQuery(ctx.tableId, markColumn)
+			: rowUpdatedIdleQuery(ctx.tableId, ctx.timestampColumn, stored);
+	let rows: Array<Record<string, unknown>>;
+	try {
+		rows = await runSql(ctx.client, ctx.docId, query.sql, query.args, SQL_TIMEOUT_MS);
+	} catch (error) {
+		if (error instanceof NodeApiError && Number(error.httpCode) === 403) data.sqlRefused = true;
+		return false;
+	}
+	return stored.kind === 'rowAdded'
+		? rowAddedIsIdle(stored, rows, markColumn)
+		: rowUpdatedIsIdle(stored, rows);
 }
 
 function recordsFetcher(client: GristClient, target: Target): FetchRecords {

@@ -411,3 +411,80 @@ export async function pollRowUpdated(
 		more: due.length > emit.length,
 	};
 }
+
+// ---------------------------------------------------------------------------------------------
+// Idle check (a cheap question first)
+
+/**
+ * Where the credential may use Grist's `/sql`, a poll first asks a question Grist answers from the
+ * document's SQLite file without loading the document (a records read with `sort` loads it and
+ * sorts the whole table). Only a sure "nothing is due" ends the poll there; anything else
+ * (something may be due, an unexpected value) goes on with the records reads above, so what is
+ * emitted and the cursor are exactly as without the check.
+ *
+ * - Row Added: `max(id)` (with the creation column's value of that row when there is one),
+ *   O(1) in SQLite. Idle when it is the cursor's id (and the creation value is the same).
+ * - Row Added or Updated: the rows at or above the cursor's timestamp, newest first, at most
+ *   `ids.length + 1` of them (unfiltered: when no row of the table is due, no filtered row is).
+ *   Idle when they are exactly rows already emitted at the cursor's timestamp.
+ */
+export interface IdleQuery {
+	sql: string;
+	args: Array<string | number | null>;
+}
+
+const sqlId = (id: string): string => `"${id.replace(/"/g, '""')}"`;
+
+export function rowAddedIdleQuery(tableId: string, markColumn?: string): IdleQuery {
+	const t = sqlId(tableId);
+	if (!markColumn) return { sql: `SELECT max(id) AS id FROM ${t}`, args: [] };
+	return {
+		sql: `SELECT id, ${sqlId(markColumn)} AS mark FROM ${t} WHERE id = (SELECT max(id) FROM ${t})`,
+		args: [],
+	};
+}
+
+/** A raw SQLite value (Bool 0/1, lists as JSON text) against a value as the records API gives it. */
+function sameRawValue(raw: unknown, api: unknown): boolean {
+	if (api === undefined || api === null) return raw === null || raw === undefined;
+	if (typeof api === 'boolean') return raw === (api ? 1 : 0);
+	if (Array.isArray(api) && api[0] === 'L') return raw === JSON.stringify(api.slice(1));
+	if (typeof api === 'number' || typeof api === 'string') return raw === api;
+	return false;
+}
+
+export function rowAddedIsIdle(
+	state: RowAddedState,
+	rows: Array<Record<string, unknown>>,
+	markColumn?: string,
+): boolean {
+	const top = rows[0];
+	const topId = top && typeof top.id === 'number' ? top.id : top?.id == null ? 0 : NaN;
+	if (topId !== state.lastId) return false;
+	if (!markColumn || !state.mark || state.lastId === 0) return true;
+	return sameRawValue(top.mark, state.mark.value);
+}
+
+export function rowUpdatedIdleQuery(
+	tableId: string,
+	column: string,
+	state: RowUpdatedState,
+): IdleQuery {
+	const t = sqlId(tableId);
+	const c = sqlId(column);
+	if (state.ts === null) {
+		return { sql: `SELECT id, ${c} AS ts FROM ${t} WHERE ${c} IS NOT NULL LIMIT 1`, args: [] };
+	}
+	return {
+		sql: `SELECT id, ${c} AS ts FROM ${t} WHERE ${c} >= ? ORDER BY ${c} DESC, id DESC LIMIT ?`,
+		args: [state.ts, state.ids.length + 1],
+	};
+}
+
+export function rowUpdatedIsIdle(
+	state: RowUpdatedState,
+	rows: Array<Record<string, unknown>>,
+): boolean {
+	const known = new Set(state.ids);
+	return rows.every((r) => r.ts === state.ts && typeof r.id === 'number' && known.has(r.id));
+}

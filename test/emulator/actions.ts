@@ -130,6 +130,7 @@ export function addRows(c: Ctx, t: Table, rows: Row[], ids?: Array<number | unde
  * itself in recalcDeps).
  */
 export function updateRows(c: Ctx, t: Table, updates: Array<{ id: number; values: Row }>): void {
+	t.version = (t.version ?? 0) + 1;
 	const changedCols = new Set<string>();
 	const changedRows: number[] = [];
 	for (const u of updates) {

@@ -19,6 +19,8 @@ export interface Ctx {
 	isAnon: boolean;
 	body: ParsedBody;
 	store: Store;
+	/** This request's entry in the emulator's log (cost model: `rowsScanned`). */
+	log?: { rowsScanned?: number };
 	opts: Required<Omit<import('./index').EmulatorOptions, 'singleOrg'>> & { singleOrg?: string };
 }
 
@@ -28,6 +30,14 @@ export interface Route {
 	method: string;
 	re: RegExp;
 	handler: Handler;
+}
+
+/**
+ * Cost model: counts rows a request reads. A records or /data read evaluates, filters and sorts
+ * the whole table in the data engine (the document loaded); /sql counts per SQLite's query plan.
+ */
+export function scanned(c: Ctx, rows: number): void {
+	if (c.log) c.log.rowsScanned = (c.log.rowsScanned ?? 0) + rows;
 }
 
 export function json(c: Ctx): unknown {

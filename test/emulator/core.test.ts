@@ -262,6 +262,7 @@ describe('routing', () => {
 				status: 200,
 				bodyBytes: 0,
 				hasAuthorization: true,
+				rowsScanned: 3, // the cost model: a records read scans the whole table
 			},
 			{
 				method: 'POST',

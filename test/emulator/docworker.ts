@@ -4,7 +4,7 @@
  * common errors, request flags, and reading a table's rows through a query.
  */
 import type { Ctx, Route } from './context';
-import { docWorkerAccess } from './context';
+import { docWorkerAccess, scanned } from './context';
 import { RowEvaluator } from './formula';
 import { ApiError } from './http';
 import type { Column, Doc, Table } from './model';
@@ -109,5 +109,7 @@ export function queryRows(c: Ctx, t: Table, q: Query): QueryRow[] {
 		/^\d+$/.test(key)
 			? t.columns.find((x) => x.colRef === Number(key))
 			: t.columns.find((x) => x.id === key);
-	return runQuery(evaluatedRows(c, t), q, (k) => known.has(k), resolveCol);
+	const rows = evaluatedRows(c, t);
+	scanned(c, rows.length);
+	return runQuery(rows, q, (k) => known.has(k), resolveCol);
 }

@@ -29,7 +29,7 @@
  * records (+ /list, /delete), /data (+ /delete), attachments (upload/list/get/download), /apply
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
- * /api/profile/user. routes.ts lists the route files, one per section of the reference.
+ * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts). routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
  * /workspaces/{ws}/docs) holds `Table1` with empty columns A, B, C (type Any, isFormula true);
@@ -46,7 +46,12 @@
  * no trigger formulas. Bodies of the schema-checked endpoints get ts-interface-checker's texts
  * (payload.ts).
  *
- * Not emulated: soft delete (remove/unremove), SQL, webhooks, forks/copies/imports, daily API
+ * Cost model: the log's `rowsScanned` counts rows a request read. A records or /data read counts
+ * the whole table (the data engine loads, filters and sorts it); /sql counts per SQLite's query
+ * plan (a SCAN of a table its rows, a SEARCH 1), since Grist answers /sql from the .grist file
+ * without loading the document: `max(id)` is O(1). A modelling choice: relative cost, not time.
+ *
+ * Not emulated: soft delete (remove/unremove), webhooks, forks/copies/imports, daily API
  * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
@@ -107,6 +112,8 @@ export interface RequestLogEntry {
 	body?: unknown;
 	bodyBytes: number;
 	hasAuthorization: boolean;
+	/** Cost model: rows the request read (records/data reads: the whole table; /sql: SQLite's plan). */
+	rowsScanned?: number;
 }
 
 export interface DemoSite {
@@ -674,6 +681,7 @@ export class GristEmulator {
 				isAnon: !user,
 				body,
 				store: this.store,
+				log: entry,
 				opts: this.opts,
 			};
 			// Express routing is not strict: one trailing slash is ignored

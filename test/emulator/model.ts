@@ -86,6 +86,8 @@ export interface Table {
 	/** Whether the Map's iteration order is ascending by id. */
 	ordered: boolean;
 	maxId: number;
+	/** Bumped by every add, update or removal of rows (routes-sql.ts caches its SQLite copy by it). */
+	version?: number;
 }
 
 export interface Attachment {
@@ -458,6 +460,7 @@ export class Store {
 
 	/** Adds rows (already-validated values), returns ids. `ids[i]` may force an id. */
 	insertRows(t: Table, rows: Row[], ids?: Array<number | undefined>): number[] {
+		t.version = (t.version ?? 0) + 1;
 		const out: number[] = [];
 		const dataCols = t.columns.filter((c) => !c.isFormula);
 		for (let i = 0; i < rows.length; i++) {
@@ -477,6 +480,7 @@ export class Store {
 	}
 
 	removeRows(t: Table, ids: number[]): void {
+		t.version = (t.version ?? 0) + 1;
 		let hitMax = false;
 		for (const id of ids) {
 			if (t.rows.delete(id) && id === t.maxId) hitMax = true;

@@ -15,7 +15,7 @@
  * | §7 Columns and tables                   | routes-tables-columns.ts |
  * | §8 Attachments                          | routes-attachments.ts    |
  * | §10 GET /api/profile/user               | routes-profile.ts        |
- * | §10 SQL                                 | not emulated (routes-sql.ts)      |
+ * | §10 SQL                                 | routes-sql.ts            |
  * | §10 Webhooks                            | not emulated (routes-webhooks.ts) |
  *
  * A new section: a `routes-<section>.ts` exporting its `Route[]` (the doc-worker sections build
@@ -33,6 +33,7 @@ import { downloadsRoutes } from './routes-downloads';
 import { orgsRoutes } from './routes-orgs';
 import { profileRoutes } from './routes-profile';
 import { recordsRoutes } from './routes-records';
+import { sqlRoutes } from './routes-sql';
 import { tablesColumnsRoutes } from './routes-tables-columns';
 import { workspacesRoutes } from './routes-workspaces';
 
@@ -49,6 +50,6 @@ export const ROUTES: Route[] = [
 	...attachmentsRoutes,
 	...downloadsRoutes,
 	...applyRoutes,
-	// §10 SQL: ...sqlRoutes (GET/POST /api/docs/{docId}/sql)
+	...sqlRoutes,
 	// §10 Webhooks: ...webhooksRoutes (GET/POST/PATCH/DELETE /api/docs/{docId}/webhooks)
 ];

@@ -82,7 +82,11 @@ function emittedIds(result: INodeExecutionData[][] | null): number[] {
 function requests(tableId: string): string[] {
 	const prefix = `/api/docs/${docId}/tables/${tableId}/`;
 	const out = emu.log.map((e) => {
-		const rel = e.apiPath.startsWith(prefix) ? e.apiPath.slice(prefix.length) : e.apiPath;
+		const rel = e.apiPath.startsWith(prefix)
+			? e.apiPath.slice(prefix.length)
+			: e.apiPath === `/api/docs/${docId}/sql`
+				? 'sql' // the idle check (POST /sql)
+				: e.apiPath;
 		const q = Object.keys(e.query)
 			.sort()
 			.map((k) => `${k}=${e.query[k]}`)
@@ -115,6 +119,7 @@ describe('Row Added', () => {
 			{ id: 5, Name: 'b', Status: '', Updated: null, Created: 0, Day: null, Note: '' },
 		]);
 		expect(requests(t)).toEqual([
+			'POST sql 200',
 			'GET records?limit=1&sort=-id 200',
 			`GET records?filter=${idFilter([4, 5])}&sort=id 200`,
 			'GET columns 200',
@@ -123,9 +128,9 @@ describe('Row Added', () => {
 			cursor: { kind: 'rowAdded', lastId: 5 },
 		});
 
-		// Nothing new: one request whose size does not depend on the table.
+		// Nothing new: one /sql request (max(id)) whose cost does not depend on the table.
 		expect(await p.poll('trigger')).toBeNull();
-		expect(requests(t)).toEqual(['GET records?limit=1&sort=-id 200']);
+		expect(requests(t)).toEqual(['POST sql 200']);
 	});
 
 	it("Simplify off returns Grist's raw { id, fields }", async () => {
@@ -236,6 +241,7 @@ describe('Row Added', () => {
 		emu.clearLog();
 		expect(emittedIds(await p.poll('trigger'))).toEqual(span(1, 450));
 		expect(requests(t)).toEqual([
+			'POST sql 200',
 			'GET records?limit=1&sort=-id 200',
 			`GET records?filter=${idFilter(span(1, WINDOW_IDS))}&sort=id 200`,
 			`GET records?filter=${idFilter(span(WINDOW_IDS + 1, 2 * WINDOW_IDS))}&sort=id 200`,
@@ -286,7 +292,11 @@ describe('Row Added', () => {
 		expect(add(t, [{ Name: 'b', Created: 2000 }])).toEqual([1]);
 		emu.clearLog();
 		expect(emittedJson(await p.poll('trigger')).map((j) => [j.id, j.Name])).toEqual([[1, 'b']]);
-		expect(requests(t)).toEqual(['GET records?limit=1&sort=-id 200', 'GET columns 200']);
+		expect(requests(t)).toEqual([
+			'POST sql 200',
+			'GET records?limit=1&sort=-id 200',
+			'GET columns 200',
+		]);
 		expect(await p.poll('trigger')).toBeNull();
 	});
 
@@ -302,6 +312,7 @@ describe('Row Added', () => {
 		emu.clearLog();
 		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 3]);
 		expect(requests(t)).toEqual([
+			'POST sql 200',
 			'GET records?limit=1&sort=-id 200',
 			`GET records?filter=${idFilter([1, 2, 3], { Status: ['Open'] })}&sort=id 200`,
 			'GET columns 200',
@@ -346,13 +357,14 @@ describe('Row Added or Updated', () => {
 			[1, 'a2', new Date(300_000).toISOString()],
 		]);
 		expect(requests(t)).toEqual([
+			'POST sql 200',
 			'GET records?limit=2&sort=-Updated,-id 200',
 			'GET records?limit=4&sort=-Updated,-id 200',
 			'GET columns 200',
 		]);
-		// Nothing new: one request of (ids at the cursor's timestamp + 1) rows.
+		// Nothing new: one /sql request of (ids at the cursor's timestamp + 1) rows.
 		expect(await p.poll('trigger')).toBeNull();
-		expect(requests(t)).toEqual(['GET records?limit=2&sort=-Updated,-id 200']);
+		expect(requests(t)).toEqual(['POST sql 200']);
 	});
 
 	it('several updates sharing one timestamp, across a cap: none lost, none repeated', async () => {
@@ -477,6 +489,7 @@ describe('restarts: what n8n saves (after activation, and with each emitting pol
 			[6, 'after-restart1'],
 		]);
 		expect(requests(t)).toEqual([
+			'POST sql 200',
 			'GET records?limit=1&sort=-id 200',
 			`GET records?filter=${idFilter([4, 5, 6])}&sort=id 200`,
 			'GET columns 200',
@@ -575,6 +588,7 @@ describe('Row Added: several top rows deleted and their ids handed out again', (
 			[4, 'new4'],
 		]);
 		expect(requests(t)).toEqual([
+			'POST sql 200',
 			'GET records?limit=1&sort=-id 200',
 			'GET records?limit=8&sort=-Created,-id 200',
 			'GET columns 200',
@@ -603,7 +617,7 @@ describe('Row Added: several top rows deleted and their ids handed out again', (
 });
 
 describe('cost of a poll with nothing new (constant, whatever the table size)', () => {
-	it('Row Added, with a filter: one request for the top id, unfiltered, limit 1', async () => {
+	it('Row Added, with a filter: one /sql max(id) request (the top id, unfiltered)', async () => {
 		const t = newTable();
 		add(
 			t,
@@ -613,10 +627,10 @@ describe('cost of a poll with nothing new (constant, whatever the table size)', 
 		await p.poll('trigger');
 		emu.clearLog();
 		for (let i = 0; i < 3; i++) expect(await p.poll('trigger')).toBeNull();
-		expect(requests(t)).toEqual(Array(3).fill('GET records?limit=1&sort=-id 200'));
+		expect(requests(t)).toEqual(Array(3).fill('POST sql 200'));
 	});
 
-	it('Row Added or Updated, with a filter: one request of (rows at the last timestamp + 1) rows', async () => {
+	it('Row Added or Updated, with a filter: /sql, and where it sees a change, one request of (rows at the last timestamp + 1) rows', async () => {
 		const t = newTable();
 		add(
 			t,
@@ -633,13 +647,145 @@ describe('cost of a poll with nothing new (constant, whatever the table size)', 
 		});
 		await p.poll('trigger');
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 2999, ids: [2000] });
-		// A change outside the filter is not due and costs nothing more.
+		emu.clearLog();
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(['POST sql 200']);
+		// A change outside the filter is not due; /sql (unfiltered) sees it, so the records read
+		// decides, at a constant size.
 		await patch(t, [{ id: 1, fields: { Updated: 5000 } }]);
 		emu.clearLog();
 		for (let i = 0; i < 3; i++) expect(await p.poll('trigger')).toBeNull();
 		expect(requests(t)).toEqual(
-			Array(3).fill('GET records?filter={"Status":["Open"]}&limit=2&sort=-Updated,-id 200'),
+			Array(3)
+				.fill([
+					'POST sql 200',
+					'GET records?filter={"Status":["Open"]}&limit=2&sort=-Updated,-id 200',
+				])
+				.flat(),
 		);
+	});
+});
+
+describe('idle poll through /sql: rows scanned (the emulator cost model), fallback on 403', () => {
+	/** The idle polls' requests and the rows each scanned, as the table grows. */
+	async function idleCost(
+		p: Poller,
+		t: string,
+		sizes: number[],
+		row: (i: number) => Record<string, unknown>,
+	) {
+		const out: Array<[number, string[], Array<number | undefined>]> = [];
+		for (const size of sizes) {
+			const have = emu.records(docId, t).length;
+			add(
+				t,
+				Array.from({ length: size - have }, (_, i) => row(have + i)),
+			);
+			while ((await p.poll('trigger')) !== null); // the baseline, or emits the new rows
+			emu.clearLog();
+			expect(await p.poll('trigger')).toBeNull();
+			const scanned = emu.log.map((e) => e.rowsScanned);
+			out.push([size, requests(t), scanned]);
+		}
+		return out;
+	}
+
+	it('Row Added: max(id) scans O(1) rows however large the table; sorting records scanned it all', async () => {
+		const t = newTable();
+		const p = poller(t);
+		const cost = await idleCost(p, t, [10, 1000, 5000], (i) => ({ Name: `r${i}` }));
+		expect(cost).toEqual([
+			[10, ['POST sql 200'], [1]],
+			[1000, ['POST sql 200'], [1]],
+			[5000, ['POST sql 200'], [1]],
+		]);
+		// What the idle poll asked, and what the records read it replaces costs.
+		emu.clearLog();
+		await p.poll('trigger');
+		expect(emu.log[0].body).toEqual({
+			sql: `SELECT max(id) AS id FROM "${t}"`,
+			args: [],
+			timeout: 1000,
+		});
+		emu.clearLog();
+		await (async () => {
+			const res = await fetch(
+				`${emu.url}/o/team/api/docs/${docId}/tables/${t}/records?sort=-id&limit=1`,
+				{
+					headers: { Authorization: `Bearer ${USER_KEY}` },
+				},
+			);
+			expect(res.status).toBe(200);
+		})();
+		expect(emu.log[0].rowsScanned).toBe(5000);
+	});
+
+	it('Row Added with a creation column: the top row by id, O(1)', async () => {
+		const t = newTable();
+		const p = poller(t, { options: { creationColumn: 'Created' } });
+		const cost = await idleCost(p, t, [10, 3000], (i) => ({ Name: `r${i}`, Created: i }));
+		expect(cost.map(([size, reqs, scanned]) => [size, reqs, scanned])).toEqual([
+			[10, ['POST sql 200'], [2]],
+			[3000, ['POST sql 200'], [2]],
+		]);
+	});
+
+	it('Row Added or Updated: the newest timestamps, no document load (SQLite scans the column)', async () => {
+		const t = newTable();
+		const p = poller(t, { event: 'rowAddedOrUpdated', timestampColumn: 'Updated' });
+		const cost = await idleCost(p, t, [10, 1000], (i) => ({ Name: `r${i}`, Updated: 100 + i }));
+		// SQLite has no index on the timestamp: it reads the table from its file, but Grist does
+		// not load the document (that is the records read's cost, and a 20× slower one in Grist).
+		expect(cost).toEqual([
+			[10, ['POST sql 200'], [10]],
+			[1000, ['POST sql 200'], [1000]],
+		]);
+	});
+
+	it('403 on /sql: falls back to the records read and does not ask /sql again', async () => {
+		const t = newTable();
+		add(t, names(3));
+		const p = poller(t);
+		await p.poll('trigger');
+		emu.fault({
+			path: `/api/docs/${docId}/sql`,
+			status: 403,
+			times: 1,
+			body: { error: 'insufficient document access' },
+		});
+		emu.clearLog();
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(['POST sql 403', 'GET records?limit=1&sort=-id 200']);
+		expect(p.nodeStaticData.sqlRefused).toBe(true);
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(['GET records?limit=1&sort=-id 200']);
+		add(t, names(1, 'new'));
+		expect(emittedIds(await p.poll('trigger'))).toEqual([4]);
+		expect(requests(t)).toEqual([
+			'GET records?limit=1&sort=-id 200',
+			`GET records?filter=${idFilter([4])}&sort=id 200`,
+			'GET columns 200',
+		]);
+	});
+
+	it('other /sql failures fall back for that poll only; emitted records are the same', async () => {
+		const t = newTable();
+		add(t, names(2));
+		const p = poller(t);
+		await p.poll('trigger');
+		add(t, names(1, 'new'));
+		emu.fault({ path: `/api/docs/${docId}/sql`, status: 400, times: 1 });
+		emu.clearLog();
+		expect(emittedIds(await p.poll('trigger'))).toEqual([3]);
+		expect(requests(t)).toEqual([
+			'POST sql 400',
+			'GET records?limit=1&sort=-id 200',
+			`GET records?filter=${idFilter([3])}&sort=id 200`,
+			'GET columns 200',
+		]);
+		expect(p.nodeStaticData.sqlRefused).toBeUndefined();
+		expect(await p.poll('trigger')).toBeNull();
+		expect(requests(t)).toEqual(['POST sql 200']);
 	});
 });
 

@@ -689,3 +689,29 @@ export async function uploadAttachments(
 		itemIndex,
 	});
 }
+
+// ---------------------------------------------------------------------------------------------
+// SQL
+
+/**
+ * POST /api/docs/{doc}/sql: a read-only SELECT with `?` arguments; the rows come back with raw
+ * SQLite values (Bool 0/1, dates as numbers, lists as JSON text). Needs an API key whose user may
+ * read the whole document: OAuth tokens and access rules get 403.
+ */
+export async function runSql(
+	client: GristClient,
+	docId: string,
+	sql: string,
+	args: Array<string | number | null> = [],
+	timeoutMs?: number,
+): Promise<Array<Record<string, unknown>>> {
+	const body: IDataObject = { sql, args };
+	if (timeoutMs !== undefined) body.timeout = timeoutMs;
+	const res = await client.request<{ records?: Array<{ fields?: Record<string, unknown> }> }>({
+		method: 'POST',
+		path: buildPath(client, 'docs', docSegment(docId), 'sql'),
+		body,
+		what: `document "${docId}"`,
+	});
+	return (res?.records ?? []).map((r) => r.fields ?? {});
+}
