@@ -179,6 +179,41 @@ interface SameForAll {
 
 const sameForAll = new WeakMap<object, SameForAll>();
 
+function sameForAllCache(ctx: IExecuteFunctions): SameForAll {
+	let cache = sameForAll.get(ctx);
+	if (!cache) {
+		cache = { parameters: ctx.getNode().parameters, values: new Map() };
+		sameForAll.set(ctx, cache);
+	}
+	return cache;
+}
+
+function readOnce<T>(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: T,
+	options: IGetNodeParameterOptions | undefined,
+	objects: boolean,
+): T {
+	const cache = sameForAllCache(ctx);
+	const key = `${name}|${options?.extractValue ? 'extract' : ''}|${objects ? 'object' : ''}`;
+	let entry = cache.values.get(key);
+	if (entry === undefined) {
+		let raw: unknown = cache.parameters;
+		for (const part of name.split('.')) raw = (raw as IDataObject | undefined)?.[part];
+		if (hasExpression(raw)) {
+			entry = null;
+			cache.values.set(key, entry);
+		}
+	}
+	if (entry) return entry.value as T;
+	const value = ctx.getNodeParameter(name, itemIndex, fallback as never, options) as T;
+	if (entry === undefined && (objects || value === null || typeof value !== 'object'))
+		cache.values.set(key, { value });
+	return value;
+}
+
 /**
  * `getNodeParameter(name, i, fallback, options)` for a parameter whose value is a string, number
  * or boolean: when the node's raw parameter holds no expression, its value is the same for every
@@ -193,36 +228,31 @@ export function itemParameter<T extends string | number | boolean | undefined>(
 	fallback: T,
 	options?: IGetNodeParameterOptions,
 ): T {
-	let cache = sameForAll.get(this);
-	if (!cache) {
-		cache = { parameters: this.getNode().parameters, values: new Map() };
-		sameForAll.set(this, cache);
-	}
-	const key = options?.extractValue ? `${name}|extract` : name;
-	let entry = cache.values.get(key);
-	if (entry === undefined) {
-		let raw: unknown = cache.parameters;
-		for (const part of name.split('.')) raw = (raw as IDataObject | undefined)?.[part];
-		if (hasExpression(raw)) {
-			entry = null;
-			cache.values.set(key, entry);
-		}
-	}
-	if (entry) return entry.value as T;
-	const value = this.getNodeParameter(name, itemIndex, fallback, options) as T;
-	if (entry === undefined && (value === null || typeof value !== 'object'))
-		cache.values.set(key, { value });
-	return value;
+	return readOnce(this, name, itemIndex, fallback, options, false);
+}
+
+/**
+ * `itemParameter` for any value (objects and arrays too, e.g. a collection of options, the
+ * mapper's values or its matching columns): read once per execution when it holds no expression.
+ * The value is shared by every item: callers must not modify it.
+ */
+export function itemParameterValue<T>(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: T,
+): T {
+	return readOnce(this, name, itemIndex, fallback, undefined, true);
 }
 
 /** A resource locator's value as text (as `locatorValue`), read once when it has no expression. */
-function sameForAllLocatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
+export function itemLocatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
 	return locatorText(itemParameter.call(this, name, itemIndex, '', { extractValue: true }));
 }
 
 /** The document and table of item `itemIndex`; empty values fail with an error naming the field. */
 export function readTarget(this: IExecuteFunctions, itemIndex: number): Target {
-	const docId = sameForAllLocatorValue.call(this, 'document', itemIndex);
+	const docId = itemLocatorValue.call(this, 'document', itemIndex);
 	if (docId === '') {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -233,7 +263,7 @@ export function readTarget(this: IExecuteFunctions, itemIndex: number): Target {
 			},
 		);
 	}
-	const tableId = sameForAllLocatorValue.call(this, 'table', itemIndex);
+	const tableId = itemLocatorValue.call(this, 'table', itemIndex);
 	if (tableId === '') {
 		throw new NodeOperationError(this.getNode(), `The Table field is empty (item ${itemIndex})`, {
 			itemIndex,
@@ -271,7 +301,7 @@ export function readRawFields(
 ): ReadFieldsResult {
 	const dataMode = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') as string;
 	if (dataMode === 'json') {
-		const raw = this.getNodeParameter('fieldsJson', itemIndex, '{}') as unknown;
+		const raw = itemParameterValue.call(this, 'fieldsJson', itemIndex, '{}' as unknown);
 		let value: unknown = raw;
 		if (typeof raw === 'string') {
 			value = jsonParse(raw.trim() === '' ? '{}' : raw, {
@@ -298,11 +328,8 @@ export function readRawFields(
 	) as string;
 	let matchingColumns: string[] = [];
 	if (wantMatching) {
-		const m = this.getNodeParameter(
-			'columns.matchingColumns',
-			itemIndex,
-			[],
-		) as ResourceMapperValue['matchingColumns'];
+		const none: ResourceMapperValue['matchingColumns'] = [];
+		const m = itemParameterValue.call(this, 'columns.matchingColumns', itemIndex, none);
 		matchingColumns = Array.isArray(m) ? m : [];
 	}
 	if (mappingMode === 'autoMapInputData') {
@@ -322,7 +349,8 @@ export function readRawFields(
 		}
 		return { fields, matchingColumns };
 	}
-	const value = (this.getNodeParameter('columns.value', itemIndex, {}) as IDataObject | null) ?? {};
+	const empty: IDataObject | null = {};
+	const value = itemParameterValue.call(this, 'columns.value', itemIndex, empty) ?? {};
 	return { fields: { ...value }, matchingColumns };
 }
 

@@ -25,7 +25,7 @@ import {
 	type BatchFailure,
 } from '../helpers/batch';
 import { isUncertainWrite } from '../helpers/retry';
-import { parseRowIds, readTarget } from '../parameters';
+import { itemParameterValue, parseRowIds, readTarget } from '../parameters';
 import type { GristClient } from '../transport';
 import { deleteRows, targetKey, type Target } from '../transport/api';
 import { errorItem, withItemIndex } from './items';
@@ -247,7 +247,7 @@ export async function executeRowDeletes(
 			const target = readTarget.call(ctx, itemIndex);
 			const ids = parseRowIds.call(
 				ctx,
-				ctx.getNodeParameter('rowIds', itemIndex, '') as unknown,
+				itemParameterValue.call(ctx, 'rowIds', itemIndex, '' as unknown),
 				itemIndex,
 				'Row IDs',
 			);

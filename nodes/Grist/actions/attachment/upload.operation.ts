@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
-import { locatorValue } from '../../parameters';
+import { itemLocatorValue, itemParameter, itemParameterValue } from '../../parameters';
 import { documentLocator, tableLocator } from '../common.descriptions';
 import type { GristColumn } from '../../helpers/columns';
 import { ColumnCache, fetchRecords, updateRecords, uploadAttachments } from '../../transport/api';
@@ -118,7 +118,7 @@ export async function execute(
 	const columnsCache = new ColumnCache(client, { hidden: false });
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = locatorValue.call(this, 'document', itemIndex);
+		const docId = itemLocatorValue.call(this, 'document', itemIndex);
 		const names = binaryNames.call(this, items[itemIndex], itemIndex);
 		const target = attachTarget.call(this, itemIndex);
 
@@ -203,7 +203,7 @@ function binaryNames(
 		available.length > 0
 			? `The item has these binary fields: ${available.join(', ')}.`
 			: 'The item has no binary data at all: add a node that produces a file before this one (e.g. Read/Write Files from Disk, HTTP Request, Convert to File).';
-	if (this.getNodeParameter('uploadAllBinaries', itemIndex, false) as boolean) {
+	if (itemParameter.call(this, 'uploadAllBinaries', itemIndex, false) as boolean) {
 		if (available.length === 0) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -214,7 +214,7 @@ function binaryNames(
 		return available;
 	}
 	const names = parseBinaryPropertyNames(
-		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+		itemParameterValue.call(this, 'binaryPropertyName', itemIndex, 'data' as unknown),
 	);
 	if (names.length === 0) {
 		throw new NodeOperationError(
@@ -242,8 +242,8 @@ function binaryNames(
 }
 
 function attachTarget(this: IExecuteFunctions, itemIndex: number): AttachTarget | undefined {
-	if (!(this.getNodeParameter('attachToRecord', itemIndex, false) as boolean)) return undefined;
-	const table = locatorValue.call(this, 'table', itemIndex);
+	if (!(itemParameter.call(this, 'attachToRecord', itemIndex, false) as boolean)) return undefined;
+	const table = itemLocatorValue.call(this, 'table', itemIndex);
 	if (table === '') {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -254,7 +254,7 @@ function attachTarget(this: IExecuteFunctions, itemIndex: number): AttachTarget 
 			},
 		);
 	}
-	const rawRow = this.getNodeParameter('rowId', itemIndex, 0) as unknown;
+	const rawRow = itemParameterValue.call(this, 'rowId', itemIndex, 0 as unknown);
 	const rowId = typeof rawRow === 'string' && /^\s*\d+\s*$/.test(rawRow) ? Number(rawRow) : rawRow;
 	if (typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 1) {
 		throw new NodeOperationError(
@@ -267,7 +267,9 @@ function attachTarget(this: IExecuteFunctions, itemIndex: number): AttachTarget 
 			},
 		);
 	}
-	const column = String(this.getNodeParameter('attachmentsColumn', itemIndex, '') ?? '').trim();
+	const column = String(
+		itemParameterValue.call(this, 'attachmentsColumn', itemIndex, '' as unknown) ?? '',
+	).trim();
 	if (column === '') {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -279,7 +281,9 @@ function attachTarget(this: IExecuteFunctions, itemIndex: number): AttachTarget 
 		);
 	}
 	const mode =
-		this.getNodeParameter('attachMode', itemIndex, 'append') === 'replace' ? 'replace' : 'append';
+		itemParameter.call(this, 'attachMode', itemIndex, 'append') === 'replace'
+			? 'replace'
+			: 'append';
 	return { table, rowId, column, mode };
 }
 

@@ -4,6 +4,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 import { documentLocator, tableLocator, writeOptionsField } from '../common.descriptions';
+import { itemParameterValue } from '../../parameters';
 
 export const columnarDataField: INodeProperties = {
 	displayName: 'Columns (JSON)',
@@ -29,7 +30,7 @@ export function readColumnar(
 	itemIndex: number,
 	requireId: boolean,
 ): Record<string, unknown[]> {
-	const raw = this.getNodeParameter('data', itemIndex, '{}') as unknown;
+	const raw = itemParameterValue.call(this, 'data', itemIndex, '{}' as unknown);
 	const value =
 		typeof raw === 'string'
 			? jsonParse<unknown>(raw.trim() === '' ? '{}' : raw, {

@@ -9,7 +9,13 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { simplifyRecord } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { noparseQs, parseRowIds, readRawFields, readTarget } from '../../parameters';
+import {
+	itemParameterValue,
+	noparseQs,
+	parseRowIds,
+	readRawFields,
+	readTarget,
+} from '../../parameters';
 import { ColumnCache, targetKey, updateRecords } from '../../transport/api';
 import {
 	columnsMapper,
@@ -62,7 +68,7 @@ export async function execute(
 			const target = readTarget.call(this, itemIndex);
 			const ids = parseRowIds.call(
 				this,
-				this.getNodeParameter('rowId', itemIndex, '') as unknown,
+				itemParameterValue.call(this, 'rowId', itemIndex, '' as unknown),
 				itemIndex,
 				'Row ID',
 			);

@@ -9,7 +9,13 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { noparseQs, readRawFields, readTarget } from '../../parameters';
+import {
+	itemParameter,
+	itemParameterValue,
+	noparseQs,
+	readRawFields,
+	readTarget,
+} from '../../parameters';
 import { ColumnCache, targetKey, upsertRecords } from '../../transport/api';
 import {
 	columnsMapper,
@@ -112,7 +118,7 @@ export async function execute(
 			const target = readTarget.call(this, itemIndex);
 			const table = await cache.info(target, itemIndex);
 			const byId = table.byId;
-			const dataMode = this.getNodeParameter('dataMode', itemIndex, 'mapper') as string;
+			const dataMode = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') as string;
 			const { fields: raw, matchingColumns } = readRawFields.call(
 				this,
 				itemIndex,
@@ -120,7 +126,7 @@ export async function execute(
 			);
 			const match =
 				dataMode === 'json'
-					? String(this.getNodeParameter('matchColumns', itemIndex, '') ?? '')
+					? String(itemParameterValue.call(this, 'matchColumns', itemIndex, '' as unknown) ?? '')
 							.split(',')
 							.map((s) => s.trim())
 							.filter((s) => s !== '')
@@ -145,7 +151,8 @@ export async function execute(
 			}
 			refuseUnknownColumns.call(this, requireRaw, table, target, itemIndex, { allowId: true });
 			refuseUnknownColumns.call(this, fieldsRaw, table, target, itemIndex);
-			const allowEmpty = this.getNodeParameter(
+			const allowEmpty = itemParameter.call(
+				this,
 				'options.allowEmptyRequire',
 				itemIndex,
 				false,
@@ -164,10 +171,10 @@ export async function execute(
 			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
 			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
 			const qs = noparseQs.call(this, itemIndex);
-			const onMany = this.getNodeParameter('options.onMany', itemIndex, 'first') as string;
+			const onMany = itemParameter.call(this, 'options.onMany', itemIndex, 'first') as string;
 			if (onMany !== 'first') qs.onmany = onMany;
-			if (this.getNodeParameter('options.noAdd', itemIndex, false)) qs.noadd = 1;
-			if (this.getNodeParameter('options.noUpdate', itemIndex, false)) qs.noupdate = 1;
+			if (itemParameter.call(this, 'options.noAdd', itemIndex, false)) qs.noadd = 1;
+			if (itemParameter.call(this, 'options.noUpdate', itemIndex, false)) qs.noupdate = 1;
 			if (allowEmpty) qs.allow_empty_require = 1;
 			const base = JSON.stringify([targetKey(target), qs]);
 			const requireKey = `${base}|${JSON.stringify(Object.entries(require).sort(([a], [b]) => (a < b ? -1 : 1)))}`;

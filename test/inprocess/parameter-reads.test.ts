@@ -1,0 +1,233 @@
+/**
+ * Parameter reads per execution (issue #17): every write operation reads a parameter without an
+ * expression once per execution, not once per item (n8n's getNodeParameter costs about 15 µs a
+ * call). The node runs in n8n-core against the emulator with its context wrapped to count
+ * getNodeParameter calls; runs of 3 and 30 items must make the same number of calls, except one
+ * call per item for each parameter that holds an expression.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
+
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { runNode } from '../harness/inprocess';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	emu.addTable(demo.docId, 'Reads', [
+		{ id: 'Email', type: 'Text' },
+		{ id: 'Name', type: 'Text' },
+		{ id: 'N', type: 'Int' },
+		{ id: 'Files', type: 'Attachments' },
+	]);
+	emu.addRecords(
+		demo.docId,
+		'Reads',
+		Array.from({ length: 40 }, (_, i) => ({ Email: `e${i}@x`, Name: `n${i}`, N: i })),
+	);
+});
+afterAll(async () => await emu.close());
+
+/** The Grist node, with getNodeParameter counted by parameter name. */
+class CountingGrist extends Grist {
+	static calls = new Map<string, number>();
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const counted = new Proxy(this, {
+			get(target, prop, receiver) {
+				if (prop === 'getNodeParameter') {
+					return (name: string, ...rest: unknown[]) => {
+						CountingGrist.calls.set(name, (CountingGrist.calls.get(name) ?? 0) + 1);
+						return (target.getNodeParameter as (...a: unknown[]) => unknown)(name, ...rest);
+					};
+				}
+				const value = Reflect.get(target, prop, receiver) as unknown;
+				return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+			},
+		});
+		return await Grist.prototype.execute.call(counted);
+	}
+}
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+const mapper = (
+	value: IDataObject | null,
+	mappingMode = 'defineBelow',
+	matching: string[] = [],
+) => ({
+	mappingMode,
+	value,
+	matchingColumns: matching,
+	schema: [],
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
+
+async function callsFor(
+	parameters: IDataObject,
+	input: (i: number) => INodeExecutionData,
+	n: number,
+): Promise<Map<string, number>> {
+	CountingGrist.calls = new Map();
+	const r = await runNode({
+		node: new CountingGrist(),
+		parameters: {
+			document: rl(demo.docId),
+			table: rl('Reads'),
+			...parameters,
+		} as INodeParameters,
+		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
+		input: Array.from({ length: n }, (_, i) => input(i)),
+	});
+	expect(r.error).toBeUndefined();
+	expect(r.items).toHaveLength(n);
+	return CountingGrist.calls;
+}
+
+/** Parameters whose number of reads grows with the items: name → reads per extra item. */
+async function perItemReads(
+	parameters: IDataObject,
+	input: (i: number) => INodeExecutionData = (i) => ({ json: { Email: `e${i}@x`, N: i } }),
+): Promise<Record<string, number>> {
+	const small = await callsFor(parameters, input, 3);
+	const large = await callsFor(parameters, input, 30);
+	const out: Record<string, number> = {};
+	for (const [name, count] of large) {
+		const extra = (count - (small.get(name) ?? 0)) / 27;
+		if (extra !== 0) out[name] = extra;
+	}
+	return out;
+}
+
+const file = (i: number) => ({
+	data: Buffer.from(`file ${i}`).toString('base64'),
+	mimeType: 'text/plain',
+	fileName: `f${i}.txt`,
+});
+
+describe('a parameter without an expression is read once per execution', () => {
+	it('record create: mapper (automatic and defined below), JSON, noparse', async () => {
+		expect(
+			await perItemReads({
+				resource: 'record',
+				operation: 'create',
+				columns: mapper(null, 'autoMapInputData'),
+				options: { noparse: true },
+			}),
+		).toEqual({});
+		expect(
+			await perItemReads({
+				resource: 'record',
+				operation: 'create',
+				columns: mapper({ Name: 'same', N: 1 }),
+			}),
+		).toEqual({});
+		expect(
+			await perItemReads({
+				resource: 'record',
+				operation: 'create',
+				dataMode: 'json',
+				fieldsJson: '{"Name": "same"}',
+			}),
+		).toEqual({});
+	});
+
+	it('record create: a mapped value with an expression is read per item, nothing else', async () => {
+		expect(
+			await perItemReads({
+				resource: 'record',
+				operation: 'create',
+				columns: mapper({ Name: '={{ $json.Email }}' }),
+			}),
+		).toEqual({ 'columns.value': 1 });
+	});
+
+	it('record update: only the Row ID expression per item', async () => {
+		expect(
+			await perItemReads(
+				{
+					resource: 'record',
+					operation: 'update',
+					rowId: '={{ $json.id }}',
+					columns: mapper(null, 'autoMapInputData'),
+				},
+				(i) => ({ json: { id: i + 1, Name: `u${i}` } }),
+			),
+		).toEqual({ rowId: 1 });
+	});
+
+	it('record upsert: options, match columns and data mode once', async () => {
+		expect(
+			await perItemReads({
+				resource: 'record',
+				operation: 'upsert',
+				columns: mapper(null, 'autoMapInputData', ['Email']),
+				options: { onMany: 'all', noAdd: false, noUpdate: false, allowEmptyRequire: false },
+			}),
+		).toEqual({});
+		expect(
+			await perItemReads({
+				resource: 'record',
+				operation: 'upsert',
+				dataMode: 'json',
+				fieldsJson: '={{ JSON.stringify($json) }}',
+				matchColumns: 'Email',
+			}),
+		).toEqual({ fieldsJson: 1 });
+	});
+
+	it('record delete and columnar delete: only the Row IDs expression per item', async () => {
+		// Deletes are checked last in this file's table: ids 1–30 are deleted by the first run.
+		expect(
+			await perItemReads({ resource: 'columnar', operation: 'create', data: '{"N": [1, 2]}' }),
+		).toEqual({});
+		expect(
+			await perItemReads(
+				{ resource: 'record', operation: 'delete', rowIds: '={{ $json.id }}' },
+				(i) => ({ json: { id: i + 1 } }),
+			),
+		).toEqual({ rowIds: 1 });
+		expect(
+			await perItemReads(
+				{ resource: 'columnar', operation: 'delete', rowIds: '={{ $json.id }}' },
+				(i) => ({ json: { id: i + 1 } }),
+			),
+		).toEqual({ rowIds: 1 });
+	});
+
+	it('columnar update: the data expression per item', async () => {
+		expect(
+			await perItemReads(
+				{
+					resource: 'columnar',
+					operation: 'update',
+					data: '={{ JSON.stringify({ id: [$json.id], N: [7] }) }}',
+				},
+				(i) => ({ json: { id: 31 + (i % 9) } }),
+			),
+		).toEqual({ data: 1 });
+	});
+
+	it('attachment upload (attached to a record): only the Row ID expression per item', async () => {
+		expect(
+			await perItemReads(
+				{
+					resource: 'attachment',
+					operation: 'upload',
+					attachToRecord: true,
+					rowId: '={{ $json.id }}',
+					attachmentsColumn: 'Files',
+				},
+				(i) => ({ json: { id: 31 + (i % 9) }, binary: { data: file(i) } }),
+			),
+		).toEqual({ rowId: 1 });
+	});
+});
