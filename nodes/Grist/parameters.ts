@@ -16,6 +16,7 @@ import type {
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import { AccessInputError, type AccessRow, type AccessTarget } from './helpers/access';
+import { DEFAULT_MAX_ITEMS } from './helpers/batch';
 import { columnTypes, type GristColumn } from './helpers/columns';
 import {
 	FilterError,
@@ -396,6 +397,25 @@ export function parseRowIds(
 		}
 		return n;
 	});
+}
+
+/** Options → Batch Size of item `itemIndex`: records per request of a batched write (default 500). */
+export function readBatchSize(this: IExecuteFunctions, itemIndex: number): number {
+	const raw = itemParameter.call(
+		this,
+		'options.batchSize',
+		itemIndex,
+		DEFAULT_MAX_ITEMS,
+	) as unknown;
+	const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Batch Size of item ${itemIndex} must be a whole number of at least 1, not ${JSON.stringify(raw)}`,
+			{ itemIndex, description: 'Set Options → Batch Size to 1 or more (default 500).' },
+		);
+	}
+	return n;
 }
 
 export function noparseQs(

@@ -1,7 +1,8 @@
 /**
  * Batch executor for write operations: every input item is prepared (parameters read, values
  * encoded, bad input rejected before any request), grouped by target (document, table, query
- * options, field set…), chunked with `chunkRecords` of helpers/batch.ts (≤500 records, <1 MB of JSON), and sent with
+ * options, field set…), chunked with `chunkRecords` of helpers/batch.ts (≤ Options → Batch Size
+ * records, default 500, and <1 MB of JSON), and sent with
  * one request per chunk. Results are mapped back to input items in input order, paired.
  *
  * On a failing chunk: with Continue On Fail its items get error items and the other chunks go
@@ -59,6 +60,8 @@ export interface BatchOptions<R, G> {
 	/** Bytes of the JSON envelope around the records, e.g. `{"records":[` + `]}`. */
 	envelopeBytes?: number;
 	maxItems?: number;
+	/** Records per request of one group's requests (Options → Batch Size), else `maxItems`. */
+	maxItemsOf?: (group: G) => number | undefined;
 	maxBytes?: number;
 	/** "written", "deleted"… for the message of a failed batch. */
 	verb?: string;
@@ -69,6 +72,8 @@ export interface WriteGroup {
 	target: Target;
 	qs: IDataObject;
 	types: Record<string, string>;
+	/** Records per request (Options → Batch Size). */
+	batchSize?: number;
 }
 
 interface PreparedUnit<R, G> extends BatchUnit<R, G> {
@@ -139,15 +144,16 @@ export async function executeBatched<R, G>(
 	// 2. One request per chunk, in first-seen order of groups.
 	const plan: Array<{ group: G; chunk: Array<PreparedUnit<R, G>> }> = [];
 	for (const { group, units } of groups.values()) {
+		const groupMax = options.maxItemsOf?.(group) ?? maxItems;
 		const chunks = chunkRecords(units, {
-			maxItems,
+			maxItems: groupMax,
 			maxBytes,
 			envelopeBytes: envelope,
 			sizeOf: (u) => u.bytes,
 		});
 		for (const chunk of splitByRecordCount(
 			chunks.map((c) => c.items),
-			maxItems,
+			groupMax,
 		)) {
 			plan.push({ group, chunk });
 		}

@@ -501,12 +501,23 @@ export const noparseOption: INodeProperties = {
 		"Whether to skip Grist's parsing of text by the column's format (currency signs, thousands separators, dates in the column's date format, a reference's display value). Grist still stores plain numbers and ISO dates given as text as numbers and dates.",
 };
 
-/** The Options of a write whose only option is noparse (record create/update, columnar create/update). */
+/** Records per request of a batched write (parameters.ts readBatchSize; default: 500, as before the option). */
+export const batchSizeOption: INodeProperties = {
+	displayName: 'Batch Size',
+	name: 'batchSize',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 500,
+	description:
+		"Most records per request (a request also stays under Grist's 1 MB body limit). Bigger batches load faster, but each request holds the document longer, so other users' edits wait for it; smaller ones cost more requests.",
+};
+
+/** The Options of a record or columnar create/update: noparse and the batch size. */
 export const writeOptionsField: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [noparseOption],
+	options: [batchSizeOption, noparseOption],
 };

@@ -8,7 +8,7 @@ import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
-import { noparseQs, parseRowIds, readTarget } from '../../parameters';
+import { noparseQs, parseRowIds, readBatchSize, readTarget } from '../../parameters';
 import { ColumnCache, targetKey, writeColumnarData } from '../../transport/api';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
@@ -21,6 +21,7 @@ export async function writeColumnar(
 	const cache = new ColumnCache(client);
 	const options: BatchOptions<IDataObject, WriteGroup> = {
 		envelopeBytes: 2,
+		maxItemsOf: (group) => group.batchSize,
 		prepare: async (itemIndex) => {
 			const target = readTarget.call(ctx, itemIndex);
 			const data = readColumnar.call(ctx, itemIndex, mode === 'update');
@@ -39,9 +40,10 @@ export async function writeColumnar(
 			});
 			const qs = noparseQs.call(ctx, itemIndex);
 			const keys = Object.keys(rows[0]).sort();
+			const batchSize = readBatchSize.call(ctx, itemIndex);
 			return {
-				key: JSON.stringify([targetKey(target), qs, keys]),
-				group: { target, qs, types: table.types },
+				key: JSON.stringify([targetKey(target), qs, keys, batchSize]),
+				group: { target, qs, types: table.types, batchSize },
 				records: rows,
 			};
 		},

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { simplifyRecord } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { noparseQs, readRawFields, readTarget } from '../../parameters';
+import { noparseQs, readBatchSize, readRawFields, readTarget } from '../../parameters';
 import { addRecords, ColumnCache, targetKey } from '../../transport/api';
 import {
 	columnsMapper,
@@ -44,6 +44,7 @@ export async function execute(
 	const cache = new ColumnCache(client);
 	const options: BatchOptions<{ fields: IDataObject }, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
+		maxItemsOf: (group) => group.batchSize,
 		prepare: async (itemIndex) => {
 			const target = readTarget.call(this, itemIndex);
 			const table = await cache.info(target, itemIndex);
@@ -51,9 +52,10 @@ export async function execute(
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
 			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
 			const qs = noparseQs.call(this, itemIndex);
+			const batchSize = readBatchSize.call(this, itemIndex);
 			return {
-				key: `${targetKey(target)}|${JSON.stringify(qs)}`,
-				group: { target, qs, types: table.types },
+				key: `${targetKey(target)}|${JSON.stringify(qs)}|${batchSize}`,
+				group: { target, qs, types: table.types, batchSize },
 				records: [{ fields }],
 			};
 		},

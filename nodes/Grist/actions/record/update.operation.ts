@@ -13,6 +13,7 @@ import {
 	itemParameterValue,
 	noparseQs,
 	parseRowIds,
+	readBatchSize,
 	readRawFields,
 	readTarget,
 } from '../../parameters';
@@ -64,6 +65,7 @@ export async function execute(
 	const cache = new ColumnCache(client);
 	const options: BatchOptions<RecordUpdate, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
+		maxItemsOf: (group) => group.batchSize,
 		prepare: async (itemIndex) => {
 			const target = readTarget.call(this, itemIndex);
 			const ids = parseRowIds.call(
@@ -88,9 +90,10 @@ export async function execute(
 			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
 			const qs = noparseQs.call(this, itemIndex);
 			const fieldSet = Object.keys(fields).sort();
+			const batchSize = readBatchSize.call(this, itemIndex);
 			return {
-				key: JSON.stringify([targetKey(target), qs, fieldSet]),
-				group: { target, qs, types: table.types },
+				key: JSON.stringify([targetKey(target), qs, fieldSet, batchSize]),
+				group: { target, qs, types: table.types, batchSize },
 				records: [{ id: ids[0], fields }],
 			};
 		},

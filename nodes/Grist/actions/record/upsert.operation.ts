@@ -13,11 +13,13 @@ import {
 	itemParameter,
 	itemParameterValue,
 	noparseQs,
+	readBatchSize,
 	readRawFields,
 	readTarget,
 } from '../../parameters';
 import { ColumnCache, targetKey, upsertRecords } from '../../transport/api';
 import {
+	batchSizeOption,
 	columnsMapper,
 	dataModeField,
 	documentLocator,
@@ -57,6 +59,7 @@ const properties: INodeProperties[] = [
 				default: false,
 				description: 'Whether an item without match values may match every record of the table',
 			},
+			batchSizeOption,
 			{
 				displayName: 'Never Add',
 				name: 'noAdd',
@@ -114,6 +117,7 @@ export async function execute(
 	const seen = new Map<string, number>();
 	const options: BatchOptions<RecordUpsert, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
+		maxItemsOf: (group) => group.batchSize,
 		prepare: async (itemIndex) => {
 			const target = readTarget.call(this, itemIndex);
 			const table = await cache.info(target, itemIndex);
@@ -176,13 +180,14 @@ export async function execute(
 			if (itemParameter.call(this, 'options.noAdd', itemIndex, false)) qs.noadd = 1;
 			if (itemParameter.call(this, 'options.noUpdate', itemIndex, false)) qs.noupdate = 1;
 			if (allowEmpty) qs.allow_empty_require = 1;
-			const base = JSON.stringify([targetKey(target), qs]);
+			const batchSize = readBatchSize.call(this, itemIndex);
+			const base = JSON.stringify([targetKey(target), qs, batchSize]);
 			const requireKey = `${base}|${JSON.stringify(Object.entries(require).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
 			const round = seen.get(requireKey) ?? 0;
 			seen.set(requireKey, round + 1);
 			return {
 				key: `${base}|${round}`,
-				group: { target, qs, types: table.types },
+				group: { target, qs, types: table.types, batchSize },
 				records: [{ require, fields }],
 			};
 		},
