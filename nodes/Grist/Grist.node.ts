@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, credentialOptions } from './actions/common.descriptions';
 import { resourceModules } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch, loadOptions, resourceMapping } from './methods';
@@ -29,8 +30,9 @@ export class Grist implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'gristRecordsApi', required: true }],
+		credentials: credentialOptions,
 		properties: [
+			authenticationProperty,
 			{
 				displayName: 'Resource',
 				name: 'resource',

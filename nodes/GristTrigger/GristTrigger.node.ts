@@ -7,7 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { documentLocator, tableLocator } from '../Grist/actions/common.descriptions';
+import {
+	authenticationProperty,
+	credentialOptions,
+	documentLocator,
+	tableLocator,
+} from '../Grist/actions/common.descriptions';
 import { simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
 import { columnTypes, isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
 import { FilterError, parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
@@ -81,8 +86,9 @@ export class GristTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'gristRecordsApi', required: true }],
+		credentials: credentialOptions,
 		properties: [
+			authenticationProperty,
 			documentLocator,
 			tableLocator,
 			{

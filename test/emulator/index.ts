@@ -70,6 +70,19 @@
  * also in workspace listings for signed-in callers); `parentPos` numbers columns by position;
  * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `Invalid row id`;
  * POST /columns' defaults follow grist-core's AddColumn source (isFormula true) — not measured.
+ *
+ * OAuth server (routes-oauth.ts, `emu.oauth`; not in grist-core, so beyond the facts of reference
+ * §10 all guessed): the endpoints live on every host's origin (`/oidc/auth`, `/oidc/token`,
+ * discovery at `/.well-known/oauth-authorization-server`, revocation announced but not served);
+ * consent is automatic for the first real user (`consent = 'deny'`, `grantDocs`, `consentUserId`
+ * are test hooks); codes live 60 s; client auth by HTTP Basic or client_secret_post; every refresh
+ * rotates the refresh token (Grist rotates only late in its life); token errors are
+ * `{error, error_description}` with 400 (401 for a bad client); an unknown or expired access token
+ * gets 401 `Bad request: invalid access token` / `… access token expired`; a refused endpoint,
+ * a missing scope or a document outside the grant get 403 with texts of our own; a partial grant
+ * does not filter `GET /orgs/{org}/workspaces`; the endpoint table applies to the paths as the
+ * emulator routes them (after `/o/<org>`), and `/api/docs/{d}/tables/{t}/records` accepts any
+ * write method with doc:write.
  */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -91,6 +104,7 @@ import type { Doc, Role, Table, User } from './model';
 import { EVERYONE_EMAIL, Store, isHiddenCol } from './model';
 import { RowEvaluator } from './formula';
 import { ROUTES } from './routes';
+import { OAuthServer } from './routes-oauth';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -99,6 +113,8 @@ export interface EmulatorOptions {
 	baseDomain?: string;
 	logBodies?: boolean;
 	attachmentMaxBytes?: number;
+	/** Log each request's handling time (`ms`: arrival to the last byte of the answer); the bench uses it. */
+	timing?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -114,6 +130,8 @@ export interface RequestLogEntry {
 	hasAuthorization: boolean;
 	/** Cost model: rows the request read (records/data reads: the whole table; /sql: SQLite's plan). */
 	rowsScanned?: number;
+	/** With the `timing` option: ms from the request's arrival to the end of the answer. */
+	ms?: number;
 }
 
 export interface DemoSite {
@@ -170,6 +188,11 @@ export class GristEmulator {
 	private timers = new Set<ReturnType<typeof setTimeout>>();
 	private closed = false;
 	private readonly opts: Ctx['opts'];
+	/** Grist's OAuth server (routes-oauth.ts): register apps, consent hooks, token lifetimes. */
+	readonly oauth = new OAuthServer(
+		() => Date.now(),
+		() => [...this.store.users.values()].find((u) => u.id > 2)?.id,
+	);
 
 	constructor(
 		private server: http.Server,
@@ -185,6 +208,7 @@ export class GristEmulator {
 			baseDomain: (options.baseDomain ?? 'getgrist.com').toLowerCase(),
 			logBodies: options.logBodies ?? true,
 			attachmentMaxBytes: options.attachmentMaxBytes ?? 50 * 1024 * 1024,
+			timing: options.timing ?? false,
 		};
 		server.on('connection', (s: Socket) => {
 			this.sockets.add(s);
@@ -560,6 +584,10 @@ export class GristEmulator {
 			hasAuthorization: req.headers.authorization !== undefined,
 		};
 		this.log.push(entry);
+		if (this.opts.timing) {
+			const arrived = performance.now();
+			res.on('finish', () => (entry.ms = performance.now() - arrived));
+		}
 		let release: (() => void) | undefined;
 		const respondError = (err: ApiError) => {
 			entry.status = err.status;
@@ -574,6 +602,22 @@ export class GristEmulator {
 				: this.opts.bodyLimitBytes;
 			const { buf, bytes } = await readBody(req, limit);
 			entry.bodyBytes = bytes;
+			// Grist's OAuth server: form bodies and client authentication of its own, never logged
+			const oauth = this.oauth.handle({
+				method,
+				path: apiPath,
+				query,
+				authorization: req.headers.authorization,
+				contentType: ctype,
+				body: buf ?? undefined,
+				origin: `http://${req.headers.host ?? hostHeader}`,
+			});
+			if (oauth) {
+				entry.status = oauth.status;
+				res.writeHead(oauth.status, oauth.headers);
+				res.end(oauth.body);
+				return;
+			}
 			let body: ParsedBody = { kind: 'none', json: {}, bytes }; // like body-parser: req.body defaults to {}
 			let bodyError: ApiError | undefined;
 			if (!buf) {
@@ -667,7 +711,7 @@ export class GristEmulator {
 			else if (scope.kind === 'merged') entry.org = 'docs';
 
 			// auth
-			const user = this.authenticate(req, method);
+			const user = this.authenticate(req, method, apiPath);
 			if (bodyError) throw bodyError;
 
 			const ctx: Ctx = {
@@ -737,13 +781,20 @@ export class GristEmulator {
 		return { kind: 'org', key: org.domain };
 	}
 
-	private authenticate(req: IncomingMessage, method: string): User | undefined {
+	private authenticate(req: IncomingMessage, method: string, apiPath: string): User | undefined {
 		const auth = req.headers.authorization;
 		if (auth !== undefined) {
 			const m = auth.match(/^\s*(\S+)(?:\s+(.*))?$/);
 			if (!m || m[1].toLowerCase() !== 'bearer')
 				throw new ApiError(401, "Bad request: unsupported Authorization scheme, expected 'Bearer'");
 			const key = (m[2] ?? '').trim();
+			if (key.startsWith('grist_at_')) {
+				const grant = this.oauth.authenticate(key);
+				this.oauth.checkRequest(grant, method, apiPath);
+				const owner = this.store.users.get(grant.userId);
+				if (!owner) throw new ApiError(401, 'Bad request: invalid access token');
+				return owner;
+			}
 			const user = this.store.userByKey(key);
 			if (!user) throw new ApiError(401, 'Bad request: invalid API key');
 			return user;

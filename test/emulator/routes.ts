@@ -17,6 +17,7 @@
  * | §10 GET /api/profile/user               | routes-profile.ts        |
  * | §10 SQL                                 | routes-sql.ts            |
  * | §10 Webhooks                            | not emulated (routes-webhooks.ts) |
+ * | §10 OAuth apps (OAuth server, not /api) | routes-oauth.ts, called by index.ts before the API routes |
  *
  * A new section: a `routes-<section>.ts` exporting its `Route[]` (the doc-worker sections build
  * theirs with docworker.ts's `docRoute`/`tableRoute`), listed below and in the table above.

@@ -81,13 +81,21 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { UnexpectedError, Workflow, createRunExecutionData, deepCopy } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	UnexpectedError,
+	Workflow,
+	createRunExecutionData,
+	deepCopy,
+} from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 
 import { GristRecordsApi } from '../../credentials/GristRecordsApi.credentials';
+import { GristRecordsOAuth2Api } from '../../credentials/GristRecordsOAuth2Api.credentials';
 import { buildAdditionalData } from './inprocess/additional-data';
 import { Container } from './inprocess/core-deps';
 import { HarnessCredentialTypes, HarnessCredentialsHelper } from './inprocess/credentials';
+import { OAuth2Api } from './inprocess/oauth2';
 import {
 	HarnessNodeTypes,
 	HarnessStart,
@@ -131,6 +139,8 @@ function createSession(
 ): Session {
 	const credentialTypes = new HarnessCredentialTypes([
 		new GristRecordsApi(),
+		new GristRecordsOAuth2Api(),
+		new OAuth2Api(),
 		...extraCredentialTypes,
 	]);
 	const credentialsHelper = new HarnessCredentialsHelper(credentialTypes);
@@ -461,7 +471,17 @@ export async function loadOptions(opts: LoadOptionsOptions): Promise<unknown> {
 	const session = createSession(
 		opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {},
 	);
-	const currentNodeParameters = deepCopy(opts.parameters);
+	// The editor sends the node's parameters with their defaults (e.g. `authentication`, which
+	// decides which credential the node may use).
+	const currentNodeParameters =
+		NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			deepCopy(opts.parameters),
+			true,
+			false,
+			null,
+			null,
+		) ?? deepCopy(opts.parameters);
 	const node: INode = {
 		parameters: deepCopy(opts.parameters),
 		id: 'uuid-1234',

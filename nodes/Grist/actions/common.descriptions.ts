@@ -521,3 +521,31 @@ export const writeOptionsField: INodeProperties = {
 	default: {},
 	options: [batchSizeOption, noparseOption],
 };
+
+/** Authentication of the Grist node and the trigger: API key (default) or OAuth2. */
+export const authenticationProperty: INodeProperties = {
+	displayName: 'Authentication',
+	name: 'authentication',
+	type: 'options',
+	options: [
+		{ name: 'API Key', value: 'apiKey' },
+		{ name: 'OAuth2', value: 'oAuth2' },
+	],
+	default: 'apiKey',
+	description:
+		'OAuth2 (a Grist OAuth app) can read and write records, tables, columns and attachments; organization, workspace and document administration and access management need an API key',
+};
+
+/** The two credentials, each shown for its Authentication choice. */
+export const credentialOptions = [
+	{
+		name: 'gristRecordsApi',
+		required: true,
+		displayOptions: { show: { authentication: ['apiKey'] } },
+	},
+	{
+		name: 'gristRecordsOAuth2Api',
+		required: true,
+		displayOptions: { show: { authentication: ['oAuth2'] } },
+	},
+];

@@ -25,6 +25,14 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
 import {
+	OAUTH_FORBIDDEN_HINT,
+	grantedScopes,
+	missingScopes,
+	oauthRefusedMessage,
+	oauthRule,
+	oauthScopeMessage,
+} from '../helpers/oauth';
+import {
 	DEFAULT_RETRY,
 	backoffDelay,
 	markUncertain,
@@ -48,6 +56,18 @@ export type GristContext =
 	| IHookFunctions;
 
 export const CREDENTIAL_NAME = 'gristRecordsApi';
+/** The OAuth2 credential (Grist calls OAuth clients "connected apps"). */
+export const CONNECTED_APP_CREDENTIAL_NAME = 'gristRecordsOAuth2Api';
+
+/** How the client authenticates: the credential type, and what must never appear in messages. */
+interface Auth {
+	credentialName: string;
+	oauth: boolean;
+	/** The API key, or the OAuth access and refresh tokens. */
+	secrets: string[];
+	/** The OAuth token's granted scopes, when the token answer stated them. */
+	scopes?: string[];
+}
 
 export interface GristRequest {
 	method: IHttpRequestMethods;
@@ -86,11 +106,18 @@ export class GristClient {
 	private constructor(
 		private readonly ctx: GristContext,
 		readonly server: GristServer,
-		private readonly apiKey: string,
+		private readonly auth: Auth,
 		private readonly retry: RetryPolicy,
 	) {}
 
+	/** Whether requests go out with an OAuth2 token (which Grist allows fewer endpoints). */
+	get isOAuth(): boolean {
+		return this.auth.oauth;
+	}
+
 	static async create(ctx: GristContext, retry: RetryPolicy = DEFAULT_RETRY): Promise<GristClient> {
+		if (ctx.getNode().parameters.authentication === 'oAuth2')
+			return await this.createOAuth(ctx, retry);
 		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 		const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 		if (apiKey === '') {
@@ -107,7 +134,52 @@ export class GristClient {
 				description: 'Fix the Server URL field of the Grist credential.',
 			});
 		}
-		return new GristClient(ctx, server, apiKey, retry);
+		return new GristClient(
+			ctx,
+			server,
+			{ credentialName: CREDENTIAL_NAME, oauth: false, secrets: [apiKey] },
+			retry,
+		);
+	}
+
+	private static async createOAuth(ctx: GristContext, retry: RetryPolicy): Promise<GristClient> {
+		const credentials = await ctx.getCredentials(CONNECTED_APP_CREDENTIAL_NAME);
+		const token = (credentials.oauthTokenData ?? {}) as IDataObject;
+		const text = (v: unknown) => (typeof v === 'string' ? v : '');
+		if (text(token.access_token) === '') {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'The Grist OAuth2 credential is not connected yet. Open it and click "Connect my account".',
+			);
+		}
+		let server: GristServer;
+		try {
+			server = normalizeServerUrl(credentialServerUrl(credentials));
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
+				description: 'Fix the Server URL field of the Grist OAuth2 credential.',
+			});
+		}
+		const auth: Auth = {
+			credentialName: CONNECTED_APP_CREDENTIAL_NAME,
+			oauth: true,
+			secrets: [text(token.access_token), text(token.refresh_token)].filter((t) => t !== ''),
+			scopes: grantedScopes(token.scope),
+		};
+		return new GristClient(ctx, server, auth, retry);
+	}
+
+	/** Refuses, before sending, what Grist never allows an OAuth token or the token's scopes lack. */
+	private checkOAuth(req: GristRequest): void {
+		const rule = oauthRule(req.method, req.path);
+		const refused = !rule.allowed ? oauthRefusedMessage(req.method, req.path) : undefined;
+		const missing = this.auth.scopes ? missingScopes(rule, this.auth.scopes) : [];
+		const problem = refused ?? (missing.length > 0 ? oauthScopeMessage(missing) : undefined);
+		if (!problem) return;
+		throw new NodeOperationError(this.ctx.getNode(), problem.message, {
+			description: problem.hint,
+			itemIndex: req.itemIndex,
+		});
 	}
 
 	/** The node making the requests (for errors raised around them). */
@@ -141,13 +213,16 @@ export class GristClient {
 		req: GristRequest,
 		extra: Pick<IHttpRequestOptions, 'json' | 'encoding'>,
 	): Promise<FullResponse> {
+		if (this.auth.oauth) this.checkOAuth(req);
 		const options: IHttpRequestOptions = {
 			method: req.method,
 			baseURL: this.server.base,
 			url: req.path,
 			qs: req.qs,
 			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
+			// n8n refreshes an OAuth2 token only when the request throws a 401: OAuth requests let
+			// error answers throw, and their answer is taken from the error below.
+			ignoreHttpStatusErrors: !this.auth.oauth,
 			...extra,
 		};
 		if (req.body !== undefined) {
@@ -162,16 +237,28 @@ export class GristClient {
 			try {
 				res = (await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx,
-					CREDENTIAL_NAME,
+					this.auth.credentialName,
 					{ ...options },
 				)) as FullResponse;
 			} catch (error) {
-				const code = networkErrorCode(error);
-				if (shouldRetry(req.method, { kind: 'network', code }, retries, this.retry)) {
-					await sleep(backoffDelay(retries, this.retry));
-					continue;
+				const answer = this.auth.oauth ? errorAnswer(error) : undefined;
+				if (answer) {
+					res = answer;
+				} else {
+					const code = networkErrorCode(error);
+					// n8n's own OAuth2 errors (not connected, refresh refused: reconnect) keep their text.
+					if (this.auth.oauth && code === undefined) {
+						throw new NodeOperationError(this.ctx.getNode(), error as Error, {
+							description: (error as { description?: string }).description,
+							itemIndex: req.itemIndex,
+						});
+					}
+					if (shouldRetry(req.method, { kind: 'network', code }, retries, this.retry)) {
+						await sleep(backoffDelay(retries, this.retry));
+						continue;
+					}
+					throw this.networkError(error, code, req, retries);
 				}
-				throw this.networkError(error, code, req, retries);
 			}
 			if (res.statusCode >= 200 && res.statusCode < 300) {
 				// A JSON endpoint answered with a web page: the Server URL is not a Grist API.
@@ -189,12 +276,19 @@ export class GristClient {
 		}
 	}
 
+	private redact(text: string): string {
+		return this.auth.secrets.reduce((t, secret) => redact(t, secret), text);
+	}
+
 	private apiError(res: FullResponse, req: GristRequest, retries: number): NodeApiError {
 		const body = res.body;
 		const notGrist = notGristAnswer(res.statusCode, body, this.server.origin);
-		const text = notGrist?.message ?? redact(gristErrorText(body, res.statusCode), this.apiKey);
+		const text = notGrist?.message ?? this.redact(gristErrorText(body, res.statusCode));
 		let hint =
-			notGrist?.hint ?? errorHint(res.statusCode, text, { method: req.method, path: req.path });
+			notGrist?.hint ??
+			(this.auth.oauth && res.statusCode === 403
+				? OAUTH_FORBIDDEN_HINT
+				: errorHint(res.statusCode, text, { method: req.method, path: req.path }));
 		const uncertain = writeMayHaveApplied(req.method, { kind: 'status', status: res.statusCode });
 		if (uncertain) {
 			hint +=
@@ -221,7 +315,7 @@ export class GristClient {
 		req: GristRequest,
 		retries: number,
 	): NodeApiError {
-		const text = redact(networkErrorMessage(error), this.apiKey);
+		const text = this.redact(networkErrorMessage(error));
 		const failure = networkFailureText({
 			origin: this.server.origin,
 			method: req.method,
@@ -240,6 +334,31 @@ export class GristClient {
 		if (failure.uncertain) markUncertain(apiError);
 		return apiError;
 	}
+}
+
+/**
+ * The HTTP answer inside an error thrown by n8n's request helper (OAuth2 requests let error
+ * answers throw, so that n8n can refresh on 401): status, body and headers; undefined when the
+ * error carries no answer (network errors, n8n's own OAuth2 errors).
+ */
+export function errorAnswer(error: unknown): FullResponse | undefined {
+	const seen = new Set<unknown>();
+	let e: unknown = error;
+	while (e && typeof e === 'object' && !seen.has(e)) {
+		seen.add(e);
+		const response = (e as { response?: unknown }).response as
+			| { status?: unknown; data?: unknown; headers?: unknown }
+			| undefined;
+		if (response && typeof response === 'object' && typeof response.status === 'number') {
+			return {
+				statusCode: response.status,
+				body: response.data,
+				headers: { ...((response.headers ?? {}) as FullResponse['headers']) },
+			};
+		}
+		e = (e as { cause?: unknown }).cause;
+	}
+	return undefined;
 }
 
 /** Headers (lower-case names), file name and MIME type of a file answer. */

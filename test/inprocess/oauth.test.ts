@@ -1,0 +1,188 @@
+/**
+ * The Grist node with Authentication = OAuth2 (credential gristRecordsOAuth2Api) run by n8n-core
+ * against the emulator's OAuth server: records read and written with the token, the token
+ * refreshed by n8n after it expires (401), operations Grist refuses to OAuth tokens stopped
+ * before any request, a missing scope named before the request when the token states its scopes,
+ * and Grist's 403 explained otherwise. No token or secret appears in errors or output.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { OAuthApp, OAuthTokenAnswer } from '../emulator/routes-oauth';
+import { runNode } from '../harness/inprocess';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let app: OAuthApp;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	app = emu.oauth.registerApp({
+		redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'],
+	});
+});
+afterAll(async () => await emu.close());
+beforeEach(() => emu.clearLog());
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+function connect(scopes = ['offline_access', 'doc:read', 'doc:write'], docs?: string[]) {
+	return emu.oauth.issue({ userId: demo.userId, clientId: app.clientId, scopes, docs });
+}
+
+async function run(
+	parameters: IDataObject,
+	token: OAuthTokenAnswer | Omit<OAuthTokenAnswer, 'scope'>,
+) {
+	const result = await runNode({
+		node: new Grist(),
+		parameters: { authentication: 'oAuth2', ...parameters } as INodeParameters,
+		otherCredentials: {
+			gristRecordsOAuth2Api: {
+				url: `${emu.url}/o/${demo.orgDomain}`,
+				clientId: app.clientId,
+				clientSecret: app.clientSecret,
+				oauthTokenData: { ...token },
+			},
+		},
+	});
+	const everything = JSON.stringify([
+		result.items,
+		result.error?.message,
+		result.error?.description,
+	]);
+	for (const secret of [
+		app.clientSecret,
+		token.access_token,
+		token.refresh_token ?? 'none-given',
+	]) {
+		expect(everything).not.toContain(secret);
+	}
+	return result;
+}
+
+const paths = () => emu.log.map((e) => `${e.method} ${e.apiPath} ${e.status}`);
+
+describe('OAuth2 credential in-process', () => {
+	test('reads and writes records with the access token', async () => {
+		const token = connect();
+		const read = await run(
+			{
+				resource: 'record',
+				operation: 'getAll',
+				document: rl(demo.docId),
+				table: rl('Customers'),
+				returnAll: true,
+			},
+			token,
+		);
+		expect(read.error).toBeUndefined();
+		expect(read.items.map((i) => i.json.Name)).toContain('Alice Martin');
+		const write = await run(
+			{
+				resource: 'record',
+				operation: 'create',
+				document: rl(demo.docId),
+				table: rl('Customers'),
+				columns: {
+					mappingMode: 'defineBelow',
+					value: { Name: 'Dora OAuth' },
+					matchingColumns: [],
+					schema: [],
+					attemptToConvertTypes: false,
+				},
+			},
+			token,
+		);
+		expect(write.error).toBeUndefined();
+		expect(emu.records(demo.docId, 'Customers').map((r) => r.fields.Name)).toContain('Dora OAuth');
+	});
+
+	test('an expired access token is refreshed by n8n (refresh token rotated) and the read goes through', async () => {
+		const token = connect();
+		emu.oauth.expireAccessTokens();
+		const before = emu.oauth.tokenRequests.length;
+		const read = await run(
+			{
+				resource: 'record',
+				operation: 'getAll',
+				document: rl(demo.docId),
+				table: rl('Customers'),
+				returnAll: true,
+			},
+			token,
+		);
+		expect(read.error).toBeUndefined();
+		expect(emu.oauth.tokenRequests.slice(before)).toEqual([
+			{ grantType: 'refresh_token', status: 200 },
+		]);
+		expect(paths()).toEqual([
+			`GET /api/docs/${demo.docId}/tables/Customers/columns 401`,
+			'POST /oidc/token 200',
+			`GET /api/docs/${demo.docId}/tables/Customers/columns 200`,
+			`GET /api/docs/${demo.docId}/tables/Customers/records 200`,
+		]);
+		// the spent refresh token is refused afterwards (rotation)
+		const again = await run(
+			{
+				resource: 'record',
+				operation: 'getAll',
+				document: rl(demo.docId),
+				table: rl('Customers'),
+				returnAll: true,
+			},
+			{ ...token, access_token: 'grist_at_expired' },
+		);
+		expect(again.error?.message).toMatch(/reconnect/i);
+	});
+
+	test('an operation Grist refuses to OAuth apps fails before any request, saying to use an API key', async () => {
+		const token = connect();
+		const result = await run(
+			{ resource: 'document', operation: 'get', document: rl(demo.docId) },
+			token,
+		);
+		expect(result.error?.message).toBe(
+			`Grist does not allow OAuth apps to call GET /api/docs/${demo.docId}`,
+		);
+		expect(result.error?.description).toMatch(/need an API key: set Authentication to API Key/);
+		expect(emu.log).toEqual([]);
+	});
+
+	test('a scope the token lacks is named before the request', async () => {
+		const token = connect(['offline_access', 'doc:read']);
+		const result = await run(
+			{
+				resource: 'record',
+				operation: 'delete',
+				document: rl(demo.docId),
+				table: rl('Customers'),
+				rowIds: String(demo.customerIds[0]),
+			},
+			token,
+		);
+		expect(result.error?.message).toBe('This OAuth2 connection lacks the Grist scope doc:write');
+		expect(result.error?.description).toMatch(/Additional Scopes/);
+		expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
+	});
+
+	test("without stated scopes, Grist's 403 is explained (document not granted)", async () => {
+		const { access_token, refresh_token } = connect(undefined, [demo.doc2Id]);
+		const token = { access_token, refresh_token, token_type: 'Bearer' as const, expires_in: 3600 };
+		const result = await run(
+			{
+				resource: 'record',
+				operation: 'getAll',
+				document: rl(demo.docId),
+				table: rl('Customers'),
+				returnAll: true,
+			},
+			token,
+		);
+		expect(result.error?.httpCode).toBe('403');
+		expect(result.error?.message).toBe('This app has no access to this document');
+		expect(result.error?.description).toMatch(/outside the documents granted/);
+	});
+});
