@@ -146,6 +146,8 @@ export interface N8n {
 	workflowStaticData(workflowId: string): Promise<Json | null>;
 	nodeTypes(): Promise<string[]>;
 	credentialTypes(): Promise<string[]>;
+	/** The owner's browser session cookie (for flows a browser drives, e.g. OAuth2 connect). */
+	sessionCookie(): string;
 	/** The credential types as n8n serves them to the editor (`/types/credentials.json`). */
 	credentialTypeDescriptions(): Promise<Json[]>;
 	logs(): string;
@@ -493,6 +495,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			nodeTypes: async () => await typeNames(baseUrl, cookie, 'nodes'),
 			credentialTypes: async () => await typeNames(baseUrl, cookie, 'credentials'),
 			credentialTypeDescriptions: async () => await typeList(baseUrl, cookie, 'credentials'),
+			sessionCookie: () => cookie,
 			logs: () => p.output(),
 			stop: async () => {
 				await p.kill();
