@@ -174,16 +174,26 @@ function hasExpression(value: unknown): boolean {
 interface SameForAll {
 	/** The node's raw parameters (`getNode()` deep-copies the node, so it is called once). */
 	parameters: INodeParameters;
-	/** By parameter: the value read for all items, or `null` when it holds an expression. */
-	values: Map<string, { value: unknown } | null>;
+	/**
+	 * By parameter: the value read for all items; `{ field }` for the expression
+	 * `={{ $json.<field> }}`; `null` for any other expression.
+	 */
+	values: Map<string, { value: unknown } | { field: string } | null>;
+	/** The same for `itemParameterValue` (objects kept). */
+	objectValues: Map<string, { value: unknown } | { field: string } | null>;
+	/** The last target `readTarget` returned (callers must not modify it). */
+	target?: Target;
 }
+
+/** `={{ $json.id }}`, `={{ $json["id"] }}`: an item's own field, the default of Row ID(s). */
+const JSON_FIELD = /^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"'\\]+)\2\s*\])\s*\}\}$/;
 
 const sameForAll = new WeakMap<object, SameForAll>();
 
 function sameForAllCache(ctx: IExecuteFunctions): SameForAll {
 	let cache = sameForAll.get(ctx);
 	if (!cache) {
-		cache = { parameters: ctx.getNode().parameters, values: new Map() };
+		cache = { parameters: ctx.getNode().parameters, values: new Map(), objectValues: new Map() };
 		sameForAll.set(ctx, cache);
 	}
 	return cache;
@@ -198,20 +208,28 @@ function readOnce<T>(
 	objects: boolean,
 ): T {
 	const cache = sameForAllCache(ctx);
-	const key = `${name}|${options?.extractValue ? 'extract' : ''}|${objects ? 'object' : ''}`;
-	let entry = cache.values.get(key);
+	const values = objects ? cache.objectValues : cache.values;
+	const key = options?.extractValue ? `${name}|extract` : name;
+	let entry = values.get(key);
 	if (entry === undefined) {
 		let raw: unknown = cache.parameters;
 		for (const part of name.split('.')) raw = (raw as IDataObject | undefined)?.[part];
 		if (hasExpression(raw)) {
-			entry = null;
-			cache.values.set(key, entry);
+			const m = typeof raw === 'string' && !options ? JSON_FIELD.exec(raw) : null;
+			entry = m ? { field: m[1] ?? m[3] } : null;
+			values.set(key, entry);
 		}
 	}
-	if (entry) return entry.value as T;
+	if (entry && 'value' in entry) return entry.value as T;
+	if (entry) {
+		// What n8n's expression gives for a plain value of the item (a number, text or boolean);
+		// anything else (missing, null, objects) goes through n8n as before.
+		const v = ctx.getInputData()[itemIndex]?.json?.[entry.field];
+		if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v as T;
+	}
 	const value = ctx.getNodeParameter(name, itemIndex, fallback as never, options) as T;
 	if (entry === undefined && (objects || value === null || typeof value !== 'object'))
-		cache.values.set(key, { value });
+		values.set(key, { value });
 	return value;
 }
 
@@ -271,7 +289,11 @@ export function readTarget(this: IExecuteFunctions, itemIndex: number): Target {
 			description: 'Pick a table from the list, or enter its ID (as shown in Raw Data).',
 		});
 	}
-	return { docId, tableId };
+	// The same object for every item of one table, so that keys derived from it are computed once.
+	const cache = sameForAllCache(this);
+	if (cache.target?.docId !== docId || cache.target.tableId !== tableId)
+		cache.target = { docId, tableId };
+	return cache.target;
 }
 
 // ---------------------------------------------------------------------------------------------

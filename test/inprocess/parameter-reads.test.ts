@@ -150,18 +150,20 @@ describe('a parameter without an expression is read once per execution', () => {
 		).toEqual({ 'columns.value': 1 });
 	});
 
-	it('record update: only the Row ID expression per item', async () => {
-		expect(
-			await perItemReads(
+	it('record update: the default Row ID ={{ $json.id }} is read from the item, another expression through n8n', async () => {
+		const update = (rowId: string) =>
+			perItemReads(
 				{
 					resource: 'record',
 					operation: 'update',
-					rowId: '={{ $json.id }}',
+					rowId,
 					columns: mapper(null, 'autoMapInputData'),
 				},
 				(i) => ({ json: { id: i + 1, Name: `u${i}` } }),
-			),
-		).toEqual({ rowId: 1 });
+			);
+		expect(await update('={{ $json.id }}')).toEqual({});
+		expect(await update('={{ $json["id"] }}')).toEqual({});
+		expect(await update('={{ $json.id + 0 }}')).toEqual({ rowId: 1 });
 	});
 
 	it('record upsert: options, match columns and data mode once', async () => {
@@ -184,7 +186,7 @@ describe('a parameter without an expression is read once per execution', () => {
 		).toEqual({ fieldsJson: 1 });
 	});
 
-	it('record delete and columnar delete: only the Row IDs expression per item', async () => {
+	it('record delete and columnar delete: Row IDs ={{ $json.id }} from the item', async () => {
 		// Deletes are checked last in this file's table: ids 1–30 are deleted by the first run.
 		expect(
 			await perItemReads({ resource: 'columnar', operation: 'create', data: '{"N": [1, 2]}' }),
@@ -194,10 +196,10 @@ describe('a parameter without an expression is read once per execution', () => {
 				{ resource: 'record', operation: 'delete', rowIds: '={{ $json.id }}' },
 				(i) => ({ json: { id: i + 1 } }),
 			),
-		).toEqual({ rowIds: 1 });
+		).toEqual({});
 		expect(
 			await perItemReads(
-				{ resource: 'columnar', operation: 'delete', rowIds: '={{ $json.id }}' },
+				{ resource: 'columnar', operation: 'delete', rowIds: '={{ String($json.id) }}' },
 				(i) => ({ json: { id: i + 1 } }),
 			),
 		).toEqual({ rowIds: 1 });
@@ -216,7 +218,7 @@ describe('a parameter without an expression is read once per execution', () => {
 		).toEqual({ data: 1 });
 	});
 
-	it('attachment upload (attached to a record): only the Row ID expression per item', async () => {
+	it('attachment upload (attached to a record): nothing per item', async () => {
 		expect(
 			await perItemReads(
 				{
@@ -228,6 +230,6 @@ describe('a parameter without an expression is read once per execution', () => {
 				},
 				(i) => ({ json: { id: 31 + (i % 9) }, binary: { data: file(i) } }),
 			),
-		).toEqual({ rowId: 1 });
+		).toEqual({});
 	});
 });

@@ -37,8 +37,15 @@ export interface Target {
 	tableId: string;
 }
 
+const targetKeys = new WeakMap<Target, string>();
+
 export function targetKey(t: Target): string {
-	return JSON.stringify([t.docId, t.tableId]);
+	let key = targetKeys.get(t);
+	if (key === undefined) {
+		key = JSON.stringify([t.docId, t.tableId]);
+		targetKeys.set(t, key);
+	}
+	return key;
 }
 
 function tablePath(client: GristClient, t: Target, ...rest: string[]): string {
