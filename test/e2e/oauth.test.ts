@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- e2e test */
 /**
  * The OAuth2 credential in a real n8n 2.41.1, against the emulator's OAuth server: the connect
  * flow driven headless as a browser would (n8n's OAuth2 start endpoint → the emulator's consent
@@ -6,6 +5,8 @@
  * token, an automatic refresh once the short-lived access token expired, and a clear message on
  * an operation Grist refuses to OAuth apps. No secret or token reaches output or n8n's log.
  */
+import { sleep } from 'n8n-workflow';
+
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import type { OAuthApp } from '../emulator/routes-oauth';
 import {
@@ -131,7 +132,7 @@ describe('OAuth2 credential in a real n8n', () => {
 	});
 
 	test('refreshes the token by itself once the access token expired', async () => {
-		await new Promise((r) => setTimeout(r, 2500)); // the access token lives 2 s here
+		await sleep(2500); // the access token lives 2 s here
 		emulator.clearLog();
 		const read = await n8n.runWorkflow(
 			manualWorkflow([
@@ -156,7 +157,7 @@ describe('OAuth2 credential in a real n8n', () => {
 			['GET', `/api/docs/${demo.docId}/tables/Customers/records`, 200],
 		]);
 		// the rotated refresh token was stored: the next expiry refreshes again
-		await new Promise((r) => setTimeout(r, 2500));
+		await sleep(2500);
 		const again = await n8n.runWorkflow(
 			manualWorkflow([
 				grist({
