@@ -427,6 +427,8 @@ export interface LoadOptionsOptions {
 	/** The node's current parameters, as the editor sends them. */
 	parameters: INodeParameters;
 	credentials?: CredentialData;
+	/** Credentials of other types, by type name (e.g. `gristRecordsOAuth2Api`). */
+	otherCredentials?: CredentialsByType;
 	method: string;
 	kind: LoadOptionsKind;
 	filter?: string;
@@ -468,9 +470,10 @@ export async function loadOptions(opts: LoadOptionsOptions): Promise<unknown> {
 			`Node type does not have method defined: ${opts.kind}.${opts.method}`,
 		);
 	}
-	const session = createSession(
-		opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {},
-	);
+	const session = createSession({
+		...(opts.otherCredentials ?? {}),
+		...(opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {}),
+	});
 	// The editor sends the node's parameters with their defaults (e.g. `authentication`, which
 	// decides which credential the node may use).
 	const currentNodeParameters =

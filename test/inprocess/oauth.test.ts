@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import type { OAuthApp, OAuthTokenAnswer } from '../emulator/routes-oauth';
-import { runNode } from '../harness/inprocess';
+import { loadOptions, runNode } from '../harness/inprocess';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -184,5 +184,68 @@ describe('OAuth2 credential in-process', () => {
 		expect(result.error?.httpCode).toBe('403');
 		expect(result.error?.message).toBe('This app has no access to this document');
 		expect(result.error?.description).toMatch(/outside the documents granted/);
+	});
+});
+
+describe('pickers with an OAuth2 credential', () => {
+	test('documents of a picked workspace come from the org listing (GET /workspaces/{id} is refused to OAuth)', async () => {
+		const token = connect();
+		emu.clearLog();
+		const res = (await loadOptions({
+			node: new Grist(),
+			kind: 'listSearch',
+			method: 'searchDocuments',
+			parameters: {
+				authentication: 'oAuth2',
+				resource: 'document',
+				operation: 'create',
+				workspace: { __rl: true, mode: 'id', value: String(demo.workspace2Id) },
+			} as never,
+			otherCredentials: {
+				gristRecordsOAuth2Api: {
+					url: `${emu.url}/o/${demo.orgDomain}`,
+					clientId: app.clientId,
+					clientSecret: app.clientSecret,
+					oauthTokenData: { ...token },
+				},
+			},
+		})) as { results: Array<{ name: string }> };
+		expect(res.results.map((r) => r.name)).toEqual(['Tasks']);
+		expect(paths()).toEqual([`GET /api/orgs/${demo.orgDomain}/workspaces 200`]);
+	});
+
+	test('organizations, workspaces and tables list with the token', async () => {
+		const token = connect();
+		const creds = {
+			gristRecordsOAuth2Api: {
+				url: `${emu.url}/o/${demo.orgDomain}`,
+				clientId: app.clientId,
+				clientSecret: app.clientSecret,
+				oauthTokenData: { ...token },
+			},
+		};
+		const list = async (method: string, parameters: IDataObject) =>
+			(await loadOptions({
+				node: new Grist(),
+				kind: 'listSearch',
+				method,
+				parameters: { authentication: 'oAuth2', ...parameters } as never,
+				otherCredentials: creds,
+			})) as { results: Array<{ name: string }> };
+		expect(
+			(await list('searchOrgs', { resource: 'org', operation: 'get' })).results.length,
+		).toBeGreaterThan(0);
+		expect(
+			(await list('searchWorkspaces', { resource: 'workspace', operation: 'get' })).results.length,
+		).toBeGreaterThan(0);
+		expect(
+			(
+				await list('searchTables', {
+					resource: 'record',
+					operation: 'getAll',
+					document: rl(demo.docId),
+				})
+			).results.map((r) => r.name),
+		).toContain('Customers');
 	});
 });

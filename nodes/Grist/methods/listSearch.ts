@@ -112,7 +112,10 @@ export async function searchDocuments(
 	const client = await GristClient.create(this);
 	let workspaces: WorkspaceInfo[];
 	const picked = pickedLocator(this, 'workspace');
-	if (picked) {
+	if (picked && client.isOAuth) {
+		// Grist refuses GET /workspaces/{id} to OAuth tokens; the org listing has the same docs.
+		workspaces = (await workspacesOf(this, client)).filter((w) => String(w.id) === picked);
+	} else if (picked) {
 		workspaces = [await getWorkspace<WorkspaceInfo>(client, picked)];
 	} else {
 		workspaces = await workspacesOf(this, client);
