@@ -675,6 +675,8 @@ export interface PollerOptions {
 	node: AnyNodeType;
 	parameters: INodeParameters;
 	credentials?: CredentialData;
+	/** Credentials of other types, by type name (e.g. `gristRecordsOAuth2Api`). */
+	otherCredentials?: CredentialsByType;
 	/** Workflow static data as stored by n8n (e.g. `{ 'node:Grist Trigger': { … } }`). */
 	staticData?: IDataObject;
 	typeVersion?: number;
@@ -708,9 +710,10 @@ export function createPoller(opts: PollerOptions): Poller {
 	const typeName = typeNameOf(opts.node);
 	const nodeName = nodeDisplayName(opts.node);
 	const nodeTypes = new HarnessNodeTypes({ [typeName]: opts.node });
-	const session = createSession(
-		opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {},
-	);
+	const session = createSession({
+		...(opts.otherCredentials ?? {}),
+		...(opts.credentials ? { [GRIST_CREDENTIAL_TYPE]: opts.credentials } : {}),
+	});
 	const workflowId = `harness-wf-${randomUUID()}`;
 	const nodeJson: INode = {
 		id: randomUUID(),

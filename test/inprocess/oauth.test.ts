@@ -8,9 +8,10 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
+import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import type { OAuthApp, OAuthTokenAnswer } from '../emulator/routes-oauth';
-import { loadOptions, runNode } from '../harness/inprocess';
+import { createPoller, loadOptions, runNode } from '../harness/inprocess';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -247,5 +248,35 @@ describe('pickers with an OAuth2 credential', () => {
 				})
 			).results.map((r) => r.name),
 		).toContain('Customers');
+	});
+});
+
+describe('Grist Trigger with an OAuth2 credential', () => {
+	test('polls with the token and emits new rows; the /sql idle check (refused to OAuth) is never sent', async () => {
+		const token = connect();
+		const p = createPoller({
+			node: new GristTrigger(),
+			parameters: {
+				authentication: 'oAuth2',
+				document: rl(demo.docId),
+				table: rl('Customers'),
+				event: 'rowAdded',
+			},
+			otherCredentials: {
+				gristRecordsOAuth2Api: {
+					url: `${emu.url}/o/${demo.orgDomain}`,
+					clientId: app.clientId,
+					clientSecret: app.clientSecret,
+					oauthTokenData: { ...token },
+				},
+			},
+		});
+		expect(await p.poll('trigger')).toBeNull();
+		emu.addRecords(demo.docId, 'Customers', [{ Name: 'Fay OAuth' }]);
+		emu.clearLog();
+		const out = await p.poll('trigger');
+		expect(out?.[0].map((i) => i.json.Name)).toEqual(['Fay OAuth']);
+		expect(emu.log.filter((e) => e.apiPath.endsWith('/sql'))).toEqual([]);
+		expect(emu.log.every((e) => e.status === 200)).toBe(true);
 	});
 });

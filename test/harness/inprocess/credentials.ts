@@ -9,7 +9,11 @@
  *   workflow's expression engine (`getSimpleParameterValue`, mode `internal`) and set on the
  *   request;
  * - `preAuthentication`: only runs when the type has an expirable hidden property (as in n8n).
- * Not modelled: credential overwrites, external secrets, dynamic (per-user) credentials, OAuth.
+ * OAuth2 types (`extends: ['oAuth2Api']`, base type in ./oauth2.ts) go through n8n-core's own
+ * OAuth2 path: it signs with the stored `oauthTokenData`, refreshes on 401 and stores the new
+ * token through `updateCredentialsOauthTokenData` (kept for the rest of the run).
+ * Not modelled: credential overwrites, external secrets, dynamic (per-user) credentials, the
+ * OAuth connect flow (tests issue tokens with the emulator's `oauth.issue`).
  */
 import { Credentials, getAdditionalKeys } from 'n8n-core';
 import type {
