@@ -319,7 +319,8 @@ async function nothingDue(
 	data: IDataObject & Stored,
 	stored: CursorState,
 ): Promise<boolean> {
-	if (data.sqlRefused) return false;
+	// OAuth2 tokens may not call /sql (Grist answers 403; the transport stops it before sending).
+	if (data.sqlRefused || ctx.client.isOAuth) return false;
 	const markColumn = ctx.creationColumn || undefined;
 	const query =
 		stored.kind === 'rowAdded'

@@ -92,7 +92,7 @@ export async function execute(
 			const fieldSet = Object.keys(fields).sort();
 			const batchSize = readBatchSize.call(this, itemIndex);
 			return {
-				key: JSON.stringify([targetKey(target), qs, fieldSet, batchSize]),
+				key: `${targetKey(target)}|${qs.noparse ?? ''}|${batchSize}|${fieldSet.join('\u0000')}`,
 				group: { target, qs, types: table.types, batchSize },
 				records: [{ id: ids[0], fields }],
 			};
