@@ -122,3 +122,15 @@ test('cost model: max(id) reads O(1) rows, a sorted records read the whole table
 		[1000, 1, 1000, 1000],
 	]);
 });
+
+test('timeout: a statement running past it is interrupted (400), capped at 1000 ms', async () => {
+	const slow = await api.post<ErrorBody>(sqlPath(), {
+		sql: 'with recursive c(x) as (select 1 union all select x + 1 from c limit 3000000) select x from c',
+		timeout: 1,
+	});
+	expect(slow.status).toBe(400);
+	expect(slow.json.error).toBe('a slow statement resulted in a database interrupt');
+	const noQ = await api.get<ErrorBody>(sqlPath());
+	expect(noQ.status).toBe(400);
+	expect(noQ.json.error).toBe('q parameter should be a string: undefined');
+});
