@@ -28,9 +28,10 @@
 //      node's executionTime, the emulator's handling time of its requests (the log's `ms`: arrival
 //      to the last byte of the answer), the difference (this package + n8n's request helper +
 //      loopback), the requests and the longest one (how long one request holds the document).
-//      Then the same three in this process through n8n-core (test/harness/inprocess.ts) with the
-//      built node, its context wrapped to time n8n's `httpRequestWithAuthentication`: node time
-//      minus the time inside that helper = the package's own time.
+//      And, first of all (an emulator of its own, so the main one's tables do not add garbage
+//      collection), the same three in this process through n8n-core (test/harness/inprocess.ts)
+//      with the built node, its context wrapped to time n8n's `httpRequestWithAuthentication`:
+//      node time minus the time inside that helper = the package's own time.
 //   4. Batch Size (Options), both ends: create with 100 and with 10,000 records per request
 //      (the 1 MB body limit still splits), against the default 500 of (1).
 //   5. Grist Trigger, idle poll on a 100,000-row table (the trigger in n8n-core, in this process,
@@ -329,12 +330,82 @@ function timedGristNode() {
 	return TimedGrist;
 }
 
+/**
+ * 3b. The package's own time for create, update and upsert of CREATE_ROWS items: the built node in
+ * n8n-core in this process, against an emulator of its own (so that garbage collection of the
+ * main emulator's tables does not land in the measurement), run first; the first round warms up.
+ */
+async function ownTime() {
+	const TimedGrist = timedGristNode();
+	const own = { create: [], update: [], upsert: [] };
+	const emu = await startEmulator({ logBodies: false });
+	try {
+		const demo = emu.seedDemo();
+		const base = `${emu.url}/o/${demo.orgDomain}`;
+		const rows = Array.from({ length: CREATE_ROWS }, (_, i) => makeRow(i));
+		const half = Math.floor(CREATE_ROWS / 2);
+		let n = 0;
+		const newTable = () => {
+			const t = `Own${++n}`;
+			emu.addTable(demo.docId, t, COLUMNS);
+			return t;
+		};
+		const seeded = () => {
+			const t = newTable();
+			emu.addRecords(demo.docId, t, rows);
+			return t;
+		};
+		const variants = {
+			create: {
+				table: newTable,
+				params: { operation: 'create', columns: autoMap },
+				input: () => rows.map((json) => ({ json })),
+			},
+			update: {
+				table: seeded,
+				params: { operation: 'update', rowId: '={{ $json.id }}', columns: autoMap },
+				input: () => rows.map((r, i) => ({ json: { id: i + 1, ...r, Name: `Updated ${i}` } })),
+			},
+			upsert: {
+				table: seeded,
+				params: { operation: 'upsert', columns: { ...autoMap, matchingColumns: ['Email'] } },
+				input: () => rows.map((_, i) => ({ json: makeRow(i + half) })),
+			},
+		};
+		for (let rep = 0; rep <= REPEATS; rep++) {
+			for (const [name, v] of Object.entries(variants)) {
+				const t = v.table();
+				const input = v.input();
+				gc();
+				const r = await runNode({
+					node: new TimedGrist(),
+					parameters: { resource: 'record', document: rl(demo.docId), table: rl(t), ...v.params },
+					credentials: { apiKey: demo.apiKey, url: base },
+					input,
+				});
+				if (r.error || r.items.length !== CREATE_ROWS)
+					throw new Error(`in-process ${name}: ${r.error?.message ?? r.items.length}`);
+				const { total, http } = TimedGrist.last;
+				if (rep === 0) continue; // warm-up
+				own[name].push({ total, http, ours: total - http });
+				log(
+					`in-process ${name} #${rep}: node ${ms(total)} ms, in n8n's HTTP helper ${ms(http)} ms, ours ${ms(total - http)} ms`,
+				);
+			}
+		}
+	} finally {
+		await emu.close();
+	}
+	return own;
+}
+
 // ------------------------------------------------------------------ main
 async function main() {
 	const t0 = Date.now();
 	log(
 		`n8n ${N8N_VERSION}; create ${fmtInt(CREATE_ROWS)} rows (built-in sample ${fmtInt(BUILTIN_ITEMS)}), read ${fmtInt(READ_ROWS)} rows, ${REPEATS} repeats (built-in create ${BUILTIN_REPEATS})`,
 	);
+	const own = await ownTime();
 	const emu = await startEmulator({ logBodies: false, timing: true });
 	let n8n;
 	const stop = async () => {
@@ -736,39 +807,6 @@ async function main() {
 			log(
 				`read #${rep} raw: ${ms(rawMs)} ms, ${fmtInt(payloadBytes)} bytes; the same GET + JSON.parse in a bare Node 24: peak +${fmtInt(Math.round(readMem.raw.at(-1) / 1e6))} MB`,
 			);
-		}
-
-		// ---------------------------------------------------------------- 3b. our own time, in process
-		const TimedGrist = timedGristNode();
-		const own = { create: [], update: [], upsert: [] };
-		{
-			const inputOf = {
-				create: () => rows.map((json) => ({ json })),
-				update: () => rows.map((r, i) => ({ json: { id: i + 1, ...r, Name: `Updated ${i}` } })),
-				upsert: () => rows.map((_, i) => ({ json: makeRow(i + half) })),
-			};
-			for (let rep = 0; rep <= REPEATS; rep++) {
-				for (const name of Object.keys(own)) {
-					const v = writeVariants[name];
-					const t = v.table();
-					const input = inputOf[name]();
-					gc();
-					const r = await runNode({
-						node: new TimedGrist(),
-						parameters: { resource: 'record', document: rl(docId), table: rl(t), ...v.params },
-						credentials: { apiKey: demo.apiKey, url: base },
-						input,
-					});
-					if (r.error || r.items.length !== CREATE_ROWS)
-						throw new Error(`in-process ${name}: ${r.error?.message ?? r.items.length}`);
-					const { total, http } = TimedGrist.last;
-					if (rep === 0) continue; // warm-up
-					own[name].push({ total, http, ours: total - http });
-					log(
-						`in-process ${name} #${rep}: node ${ms(total)} ms, in n8n's HTTP helper ${ms(http)} ms, ours ${ms(total - http)} ms`,
-					);
-				}
-			}
 		}
 
 		// ---------------------------------------------------------------- 5. trigger idle poll
