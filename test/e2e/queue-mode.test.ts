@@ -17,7 +17,7 @@ import {
 	gristTriggerNode,
 	manualWorkflow,
 	type CredentialRef,
-	type NodeSpec,
+	rowsSource,
 } from '../harness/e2e';
 import { startQueueCluster, type QueueCluster } from '../harness/e2e/queue';
 
@@ -61,23 +61,6 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /** The worker's log line for an execution it ran (n8n's job processor writes it at info level). */
 const ranOnWorker = (executionId: string) =>
 	cluster.workerLogs().includes(`Worker finished execution ${executionId} `);
-
-function rowsSource(rows: Array<Record<string, unknown>>): NodeSpec[] {
-	return [
-		{
-			name: 'Set',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) },
-		},
-		{
-			name: 'Split Out',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' },
-		},
-	];
-}
 
 test('record create (batched) and Get Many run on the worker with the same results as a single n8n', async () => {
 	const rows = Array.from({ length: 1200 }, (_, i) => ({ Email: `q${i}@x.org`, Score: i }));

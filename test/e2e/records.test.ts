@@ -10,7 +10,7 @@ import {
 	startN8n,
 	type CredentialRef,
 	type N8n,
-	type NodeSpec,
+	rowsSource,
 } from '../harness/e2e';
 
 let emu: GristEmulator;
@@ -42,24 +42,6 @@ afterAll(async () => {
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const base = () => ({ resource: 'record', document: rl(demo.docId), table: rl('Leads') });
-
-/** Set (one item holding `rows`) → Split Out: one item per row. */
-function rowsSource(rows: Array<Record<string, unknown>>): NodeSpec[] {
-	return [
-		{
-			name: 'Set',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) },
-		},
-		{
-			name: 'Split Out',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' },
-		},
-	];
-}
 
 const autoMap = (matchingColumns: string[] = []) => ({
 	mappingMode: 'autoMapInputData',

@@ -125,3 +125,21 @@ export function gristTriggerNode(
 		...extra,
 	};
 }
+
+/** Set (one item holding `rows`) → Split Out: one item per row, the input of a bulk write. */
+export function rowsSource(rows: Array<Record<string, unknown>>): NodeSpec[] {
+	return [
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }) },
+		},
+		{
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'rows', include: 'noOtherFields' },
+		},
+	];
+}
