@@ -14,6 +14,7 @@ import { ApiError } from './http';
 import type { Column, Doc, Row, Table } from './model';
 import { defaultFor, newColId, tableIdent, uniqueIdent, widgetOptionsString } from './model';
 import { valueKey } from './query';
+import { webhooksOf } from './webhooks';
 
 // ------------------------------------------------------------------ rows
 /** The value stored for `v` written to `col`: parsed unless `noparse`, then converted by the data engine. */
@@ -111,6 +112,8 @@ export class RowWriter {
  */
 export function addRows(c: Ctx, t: Table, rows: Row[], ids?: Array<number | undefined>): number[] {
 	const out = c.store.insertRows(t, rows, ids);
+	const hooks = webhooksOf(c.store);
+	for (const id of out) hooks.noteRow(t, id, null); // webhook events (webhooks.ts)
 	const triggers = t.columns.filter((col) => isTriggerCol(col) && col.recalcWhen !== 1);
 	if (triggers.length) {
 		const now = c.store.clock();
@@ -141,7 +144,10 @@ export function updateRows(c: Ctx, t: Table, updates: Array<{ id: number; values
 			changedCols.add(k);
 			changed = true;
 		}
-		if (changed) changedRows.push(u.id);
+		if (changed) {
+			changedRows.push(u.id);
+			webhooksOf(c.store).noteRow(t, u.id, row); // webhook events (webhooks.ts)
+		}
 	}
 	for (const u of updates) Object.assign(t.rows.get(u.id)!, u.values);
 	const triggers = t.columns.filter(isTriggerCol);

@@ -21,7 +21,12 @@ export interface Ctx {
 	store: Store;
 	/** This request's entry in the emulator's log (cost model: `rowsScanned`). */
 	log?: { rowsScanned?: number };
-	opts: Required<Omit<import('./index').EmulatorOptions, 'singleOrg'>> & { singleOrg?: string };
+	opts: Required<
+		Omit<
+			import('./index').EmulatorOptions,
+			'singleOrg' | 'allowedWebhookDomains' | 'webhookRetryDelaysMs'
+		>
+	> & { singleOrg?: string };
 }
 
 export const RAW = Symbol('raw');
@@ -107,15 +112,20 @@ export function resolveDoc(c: Ctx, raw: string): Doc {
 	return doc;
 }
 
-/** Doc-worker access check: `No view access` / `No write access` / `No owner access`. */
+/**
+ * Doc-worker access check: `No view access` / `No write access` / `No owner access`; a doc in
+ * the trash is 404 `Document is deleted` (Authorizer.assertAccess) unless `allowRemoved`.
+ */
 export function docWorkerAccess(
 	c: Ctx,
 	raw: string,
 	needed: 'viewers' | 'editors' | 'owners',
+	allowRemoved = false,
 ): Doc {
 	const doc = resolveDoc(c, raw);
 	const role = c.store.docRole(c.user.id, doc);
 	if (!atLeast(role, 'viewers')) throw new ApiError(403, 'No view access');
+	if (!allowRemoved && c.store.isRemoved(doc)) throw new ApiError(404, 'Document is deleted');
 	if (needed === 'editors' && !atLeast(role, 'editors')) throw new ApiError(403, 'No write access');
 	if (needed === 'owners' && !atLeast(role, 'owners')) throw new ApiError(403, 'No owner access');
 	return doc;

@@ -51,7 +51,7 @@
  * plan (a SCAN of a table its rows, a SEARCH 1), since Grist answers /sql from the .grist file
  * without loading the document: `max(id)` is O(1). A modelling choice: relative cost, not time.
  *
- * Not emulated: soft delete (remove/unremove), webhooks, forks/copies/imports, daily API
+ * Not emulated: soft delete (remove/unremove), forks/copies/imports, daily API
  * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
@@ -70,6 +70,15 @@
  * also in workspace listings for signed-in callers); `parentPos` numbers columns by position;
  * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `Invalid row id`;
  * POST /columns' defaults follow grist-core's AddColumn source (isFormula true) — not measured.
+ *
+ * Webhooks (routes-webhooks.ts, delivery in webhooks.ts, `emu.webhooks`: registrations, `queue(docId)`,
+ * `deliveries`, `idle()`, `configure`): events, payload, per-document queue, retries and the URL
+ * rules follow grist-core's Triggers.ts / DocApiTriggers.ts; options `allowedWebhookDomains`
+ * (ALLOWED_WEBHOOK_DOMAINS; unset forbids every URL, as in Grist) and `webhookRetryDelaysMs`.
+ * Guesses: the rows one request touched make one bundle (one POST per webhook per request);
+ * `numWaiting` counts records; a failing batch is retried forever; an unknown watched or ready
+ * column is 404 `Column not found "X"`; a null ready column in a body is `is neither a string
+ * nor null`; no `condition` evaluation, no `/triggers` routes, no `_subscribe`.
  *
  * OAuth server (routes-oauth.ts, `emu.oauth`; not in grist-core, so beyond the facts of reference
  * §10 all guessed): the endpoints live on every host's origin (`/oidc/auth`, `/oidc/token`,
@@ -105,6 +114,8 @@ import { EVERYONE_EMAIL, Store, isHiddenCol } from './model';
 import { RowEvaluator } from './formula';
 import { ROUTES } from './routes';
 import { OAuthServer } from './routes-oauth';
+import type { WebhookService } from './webhooks';
+import { webhooksOf } from './webhooks';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -115,6 +126,10 @@ export interface EmulatorOptions {
 	attachmentMaxBytes?: number;
 	/** Log each request's handling time (`ms`: arrival to the last byte of the answer); the bench uses it. */
 	timing?: boolean;
+	/** Grist's ALLOWED_WEBHOOK_DOMAINS (`*`, or domains separated by commas); unset forbids every webhook URL. */
+	allowedWebhookDomains?: string;
+	/** Delays between webhook delivery attempts in ms (the last repeats); Grist's are 1 s, 2 s, 4 s… */
+	webhookRetryDelaysMs?: number[];
 }
 
 export interface RequestLogEntry {
@@ -210,6 +225,10 @@ export class GristEmulator {
 			attachmentMaxBytes: options.attachmentMaxBytes ?? 50 * 1024 * 1024,
 			timing: options.timing ?? false,
 		};
+		webhooksOf(this.store).configure({
+			allowedDomains: options.allowedWebhookDomains,
+			retryDelaysMs: options.webhookRetryDelaysMs,
+		});
 		server.on('connection', (s: Socket) => {
 			this.sockets.add(s);
 			s.on('close', () => this.sockets.delete(s));
@@ -221,8 +240,14 @@ export class GristEmulator {
 		});
 	}
 
+	/** Webhook registrations, queues and delivery attempts (webhooks.ts); `configure` changes ALLOWED_WEBHOOK_DOMAINS or retry delays. */
+	get webhooks(): WebhookService {
+		return webhooksOf(this.store);
+	}
+
 	close(): Promise<void> {
 		this.closed = true;
+		webhooksOf(this.store).close();
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
 		return new Promise((resolve) => {

@@ -9,6 +9,7 @@
  * | §3 Workspaces (+ create a doc)          | routes-workspaces.ts     |
  * | §4 Docs (metadata, move, access, pin)   | routes-docs.ts           |
  * | §4 Docs: Export XLSX / CSV / TSV        | routes-downloads.ts      |
+ * | §3–§4 trash/restore, copy, .grist download, import | routes-lifecycle.ts |
  * | §4 Docs: Other, POST /apply             | routes-apply.ts          |
  * | §5 Records                              | routes-records.ts        |
  * | §6 Deprecated /data                     | routes-data.ts           |
@@ -16,7 +17,7 @@
  * | §8 Attachments                          | routes-attachments.ts    |
  * | §10 GET /api/profile/user               | routes-profile.ts        |
  * | §10 SQL                                 | routes-sql.ts            |
- * | §10 Webhooks                            | not emulated (routes-webhooks.ts) |
+ * | §10 Webhooks (delivery: webhooks.ts)    | routes-webhooks.ts       |
  * | §10 OAuth apps (OAuth server, not /api) | routes-oauth.ts, called by index.ts before the API routes |
  *
  * A new section: a `routes-<section>.ts` exporting its `Route[]` (the doc-worker sections build
@@ -30,12 +31,14 @@ import { applyRoutes } from './routes-apply';
 import { attachmentsRoutes } from './routes-attachments';
 import { dataRoutes } from './routes-data';
 import { docsRoutes } from './routes-docs';
+import { lifecycleRoutes } from './routes-lifecycle';
 import { downloadsRoutes } from './routes-downloads';
 import { orgsRoutes } from './routes-orgs';
 import { profileRoutes } from './routes-profile';
 import { recordsRoutes } from './routes-records';
 import { sqlRoutes } from './routes-sql';
 import { tablesColumnsRoutes } from './routes-tables-columns';
+import { webhooksRoutes } from './routes-webhooks';
 import { workspacesRoutes } from './routes-workspaces';
 
 export const ROUTES: Route[] = [
@@ -43,6 +46,7 @@ export const ROUTES: Route[] = [
 	...orgsRoutes,
 	...workspacesRoutes,
 	...docsRoutes,
+	...lifecycleRoutes,
 	...profileRoutes,
 	// doc worker
 	...tablesColumnsRoutes,
@@ -52,5 +56,5 @@ export const ROUTES: Route[] = [
 	...downloadsRoutes,
 	...applyRoutes,
 	...sqlRoutes,
-	// §10 Webhooks: ...webhooksRoutes (GET/POST/PATCH/DELETE /api/docs/{docId}/webhooks)
+	...webhooksRoutes,
 ];

@@ -1,0 +1,442 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test fixture (an HTTP server emulating Grist), not node code */
+/**
+ * Grist's webhooks (reference §10 "Webhooks" and "Webhook delivery"; grist-core's
+ * app/server/lib/Triggers.ts, DocApiTriggers.ts, requestUtils.ts isUrlAllowed): the registrations
+ * of each document, the events that row writes produce, and their delivery.
+ *
+ * - Events: actions.ts reports every add and real update of rows (`noteRows`); the rows touched
+ *   by one request are collected and turned into events once the request's handler has run
+ *   (one "action bundle": one POST per webhook per request). A row is sent when it is ready
+ *   (`isReadyColumn` true, or no ready column); it is an `add` when it was not ready before
+ *   (new, or its ready cell just became true), else an `update`, which with `watchedColIds` needs
+ *   one of those columns to have changed. Deleting rows sends nothing. Disabled webhooks get
+ *   nothing.
+ * - Payload: a JSON array of flat records `{id, manualSort, <every column>}` (formula columns
+ *   evaluated, `gristHelper_` columns left out), cells in the normal encoding of §9.
+ * - Delivery: one sequential queue per document. Each batch is POSTed with
+ *   `Content-Type: application/json` and, when set, `Authorization: <authorization>`. A non-2xx
+ *   answer (or a network error) is retried after `retryDelaysMs[attempt-1]` (the last delay
+ *   repeats) and the whole document's queue waits until it succeeds, is cleared
+ *   (`DELETE /webhooks/queue`), or its webhook is removed or disabled.
+ * - URL rules (`allowedDomains`, Grist's ALLOWED_WEBHOOK_DOMAINS): `*` allows http and https to
+ *   any host; otherwise https (http only for the host name `localhost`) and a host equal to a
+ *   listed domain or under it (grist-core compares `url.host`, port included). Unset: every URL
+ *   is forbidden.
+ *
+ * Guesses (grist-core too large to mirror): `numWaiting` and `lastEventBatch.size` count records;
+ * a batch is never split; a failing batch is retried forever (status `retrying`); the queue of a
+ * removed webhook's events is dropped when reached.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { randomUUID } from 'node:crypto';
+import { RowEvaluator } from './formula';
+import type { Doc, Row, Store, Table } from './model';
+import { valueKey } from './query';
+
+export type WebhookStatus = 'idle' | 'sending' | 'retrying' | 'postponed' | 'error' | 'invalid';
+
+export interface WebhookUsage {
+	numWaiting: number;
+	status: WebhookStatus;
+	updatedTime?: number | null;
+	lastSuccessTime?: number | null;
+	lastFailureTime?: number | null;
+	lastErrorMessage?: string | null;
+	lastHttpStatus?: number | null;
+	lastEventBatch: null | {
+		size: number;
+		errorMessage: string | null;
+		httpStatus: number | null;
+		status: 'success' | 'failure' | 'rejected';
+		attempts: number;
+	};
+}
+
+export interface Webhook {
+	id: string;
+	docId: string;
+	tableRef: number;
+	url: string;
+	authorization?: string;
+	unsubscribeKey: string;
+	eventTypes: Array<'add' | 'update'>;
+	isReadyColumn: string | null;
+	watchedColIds: string[];
+	enabled: boolean;
+	name: string;
+	memo: string;
+	condition?: string;
+	usage: WebhookUsage | null;
+}
+
+/** A batch of records waiting in (or at the head of) a document's queue. */
+export interface QueuedBatch {
+	webhookId: string;
+	records: Array<Record<string, unknown>>;
+	attempts: number;
+}
+
+/** One delivery attempt (tests read `emu.webhooks.deliveries`). */
+export interface DeliveryAttempt {
+	docId: string;
+	webhookId: string;
+	url: string;
+	records: Array<Record<string, unknown>>;
+	attempt: number;
+	/** The receiver's HTTP status, or 0 for a network error. */
+	status: number;
+	error?: string;
+	at: number;
+}
+
+interface RowDelta {
+	existedBefore: boolean;
+	/** The row's stored values before the request touched it (null for a new row). */
+	before: Row | null;
+}
+
+interface DocQueue {
+	batches: QueuedBatch[];
+	running: boolean;
+	timer?: ReturnType<typeof setTimeout>;
+	/** Ends a retry's wait early (the queue was cleared or the webhook removed). */
+	wake?: () => void;
+}
+
+export interface WebhookConfig {
+	/** Grist's ALLOWED_WEBHOOK_DOMAINS (undefined: every URL is forbidden). */
+	allowedDomains?: string;
+	/** Delays between attempts (ms); the last repeats. Grist: about 1 s, 2 s, 4 s, … */
+	retryDelaysMs?: number[];
+	/** Timeout of one delivery request (ms). */
+	timeoutMs?: number;
+}
+
+export class WebhookService {
+	allowedDomains: string | undefined;
+	retryDelaysMs: number[] = [1000, 2000, 4000, 8000, 16000, 32000, 64000];
+	timeoutMs = 10_000;
+	readonly hooks = new Map<string, Webhook>();
+	readonly deliveries: DeliveryAttempt[] = [];
+	private queues = new Map<string, DocQueue>();
+	private pending = new Map<Table, Map<number, RowDelta>>();
+	private flushScheduled = false;
+	private closed = false;
+	private inflight = new Set<http.ClientRequest>();
+	private idleWaiters: Array<() => void> = [];
+
+	constructor(private store: Store) {}
+
+	configure(cfg: WebhookConfig): void {
+		if ('allowedDomains' in cfg) this.allowedDomains = cfg.allowedDomains;
+		if (cfg.retryDelaysMs?.length) this.retryDelaysMs = cfg.retryDelaysMs;
+		if (cfg.timeoutMs) this.timeoutMs = cfg.timeoutMs;
+	}
+
+	/** Grist's isUrlAllowed(ALLOWED_WEBHOOK_DOMAINS, url). */
+	isUrlAllowed(urlString: string): boolean {
+		let url: URL;
+		try {
+			url = new URL(urlString);
+		} catch {
+			return false;
+		}
+		if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+		if (this.allowedDomains === '*') return true;
+		if (url.protocol !== 'https:' && url.hostname !== 'localhost') return false;
+		return (this.allowedDomains ?? '')
+			.split(',')
+			.some((d) => d && (url.host === d || url.host.endsWith(`.${d}`)));
+	}
+
+	// ------------------------------------------------------------- registrations
+	add(w: Omit<Webhook, 'id' | 'unsubscribeKey' | 'usage'>): Webhook {
+		const hook: Webhook = { ...w, id: randomUUID(), unsubscribeKey: randomUUID(), usage: null };
+		this.hooks.set(hook.id, hook);
+		return hook;
+	}
+
+	remove(id: string): void {
+		this.clearHookQueue(id);
+		this.hooks.delete(id);
+	}
+
+	/** Drops the waiting events of one webhook (DELETE /webhooks/queue/{id}, PATCH enabled false). */
+	clearHookQueue(id: string): void {
+		for (const q of this.queues.values()) {
+			q.batches = q.batches.filter((b) => b.webhookId !== id);
+			q.wake?.();
+		}
+		const h = this.hooks.get(id);
+		if (h?.usage) h.usage = { ...h.usage, numWaiting: 0, status: 'idle' };
+	}
+
+	/** The webhooks of a document, in creation order. */
+	list(docId: string): Webhook[] {
+		return [...this.hooks.values()].filter((h) => h.docId === docId);
+	}
+
+	/** What waits in a document's queue (the head first; it may be in flight). */
+	queue(docId: string): QueuedBatch[] {
+		return [...(this.queues.get(docId)?.batches ?? [])];
+	}
+
+	/** DELETE /webhooks/queue: drops every waiting batch of the document (one in flight ends unanswered). */
+	clearQueue(docId: string): void {
+		const q = this.queues.get(docId);
+		if (q) {
+			q.batches = [];
+			q.wake?.();
+		}
+		for (const h of this.list(docId))
+			if (h.usage) h.usage = { ...h.usage, numWaiting: 0, status: 'idle' };
+	}
+
+	/** Resolves once no document has anything queued or pending. */
+	idle(): Promise<void> {
+		if (this.isIdle()) return Promise.resolve();
+		return new Promise((r) => this.idleWaiters.push(r));
+	}
+
+	close(): void {
+		this.closed = true;
+		for (const q of this.queues.values()) q.wake?.();
+		this.queues.clear();
+		for (const r of this.inflight) r.destroy();
+		this.inflight.clear();
+		this.pending.clear();
+	}
+
+	// ------------------------------------------------------------- events
+	/**
+	 * Called by actions.ts before an add (`before` null) or a real update (`before` the stored
+	 * row) of row `id` of `t`; the first call of a request for a row wins.
+	 */
+	noteRow(t: Table, id: number, before: Row | null): void {
+		if (this.closed) return;
+		let rows = this.pending.get(t);
+		if (!rows) this.pending.set(t, (rows = new Map()));
+		if (!rows.has(id))
+			rows.set(id, { existedBefore: before !== null, before: before ? { ...before } : null });
+		if (!this.flushScheduled) {
+			this.flushScheduled = true;
+			setImmediate(() => this.flush());
+		}
+	}
+
+	private docOf(t: Table): Doc | undefined {
+		for (const d of this.store.docs.values()) if (d.tables.includes(t)) return d;
+		return undefined;
+	}
+
+	private flush(): void {
+		this.flushScheduled = false;
+		const pending = this.pending;
+		this.pending = new Map();
+		for (const [t, rows] of pending) {
+			const doc = this.docOf(t);
+			if (!doc) continue;
+			const hooks = this.list(doc.id).filter((h) => h.tableRef === t.tableRef && h.enabled);
+			if (!hooks.length) continue;
+			const ev = new RowEvaluator(t, this.store.clock());
+			const payloads = new Map<number, Record<string, unknown>>();
+			const payload = (id: number): Record<string, unknown> => {
+				let p = payloads.get(id);
+				if (!p) {
+					const full = ev.full(t.rows.get(id)!, id);
+					p = { id };
+					for (const c of t.columns)
+						if (!c.id.startsWith('gristHelper_')) p[c.id] = full[c.id] ?? null;
+					payloads.set(id, p);
+				}
+				return p;
+			};
+			for (const h of hooks) {
+				const records: Array<Record<string, unknown>> = [];
+				for (const [id, delta] of rows) {
+					const stored = t.rows.get(id);
+					if (!stored) continue; // removed since
+					if (shouldSend(h, stored, delta)) records.push(payload(id));
+				}
+				if (records.length) this.enqueue(doc.id, { webhookId: h.id, records, attempts: 0 });
+			}
+		}
+		this.settle();
+	}
+
+	private enqueue(docId: string, b: QueuedBatch): void {
+		let q = this.queues.get(docId);
+		if (!q) this.queues.set(docId, (q = { batches: [], running: false }));
+		q.batches.push(b);
+		const h = this.hooks.get(b.webhookId);
+		if (h) {
+			h.usage = {
+				...(h.usage ?? { lastEventBatch: null, status: 'idle' }),
+				numWaiting: this.waiting(docId, h.id),
+				updatedTime: Date.now(),
+			};
+		}
+		if (!q.running) void this.run(docId, q);
+	}
+
+	private waiting(docId: string, webhookId: string): number {
+		return (this.queues.get(docId)?.batches ?? [])
+			.filter((b) => b.webhookId === webhookId)
+			.reduce((n, b) => n + b.records.length, 0);
+	}
+
+	private async run(docId: string, q: DocQueue): Promise<void> {
+		q.running = true;
+		while (!this.closed && q.batches.length) {
+			const b = q.batches[0];
+			const h = this.hooks.get(b.webhookId);
+			if (!h || !h.enabled) {
+				q.batches.shift();
+				continue;
+			}
+			b.attempts++;
+			h.usage = { ...h.usage!, status: 'sending', updatedTime: Date.now() };
+			const { status, error } = await this.post(h, b.records);
+			if (this.closed) return;
+			this.deliveries.push({
+				docId,
+				webhookId: h.id,
+				url: h.url,
+				records: b.records,
+				attempt: b.attempts,
+				status,
+				...(error ? { error } : {}),
+				at: Date.now(),
+			});
+			if (q.batches[0] !== b) continue; // cleared or removed meanwhile
+			const ok = status >= 200 && status < 300;
+			const now = Date.now();
+			if (ok) {
+				q.batches.shift();
+				h.usage = {
+					...h.usage!,
+					numWaiting: this.waiting(docId, h.id),
+					status: 'idle',
+					updatedTime: now,
+					lastSuccessTime: now,
+					lastHttpStatus: status,
+					lastEventBatch: {
+						size: b.records.length,
+						errorMessage: null,
+						httpStatus: status,
+						status: 'success',
+						attempts: b.attempts,
+					},
+				};
+				continue;
+			}
+			const message = error ?? `Failed to send webhook: ${status}`;
+			h.usage = {
+				...h.usage!,
+				numWaiting: this.waiting(docId, h.id),
+				status: 'retrying',
+				updatedTime: now,
+				lastFailureTime: now,
+				lastErrorMessage: message,
+				lastHttpStatus: status || null,
+				lastEventBatch: {
+					size: b.records.length,
+					errorMessage: message,
+					httpStatus: status || null,
+					status: 'failure',
+					attempts: b.attempts,
+				},
+			};
+			const delay = this.retryDelaysMs[Math.min(b.attempts - 1, this.retryDelaysMs.length - 1)];
+			await new Promise<void>((r) => {
+				q.wake = () => {
+					if (q.timer) clearTimeout(q.timer);
+					q.timer = undefined;
+					q.wake = undefined;
+					r();
+				};
+				q.timer = setTimeout(() => q.wake?.(), delay);
+			});
+		}
+		q.running = false;
+		if (!q.batches.length) this.queues.delete(docId);
+		this.settle();
+	}
+
+	private post(h: Webhook, records: unknown[]): Promise<{ status: number; error?: string }> {
+		return new Promise((resolve) => {
+			let url: URL;
+			try {
+				url = new URL(h.url);
+			} catch {
+				resolve({ status: 0, error: 'Invalid URL' });
+				return;
+			}
+			const body = Buffer.from(JSON.stringify(records));
+			const headers: Record<string, string | number> = {
+				'Content-Type': 'application/json',
+				'Content-Length': body.length,
+			};
+			if (h.authorization) headers.Authorization = h.authorization;
+			const lib = url.protocol === 'https:' ? https : http;
+			const req = lib.request(url, { method: 'POST', headers, timeout: this.timeoutMs }, (res) => {
+				res.resume();
+				res.on('end', () => {
+					this.inflight.delete(req);
+					resolve({ status: res.statusCode ?? 0 });
+				});
+			});
+			this.inflight.add(req);
+			req.on('timeout', () => req.destroy(new Error('timeout')));
+			req.on('error', (e) => {
+				this.inflight.delete(req);
+				resolve({ status: 0, error: e.message });
+			});
+			req.end(body);
+		});
+	}
+
+	private isIdle(): boolean {
+		return !this.flushScheduled && this.pending.size === 0 && this.queues.size === 0;
+	}
+
+	private settle(): void {
+		if (!this.isIdle()) return;
+		const w = this.idleWaiters;
+		this.idleWaiters = [];
+		for (const r of w) r();
+	}
+}
+
+/** grist-core's Triggers._shouldTriggerActions for one row and webhook. */
+function shouldSend(h: Webhook, now: Row, delta: RowDelta): boolean {
+	let readyBefore: boolean;
+	if (!h.isReadyColumn) {
+		readyBefore = delta.existedBefore;
+	} else {
+		if (now[h.isReadyColumn] !== true) return false;
+		readyBefore = delta.existedBefore && delta.before?.[h.isReadyColumn] === true;
+	}
+	let eventType: 'add' | 'update';
+	if (readyBefore) {
+		if (
+			h.watchedColIds.length &&
+			!h.watchedColIds.some((c) => valueKey(delta.before?.[c]) !== valueKey(now[c]))
+		)
+			return false;
+		eventType = 'update';
+	} else {
+		eventType = 'add';
+	}
+	return h.eventTypes.includes(eventType);
+}
+
+const services = new WeakMap<Store, WebhookService>();
+
+/** The webhook registry and queues of an emulator's store. */
+export function webhooksOf(store: Store): WebhookService {
+	let s = services.get(store);
+	if (!s) services.set(store, (s = new WebhookService(store)));
+	return s;
+}
