@@ -6,6 +6,12 @@ import type { Ctx } from './context';
 import { resolveDoc, resolveWorkspace } from './context';
 import { ApiError } from './http';
 import type { Doc, Grant, Org, User, Workspace } from './model';
+import { isAffirmative } from './query';
+
+/** `?showRemoved=1`: listings and GET /docs/{id} show the trash instead (grist-core's scope.showRemoved). */
+export function showRemoved(c: Ctx): boolean {
+	return isAffirmative(c.query.showRemoved);
+}
 
 export function userOwner(u: User) {
 	return { id: u.id, name: u.name, picture: null, ref: u.ref, type: 'login' };
@@ -40,14 +46,28 @@ export function docJson(c: Ctx, doc: Doc) {
 		updatedAt: doc.updatedAt,
 	};
 	if (doc.options) out.options = doc.options;
+	if (doc.removedAt) out.removedAt = doc.removedAt;
 	return out;
 }
 
 export function visibleDocs(c: Ctx, ws: Workspace): Doc[] {
 	const out: Doc[] = [];
 	for (const d of c.store.docs.values())
-		if (d.workspaceId === ws.id && c.store.docRole(c.user.id, d)) out.push(d);
+		if (
+			d.workspaceId === ws.id &&
+			c.store.docRole(c.user.id, d) &&
+			c.store.isRemoved(d) === showRemoved(c)
+		)
+			out.push(d);
 	return out;
+}
+
+/**
+ * Whether a workspace is listed (grist-core's `workspaces_filtered_out`): one that shows docs,
+ * else one in the trash only with `showRemoved`, one not in the trash only without it.
+ */
+export function wsListed(c: Ctx, ws: Workspace): boolean {
+	return visibleDocs(c, ws).length > 0 || Boolean(ws.removedAt) === showRemoved(c);
 }
 
 export function wsAccess(c: Ctx, ws: Workspace): Grant {
@@ -64,6 +84,7 @@ export function wsBase(c: Ctx, ws: Workspace) {
 		createdAt: ws.createdAt,
 		updatedAt: ws.updatedAt,
 		isSupportWorkspace: false,
+		...(ws.removedAt ? { removedAt: ws.removedAt } : {}),
 	};
 }
 
@@ -83,6 +104,8 @@ export function wsForRead(c: Ctx, raw: string): Workspace {
 export function docForHome(c: Ctx, raw: string): Doc {
 	const doc = resolveDoc(c, raw);
 	if (!c.store.docRole(c.user.id, doc)) throw new ApiError(403, 'access denied');
+	// HomeDBManager.getDoc: a doc in the trash is not found, unless showRemoved (then only those)
+	if (c.store.isRemoved(doc) !== showRemoved(c)) throw new ApiError(404, 'document not found');
 	return doc;
 }
 

@@ -29,7 +29,8 @@
  * records (+ /list, /delete), /data (+ /delete), attachments (upload/list/get/download), /apply
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
- * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts). routes.ts lists the route files, one per section of the reference.
+ * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), trash/restore of docs and
+ * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts). routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
  * /workspaces/{ws}/docs) holds `Table1` with empty columns A, B, C (type Any, isFormula true);
@@ -51,7 +52,7 @@
  * plan (a SCAN of a table its rows, a SEARCH 1), since Grist answers /sql from the .grist file
  * without loading the document: `max(id)` is O(1). A modelling choice: relative cost, not time.
  *
- * Not emulated: soft delete (remove/unremove), forks/copies/imports, daily API
+ * Not emulated: forks, copies without a workspace (unsaved copies), daily API
  * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
@@ -70,6 +71,17 @@
  * also in workspace listings for signed-in callers); `parentPos` numbers columns by position;
  * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `Invalid row id`;
  * POST /columns' defaults follow grist-core's AddColumn source (isFormula true) — not measured.
+ *
+ * Lifecycle (routes-lifecycle.ts, from grist-core's source, not measured): GET /workspaces/{wid} of
+ * a workspace in the trash (or, with showRemoved, of one holding no trashed doc) is 404 `workspace
+ * not found`; PATCH/move/access of a doc in the trash are 404 `document not found` like GET; the
+ * `.grist` file has Grist's metadata tables for what the emulator keeps (no views, no history:
+ * `nohistory` changes nothing) and schemaVersion 44; an import that fails leaves no document
+ * (grist-core registers it first); imports guess types for plain cases only (ValueGuesser's order:
+ * Bool, Numeric, Date YYYY-MM-DD, Text; typed XLSX cells keep their type; no delimiter sniffing,
+ * `,` for .csv/.txt and tab for .tsv), the first row is the header when it is all non-numeric text,
+ * and the new document holds only the imported tables; a `.grist` import keeps tables, columns and
+ * rows, not attachments.
  *
  * Webhooks (routes-webhooks.ts, delivery in webhooks.ts, `emu.webhooks`: registrations, `queue(docId)`,
  * `deliveries`, `idle()`, `configure`): events, payload, per-document queue, retries and the URL

@@ -54,6 +54,8 @@ export interface Workspace {
 	maxInherited: Grant;
 	createdAt: string;
 	updatedAt: string;
+	/** Soft delete (POST /workspaces/{wid}/remove): in the trash since then (routes-lifecycle.ts). */
+	removedAt?: string | null;
 }
 
 export interface Column {
@@ -114,6 +116,8 @@ export interface Doc {
 	attachments: Map<number, Attachment>;
 	maxAttId: number;
 	nextRef: number;
+	/** Soft delete (POST /docs/{docId}/remove): in the trash since then (routes-lifecycle.ts). */
+	removedAt?: string | null;
 }
 
 const ID_CHARS = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -325,6 +329,10 @@ export class Store {
 		if (d) return d;
 		for (const doc of this.docs.values()) if (doc.urlId === key) return doc;
 		return undefined;
+	}
+	/** Whether the doc is in the trash, itself or with its workspace (grist-core's `removed`). */
+	isRemoved(doc: Doc): boolean {
+		return Boolean(doc.removedAt || this.workspaces.get(doc.workspaceId)?.removedAt);
 	}
 	docOrg(doc: Doc): Org {
 		return this.orgs.get(this.workspaces.get(doc.workspaceId)!.orgId)!;

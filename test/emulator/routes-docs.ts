@@ -94,7 +94,7 @@ export const docsRoutes: Route[] = [
 		method: 'DELETE',
 		re: /^\/api\/docs\/([^/]+)$/,
 		handler: (c, m) => {
-			const doc = docWorkerAccess(c, m[1], 'editors');
+			const doc = docWorkerAccess(c, m[1], 'editors', true); // also from the trash
 			ownerOrDeny(c.store.docRole(c.user.id, doc));
 			c.store.docs.delete(doc.id);
 			return doc.id;

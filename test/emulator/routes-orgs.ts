@@ -6,7 +6,16 @@
 import type { Ctx, Route } from './context';
 import { json, orgAccessOrDeny, resolveOrg } from './context';
 import { orgAccessList, patchAccess } from './access';
-import { checkKeys, docJson, orgJson, userOwner, visibleDocs, wsAccess, wsBase } from './home';
+import {
+	checkKeys,
+	docJson,
+	orgJson,
+	userOwner,
+	visibleDocs,
+	wsAccess,
+	wsBase,
+	wsListed,
+} from './home';
 import { ApiError } from './http';
 import type { Org } from './model';
 
@@ -38,7 +47,7 @@ function orgWorkspaces(c: Ctx, orgs: Org[]) {
 	for (const org of orgs) {
 		const owner = org.personalOwner ? c.store.users.get(org.personalOwner) : undefined;
 		for (const ws of c.store.workspaces.values()) {
-			if (ws.orgId !== org.id || !wsAccess(c, ws)) continue;
+			if (ws.orgId !== org.id || !wsAccess(c, ws) || !wsListed(c, ws)) continue;
 			const item: Record<string, unknown> = { ...wsBase(c, ws), orgDomain: org.domain };
 			if (owner) item.owner = userOwner(owner);
 			// signed-in callers also get each doc's forks (none are emulated)

@@ -15,6 +15,7 @@ import {
 	visibleDocs,
 	wsBase,
 	wsForRead,
+	wsListed,
 } from './home';
 import { ApiError } from './http';
 import { atLeast } from './model';
@@ -40,6 +41,8 @@ export const workspacesRoutes: Route[] = [
 		re: /^\/api\/workspaces\/([^/]+)$/,
 		handler: (c, m) => {
 			const ws = wsForRead(c, m[1]);
+			// in the trash (or, with showRemoved, not in it and holding no trashed doc): filtered out
+			if (!wsListed(c, ws)) throw new ApiError(404, 'workspace not found');
 			const org = c.store.orgs.get(ws.orgId)!;
 			return {
 				...wsBase(c, ws),
@@ -92,6 +95,7 @@ export const workspacesRoutes: Route[] = [
 			const name = requireName(body);
 			if (!atLeast(c.store.wsRole(c.user.id, ws), 'editors'))
 				throw new ApiError(403, 'access denied');
+			if (ws.removedAt) throw new ApiError(400, 'Cannot add document to a deleted workspace');
 			if (body.urlId !== undefined && body.urlId !== null)
 				checkUrlId(c, String(body.urlId), undefined);
 			const doc = c.store.createDoc(ws.id, {

@@ -1,0 +1,255 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: runs the sqlite3 CLI on a downloaded file */
+/** Emulator: trash and restore of docs and workspaces, copy, .grist download, import of CSV/XLSX/.grist. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmulator, type DemoSite, type GristEmulator } from './index';
+import { client, type ErrorBody, type RecordsBody, type Workspace } from './testutil';
+import { buildXlsx } from './zip';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	api = client(emu, demo.apiKey);
+});
+afterAll(() => emu.close());
+
+function importFile(name: string, data: Buffer, wid = demo.workspaceId, documentName?: string) {
+	const form = new FormData();
+	form.append('upload', new Blob([new Uint8Array(data)]), name);
+	if (documentName) form.append('documentName', documentName);
+	return fetch(`${emu.url}/api/workspaces/${wid}/import`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${demo.apiKey}` },
+		body: form,
+	});
+}
+
+async function columnTypes(docId: string, tableId: string): Promise<Record<string, string>> {
+	const res = await api.get<{ columns: Array<{ id: string; fields: { type: string } }> }>(
+		`/api/docs/${docId}/tables/${tableId}/columns`,
+	);
+	return Object.fromEntries(res.json.columns.map((c) => [c.id, c.fields.type]));
+}
+
+describe('trash and restore', () => {
+	it('a document in the trash is listed only with showRemoved, 404 elsewhere, and comes back', async () => {
+		const docId = (
+			await api.post<string>(`/api/workspaces/${demo.workspace2Id}/docs`, { name: 'Tmp' })
+		).json;
+		const rm = await api.post(`/api/docs/${docId}/remove`);
+		expect([rm.status, rm.json]).toEqual([200, null]);
+		const ws = await api.get<Workspace>(`/api/workspaces/${demo.workspace2Id}`);
+		expect(ws.json.docs.map((d) => d.id)).not.toContain(docId);
+		const trash = await api.get<Workspace & { docs: Array<{ id: string; removedAt?: string }> }>(
+			`/api/workspaces/${demo.workspace2Id}?showRemoved=1`,
+		);
+		expect(trash.json.docs.map((d) => d.id)).toEqual([docId]);
+		expect(typeof trash.json.docs[0].removedAt).toBe('string');
+		const meta = await api.get<ErrorBody>(`/api/docs/${docId}`);
+		expect([meta.status, meta.json.error]).toEqual([404, 'document not found']);
+		const tables = await api.get<ErrorBody>(`/api/docs/${docId}/tables`);
+		expect([tables.status, tables.json.error]).toEqual([404, 'Document is deleted']);
+		const un = await api.post(`/api/docs/${docId}/unremove`);
+		expect([un.status, un.json]).toEqual([200, null]);
+		expect((await api.get(`/api/docs/${docId}/tables`)).status).toBe(200);
+		// restoring what is not in the trash: a no-op, as in grist-core
+		expect((await api.post(`/api/docs/${docId}/unremove`)).status).toBe(200);
+		// a viewer may not trash it
+		const viewer = client(emu, demo.viewerApiKey);
+		const denied = await viewer.post<ErrorBody>(`/api/docs/${docId}/remove`);
+		expect([denied.status, denied.json.error]).toEqual([403, 'No write access']);
+	});
+
+	it('a workspace in the trash hides its documents; restore brings both back; permanent removes', async () => {
+		const wid = (await api.post<number>(`/api/orgs/${demo.orgId}/workspaces`, { name: 'Old' }))
+			.json;
+		const docId = (await api.post<string>(`/api/workspaces/${wid}/docs`, { name: 'In old' })).json;
+		expect((await api.post(`/api/workspaces/${wid}/remove`)).status).toBe(200);
+		const list = await api.get<Workspace[]>(`/api/orgs/${demo.orgId}/workspaces`);
+		expect(list.json.map((w) => w.id)).not.toContain(wid);
+		const trash = await api.get<Workspace[]>(`/api/orgs/${demo.orgId}/workspaces?showRemoved=1`);
+		expect(trash.json.find((w) => w.id === wid)?.docs.map((d) => d.id)).toEqual([docId]);
+		expect((await api.get(`/api/workspaces/${wid}`)).status).toBe(404);
+		const add = await api.post<ErrorBody>(`/api/workspaces/${wid}/docs`, { name: 'x' });
+		expect([add.status, add.json.error]).toEqual([
+			400,
+			'Cannot add document to a deleted workspace',
+		]);
+		expect((await api.get<ErrorBody>(`/api/docs/${docId}/tables`)).json.error).toBe(
+			'Document is deleted',
+		);
+		expect((await api.post(`/api/workspaces/${wid}/unremove`)).status).toBe(200);
+		expect((await api.get(`/api/docs/${docId}/tables`)).status).toBe(200);
+		const perm = await api.post(`/api/workspaces/${wid}/remove?permanent=1`);
+		expect([perm.status, perm.json]).toEqual([200, wid]);
+		expect((await api.get(`/api/docs/${docId}`)).status).toBe(404);
+	});
+});
+
+describe('copy', () => {
+	it('copies tables with data, or as a template without rows', async () => {
+		const full = await api.post<string>(`/api/docs/${demo.docId}/copy`, {
+			workspaceId: demo.workspace2Id,
+			documentName: 'CRM copy',
+		});
+		expect(full.status).toBe(200);
+		const tpl = await api.post<string>(`/api/docs/${demo.docId}/copy`, {
+			workspaceId: demo.workspace2Id,
+			documentName: 'CRM template',
+			asTemplate: true,
+		});
+		const src = await api.get<RecordsBody>(`/api/docs/${demo.docId}/tables/Customers/records`);
+		const copied = await api.get<RecordsBody>(`/api/docs/${full.json}/tables/Customers/records`);
+		expect(copied.json.records).toEqual(src.json.records);
+		const empty = await api.get<RecordsBody>(`/api/docs/${tpl.json}/tables/Customers/records`);
+		expect(empty.json.records).toEqual([]);
+		expect(await columnTypes(tpl.json, 'Customers')).toEqual(
+			await columnTypes(demo.docId, 'Customers'),
+		);
+		expect((await api.get<{ name: string }>(`/api/docs/${tpl.json}`)).json.name).toBe(
+			'CRM template',
+		);
+		// a copy is independent of its source
+		await api.post(`/api/docs/${full.json}/tables/Customers/records`, {
+			records: [{ fields: {} }],
+		});
+		expect(
+			(await api.get<RecordsBody>(`/api/docs/${demo.docId}/tables/Customers/records`)).json.records,
+		).toHaveLength(src.json.records.length);
+	});
+
+	it('refuses a workspace without write access or that does not exist', async () => {
+		const viewer = client(emu, demo.viewerApiKey);
+		const denied = await viewer.post<ErrorBody>(`/api/docs/${demo.docId}/copy`, {
+			workspaceId: demo.workspace2Id,
+			documentName: 'x',
+		});
+		expect([denied.status, denied.json.error]).toEqual([403, 'access denied']);
+		const missing = await api.post<ErrorBody>(`/api/docs/${demo.docId}/copy`, {
+			workspaceId: 99999,
+			documentName: 'x',
+		});
+		expect([missing.status, missing.json.error]).toEqual([404, 'workspace not found']);
+	});
+});
+
+describe('.grist download', () => {
+	it('is a SQLite file that sqlite3 opens, with the rows (none as a template)', async () => {
+		const res = await fetch(`${emu.url}/api/docs/${demo.docId}/download?nohistory=1`, {
+			headers: { Authorization: `Bearer ${demo.apiKey}` },
+		});
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toBe('application/x-sqlite3');
+		expect(res.headers.get('content-disposition')).toBe('attachment; filename="CRM.grist"');
+		const data = Buffer.from(await res.arrayBuffer());
+		expect(data.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
+		const dir = mkdtempSync(path.join(tmpdir(), 'grist-dl-'));
+		const file = path.join(dir, 'crm.grist');
+		writeFileSync(file, data);
+		const count = execFileSync('sqlite3', [file, 'select count(*) from Customers'])
+			.toString()
+			.trim();
+		const src = await api.get<RecordsBody>(`/api/docs/${demo.docId}/tables/Customers/records`);
+		expect(Number(count)).toBe(src.json.records.length);
+		const tables = execFileSync('sqlite3', [file, 'select tableId from _grist_Tables order by id'])
+			.toString()
+			.trim()
+			.split('\n');
+		expect(tables).toEqual(['Customers', 'Orders']);
+		const tpl = await fetch(`${emu.url}/api/docs/${demo.docId}/download?template=1`, {
+			headers: { Authorization: `Bearer ${demo.apiKey}` },
+		});
+		writeFileSync(file, Buffer.from(await tpl.arrayBuffer()));
+		expect(
+			execFileSync('sqlite3', [file, 'select count(*) from Customers']).toString().trim(),
+		).toBe('0');
+	});
+});
+
+describe('import', () => {
+	it('a CSV becomes a new document with guessed column types', async () => {
+		const csv =
+			'Name,Amount,Paid,Due,Note\nAcme,12.5,true,2024-01-31,\n"Beta, Inc",7,false,2024-02-01,\n';
+		const res = await importFile('clients.csv', Buffer.from(csv), demo.workspaceId, 'Clients 2024');
+		expect(res.status).toBe(200);
+		const body = (await res.json()) as { id: string; title: string };
+		expect(body.title).toBe('clients');
+		expect((await api.get<{ name: string }>(`/api/docs/${body.id}`)).json.name).toBe(
+			'Clients 2024',
+		);
+		const types = await columnTypes(body.id, 'Clients');
+		expect(types).toEqual({
+			Name: 'Text',
+			Amount: 'Numeric',
+			Paid: 'Bool',
+			Due: 'Date',
+			Note: 'Any',
+		});
+		const recs = await api.get<RecordsBody>(`/api/docs/${body.id}/tables/Clients/records`);
+		expect(recs.json.records.map((r) => r.fields)).toEqual([
+			{ Name: 'Acme', Amount: 12.5, Paid: true, Due: 1706659200, Note: null },
+			{ Name: 'Beta, Inc', Amount: 7, Paid: false, Due: 1706745600, Note: null },
+		]);
+	});
+
+	it('an XLSX becomes one table per sheet, typed cells kept', async () => {
+		const xlsx = buildXlsx([
+			{
+				name: 'People',
+				rows: [
+					['Name', 'Age'],
+					['Ann', 31],
+					['Bob', 45],
+				],
+			},
+			{ name: 'Notes', rows: [['Text'], ['hello']] },
+		]);
+		const res = await importFile('book.xlsx', xlsx);
+		expect(res.status).toBe(200);
+		const { id } = (await res.json()) as { id: string };
+		expect(await columnTypes(id, 'People')).toEqual({ Name: 'Text', Age: 'Numeric' });
+		const recs = await api.get<RecordsBody>(`/api/docs/${id}/tables/People/records`);
+		expect(recs.json.records.map((r) => r.fields)).toEqual([
+			{ Name: 'Ann', Age: 31 },
+			{ Name: 'Bob', Age: 45 },
+		]);
+		expect(
+			(await api.get<RecordsBody>(`/api/docs/${id}/tables/Notes/records`)).json.records,
+		).toHaveLength(1);
+	});
+
+	it('a .grist backup imports back as a document with the same rows', async () => {
+		const dl = await fetch(`${emu.url}/api/docs/${demo.docId}/download`, {
+			headers: { Authorization: `Bearer ${demo.apiKey}` },
+		});
+		const res = await importFile('CRM.grist', Buffer.from(await dl.arrayBuffer()));
+		expect(res.status).toBe(200);
+		const { id } = (await res.json()) as { id: string };
+		const a = await api.get<RecordsBody>(`/api/docs/${demo.docId}/tables/Orders/records`);
+		const b = await api.get<RecordsBody>(`/api/docs/${id}/tables/Orders/records`);
+		expect(b.json.records.map((r) => r.id)).toEqual(a.json.records.map((r) => r.id));
+	});
+
+	it('a file Grist cannot read is 400 with the parser message, and leaves no document', async () => {
+		const before = (await api.get<Workspace>(`/api/workspaces/${demo.workspaceId}`)).json.docs
+			.length;
+		const bad = await importFile('broken.xlsx', Buffer.from('not a zip'));
+		expect(bad.status).toBe(400);
+		expect(((await bad.json()) as ErrorBody).error).toMatch(
+			/^Failed to parse Excel file\.\nError: /,
+		);
+		const odd = await importFile('picture.png', Buffer.from([1, 2, 3]));
+		expect(((await odd.json()) as ErrorBody).error).toBe('File format is not supported.');
+		const quote = await importFile('q.csv', Buffer.from('a,b\n"x,1\n'));
+		expect(((await quote.json()) as ErrorBody).error).toMatch(/^Failed to parse CSV file\./);
+		expect(
+			(await api.get<Workspace>(`/api/workspaces/${demo.workspaceId}`)).json.docs,
+		).toHaveLength(before);
+	});
+});
