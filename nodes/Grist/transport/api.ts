@@ -12,6 +12,7 @@ import type { GristRecord } from '../helpers/cells';
 import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/columns';
 import { withHint } from '../helpers/errors';
 import { PathSegmentError, apiPath, siteOrgKey } from '../helpers/url';
+import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
 import type { BinaryResponse, GristClient, StreamResponse } from './index';
 
 type Segment = string | number | { value: string | number; label: string };
@@ -721,4 +722,89 @@ export async function runSql(
 		what: `document "${docId}"`,
 	});
 	return (res?.records ?? []).map((r) => r.fields ?? {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks (owners only; OAuth tokens need the doc:webhooks scope)
+
+const webhooksPath = (client: GristClient, docId: string, ...rest: Segment[]) =>
+	buildPath(client, 'docs', docSegment(docId), 'webhooks', ...rest);
+const webhookSegment = (id: string) => ({ value: id, label: 'webhook ID' });
+
+/** GET /api/docs/{docId}/webhooks: every webhook of the document with its delivery `usage`. */
+export async function listWebhooks(
+	client: GristClient,
+	docId: string,
+	itemIndex?: number,
+): Promise<WebhookSummary[]> {
+	const res = await client.request<{ webhooks?: WebhookSummary[] }>({
+		method: 'GET',
+		path: webhooksPath(client, docId),
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+	return res?.webhooks ?? [];
+}
+
+/** POST /api/docs/{docId}/webhooks: registers webhooks; returns their ids in order. */
+export async function createWebhooks(
+	client: GristClient,
+	docId: string,
+	webhooks: WebhookFields[],
+	itemIndex?: number,
+): Promise<string[]> {
+	const res = await client.request<{ webhooks?: Array<{ id: string }> }>({
+		method: 'POST',
+		path: webhooksPath(client, docId),
+		body: { webhooks: webhooks.map((fields) => ({ fields })) },
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+	return (res?.webhooks ?? []).map((w) => w.id);
+}
+
+/** PATCH /api/docs/{docId}/webhooks/{id}. */
+export async function updateWebhook(
+	client: GristClient,
+	docId: string,
+	webhookId: string,
+	fields: WebhookFields,
+	itemIndex?: number,
+): Promise<void> {
+	await client.request({
+		method: 'PATCH',
+		path: webhooksPath(client, docId, webhookSegment(webhookId)),
+		body: fields,
+		what: `webhook "${webhookId}"`,
+		itemIndex,
+	});
+}
+
+/** DELETE /api/docs/{docId}/webhooks/{id} (404 `Webhook not found "id"` when it is gone). */
+export async function deleteWebhook(
+	client: GristClient,
+	docId: string,
+	webhookId: string,
+	itemIndex?: number,
+): Promise<void> {
+	await client.request({
+		method: 'DELETE',
+		path: webhooksPath(client, docId, webhookSegment(webhookId)),
+		what: `webhook "${webhookId}"`,
+		itemIndex,
+	});
+}
+
+/** DELETE /api/docs/{docId}/webhooks/queue: drops every delivery waiting in the document's queue. */
+export async function clearWebhookQueue(
+	client: GristClient,
+	docId: string,
+	itemIndex?: number,
+): Promise<void> {
+	await client.request({
+		method: 'DELETE',
+		path: webhooksPath(client, docId, 'queue'),
+		what: `document "${docId}"`,
+		itemIndex,
+	});
 }
