@@ -5,6 +5,8 @@ import { columnar } from './columnar';
 import { document } from './document';
 import { org } from './org';
 import { record } from './record';
+import { sql } from './sql';
+import { table } from './table';
 import type { GristResource, ResourceModule } from './types';
 import { workspace } from './workspace';
 
@@ -12,8 +14,10 @@ export const resources: Partial<Record<GristResource, ResourceModule>> = {
 	org,
 	workspace,
 	document,
+	table,
 	record,
 	column,
+	sql,
 	columnar,
 	attachment,
 };

@@ -15,7 +15,9 @@ export type GristResource =
 	| 'record'
 	| 'column'
 	| 'columnar'
-	| 'attachment';
+	| 'attachment'
+	| 'table'
+	| 'sql';
 
 /**
  * One operation: gets all input items at once (so operations can batch), returns output items

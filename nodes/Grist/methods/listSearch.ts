@@ -12,7 +12,13 @@ import type {
 import { isSaasHost, siteOrgKey } from '../helpers/url';
 import { pickedLocator } from '../parameters';
 import { GristClient } from '../transport';
-import { getWorkspace, listOrgWorkspaces, listOrgs, listTables } from '../transport/api';
+import {
+	fetchColumns,
+	getWorkspace,
+	listOrgWorkspaces,
+	listOrgs,
+	listTables,
+} from '../transport/api';
 
 interface OrgInfo {
 	id: number;
@@ -149,6 +155,26 @@ export async function searchTables(
 			.map((t) => ({
 				name: Number(t.fields.summarySourceTable ?? 0) !== 0 ? `${t.id} (summary)` : t.id,
 				value: t.id,
+			})),
+	};
+}
+
+/** The picked table's columns (not Grist's helper columns), searchable by ID or label. */
+export async function searchColumns(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const docId = pickedLocator(this, 'document');
+	const tableId = pickedLocator(this, 'table');
+	if (!docId || !tableId) return { results: [] };
+	const client = await GristClient.create(this);
+	const columns = await fetchColumns(client, { docId, tableId });
+	return {
+		results: columns
+			.filter((c) => matches(c.id, filter) || matches(c.label, filter))
+			.map((c) => ({
+				name: c.label === c.id ? `${c.id} · ${c.type}` : `${c.label} (${c.id}) · ${c.type}`,
+				value: c.id,
 			})),
 	};
 }

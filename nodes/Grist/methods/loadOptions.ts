@@ -5,7 +5,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { pickedLocator } from '../parameters';
 import { GristClient } from '../transport';
-import { fetchColumns } from '../transport/api';
+import { fetchColumns, listTables } from '../transport/api';
 
 /** The table's columns (plus `id`), labelled "Label (ColId) · Type". */
 export async function getColumns(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -22,4 +22,17 @@ export async function getColumns(this: ILoadOptionsFunctions): Promise<INodeProp
 			description: c.isFormula && c.formula !== '' ? `${c.type} · formula` : c.type,
 		})),
 	];
+}
+
+/** The document's tables (for a Ref/RefList column's table), summary tables left out. */
+export async function getTables(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const docId = pickedLocator(this, 'document');
+	if (docId === '') return [];
+	const client = await GristClient.create(this);
+	const tables = await listTables(client, docId);
+	return tables
+		.filter(
+			(t) => Number(t.fields.summarySourceTable ?? 0) === 0 && !t.id.startsWith('GristHidden_'),
+		)
+		.map((t) => ({ name: t.id, value: t.id }));
 }

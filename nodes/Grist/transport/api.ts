@@ -428,6 +428,143 @@ export async function fetchColumns(
 	return (res?.columns ?? []).map(toColumn);
 }
 
+/** `GET /api/docs/{docId}/tables` (with `expand=column`: each table's columns too). */
+export async function fetchTables(
+	client: GristClient,
+	docId: string,
+	opts: { columns?: boolean; itemIndex?: number } = {},
+): Promise<Array<{ id: string; fields: IDataObject; columns?: GristColumn[] }>> {
+	const res = await client.request<{
+		tables?: Array<{
+			id: string;
+			fields: IDataObject;
+			columns?: Array<{ id: string; fields?: IDataObject }>;
+		}>;
+	}>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'tables'),
+		qs: opts.columns ? { expand: 'column' } : undefined,
+		what: `document "${docId}"`,
+		itemIndex: opts.itemIndex,
+	});
+	return (res?.tables ?? []).map((t) =>
+		t.columns ? { ...t, columns: t.columns.map(toColumn) } : { id: t.id, fields: t.fields },
+	);
+}
+
+/** `POST /api/docs/{docId}/tables`; returns the new tables' ids (Grist may adjust them). */
+export async function createTables(
+	client: GristClient,
+	docId: string,
+	tables: IDataObject[],
+	itemIndex: number,
+): Promise<string[]> {
+	const res = await client.request<{ tables?: Array<{ id: string }> }>({
+		method: 'POST',
+		path: buildPath(client, 'docs', docSegment(docId), 'tables'),
+		body: { tables },
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+	return (res?.tables ?? []).map((t) => t.id);
+}
+
+/** `PATCH /api/docs/{docId}/tables` (`{ id, fields }` each; `fields.tableId` renames). */
+export async function updateTables(
+	client: GristClient,
+	docId: string,
+	tables: IDataObject[],
+	itemIndex: number,
+): Promise<void> {
+	await client.request({
+		method: 'PATCH',
+		path: buildPath(client, 'docs', docSegment(docId), 'tables'),
+		body: { tables },
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** `POST /api/docs/{docId}/apply`: user actions, all applied or none (e.g. `["RemoveTable", id]`). */
+export async function applyUserActions(
+	client: GristClient,
+	docId: string,
+	actions: unknown[][],
+	itemIndex: number,
+): Promise<IDataObject> {
+	return await client.request<IDataObject>({
+		method: 'POST',
+		path: buildPath(client, 'docs', docSegment(docId), 'apply'),
+		body: actions,
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** `POST …/columns`; returns the new columns' ids (Grist may adjust them). */
+export async function addColumnsToTable(
+	client: GristClient,
+	t: Target,
+	columns: IDataObject[],
+	itemIndex: number,
+): Promise<string[]> {
+	const res = await client.request<{ columns?: Array<{ id: string }> }>({
+		method: 'POST',
+		path: tablePath(client, t, 'columns'),
+		body: { columns },
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+	return (res?.columns ?? []).map((c) => c.id);
+}
+
+/**
+ * `PATCH …/columns` (all with the same field set) or `PUT …/columns` (create or update, with
+ * `noadd`, `noupdate`, `replaceall`: the last removes every column not listed).
+ */
+export async function writeColumns(
+	client: GristClient,
+	t: Target,
+	method: 'PATCH' | 'PUT',
+	columns: IDataObject[],
+	itemIndex: number,
+	flags: { noadd?: boolean; noupdate?: boolean; replaceall?: boolean } = {},
+): Promise<void> {
+	const qs: IDataObject = {};
+	for (const [k, v] of Object.entries(flags)) if (v) qs[k] = 1;
+	await client.request({
+		method,
+		path: tablePath(client, t, 'columns'),
+		qs: Object.keys(qs).length > 0 ? qs : undefined,
+		body: { columns },
+		what: `table "${t.tableId}"`,
+		itemIndex,
+	});
+}
+
+/** `DELETE …/columns/{colId}`: the column and its data. */
+export async function deleteColumn(
+	client: GristClient,
+	t: Target,
+	colId: string,
+	itemIndex: number,
+): Promise<void> {
+	await client.request({
+		method: 'DELETE',
+		path: buildPath(
+			client,
+			'docs',
+			docSegment(t.docId),
+			'tables',
+			{ value: t.tableId, label: 'table ID' },
+			'columns',
+			{ value: colId, label: 'column ID' },
+		),
+		what: `column "${colId}" of table "${t.tableId}"`,
+		itemIndex,
+	});
+}
+
 export interface TableInfo {
 	columns: GristColumn[];
 	byId: Map<string, GristColumn>;
@@ -712,6 +849,7 @@ export async function runSql(
 	sql: string,
 	args: Array<string | number | null> = [],
 	timeoutMs?: number,
+	itemIndex?: number,
 ): Promise<Array<Record<string, unknown>>> {
 	const body: IDataObject = { sql, args };
 	if (timeoutMs !== undefined) body.timeout = timeoutMs;
@@ -720,6 +858,7 @@ export async function runSql(
 		path: buildPath(client, 'docs', docSegment(docId), 'sql'),
 		body,
 		what: `document "${docId}"`,
+		itemIndex,
 	});
 	return (res?.records ?? []).map((r) => r.fields ?? {});
 }

@@ -1,0 +1,101 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { toColumn } from '../../helpers/columns';
+import { columnFields, type ColumnInput } from '../../helpers/schema';
+import { locatorValue, readTarget } from '../../parameters';
+import type { GristClient } from '../../transport';
+import { fetchColumns, writeColumns } from '../../transport/api';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import { columnDefinitionFields, columnItem, columnLocator, forEachSchemaItem } from '../schema';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	columnLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: columnDefinitionFields(true)
+			.filter((f) => f.name !== 'id')
+			.map((f) => ({ ...f, required: false })),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['column'], operation: ['update'] } },
+	properties,
+);
+
+/** PATCH …/columns for one column: rename, label, type, formula, choices (merged into its options). */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
+		const target = readTarget.call(this, itemIndex);
+		const colId = locatorValue.call(this, 'column', itemIndex);
+		if (colId === '') {
+			throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
+				itemIndex,
+				description: 'Pick a column from the list, or enter its ID.',
+			});
+		}
+		const input = { ...(this.getNodeParameter('updateFields', itemIndex, {}) as ColumnInput) };
+		const columns = await fetchColumns(client, target, { hidden: true, itemIndex });
+		const current = columns.find((c) => c.id === colId);
+		if (!current) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Column not found "${colId}" in table "${target.tableId}" (Column, item ${itemIndex})`,
+				{
+					itemIndex,
+					description: `The table's columns are: ${columns.map((c) => c.id).join(', ')}. Use the column ID, not its label.`,
+				},
+			);
+		}
+		const choicesGiven = input.choices !== undefined && input.choices !== '';
+		if (choicesGiven && (input.type === undefined || input.type === '')) input.type = current.type;
+		const fields = columnFields(input, {
+			update: true,
+			currentWidgetOptions: current.widgetOptions,
+		});
+		if (Object.keys(fields).length === 0) {
+			throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
+				itemIndex,
+				description: 'Add a field to change under Update Fields.',
+			});
+		}
+		if (typeof fields.colId === 'string' && fields.colId !== colId) {
+			const clash = columns.find(
+				(c) => c !== current && c.id.toLowerCase() === String(fields.colId).toLowerCase(),
+			);
+			if (clash) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The table already has a column "${clash.id}" (New Column ID, item ${itemIndex})`,
+					{ itemIndex, description: 'Pick another New Column ID.' },
+				);
+			}
+		}
+		await writeColumns(client, target, 'PATCH', [{ id: colId, fields }], itemIndex);
+		const merged: IDataObject = {
+			type: current.type,
+			label: current.label,
+			formula: current.formula,
+			isFormula: current.isFormula,
+			widgetOptions: JSON.stringify(current.widgetOptions ?? {}),
+			...fields,
+		};
+		return columnItem(toColumn({ id: String(fields.colId ?? colId), fields: merged }));
+	});
+}

@@ -1,0 +1,136 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { checkIdentifier, columnFields, SchemaInputError } from '../../helpers/schema';
+import { readTarget } from '../../parameters';
+import type { GristClient } from '../../transport';
+import { fetchColumns, writeColumns } from '../../transport/api';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import { columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	columnsCollection(
+		'Columns to add, or to change when the table has a column with that ID; all in one request',
+	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Never Add',
+				name: 'noadd',
+				type: 'boolean',
+				default: false,
+				description: "Whether to only change listed columns the table has (Grist's noadd)",
+			},
+			{
+				displayName: 'Never Update',
+				name: 'noupdate',
+				type: 'boolean',
+				default: false,
+				description: "Whether to only add listed columns the table lacks (Grist's noupdate)",
+			},
+			{
+				displayName: 'Remove Columns Not Listed (Deletes Their Data)',
+				name: 'replaceall',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to DELETE every column of the table that is not listed here, with its data (Grist's replaceall)",
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['column'], operation: ['upsert'] } },
+	properties,
+);
+
+/** PUT …/columns with noadd / noupdate / replaceall: one request per item. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
+		const target = readTarget.call(this, itemIndex);
+		const flags = this.getNodeParameter('options', itemIndex, {}) as {
+			noadd?: boolean;
+			noupdate?: boolean;
+			replaceall?: boolean;
+		};
+		const inputs = readColumnInputs.call(this, itemIndex);
+		if (inputs.length === 0) {
+			throw new NodeOperationError(this.getNode(), `No column is listed in item ${itemIndex}`, {
+				itemIndex,
+				description: flags.replaceall
+					? 'Add at least one column: with Remove Columns Not Listed an empty list would delete every column.'
+					: 'Add at least one column under Columns.',
+			});
+		}
+		const existing = await fetchColumns(client, target, { hidden: true, itemIndex });
+		const byId = new Map(existing.map((c) => [c.id, c]));
+		const seen = new Set<string>();
+		const specs: IDataObject[] = [];
+		const outcome: IDataObject[] = [];
+		inputs.forEach((input, index) => {
+			const field = `Columns (column ${index + 1})`;
+			const id = checkIdentifier(String(input.id ?? '').trim(), 'column', field);
+			if (seen.has(id.toLowerCase())) {
+				throw new SchemaInputError(
+					`The column ID "${id}" is listed twice`,
+					field,
+					'List each column once.',
+				);
+			}
+			seen.add(id.toLowerCase());
+			const current = byId.get(id);
+			let fields: IDataObject;
+			try {
+				fields = columnFields(input, {
+					update: current !== undefined,
+					currentWidgetOptions: current?.widgetOptions,
+				});
+			} catch (error) {
+				if (error instanceof SchemaInputError)
+					throw new SchemaInputError(
+						`Column "${id}": ${error.message}`,
+						`${field}: ${error.field}`,
+						error.hint,
+					);
+				throw error;
+			}
+			specs.push({ id, fields });
+			const action = current
+				? flags.noupdate
+					? 'unchanged'
+					: 'updated'
+				: flags.noadd
+					? 'skipped'
+					: 'added';
+			outcome.push({ id, action });
+		});
+		await writeColumns(client, target, 'PUT', specs, itemIndex, flags);
+		if (flags.replaceall) {
+			for (const c of existing)
+				if (
+					!seen.has(c.id.toLowerCase()) &&
+					c.id !== 'manualSort' &&
+					!c.id.startsWith('gristHelper_')
+				)
+					outcome.push({ id: c.id, action: 'removed' });
+		}
+		return outcome;
+	});
+}

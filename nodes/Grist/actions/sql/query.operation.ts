@@ -1,0 +1,169 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { withHint } from '../../helpers/errors';
+import {
+	SqlInputError,
+	checkSqlQuery,
+	decodeSqlValue,
+	parseSqlArgs,
+	referencedTables,
+	resultColumnTypes,
+} from '../../helpers/sql';
+import { documentIdValue } from '../../parameters';
+import type { GristClient } from '../../transport';
+import { fetchColumns, fetchTables, runSql } from '../../transport/api';
+import { documentLocator } from '../common.descriptions';
+import { forEachItem } from '../items';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	{
+		displayName: 'Query',
+		name: 'query',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'e.g. SELECT Name, Amount FROM Orders WHERE Amount > ? ORDER BY Amount DESC',
+		description:
+			'A read-only SELECT over the tables (table and column IDs as in Grist, case-sensitive). Put a ? where each parameter goes; never paste values into the text.',
+	},
+	{
+		displayName: 'Parameters',
+		name: 'parameters',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. [100]',
+		description:
+			'The values of the ? placeholders, in order: a JSON array (e.g. ["Open", 100]) or an expression returning an array. True/false are sent as 1/0 and dates as epoch seconds, as Grist stores them.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Decode Values',
+				name: 'decode',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to convert values of result columns named like a column of the queried tables as Get Many does (toggles as true/false, dates as ISO text, lists as arrays); other values stay as SQLite returns them',
+			},
+			{
+				displayName: 'Timeout (Ms)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1000,
+				description:
+					'Milliseconds the statement may run; Grist caps it at its GRIST_SQL_TIMEOUT_MSEC (1000 by default)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sql'], operation: ['query'] } },
+	properties,
+);
+
+const SQL_HINTS: Array<[RegExp, string]> = [
+	[
+		/insufficient document access/i,
+		'SQL needs read access to the whole document: the user of the API key must be allowed to read every table and column (access rules that hide any part of the document refuse SQL). Use Record → Get Many instead.',
+	],
+	[
+		/only select statements/i,
+		'Grist runs only SELECT statements (SQL is read-only). To change data, use the Record operations.',
+	],
+	[
+		/slow statement|database interrupt/i,
+		"The statement ran longer than the timeout (Grist allows at most GRIST_SQL_TIMEOUT_MSEC, 1000 ms by default). Narrow it with WHERE or LIMIT, or raise the server's limit.",
+	],
+	[
+		/SQLITE_|no such|syntax error/i,
+		'SQLite rejected the statement. Table and column IDs are case-sensitive (Table → Get Many with Include Columns lists them); Grist stores dates as epoch seconds, toggles as 0/1 and lists as JSON text.',
+	],
+];
+
+/** POST /api/docs/{doc}/sql: one output item per result row. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const sql = String(this.getNodeParameter('query', itemIndex, '') ?? '');
+		const options = this.getNodeParameter('options', itemIndex, {}) as {
+			decode?: boolean;
+			timeout?: number;
+		};
+		let args;
+		try {
+			args = parseSqlArgs(this.getNodeParameter('parameters', itemIndex, ''));
+			checkSqlQuery(sql, args);
+		} catch (error) {
+			if (!(error instanceof SqlInputError)) throw error;
+			throw new NodeOperationError(
+				this.getNode(),
+				`${error.message} (${error.field}, item ${itemIndex})`,
+				{ itemIndex, description: error.hint },
+			);
+		}
+		if (client.isOAuth) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Grist does not run SQL for OAuth2 connections (item ${itemIndex})`,
+				{
+					itemIndex,
+					description:
+						'Set Authentication to API Key with a Grist Records & Documents API credential, or use Record → Get Many.',
+				},
+			);
+		}
+		const timeout = options.timeout ?? 1000;
+		if (!Number.isInteger(timeout) || timeout < 1) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The Timeout of item ${itemIndex} must be a whole number of milliseconds, at least 1`,
+				{ itemIndex },
+			);
+		}
+		let rows: Array<Record<string, unknown>>;
+		try {
+			rows = await runSql(client, docId, sql, args, timeout, itemIndex);
+		} catch (error) {
+			throw withHint(error, SQL_HINTS);
+		}
+		if (options.decode === false || rows.length === 0) return rows as IDataObject[];
+		const referenced = referencedTables(sql);
+		const tables = (await fetchTables(client, docId, { columns: true, itemIndex })).filter((t) =>
+			referenced.some((r) => r.toLowerCase() === t.id.toLowerCase()),
+		);
+		const withColumns = await Promise.all(
+			tables.map(async (t) => ({
+				id: t.id,
+				columns:
+					t.columns ??
+					(await fetchColumns(client, { docId, tableId: t.id }, { hidden: true, itemIndex })),
+			})),
+		);
+		const types = resultColumnTypes(withColumns, referenced);
+		return rows.map((row) => {
+			const out: IDataObject = {};
+			for (const [key, value] of Object.entries(row))
+				out[key] = decodeSqlValue(value, types[key]) as IDataObject[string];
+			return out;
+		});
+	});
+}

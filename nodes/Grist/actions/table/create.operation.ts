@@ -1,0 +1,56 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { SchemaInputError, checkIdentifier, columnSpecs } from '../../helpers/schema';
+import { documentIdValue } from '../../parameters';
+import type { GristClient } from '../../transport';
+import { createTables } from '../../transport/api';
+import { documentLocator } from '../common.descriptions';
+import { columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	{
+		displayName: 'Table ID',
+		name: 'tableId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Projects',
+		description:
+			'Letters, digits and _, not starting with a digit (Grist capitalises the first letter)',
+	},
+	columnsCollection('The columns of the new table, in order'),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['table'], operation: ['create'] } },
+	properties,
+);
+
+/** POST /api/docs/{doc}/tables: one table per item, with its columns. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const tableId = checkIdentifier(
+			String(this.getNodeParameter('tableId', itemIndex, '') ?? '').trim(),
+			'table',
+			'Table ID',
+		);
+		const inputs = readColumnInputs.call(this, itemIndex);
+		if (inputs.length === 0) {
+			throw new SchemaInputError(
+				'A new table needs at least one column',
+				'Columns',
+				'Add a column under Columns (Grist refuses a table without columns).',
+			);
+		}
+		const columns = columnSpecs(inputs);
+		const [id] = await createTables(client, docId, [{ id: tableId, columns }], itemIndex);
+		return { id, columns: columns.map((c) => c.id) };
+	});
+}

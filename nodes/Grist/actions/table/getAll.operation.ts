@@ -1,0 +1,61 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { tableItem } from '../../helpers/schema';
+import { documentIdValue } from '../../parameters';
+import type { GristClient } from '../../transport';
+import { fetchColumns, fetchTables } from '../../transport/api';
+import { documentLocator } from '../common.descriptions';
+import { columnItem, forEachSchemaItem } from '../schema';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	{
+		displayName: 'Include Columns',
+		name: 'includeColumns',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to list each table's columns (ID, label, type, formula, choices) under columns, e.g. to find out what to query",
+	},
+	{
+		displayName: 'Include Summary Tables',
+		name: 'includeSummary',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to list summary tables too (marked isSummary: true); they are computed by Grist and cannot be written',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['table'], operation: ['getAll'] } },
+	properties,
+);
+
+/** GET /api/docs/{doc}/tables (`expand=column` for the columns): one item per table. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const withColumns = this.getNodeParameter('includeColumns', itemIndex, false) as boolean;
+		const withSummary = this.getNodeParameter('includeSummary', itemIndex, true) as boolean;
+		const tables = (await fetchTables(client, docId, { columns: withColumns, itemIndex })).filter(
+			(t) => !t.id.startsWith('GristHidden_'),
+		);
+		const out = [];
+		for (const t of tables) {
+			const summary = Number(t.fields?.summarySourceTable ?? 0) !== 0;
+			if (summary && !withSummary) continue;
+			let columns = t.columns;
+			// Servers before Grist 1.7.12 ignore expand=column: ask per table
+			if (withColumns && !columns)
+				columns = await fetchColumns(client, { docId, tableId: t.id }, { itemIndex });
+			out.push(tableItem(t, withColumns ? (columns ?? []).map(columnItem) : undefined));
+		}
+		return out;
+	});
+}

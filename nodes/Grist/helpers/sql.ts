@@ -1,0 +1,204 @@
+/**
+ * Grist's SQL endpoint (reference §10): checks made before the request (a read-only SELECT, as
+ * many parameters as `?` placeholders, parameters as a list of scalars) and the decoding of the
+ * raw SQLite values it answers (Bool 0/1, lists as JSON text of their items, dates as numbers)
+ * into what Get Many returns, where the column's type is known.
+ */
+import { baseType, decodeCellValue } from './cells';
+
+/** Bad SQL input; `field` names the parameter. */
+export class SqlInputError extends Error {
+	constructor(
+		message: string,
+		readonly field: string,
+		readonly hint?: string,
+	) {
+		super(message);
+	}
+}
+
+/** The statement without comments and string/identifier literals (each replaced by a space). */
+function skeleton(sql: string): string {
+	let out = '';
+	let i = 0;
+	while (i < sql.length) {
+		const ch = sql[i];
+		if (ch === '-' && sql[i + 1] === '-') {
+			const end = sql.indexOf('\n', i);
+			i = end === -1 ? sql.length : end;
+			out += ' ';
+		} else if (ch === '/' && sql[i + 1] === '*') {
+			const end = sql.indexOf('*/', i + 2);
+			i = end === -1 ? sql.length : end + 2;
+			out += ' ';
+		} else if (ch === "'" || ch === '"' || ch === '`' || ch === '[') {
+			const close = ch === '[' ? ']' : ch;
+			let j = i + 1;
+			while (j < sql.length) {
+				if (sql[j] === close) {
+					if (close !== ']' && sql[j + 1] === close) j += 2;
+					else break;
+				} else j++;
+			}
+			i = j + 1;
+			out += ' ';
+		} else {
+			out += ch;
+			i++;
+		}
+	}
+	return out;
+}
+
+/** Whether the statement is a SELECT (or WITH … SELECT), the only kind Grist runs. */
+export function isSelectStatement(sql: string): boolean {
+	return /^\s*(\(\s*)*(select|with)\b/i.test(skeleton(sql));
+}
+
+/** The number of `?` placeholders (outside strings and comments). */
+export function countPlaceholders(sql: string): number {
+	return (skeleton(sql).match(/\?/g) ?? []).length;
+}
+
+export type SqlArg = string | number | null;
+
+function toArg(value: unknown, position: number): SqlArg {
+	if (value === null || value === undefined) return null;
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value))
+			throw new SqlInputError(
+				`Parameter ${position} is not a finite number`,
+				'Parameters',
+				'Give numbers, texts, true/false or null.',
+			);
+		return value;
+	}
+	if (typeof value === 'boolean') return value ? 1 : 0;
+	if (value instanceof Date) {
+		if (isNaN(value.getTime()))
+			throw new SqlInputError(`Parameter ${position} is an invalid date`, 'Parameters');
+		return value.getTime() / 1000;
+	}
+	const maybe = value as { toMillis?: () => number; isValid?: boolean };
+	if (typeof maybe.toMillis === 'function' && maybe.isValid !== false)
+		return maybe.toMillis() / 1000;
+	throw new SqlInputError(
+		`Parameter ${position} is ${Array.isArray(value) ? 'a list' : 'an object'}, not a single value`,
+		'Parameters',
+		'Each parameter is one value: a number, a text, true/false, null or a date (sent as epoch seconds, as Grist stores dates).',
+	);
+}
+
+/**
+ * The parameters: an array, a JSON array text, or empty. Booleans become 1/0 and dates epoch
+ * seconds (Grist's storage). Anything else is a SqlInputError: values are bound, never spliced.
+ */
+export function parseSqlArgs(raw: unknown): SqlArg[] {
+	let list: unknown = raw;
+	if (raw === undefined || raw === null || raw === '') return [];
+	if (typeof raw === 'string') {
+		const text = raw.trim();
+		if (text === '') return [];
+		try {
+			list = JSON.parse(text);
+		} catch (error) {
+			throw new SqlInputError(
+				`The Parameters are not a JSON array: ${(error as Error).message}`,
+				'Parameters',
+				'Give the values as a JSON array, e.g. ["Open", 10], or an expression returning an array.',
+			);
+		}
+	}
+	if (!Array.isArray(list)) {
+		throw new SqlInputError(
+			'The Parameters must be a list',
+			'Parameters',
+			'Give the values as a JSON array, e.g. ["Open", 10], one per ? in the query.',
+		);
+	}
+	return list.map((v, i) => toArg(v, i + 1));
+}
+
+/** Checks the statement and its parameters before the request. */
+export function checkSqlQuery(sql: string, args: SqlArg[]): void {
+	if (sql.trim() === '') {
+		throw new SqlInputError('The Query is empty', 'Query', 'Enter a SELECT statement.');
+	}
+	if (!isSelectStatement(sql)) {
+		throw new SqlInputError(
+			'Only SELECT statements can be run: Grist refuses others',
+			'Query',
+			'SQL is read-only in Grist. To change data, use the Record operations.',
+		);
+	}
+	const placeholders = countPlaceholders(sql);
+	if (placeholders !== args.length) {
+		throw new SqlInputError(
+			`The query has ${placeholders} placeholder${placeholders === 1 ? '' : 's'} (?) but ${args.length} parameter${args.length === 1 ? ' was' : 's were'} given`,
+			'Parameters',
+			'Give one parameter per ? in the query, in order.',
+		);
+	}
+}
+
+/** Names that follow FROM or JOIN (quoted or not): the tables a query may read. */
+export function referencedTables(sql: string): string[] {
+	const out = new Set<string>();
+	const re =
+		/\b(?:from|join)\s+(?:"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_]*))/gi;
+	for (const m of sql.matchAll(re)) out.add((m[1]?.replace(/""/g, '"') ?? m[2] ?? m[3] ?? m[4])!);
+	return [...out];
+}
+
+/** A raw SQLite value as Grist's `/records` gives it for the column type. */
+export function sqlToCellValue(value: unknown, columnType: string | undefined): unknown {
+	const type = baseType(columnType);
+	if (value === null || value === undefined) return value ?? null;
+	switch (type) {
+		case 'Bool':
+			return value === 1 ? true : value === 0 ? false : value;
+		case 'ChoiceList':
+		case 'RefList':
+		case 'Attachments': {
+			if (typeof value !== 'string') return value;
+			if (value === '') return null;
+			try {
+				const parsed = JSON.parse(value) as unknown;
+				return Array.isArray(parsed) ? ['L', ...parsed] : value;
+			} catch {
+				return value;
+			}
+		}
+		default:
+			return value;
+	}
+}
+
+/** A raw SQLite value decoded like Simplify does (dates as ISO text, lists as arrays). */
+export function decodeSqlValue(value: unknown, columnType: string | undefined): unknown {
+	if (columnType === undefined) return value;
+	return decodeCellValue(sqlToCellValue(value, columnType), columnType);
+}
+
+/**
+ * Column types by result column name, for the tables a query reads: a name with one type in all
+ * of them is decoded; a name with different types in two tables, or none, is left as it is.
+ */
+export function resultColumnTypes(
+	tables: Array<{ id: string; columns: Array<{ id: string; type: string }> }>,
+	referenced: string[],
+): Record<string, string> {
+	const wanted = new Set(referenced.map((t) => t.toLowerCase()));
+	const types: Record<string, string> = {};
+	const conflicting = new Set<string>();
+	for (const t of tables) {
+		if (!wanted.has(t.id.toLowerCase())) continue;
+		for (const c of t.columns) {
+			if (c.id in types && types[c.id] !== c.type) conflicting.add(c.id);
+			else types[c.id] = c.type;
+		}
+	}
+	for (const id of conflicting) delete types[id];
+	return types;
+}
