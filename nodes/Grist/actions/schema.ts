@@ -85,9 +85,7 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 			placeholder: 'e.g. Open, In Progress, Done',
 			description:
 				'The choices, separated by commas, or a JSON array (for choices that contain commas)',
-			displayOptions: {
-				show: { type: update ? ['', 'Choice', 'ChoiceList'] : ['Choice', 'ChoiceList'] },
-			},
+			...(update ? {} : { displayOptions: { show: { type: ['Choice', 'ChoiceList'] } } }),
 		},
 		{
 			displayName: 'Referenced Table Name or ID',
