@@ -334,6 +334,124 @@ export async function exportDocument(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Document and workspace lifecycle: trash and restore, copy, .grist backup, import
+
+export type TrashTarget = { kind: 'document'; docId: string } | { kind: 'workspace'; wid: number };
+
+function trashPath(
+	client: GristClient,
+	t: TrashTarget,
+	action: 'remove' | 'unremove',
+): { path: string; what: string } {
+	return t.kind === 'document'
+		? {
+				path: buildPath(client, 'docs', docSegment(t.docId), action),
+				what: `document "${t.docId}"`,
+			}
+		: {
+				path: buildPath(client, 'workspaces', workspaceSegment(t.wid), action),
+				what: `workspace ${t.wid}`,
+			};
+}
+
+/** POST /api/docs/{docId}/remove or /api/workspaces/{wid}/remove: Grist's soft delete (the trash). */
+export async function moveToTrash(
+	client: GristClient,
+	target: TrashTarget,
+	itemIndex: number,
+): Promise<void> {
+	await client.request({ method: 'POST', ...trashPath(client, target, 'remove'), itemIndex });
+}
+
+/** POST …/unremove: takes a document or workspace out of the trash. */
+export async function restoreFromTrash(
+	client: GristClient,
+	target: TrashTarget,
+	itemIndex: number,
+): Promise<void> {
+	await client.request({ method: 'POST', ...trashPath(client, target, 'unremove'), itemIndex });
+}
+
+/** GET /api/workspaces/{wid}?showRemoved=1: the workspace as the trash shows it (its trashed documents). */
+export async function getWorkspaceTrash(
+	client: GristClient,
+	wid: number,
+	itemIndex: number,
+): Promise<IDataObject> {
+	return await client.request<IDataObject>({
+		method: 'GET',
+		path: buildPath(client, 'workspaces', workspaceSegment(wid)),
+		qs: { showRemoved: 1 },
+		what: `workspace ${wid}`,
+		itemIndex,
+	});
+}
+
+/** GET /api/docs/{docId}?showRemoved=1: a document in the trash (404 when it is not in it). */
+export async function getTrashedDocument(
+	client: GristClient,
+	docId: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	return await client.request<IDataObject>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId)),
+		qs: { showRemoved: 1 },
+		what: `document "${docId}" in the trash`,
+		itemIndex,
+	});
+}
+
+/** POST /api/docs/{docId}/copy `{workspaceId, documentName, asTemplate}`; returns the new id. */
+export async function copyDocument(
+	client: GristClient,
+	docId: string,
+	body: { workspaceId: number; documentName: string; asTemplate: boolean },
+	itemIndex: number,
+): Promise<string> {
+	const id = await client.request<string>({
+		method: 'POST',
+		path: buildPath(client, 'docs', docSegment(docId), 'copy'),
+		body,
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+	return String(id);
+}
+
+/** GET /api/docs/{docId}/download (`nohistory`, `template`): the whole document as a .grist file, streamed. */
+export async function downloadDocumentFile(
+	client: GristClient,
+	docId: string,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<StreamResponse> {
+	return await client.binaryStream({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'download'),
+		qs,
+		what: `document "${docId}"`,
+		itemIndex,
+	});
+}
+
+/** POST /api/workspaces/{wid}/import (multipart `upload` + `documentName`): `{id, title}` of the new document. */
+export async function importDocument(
+	client: GristClient,
+	wid: number,
+	form: FormData,
+	itemIndex: number,
+): Promise<{ id: string; title?: string }> {
+	return await client.request<{ id: string; title?: string }>({
+		method: 'POST',
+		path: buildPath(client, 'workspaces', workspaceSegment(wid), 'import'),
+		body: form,
+		what: `workspace ${wid}`,
+		itemIndex,
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
 // Access (orgs, workspaces, documents)
 
 export type AccessScope =
@@ -491,10 +609,12 @@ export async function applyUserActions(
 	docId: string,
 	actions: unknown[][],
 	itemIndex: number,
+	qs?: IDataObject,
 ): Promise<IDataObject> {
 	return await client.request<IDataObject>({
 		method: 'POST',
 		path: buildPath(client, 'docs', docSegment(docId), 'apply'),
+		qs,
 		body: actions,
 		what: `document "${docId}"`,
 		itemIndex,

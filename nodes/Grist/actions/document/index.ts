@@ -1,14 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../types';
+import * as applyActions from './applyActions.operation';
+import * as copy from './copy.operation';
 import * as create from './create.operation';
 import * as del from './delete.operation';
+import * as downloadBackup from './downloadBackup.operation';
 import * as exportTable from './exportTable.operation';
 import * as exportWorkbook from './exportWorkbook.operation';
 import * as get from './get.operation';
 import * as getAccess from './getAccess.operation';
 import * as getAll from './getAll.operation';
+import * as importFile from './importFile.operation';
 import * as move from './move.operation';
+import * as moveToTrash from './moveToTrash.operation';
+import * as restore from './restore.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
 
@@ -20,6 +26,18 @@ const operation: INodeProperties = {
 	displayOptions: { show: { resource: ['document'] } },
 	options: [
 		{
+			name: 'Apply Actions (Advanced)',
+			value: 'applyActions',
+			description: 'Send Grist user actions as JSON, for what no other operation covers',
+			action: 'Apply user actions to a document',
+		},
+		{
+			name: 'Copy',
+			value: 'copy',
+			description: 'Copy a document into a workspace, with its data or as a template',
+			action: 'Copy a document',
+		},
+		{
 			name: 'Create',
 			value: 'create',
 			description: 'Create an empty document in a workspace',
@@ -28,8 +46,14 @@ const operation: INodeProperties = {
 		{
 			name: 'Delete',
 			value: 'delete',
-			description: 'Delete a document permanently',
+			description: 'Delete a document permanently (no trash, no undo)',
 			action: 'Delete a document',
+		},
+		{
+			name: 'Download Backup',
+			value: 'downloadBackup',
+			description: 'Download the whole document as a .grist file',
+			action: 'Download a backup of a document',
 		},
 		{
 			name: 'Export Table (CSV)',
@@ -57,10 +81,28 @@ const operation: INodeProperties = {
 			action: 'Get many documents',
 		},
 		{
+			name: 'Import File',
+			value: 'importFile',
+			description: 'Create a document from a CSV, XLSX or other file Grist imports',
+			action: 'Import a file as a new document',
+		},
+		{
 			name: 'Move',
 			value: 'move',
 			description: 'Move a document to another workspace',
 			action: 'Move a document',
+		},
+		{
+			name: 'Move to Trash',
+			value: 'moveToTrash',
+			description: "Move a document to Grist's trash (Restore brings it back)",
+			action: 'Move a document to the trash',
+		},
+		{
+			name: 'Restore',
+			value: 'restore',
+			description: "Bring a document back from Grist's trash",
+			action: 'Restore a document from the trash',
 		},
 		{
 			name: 'Update',
@@ -87,26 +129,38 @@ export const document: ResourceModule = {
 	},
 	description: [
 		operation,
+		...applyActions.description,
+		...copy.description,
 		...create.description,
 		...del.description,
+		...downloadBackup.description,
 		...exportTable.description,
 		...exportWorkbook.description,
 		...get.description,
 		...getAccess.description,
 		...getAll.description,
+		...importFile.description,
 		...move.description,
+		...moveToTrash.description,
+		...restore.description,
 		...update.description,
 		...updateAccess.description,
 	],
 	operations: {
+		applyActions: applyActions.execute,
+		copy: copy.execute,
 		create: create.execute,
 		delete: del.execute,
+		downloadBackup: downloadBackup.execute,
 		exportTable: exportTable.execute,
 		exportWorkbook: exportWorkbook.execute,
 		get: get.execute,
 		getAccess: getAccess.execute,
 		getAll: getAll.execute,
+		importFile: importFile.execute,
 		move: move.execute,
+		moveToTrash: moveToTrash.execute,
+		restore: restore.execute,
 		update: update.execute,
 		updateAccess: updateAccess.execute,
 	},

@@ -5,6 +5,8 @@ import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAccess from './getAccess.operation';
+import * as moveToTrash from './moveToTrash.operation';
+import * as restore from './restore.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
 
@@ -24,7 +26,7 @@ const operation: INodeProperties = {
 		{
 			name: 'Delete',
 			value: 'delete',
-			description: 'Delete a workspace permanently, with all its documents',
+			description: 'Delete a workspace permanently, with all its documents (no trash, no undo)',
 			action: 'Delete a workspace',
 		},
 		{
@@ -38,6 +40,18 @@ const operation: INodeProperties = {
 			value: 'getAccess',
 			description: 'List the users with access to a workspace, one item per user',
 			action: 'Get access of a workspace',
+		},
+		{
+			name: 'Move to Trash',
+			value: 'moveToTrash',
+			description: "Move a workspace and its documents to Grist's trash (Restore brings them back)",
+			action: 'Move a workspace to the trash',
+		},
+		{
+			name: 'Restore',
+			value: 'restore',
+			description: "Bring a workspace back from Grist's trash",
+			action: 'Restore a workspace from the trash',
 		},
 		{
 			name: 'Update',
@@ -64,6 +78,8 @@ export const workspace: ResourceModule = {
 		...del.description,
 		...get.description,
 		...getAccess.description,
+		...moveToTrash.description,
+		...restore.description,
 		...update.description,
 		...updateAccess.description,
 	],
@@ -72,6 +88,8 @@ export const workspace: ResourceModule = {
 		delete: del.execute,
 		get: get.execute,
 		getAccess: getAccess.execute,
+		moveToTrash: moveToTrash.execute,
+		restore: restore.execute,
 		update: update.execute,
 		updateAccess: updateAccess.execute,
 	},

@@ -1,0 +1,96 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../items';
+import type { GristClient } from '../../transport';
+import { copyDocument, getDocument } from '../../transport/api';
+import { documentIdValue, requiredName, workspaceIdValue } from '../../parameters';
+import { withHint } from '../../helpers/errors';
+import { documentLocator, workspaceLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{ ...documentLocator, description: 'The document to copy' },
+	{
+		...workspaceLocator,
+		displayName: 'Destination Workspace',
+		name: 'destinationWorkspace',
+		description: 'The workspace the copy goes to (you need to be able to add documents there)',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Client A – Projects',
+		description: 'The name of the new document',
+	},
+	{
+		displayName: 'Copy',
+		name: 'copyMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Structure and Data',
+				value: 'full',
+				description: 'Tables, columns, formulas, records and attachments',
+			},
+			{
+				name: 'Structure Only (as Template)',
+				value: 'template',
+				description: 'Tables, columns and formulas, without records',
+			},
+		],
+		default: 'full',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['copy'] } },
+	properties,
+);
+
+/** POST /api/docs/{docId}/copy, then returns the new document. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const wid = workspaceIdValue.call(
+			this,
+			'destinationWorkspace',
+			itemIndex,
+			'Destination Workspace',
+		);
+		const documentName = requiredName.call(
+			this,
+			this.getNodeParameter('name', itemIndex, ''),
+			itemIndex,
+			'Enter the name of the new document.',
+		);
+		const asTemplate = this.getNodeParameter('copyMode', itemIndex, 'full') === 'template';
+		let newId: string;
+		try {
+			newId = await copyDocument(
+				client,
+				docId,
+				{ workspaceId: wid, documentName, asTemplate },
+				itemIndex,
+			);
+		} catch (error) {
+			throw withHint(error, [
+				[
+					/access denied|workspace not found/i,
+					`Check the Destination Workspace (${wid}): it must exist and you need the Editor or Owner role there.`,
+				],
+				[
+					/Insufficient access to document/i,
+					'Copying needs the right to read the whole document (access rules may hide parts of it from you).',
+				],
+			]);
+		}
+		return await getDocument(client, newId, itemIndex);
+	});
+}

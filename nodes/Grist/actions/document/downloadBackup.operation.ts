@@ -1,0 +1,114 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../items';
+import type { GristClient } from '../../transport';
+import { downloadDocumentFile } from '../../transport/api';
+import { documentIdValue } from '../../parameters';
+import { backupFileName } from '../../helpers/lifecycle';
+import { binaryPropertyField, documentLocator } from '../common.descriptions';
+
+const GRIST_MIME = 'application/x-sqlite3';
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	binaryPropertyField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'As Template',
+				name: 'template',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to leave out the records (and the history): only tables, columns and formulas',
+			},
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. crm-backup',
+				description: 'Name of the file (default: the document name with .grist)',
+			},
+			{
+				displayName: 'Without History',
+				name: 'nohistory',
+				type: 'boolean',
+				default: false,
+				description: "Whether to leave out the document's undo history (a smaller file)",
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['downloadBackup'] } },
+	properties,
+);
+
+/**
+ * GET /api/docs/{docId}/download: the whole document as a .grist file (SQLite), streamed into
+ * n8n's binary data; it opens in Grist (Import) and in any SQLite tool.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const property = String(
+			this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
+		).trim();
+		if (property === '') {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The field "Put Output File in Field" is empty (item ${itemIndex})`,
+				{ description: 'Enter the name of the binary field for the file, e.g. data.', itemIndex },
+			);
+		}
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const qs: IDataObject = {};
+		if (options.template === true) qs.template = 1;
+		if (options.nohistory === true) qs.nohistory = 1;
+		const file = await downloadDocumentFile(client, docId, qs, itemIndex);
+		const fileName = backupFileName(String(options.fileName ?? ''), file.fileName, docId);
+		let binary: IBinaryData;
+		try {
+			binary = await this.helpers.prepareBinaryData(file.body, fileName, GRIST_MIME);
+		} catch (error) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The download of document "${docId}" broke off: ${(error as Error).message}`,
+				{
+					description:
+						'The connection to Grist failed while the file was being received. Run the node again.',
+					itemIndex,
+				},
+			);
+		}
+		return {
+			json: {
+				documentId: docId,
+				fileName: binary.fileName ?? fileName,
+				mimeType: binary.mimeType,
+				fileSize: binary.bytes,
+				template: options.template === true,
+				withoutHistory: options.nohistory === true || options.template === true,
+			},
+			binary: { [property]: binary },
+		};
+	});
+}

@@ -1,0 +1,61 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../items';
+import type { GristClient } from '../../transport';
+import { getDocument, getTrashedDocument, restoreFromTrash } from '../../transport/api';
+import { documentIdValue } from '../../parameters';
+import { documentLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Brings a document back from Grist's trash. Documents in the trash are not in the list: enter the ID (Move to Trash outputs it).",
+		name: 'restoreNotice',
+		type: 'notice',
+		default: '',
+	},
+	documentLocator,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['restore'] } },
+	properties,
+);
+
+/**
+ * GET /api/docs/{docId}?showRemoved=1 (is it in the trash? Grist's unremove would silently
+ * succeed otherwise), POST /api/docs/{docId}/unremove, then returns the document.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		try {
+			await getTrashedDocument(client, docId, itemIndex);
+		} catch (error) {
+			if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
+			const active = await getDocument(client, docId, itemIndex).then(
+				() => true,
+				() => false,
+			);
+			throw new NodeOperationError(
+				this.getNode(),
+				active
+					? `The document "${docId}" is not in the trash (item ${itemIndex})`
+					: `The document "${docId}" is not in the trash and was not found (item ${itemIndex})`,
+				{
+					description: active
+						? 'It is an active document already: nothing to restore.'
+						: 'Check the Document ID; a document deleted permanently (Delete, or emptied from the trash) cannot be restored.',
+					itemIndex,
+				},
+			);
+		}
+		await restoreFromTrash(client, { kind: 'document', docId }, itemIndex);
+		return await getDocument(client, docId, itemIndex);
+	});
+}

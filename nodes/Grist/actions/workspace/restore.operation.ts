@@ -1,0 +1,58 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../items';
+import type { GristClient } from '../../transport';
+import { getWorkspace, getWorkspaceTrash, restoreFromTrash } from '../../transport/api';
+import { workspaceIdValue } from '../../parameters';
+import { workspaceLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Brings a workspace back from Grist's trash, with its documents. Workspaces in the trash are not in the list: enter the ID.",
+		name: 'restoreNotice',
+		type: 'notice',
+		default: '',
+	},
+	workspaceLocator,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workspace'], operation: ['restore'] } },
+	properties,
+);
+
+/**
+ * GET /api/workspaces/{wid}?showRemoved=1 (is it in the trash? Grist's unremove would silently
+ * succeed otherwise), POST /api/workspaces/{wid}/unremove, then returns the workspace.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+		const inTrash = await getWorkspaceTrash(client, wid, itemIndex).then(
+			(ws) => Boolean(ws.removedAt),
+			(error: unknown) => {
+				if (error instanceof NodeApiError && error.httpCode === '404') return false;
+				throw error;
+			},
+		);
+		if (!inTrash) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The workspace ${wid} is not in the trash (item ${itemIndex})`,
+				{
+					description:
+						'Nothing to restore: it is active, was deleted permanently, or the ID is wrong. To restore one document of it, use Document → Restore.',
+					itemIndex,
+				},
+			);
+		}
+		await restoreFromTrash(client, { kind: 'workspace', wid }, itemIndex);
+		return await getWorkspace(client, wid, itemIndex);
+	});
+}

@@ -1,0 +1,74 @@
+/**
+ * Pure helpers of the document lifecycle operations: a document's URL, the backup's file name,
+ * the checks on user actions given as JSON (Apply Actions) and the file name an import sends.
+ */
+
+/** The address of a document in Grist's web app (`<server>/doc/<id>`, which Grist redirects). */
+export function documentUrl(serverBase: string, docId: string): string {
+	return `${serverBase.replace(/\/+$/, '')}/doc/${encodeURIComponent(docId)}`;
+}
+
+/** The `.grist` file name: the one given (extension added), else Grist's, else `<docId>.grist`. */
+export function backupFileName(
+	given: string,
+	fromServer: string | undefined,
+	docId: string,
+): string {
+	const name = given.trim();
+	if (name !== '') return name.toLowerCase().endsWith('.grist') ? name : `${name}.grist`;
+	if (fromServer && fromServer.trim() !== '') return fromServer;
+	return `${docId}.grist`;
+}
+
+export class UserActionsError extends Error {}
+
+const EXAMPLE = '[["AddRecord", "Table1", null, {"A": 1}]]';
+
+/**
+ * Grist user actions from a JSON text or value: a non-empty list of lists, each starting with the
+ * action's name (e.g. `["RemoveTable", "Old"]`). A single action (a list starting with a name)
+ * is taken as a list of one. Throws UserActionsError saying which action is wrong.
+ */
+export function parseUserActions(raw: unknown): unknown[][] {
+	let value = raw;
+	if (typeof raw === 'string') {
+		const text = raw.trim();
+		if (text === '')
+			throw new UserActionsError(`it is empty. Enter a list of actions, e.g. ${EXAMPLE}`);
+		try {
+			value = JSON.parse(text);
+		} catch (error) {
+			throw new UserActionsError(
+				`it is not valid JSON (${(error as Error).message}). Enter a list of actions, e.g. ${EXAMPLE}`,
+			);
+		}
+	}
+	if (!Array.isArray(value))
+		throw new UserActionsError(`it is not a list of actions. Enter e.g. ${EXAMPLE}`);
+	if (value.length > 0 && typeof value[0] === 'string') value = [value];
+	const list = value as unknown[];
+	if (list.length === 0) throw new UserActionsError(`the list is empty. Enter e.g. ${EXAMPLE}`);
+	list.forEach((action, i) => {
+		if (!Array.isArray(action) || typeof action[0] !== 'string' || action[0].trim() === '') {
+			throw new UserActionsError(
+				`action ${i + 1} (${JSON.stringify(action)?.slice(0, 80)}) is not a list that starts with the action's name, e.g. ["UpdateRecord", "Table1", 1, {"A": 2}]`,
+			);
+		}
+	});
+	return list as unknown[][];
+}
+
+/** A file name the import can read: the binary's name, else one made from its MIME type. */
+export function importFileName(fileName: string | undefined, mimeType: string | undefined): string {
+	if (fileName && /\.[A-Za-z0-9]+$/.test(fileName)) return fileName;
+	const ext: Record<string, string> = {
+		'text/csv': '.csv',
+		'text/tab-separated-values': '.tsv',
+		'text/plain': '.txt',
+		'application/json': '.json',
+		'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': '.xlsx',
+		'application/x-sqlite3': '.grist',
+	};
+	const base = fileName && fileName.trim() !== '' ? fileName : 'upload';
+	return `${base}${ext[(mimeType ?? '').split(';')[0].trim().toLowerCase()] ?? ''}`;
+}

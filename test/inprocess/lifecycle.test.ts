@@ -1,0 +1,345 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: opens the downloaded .grist with the sqlite3 CLI */
+/**
+ * Document and workspace lifecycle (copy, .grist backup, import, trash and restore, Apply
+ * Actions) run through n8n-core (test harness level b) against the emulator.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { DemoSite, GristEmulator } from '../emulator';
+import { buildXlsx } from '../emulator/zip';
+import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+
+const fx = useDemoSite();
+let emu: GristEmulator;
+let demo: DemoSite;
+beforeAll(() => ({ emu, demo } = fx));
+const requests = () => emu.log.map((e) => `${e.method} ${e.path}`);
+const runDoc = resourceRunner(fx, 'document');
+const runWs = resourceRunner(fx, 'workspace');
+
+function file(content: Buffer | string, fileName: string, mimeType: string) {
+	const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
+	return { data: data.toString('base64'), mimeType, fileName };
+}
+
+async function records(docId: string, tableId: string) {
+	const res = await fetch(`${emu.url}/api/docs/${docId}/tables/${tableId}/records`, {
+		headers: { Authorization: `Bearer ${demo.apiKey}` },
+	});
+	return ((await res.json()) as { records: Array<{ id: number; fields: Record<string, unknown> }> })
+		.records;
+}
+
+describe('document copy', () => {
+	it('copies with data into the picked workspace and returns the new document', async () => {
+		const { items, error } = await runDoc({
+			operation: 'copy',
+			document: rl('id', demo.docId),
+			destinationWorkspace: rl('id', String(demo.workspace2Id)),
+			name: 'CRM – client A',
+		});
+		expect(error).toBeUndefined();
+		const doc = items[0].json;
+		expect(doc).toMatchObject({ name: 'CRM – client A', workspace: { id: demo.workspace2Id } });
+		expect(requests()).toEqual([
+			`POST /o/demo/api/docs/${demo.docId}/copy`,
+			`GET /o/demo/api/docs/${doc.id}`,
+		]);
+		expect(emu.log[0].body).toEqual({
+			workspaceId: demo.workspace2Id,
+			documentName: 'CRM – client A',
+			asTemplate: false,
+		});
+		expect(await records(String(doc.id), 'Customers')).toEqual(
+			await records(demo.docId, 'Customers'),
+		);
+	});
+
+	it('as a template: structure without records', async () => {
+		const { items, error } = await runDoc({
+			operation: 'copy',
+			document: rl('id', demo.docId),
+			destinationWorkspace: rl('id', String(demo.workspaceId)),
+			name: 'CRM template',
+			copyMode: 'template',
+		});
+		expect(error).toBeUndefined();
+		expect(emu.log[0].body).toMatchObject({ asTemplate: true });
+		expect(await records(String(items[0].json.id), 'Customers')).toEqual([]);
+	});
+
+	it('a workspace without write access: Grist says access denied, the hint names the field', async () => {
+		const { error } = await runDoc(
+			{
+				operation: 'copy',
+				document: rl('id', demo.docId),
+				destinationWorkspace: rl('id', String(demo.workspace2Id)),
+				name: 'X',
+			},
+			{ apiKey: demo.viewerApiKey },
+		);
+		expect(error?.httpCode).toBe('403');
+		expect(error?.message).toContain('access denied');
+		expect(error?.description).toContain(`Destination Workspace (${demo.workspace2Id})`);
+	});
+
+	it('an empty name is refused before any request, naming the item', async () => {
+		const { error } = await runDoc(
+			{
+				operation: 'copy',
+				document: rl('id', demo.docId),
+				destinationWorkspace: rl('id', String(demo.workspace2Id)),
+				name: '={{ $json.name }}',
+			},
+			{ input: [{ json: { name: 'ok' } }, { json: { name: ' ' } }] },
+		);
+		expect(error?.message).toBe('The Name is empty');
+		expect((error as unknown as { context?: { itemIndex?: number } })?.context?.itemIndex).toBe(1);
+		expect(requests().filter((r) => r.startsWith('POST'))).toHaveLength(1);
+	});
+});
+
+describe('document downloadBackup', () => {
+	it('the whole document as a .grist file that opens as SQLite, with name and MIME type', async () => {
+		const result = await runDoc({
+			operation: 'downloadBackup',
+			document: rl('id', demo.docId),
+			options: { nohistory: true },
+		});
+		expect(result.error).toBeUndefined();
+		const item = result.items[0];
+		expect(item.json).toMatchObject({
+			documentId: demo.docId,
+			fileName: 'CRM.grist',
+			mimeType: 'application/x-sqlite3',
+			withoutHistory: true,
+			template: false,
+		});
+		expect(item.binary?.data).toMatchObject({ fileName: 'CRM.grist', fileExtension: 'grist' });
+		expect(emu.log[0].path).toBe(`/o/demo/api/docs/${demo.docId}/download`);
+		expect(emu.log[0].query).toEqual({ nohistory: '1' });
+		const bytes = await result.binary(0, 'data');
+		expect(item.json.fileSize).toBe(bytes.length);
+		const dir = mkdtempSync(path.join(tmpdir(), 'grist-backup-'));
+		const dbFile = path.join(dir, 'crm.grist');
+		writeFileSync(dbFile, bytes);
+		const count = execFileSync('sqlite3', [dbFile, 'select count(*) from Customers']).toString();
+		expect(Number(count)).toBe((await records(demo.docId, 'Customers')).length);
+	});
+
+	it('as a template with its own file name into its own binary field', async () => {
+		const result = await runDoc({
+			operation: 'downloadBackup',
+			document: rl('id', demo.docId),
+			binaryPropertyName: 'backup',
+			options: { template: true, fileName: 'crm-structure' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].binary?.backup?.fileName).toBe('crm-structure.grist');
+		expect(emu.log[0].query).toEqual({ template: '1' });
+	});
+
+	it('a document in the trash: Grist\'s "Document is deleted", under Continue On Fail as an item', async () => {
+		const id = emu.addDoc(demo.workspaceId, { name: 'Gone soon' }).id;
+		await runDoc({ operation: 'moveToTrash', document: rl('id', id) });
+		const { items, error } = await runDoc(
+			{ operation: 'downloadBackup', document: rl('id', id) },
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ httpCode: '404' });
+		expect(String(items[0].json.error)).toContain('Document is deleted');
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+	});
+});
+
+describe('document importFile', () => {
+	it('a CSV from a binary field becomes a new document, with its ID and URL', async () => {
+		const csv = 'Name,Amount\nAcme,12.5\nBeta,7\n';
+		const { items, error } = await runDoc(
+			{
+				operation: 'importFile',
+				workspace: rl('id', String(demo.workspace2Id)),
+				documentName: 'Clients',
+			},
+			{ input: [{ json: {}, binary: { data: file(csv, 'clients.csv', 'text/csv') } }] },
+		);
+		expect(error).toBeUndefined();
+		const doc = items[0].json;
+		expect(doc).toMatchObject({
+			name: 'Clients',
+			workspace: { id: demo.workspace2Id },
+			fileName: 'clients.csv',
+			url: `${fx.site}/doc/${String(doc.id)}`,
+		});
+		expect(requests()).toEqual([
+			`POST /o/demo/api/workspaces/${demo.workspace2Id}/import`,
+			`GET /o/demo/api/docs/${String(doc.id)}`,
+		]);
+		expect(emu.log[0].body).toEqual({
+			files: [{ field: 'upload', fileName: 'clients.csv', size: csv.length }],
+			fields: { documentName: 'Clients' },
+		});
+		expect((await records(String(doc.id), 'Clients')).map((r) => r.fields)).toEqual([
+			{ Name: 'Acme', Amount: 12.5 },
+			{ Name: 'Beta', Amount: 7 },
+		]);
+	});
+
+	it('an XLSX without a name: the document is named after the file', async () => {
+		const xlsx = buildXlsx([{ name: 'People', rows: [['Name'], ['Ann']] }]);
+		const mime = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+		const { items, error } = await runDoc(
+			{ operation: 'importFile', workspace: rl('id', String(demo.workspaceId)) },
+			{ input: [{ json: {}, binary: { data: file(xlsx, 'team.xlsx', mime) } }] },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.name).toBe('team');
+		expect(await records(String(items[0].json.id), 'People')).toHaveLength(1);
+	});
+
+	it("a file Grist cannot read: Grist's message, and a hint naming the binary field", async () => {
+		const { error } = await runDoc(
+			{ operation: 'importFile', workspace: rl('id', String(demo.workspaceId)) },
+			{ input: [{ json: {}, binary: { data: file('garbage', 'book.xlsx', 'application/zip') } }] },
+		);
+		expect(error?.httpCode).toBe('400');
+		expect(error?.message).toContain('Failed to parse Excel file');
+		expect(error?.description).toContain('"book.xlsx" of the binary field "data"');
+	});
+
+	it('a missing binary field is refused before the request, naming the item', async () => {
+		const { error } = await runDoc(
+			{ operation: 'importFile', workspace: rl('id', String(demo.workspaceId)) },
+			{ input: [{ json: {} }] },
+		);
+		expect(error?.message).toBe('Item 0 has no binary field "data" (Input Binary Field)');
+		expect(emu.log).toHaveLength(0);
+	});
+});
+
+describe('trash and restore', () => {
+	it('document: Move to Trash, then Restore brings it back', async () => {
+		const id = emu.addDoc(demo.workspaceId, { name: 'Old report', owner: demo.email }).id;
+		const trashed = await runDoc({ operation: 'moveToTrash', document: rl('id', id) });
+		expect(trashed.error).toBeUndefined();
+		expect(trashed.items[0].json).toEqual({ id, inTrash: true });
+		expect(requests()).toEqual([`POST /o/demo/api/docs/${id}/remove`]);
+		emu.clearLog();
+		const restored = await runDoc({ operation: 'restore', document: rl('id', id) });
+		expect(restored.error).toBeUndefined();
+		expect(restored.items[0].json).toMatchObject({ id, name: 'Old report' });
+		expect(requests()).toEqual([
+			`GET /o/demo/api/docs/${id}`,
+			`POST /o/demo/api/docs/${id}/unremove`,
+			`GET /o/demo/api/docs/${id}`,
+		]);
+		expect(emu.log[0].query).toEqual({ showRemoved: '1' });
+	});
+
+	it('document: restoring one that is not in the trash is a clear error, nothing sent', async () => {
+		const { error } = await runDoc({ operation: 'restore', document: rl('id', demo.docId) });
+		expect(error?.message).toBe(`The document "${demo.docId}" is not in the trash (item 0)`);
+		expect(requests().some((r) => r.includes('unremove'))).toBe(false);
+		const missing = await runDoc({ operation: 'restore', document: rl('id', 'NoSuchDoc') });
+		expect(missing.error?.message).toBe(
+			'The document "NoSuchDoc" is not in the trash and was not found (item 0)',
+		);
+	});
+
+	it("document: a viewer cannot move it to the trash (Grist's message)", async () => {
+		const { error } = await runDoc(
+			{ operation: 'moveToTrash', document: rl('id', demo.doc2Id) },
+			{ apiKey: demo.viewerApiKey },
+		);
+		expect(error?.httpCode).toBe('403');
+	});
+
+	it('workspace: Move to Trash, then Restore; restoring an active one is an error', async () => {
+		const ws = emu.addWorkspace(demo.orgId, 'Archive 2023');
+		emu.addDoc(ws.id, { name: 'Inside' });
+		const trashed = await runWs({ operation: 'moveToTrash', workspace: rl('id', String(ws.id)) });
+		expect(trashed.error).toBeUndefined();
+		expect(trashed.items[0].json).toEqual({ id: ws.id, inTrash: true });
+		expect(requests()).toEqual([`POST /o/demo/api/workspaces/${ws.id}/remove`]);
+		emu.clearLog();
+		const restored = await runWs({ operation: 'restore', workspace: rl('id', String(ws.id)) });
+		expect(restored.error).toBeUndefined();
+		expect(restored.items[0].json).toMatchObject({ id: ws.id, name: 'Archive 2023' });
+		expect((restored.items[0].json.docs as Array<{ name: string }>).map((d) => d.name)).toEqual([
+			'Inside',
+		]);
+		expect(requests()).toEqual([
+			`GET /o/demo/api/workspaces/${ws.id}`,
+			`POST /o/demo/api/workspaces/${ws.id}/unremove`,
+			`GET /o/demo/api/workspaces/${ws.id}`,
+		]);
+		emu.clearLog();
+		const again = await runWs({ operation: 'restore', workspace: rl('id', String(ws.id)) });
+		expect(again.error?.message).toBe(`The workspace ${ws.id} is not in the trash (item 0)`);
+		expect(requests()).toEqual([`GET /o/demo/api/workspaces/${ws.id}`]);
+	});
+});
+
+describe('document applyActions', () => {
+	it("sends the user actions as they are and returns Grist's answer", async () => {
+		const { items, error } = await runDoc({
+			operation: 'applyActions',
+			document: rl('id', demo.doc2Id),
+			userActions:
+				'[["AddTable", "Notes", [{"id": "Text", "type": "Text"}]], ["AddRecord", "Notes", null, {"Text": "hi"}]]',
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ documentId: demo.doc2Id });
+		expect((items[0].json.retValues as unknown[]).length).toBe(2);
+		expect(requests()).toEqual([`POST /o/demo/api/docs/${demo.doc2Id}/apply`]);
+		expect(emu.log[0].query).toEqual({});
+		expect((await records(demo.doc2Id, 'Notes')).map((r) => r.fields)).toEqual([{ Text: 'hi' }]);
+	});
+
+	it('Parse Strings off sends noparse', async () => {
+		const { error } = await runDoc({
+			operation: 'applyActions',
+			document: rl('id', demo.doc2Id),
+			userActions: '[["AddRecord", "Notes", null, {"Text": "x"}]]',
+			options: { parseStrings: false },
+		});
+		expect(error).toBeUndefined();
+		expect(emu.log[0].query).toEqual({ noparse: '1' });
+	});
+
+	it('malformed actions are refused before the request, naming the field, item and action', async () => {
+		const { error } = await runDoc(
+			{
+				operation: 'applyActions',
+				document: rl('id', demo.doc2Id),
+				userActions: '={{ $json.actions }}',
+			},
+			{ input: [{ json: { actions: '[["RemoveTable", "Notes"], {"oops": 1}]' } }] },
+		);
+		expect(error?.message).toMatch(
+			/^User Actions \(JSON\) in item 0: action 2 \(\{"oops":1\}\) is not a list that starts with the action's name/,
+		);
+		const bad = await runDoc({
+			operation: 'applyActions',
+			document: rl('id', demo.doc2Id),
+			userActions: '[["AddRecord", ',
+		});
+		expect(bad.error?.message).toMatch(/^User Actions \(JSON\) in item 0: it is not valid JSON/);
+		expect(emu.log).toHaveLength(0);
+	});
+
+	it("an action Grist refuses: Grist's error text passed through", async () => {
+		const { error } = await runDoc({
+			operation: 'applyActions',
+			document: rl('id', demo.doc2Id),
+			userActions: '[["NoSuchAction", "Notes"]]',
+		});
+		expect(error?.message).toContain(
+			"AttributeError 'UserActions' object has no attribute 'NoSuchAction'",
+		);
+	});
+});

@@ -1,0 +1,60 @@
+/** helpers/lifecycle.ts: document URL, backup file name, user actions from JSON, import file name. */
+import {
+	backupFileName,
+	documentUrl,
+	importFileName,
+	parseUserActions,
+} from '../../nodes/Grist/helpers/lifecycle';
+
+describe('documentUrl', () => {
+	it('is <server>/doc/<id> with the /o/<team> prefix kept', () => {
+		expect(documentUrl('https://grist.example.com/o/team', 'abc123')).toBe(
+			'https://grist.example.com/o/team/doc/abc123',
+		);
+		expect(documentUrl('https://docs.getgrist.com/', 'x y')).toBe(
+			'https://docs.getgrist.com/doc/x%20y',
+		);
+	});
+});
+
+describe('backupFileName', () => {
+	it("prefers the given name (adding .grist), then Grist's, then the doc id", () => {
+		expect(backupFileName(' nightly ', 'CRM.grist', 'd1')).toBe('nightly.grist');
+		expect(backupFileName('x.GRIST', 'CRM.grist', 'd1')).toBe('x.GRIST');
+		expect(backupFileName('', 'CRM.grist', 'd1')).toBe('CRM.grist');
+		expect(backupFileName('', undefined, 'd1')).toBe('d1.grist');
+	});
+});
+
+describe('parseUserActions', () => {
+	it('reads a list of actions from JSON text or a value; one action alone is a list of one', () => {
+		expect(parseUserActions('[["RemoveTable", "T"]]')).toEqual([['RemoveTable', 'T']]);
+		expect(parseUserActions(['RemoveTable', 'T'])).toEqual([['RemoveTable', 'T']]);
+		expect(parseUserActions([['A'], ['B', 1]])).toEqual([['A'], ['B', 1]]);
+	});
+
+	it('says what is wrong, naming the action', () => {
+		expect(() => parseUserActions('')).toThrow(/^it is empty/);
+		expect(() => parseUserActions('{')).toThrow(/^it is not valid JSON/);
+		expect(() => parseUserActions('{"a":1}')).toThrow(/^it is not a list of actions/);
+		expect(() => parseUserActions('[]')).toThrow(/^the list is empty/);
+		expect(() => parseUserActions('[["A"], [1, 2]]')).toThrow(
+			/^action 2 \(\[1,2\]\) is not a list that starts with the action's name/,
+		);
+		expect(() => parseUserActions([['A'], 'B'])).toThrow(/^action 2 \("B"\)/);
+	});
+});
+
+describe('importFileName', () => {
+	it('keeps a name with an extension, else adds one from the MIME type', () => {
+		expect(importFileName('a.csv', 'text/plain')).toBe('a.csv');
+		expect(importFileName('export', 'text/csv; charset=utf-8')).toBe('export.csv');
+		expect(
+			importFileName(
+				undefined,
+				'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+			),
+		).toBe('upload.xlsx');
+		expect(importFileName('data', 'application/octet-stream')).toBe('data');
+	});
+});
