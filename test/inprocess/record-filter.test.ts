@@ -93,15 +93,14 @@ describe('the builder fields', () => {
 		return filters.options[0].values;
 	};
 
-	it('offer "Is One Of" (the default, as before) and "Is Empty"; Values only for "Is One Of"', () => {
+	it('offer "Is One Of" (the default, as before), "Is Empty" and the conditions of #15; no Values for the empty tests', () => {
 		const match = condition().find((p) => p.name === 'match');
 		expect(match?.default).toBe('anyOf');
-		expect((match?.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
-			'isEmpty',
-			'anyOf',
-		]);
+		expect((match?.options as Array<{ value: string }>).map((o) => o.value)).toEqual(
+			expect.arrayContaining(['isEmpty', 'anyOf', 'isNotEmpty', 'gt', 'between', 'contains']),
+		);
 		const values = condition().find((p) => p.name === 'values');
-		expect(values?.displayOptions).toEqual({ show: { match: ['anyOf'] } });
+		expect(values?.displayOptions).toEqual({ hide: { match: ['isEmpty', 'isNotEmpty'] } });
 	});
 
 	it('say that empty Values match only empty cells', () => {
