@@ -8,9 +8,12 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IGetNodeParameterOptions,
+	IHookFunctions,
 	ILoadOptionsFunctions,
+	INodeExecutionData,
 	INodeParameters,
 	IPollFunctions,
+	IWebhookFunctions,
 	ResourceMapperValue,
 } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
@@ -62,6 +65,11 @@ export function pickedLocator(ctx: ILoadOptionsFunctions, name: string, current 
 
 /** A resource locator's value in a poll. */
 export function pollLocator(fn: IPollFunctions, name: string): string {
+	return locatorText(fn.getNodeParameter(name, '', { extractValue: true }));
+}
+
+/** A resource locator's value in a webhook trigger's lifecycle methods and `webhook()`. */
+export function hookLocator(fn: IHookFunctions | IWebhookFunctions, name: string): string {
 	return locatorText(fn.getNodeParameter(name, '', { extractValue: true }));
 }
 
@@ -181,22 +189,43 @@ interface SameForAll {
 	values: Map<string, { value: unknown } | { field: string } | null>;
 	/** The same for `itemParameterValue` (objects kept). */
 	objectValues: Map<string, { value: unknown } | { field: string } | null>;
+	/** The same for resource locators read with `extractValue`. */
+	extractedValues: Map<string, { value: unknown } | { field: string } | null>;
 	/** The last target `readTarget` returned (callers must not modify it). */
 	target?: Target;
+	/** `getInputData()`: the same list for the whole execution. */
+	input?: INodeExecutionData[];
 }
 
 /** `={{ $json.id }}`, `={{ $json["id"] }}`: an item's own field, the default of Row ID(s). */
 const JSON_FIELD = /^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"'\\]+)\2\s*\])\s*\}\}$/;
 
 const sameForAll = new WeakMap<object, SameForAll>();
+/** The context of the last lookup and its cache: every item of an execution asks with the same one. */
+let lastCtx: object | undefined;
+let lastCache: SameForAll | undefined;
 
 function sameForAllCache(ctx: IExecuteFunctions): SameForAll {
+	if (ctx === lastCtx && lastCache) return lastCache;
 	let cache = sameForAll.get(ctx);
 	if (!cache) {
-		cache = { parameters: ctx.getNode().parameters, values: new Map(), objectValues: new Map() };
+		cache = {
+			parameters: ctx.getNode().parameters,
+			values: new Map(),
+			objectValues: new Map(),
+			extractedValues: new Map(),
+		};
 		sameForAll.set(ctx, cache);
 	}
+	lastCtx = ctx;
+	lastCache = cache;
 	return cache;
+}
+
+/** The input items of the execution (`getInputData()`), read once. */
+export function inputItems(this: IExecuteFunctions): INodeExecutionData[] {
+	const cache = sameForAllCache(this);
+	return (cache.input ??= this.getInputData());
 }
 
 function readOnce<T>(
@@ -208,9 +237,14 @@ function readOnce<T>(
 	objects: boolean,
 ): T {
 	const cache = sameForAllCache(ctx);
-	const values = objects ? cache.objectValues : cache.values;
-	const key = options?.extractValue ? `${name}|extract` : name;
+	const values = objects
+		? cache.objectValues
+		: options?.extractValue
+			? cache.extractedValues
+			: cache.values;
+	const key = name;
 	let entry = values.get(key);
+	if (entry !== undefined && entry !== null && 'value' in entry) return entry.value as T;
 	if (entry === undefined) {
 		let raw: unknown = cache.parameters;
 		for (const part of name.split('.')) raw = (raw as IDataObject | undefined)?.[part];
@@ -224,7 +258,7 @@ function readOnce<T>(
 	if (entry) {
 		// What n8n's expression gives for a plain value of the item (a number, text or boolean);
 		// anything else (missing, null, objects) goes through n8n as before.
-		const v = ctx.getInputData()[itemIndex]?.json?.[entry.field];
+		const v = (cache.input ??= ctx.getInputData())[itemIndex]?.json?.[entry.field];
 		if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v as T;
 	}
 	const value = ctx.getNodeParameter(name, itemIndex, fallback as never, options) as T;
@@ -356,7 +390,7 @@ export function readRawFields(
 		matchingColumns = Array.isArray(m) ? m : [];
 	}
 	if (mappingMode === 'autoMapInputData') {
-		const json = this.getInputData()[itemIndex]?.json ?? {};
+		const json = inputItems.call(this)[itemIndex]?.json ?? {};
 		// Most items have neither key: their json is used as it is (never modified: encodeFields
 		// builds a new object when it changes anything), not copied per item.
 		if (
@@ -366,9 +400,11 @@ export function readRawFields(
 			return { fields: json, matchingColumns };
 		}
 		const fields: IDataObject = {};
-		for (const [k, v] of Object.entries(json)) {
-			if (k === 'id' || k === 'errors') continue; // Grist's row id and formula errors of a read
-			fields[k] = v;
+		const keys = Object.keys(json);
+		for (let k = 0; k < keys.length; k++) {
+			const key = keys[k];
+			if (key === 'id' || key === 'errors') continue; // Grist's row id and formula errors of a read
+			fields[key] = json[key];
 		}
 		return { fields, matchingColumns };
 	}
@@ -384,6 +420,8 @@ export function parseRowIds(
 	itemIndex: number,
 	field = 'Row IDs',
 ): number[] {
+	// The common case (a row ID from ={{ $json.id }}): no lists built.
+	if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0) return [raw];
 	let list: unknown[];
 	if (Array.isArray(raw)) list = raw;
 	else if (typeof raw === 'number') list = [raw];
@@ -440,13 +478,17 @@ export function readBatchSize(this: IExecuteFunctions, itemIndex: number): numbe
 	return n;
 }
 
+/** Options → the noparse flag of item `itemIndex` (values stored as sent, not parsed by Grist). */
+export function readNoparse(this: IExecuteFunctions, itemIndex: number): boolean {
+	return !!itemParameter.call(this, 'options.noparse', itemIndex, false);
+}
+
 export function noparseQs(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	qs: IDataObject = {},
 ): IDataObject {
-	const noparse = itemParameter.call(this, 'options.noparse', itemIndex, false) as boolean;
-	if (noparse) qs.noparse = 1;
+	if (readNoparse.call(this, itemIndex)) qs.noparse = 1;
 	return qs;
 }
 

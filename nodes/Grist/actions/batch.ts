@@ -21,6 +21,7 @@ import {
 	describeIndices,
 	itemsWithColumn,
 	jsonBytes,
+	jsonUpperBound,
 	largestField,
 	splitByRecordCount,
 	type BatchFailure,
@@ -44,13 +45,21 @@ export interface BatchUnit<R, G> {
 }
 
 export interface ChunkResult {
-	/** Output JSON per unit of the chunk, in the order of `units`. */
-	outputs: IDataObject[][];
+	/**
+	 * Output JSON per unit of the chunk, in the order of `units`: a list, or the one object of a
+	 * unit with one output.
+	 */
+	outputs: Array<IDataObject[] | IDataObject>;
 }
 
 export interface BatchOptions<R, G> {
-	/** Reads one item's parameters; throw for bad input (NodeOperationError naming the field). */
-	prepare: (itemIndex: number) => Promise<BatchUnit<R, G> | Array<BatchUnit<R, G>>>;
+	/**
+	 * Reads one item's parameters; throw for bad input (NodeOperationError naming the field). May
+	 * answer synchronously (no promise per item when nothing needs to be fetched).
+	 */
+	prepare: (
+		itemIndex: number,
+	) => BatchUnit<R, G> | Array<BatchUnit<R, G>> | Promise<BatchUnit<R, G> | Array<BatchUnit<R, G>>>;
 	/** Sends one chunk; returns outputs for every unit of the chunk. */
 	send: (
 		group: G,
@@ -78,7 +87,39 @@ export interface WriteGroup {
 
 interface PreparedUnit<R, G> extends BatchUnit<R, G> {
 	itemIndex: number;
+	/** JSON bytes of the unit's records (with commas), or an upper bound while `exact` is false. */
 	bytes: number;
+	exact: boolean;
+}
+
+/** JSON bytes of records written one after the other with commas. */
+function recordsBytes(records: unknown[], size: (r: unknown) => number): number {
+	let bytes = records.length > 1 ? records.length - 1 : 0;
+	for (let k = 0; k < records.length; k++) bytes += size(records[k]);
+	return bytes;
+}
+
+/** A unit's exact JSON bytes (measured once). */
+function exactBytes(unit: PreparedUnit<unknown, unknown>): number {
+	if (!unit.exact) {
+		unit.bytes = recordsBytes(unit.records, jsonBytes);
+		unit.exact = true;
+	}
+	return unit.bytes;
+}
+
+/** Output items per input item: one item, a list, or none yet (fewer arrays for 10,000 items). */
+type OutputSlot = INodeExecutionData | INodeExecutionData[] | undefined;
+
+function addOutput(outputs: OutputSlot[], itemIndex: number, item: INodeExecutionData): void {
+	const slot = outputs[itemIndex];
+	if (slot === undefined) outputs[itemIndex] = item;
+	else if (Array.isArray(slot)) slot.push(item);
+	else outputs[itemIndex] = [slot, item];
+}
+
+function slotItems(slot: OutputSlot): INodeExecutionData[] {
+	return slot === undefined ? [] : Array.isArray(slot) ? slot : [slot];
 }
 
 /** Runs a batched write over all input items. */
@@ -92,20 +133,30 @@ export async function executeBatched<R, G>(
 	const envelope = options.envelopeBytes ?? 0;
 	const budget = maxBytes - envelope;
 	const verb = options.verb ?? 'written';
-	const outputs: INodeExecutionData[][] = items.map(() => []);
+	const outputs: OutputSlot[] = new Array<OutputSlot>(items.length);
 	const continueOnFail = ctx.continueOnFail();
 
-	// 1. Prepare every item; bad input fails before any request.
-	const groups = new Map<string, { group: G; units: Array<PreparedUnit<R, G>> }>();
+	// 1. Prepare every item; bad input fails before any request. A unit's size is a cheap upper
+	// bound (jsonUpperBound) until a chunk comes near the byte limit; then it is measured.
+	type Group = { group: G; units: Array<PreparedUnit<R, G>> };
+	const groups = new Map<string, Group>();
+	let lastKey: string | undefined;
+	let lastGroup: Group | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		let prepared: Array<BatchUnit<R, G>>;
+		// The item's units, each in one object of one shape (not the prepared one with fields added).
+		const units: Array<PreparedUnit<R, G>> = [];
 		try {
-			const result = await options.prepare(itemIndex);
+			let result = options.prepare(itemIndex);
+			if (result instanceof Promise) result = await result;
 			prepared = Array.isArray(result) ? result : [result];
 			for (const unit of prepared) {
-				const bytes =
-					unit.records.reduce((sum, r) => sum + jsonBytes(r), 0) +
-					Math.max(0, unit.records.length - 1);
+				let bytes = recordsBytes(unit.records, jsonUpperBound);
+				let exact = false;
+				if (bytes > budget) {
+					bytes = recordsBytes(unit.records, jsonBytes);
+					exact = true;
+				}
 				if (bytes > budget) {
 					const largest = largestField(unit.records);
 					const which = largest
@@ -121,22 +172,33 @@ export async function executeBatched<R, G>(
 						},
 					);
 				}
-				(unit as PreparedUnit<R, G>).bytes = bytes;
-				(unit as PreparedUnit<R, G>).itemIndex = itemIndex;
+				units.push({
+					key: unit.key,
+					group: unit.group,
+					records: unit.records,
+					meta: unit.meta,
+					itemIndex,
+					bytes,
+					exact,
+				});
 			}
 		} catch (error) {
 			if (continueOnFail) {
-				outputs[itemIndex] = [errorItem(error as Error, itemIndex)];
+				outputs[itemIndex] = errorItem(error as Error, itemIndex);
 				continue;
 			}
 			throw withItemIndex.call(ctx, error, itemIndex);
 		}
-		for (const unit of prepared as Array<PreparedUnit<R, G>>) {
-			let g = groups.get(unit.key);
+		for (let k = 0; k < units.length; k++) {
+			const unit = units[k];
+			// Consecutive items of one group usually bring the very same key string.
+			let g = unit.key === lastKey ? lastGroup : groups.get(unit.key);
 			if (!g) {
 				g = { group: unit.group, units: [] };
 				groups.set(unit.key, g);
 			}
+			lastKey = unit.key;
+			lastGroup = g;
 			g.units.push(unit);
 		}
 	}
@@ -149,7 +211,8 @@ export async function executeBatched<R, G>(
 			maxItems: groupMax,
 			maxBytes,
 			envelopeBytes: envelope,
-			sizeOf: (u) => u.bytes,
+			sizeOf: exactBytes,
+			boundOf: (u) => u.bytes,
 		});
 		for (const chunk of splitByRecordCount(
 			chunks.map((c) => c.items),
@@ -166,10 +229,17 @@ export async function executeBatched<R, G>(
 		for (const u of chunk) for (const r of u.records) records.push(r);
 		try {
 			const result = await options.send(group, chunk, records);
-			chunk.forEach((u, k) => {
-				for (const json of result.outputs[k] ?? [])
-					outputs[u.itemIndex].push({ json, pairedItem: { item: u.itemIndex } });
-			});
+			for (let k = 0; k < chunk.length; k++) {
+				const itemIndex = chunk[k].itemIndex;
+				const out = result.outputs[k];
+				if (out === undefined) continue;
+				if (!Array.isArray(out)) {
+					addOutput(outputs, itemIndex, { json: out, pairedItem: { item: itemIndex } });
+					continue;
+				}
+				for (const json of out)
+					addOutput(outputs, itemIndex, { json, pairedItem: { item: itemIndex } });
+			}
 			writtenItems += new Set(chunk.map((u) => u.itemIndex)).size;
 		} catch (error) {
 			const indices = [...new Set(chunk.map((u) => u.itemIndex))];
@@ -177,11 +247,9 @@ export async function executeBatched<R, G>(
 				const uncertain = isUncertainWrite(error);
 				for (const itemIndex of indices) {
 					failedItems.add(itemIndex);
-					outputs[itemIndex] = [
-						uncertain
-							? uncertainItem(error as Error, itemIndex, indices, verb)
-							: errorItem(error as Error, itemIndex),
-					];
+					outputs[itemIndex] = uncertain
+						? uncertainItem(error as Error, itemIndex, indices, verb)
+						: errorItem(error as Error, itemIndex);
 				}
 				continue;
 			}
@@ -199,8 +267,17 @@ export async function executeBatched<R, G>(
 	}
 	// An item split over several units (e.g. several upsert rounds) keeps only its error if any failed.
 	for (const itemIndex of failedItems)
-		outputs[itemIndex] = outputs[itemIndex].filter((o) => o.json.error !== undefined).slice(0, 1);
-	return outputs.flat();
+		outputs[itemIndex] = slotItems(outputs[itemIndex])
+			.filter((o) => o.json.error !== undefined)
+			.slice(0, 1);
+	const all: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < outputs.length; itemIndex++) {
+		const slot = outputs[itemIndex];
+		if (slot === undefined) continue;
+		if (Array.isArray(slot)) for (const item of slot) all.push(item);
+		else all.push(slot);
+	}
+	return all;
 }
 
 /**

@@ -7,7 +7,26 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CellValueError, encodeCellValue } from '../helpers/cells';
 import { isReadOnlyColumn, type GristColumn } from '../helpers/columns';
-import type { Target, TableInfo } from '../transport/api';
+import type { ColumnCache, Target, TableInfo } from '../transport/api';
+
+/**
+ * `cache.info(target)` without a promise per item: the last table's info is answered directly
+ * while items name the same target (`readTarget` gives the same object for the same table).
+ */
+export function tableInfos(
+	cache: ColumnCache,
+): (target: Target, itemIndex: number) => TableInfo | Promise<TableInfo> {
+	let lastTarget: Target | undefined;
+	let lastInfo: TableInfo | undefined;
+	return (target, itemIndex) => {
+		if (target === lastTarget && lastInfo) return lastInfo;
+		return cache.info(target, itemIndex).then((info) => {
+			lastTarget = target;
+			lastInfo = info;
+			return info;
+		});
+	};
+}
 
 /**
  * Refuses item `itemIndex` before any request when it names columns the table does not have: Grist
@@ -86,6 +105,8 @@ export function encodeFields(
 		if (column) {
 			if ((isReadOnlyColumn(column) && !opts.keepFormulas) || value === undefined) {
 				keep = false;
+			} else if (encodesToItself(value, column.type)) {
+				next = value;
 			} else {
 				const encoded = tryEncode(value, column.type);
 				if ('error' in encoded) {
@@ -109,6 +130,25 @@ export function encodeFields(
 		if (keep) out[key] = next as IDataObject[string];
 	}
 	return out ?? fields;
+}
+
+/**
+ * Whether `encodeCellValue(value, type)` is `value` itself, answered without calling it for the
+ * common cases (text in Text, numbers in Int / Numeric, booleans in Bool); `false` means "ask
+ * encodeCellValue".
+ */
+function encodesToItself(value: unknown, type: string): boolean {
+	switch (typeof value) {
+		case 'string':
+			return type === 'Text' || type === 'Choice' || type === 'Any';
+		case 'number':
+			if (!Number.isFinite(value)) return false;
+			return type === 'Numeric' || type === 'Any' || (type === 'Int' && Number.isInteger(value));
+		case 'boolean':
+			return type === 'Bool' || type === 'Any';
+		default:
+			return false;
+	}
 }
 
 function tryEncode(value: unknown, type: string): { value: unknown } | { error: string } {

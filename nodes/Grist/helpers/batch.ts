@@ -25,10 +25,50 @@ export interface ChunkOptions<T> {
 	envelopeBytes?: number;
 	/** JSON size of one item; defaults to the UTF-8 length of JSON.stringify(item). */
 	sizeOf?: (item: T) => number;
+	/**
+	 * A cheap upper bound of `sizeOf(item)` (e.g. `jsonUpperBound`): `sizeOf` is then called only
+	 * for items of a chunk that the bounds say might not fit. The chunks are the same as with
+	 * `sizeOf` alone; a chunk's `bytes` may then be an upper bound.
+	 */
+	boundOf?: (item: T) => number;
 }
 
 export function jsonBytes(value: unknown): number {
 	return Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8');
+}
+
+/**
+ * An upper bound of `jsonBytes(value)` without serialising: JSON.stringify writes at most 6
+ * bytes of UTF-8 per UTF-16 unit of a string (`\u001f`, a lone surrogate; `é` 2, `€` 3, a
+ * surrogate pair 4 for 2 units), at most 25 characters for a number, `false` or `null` for the
+ * other primitives; keys count like strings, `undefined` values as if they were written.
+ * Objects with `toJSON` (Date…) and anything unusual are measured exactly.
+ */
+export function jsonUpperBound(value: unknown): number {
+	switch (typeof value) {
+		case 'string':
+			return value.length * 6 + 2;
+		case 'number':
+			return 25;
+		case 'boolean':
+		case 'undefined':
+			return 5;
+		case 'object': {
+			if (value === null) return 4;
+			if (Array.isArray(value)) {
+				let n = 2 + value.length;
+				for (let k = 0; k < value.length; k++) n += jsonUpperBound(value[k]);
+				return n;
+			}
+			if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return jsonBytes(value);
+			let n = 2;
+			for (const key in value as IDataObject)
+				n += key.length * 6 + 4 + jsonUpperBound((value as IDataObject)[key]);
+			return n;
+		}
+		default:
+			return jsonBytes(value);
+	}
 }
 
 /**
@@ -42,24 +82,48 @@ export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Arra
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	const budget = maxBytes - (options.envelopeBytes ?? 0);
 	const sizeOf = options.sizeOf ?? jsonBytes;
+	const boundOf = options.boundOf;
 	const chunks: Array<Chunk<T>> = [];
 	let current: Chunk<T> = { items: [], indices: [], bytes: 0 };
-	items.forEach((item, index) => {
-		const size = sizeOf(item);
-		const added = current.items.length === 0 ? size : size + 1; // comma
-		if (
-			current.items.length > 0 &&
-			(current.items.length >= maxItems || current.bytes + added > budget)
-		) {
+	// With bounds: the size counted for each item of the current chunk, and whether it is exact.
+	let sizes: number[] = [];
+	let exact: boolean[] = [];
+	for (let index = 0; index < items.length; index++) {
+		const item = items[index];
+		let size = boundOf ? boundOf(item) : sizeOf(item);
+		let sizeExact = !boundOf;
+		const count = current.items.length;
+		let full = count > 0 && count >= maxItems;
+		if (!full && count > 0 && current.bytes + size + 1 > budget) {
+			// The bounds say it might not fit: measure what is still a bound, then decide exactly.
+			if (boundOf) {
+				for (let k = 0; k < count; k++) {
+					if (exact[k]) continue;
+					const s = sizeOf(current.items[k]);
+					current.bytes += s - sizes[k];
+					sizes[k] = s;
+					exact[k] = true;
+				}
+				size = sizeOf(item);
+				sizeExact = true;
+			}
+			full = current.bytes + size + 1 > budget;
+		}
+		if (full) {
 			chunks.push(current);
-			current = { items: [], indices: [], bytes: 0 };
-			current.bytes = size;
+			current = { items: [], indices: [], bytes: size };
+			sizes = [];
+			exact = [];
 		} else {
-			current.bytes += added;
+			current.bytes += count === 0 ? size : size + 1; // comma
 		}
 		current.items.push(item);
 		current.indices.push(index);
-	});
+		if (boundOf) {
+			sizes.push(size);
+			exact.push(sizeExact);
+		}
+	}
 	if (current.items.length > 0) chunks.push(current);
 	return chunks;
 }

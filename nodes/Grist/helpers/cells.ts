@@ -88,6 +88,8 @@ export function decodeCellValue(value: unknown, columnType?: string): unknown {
 		}
 	}
 	if (!isFiniteNumber(value)) return value;
+	// Only Date and DateTime columns turn numbers into text (one character compared first).
+	if (columnType === undefined || columnType.charCodeAt(0) !== 68 /* D */) return value;
 	switch (baseType(columnType)) {
 		case 'Date':
 			return epochToIsoDate(value);
@@ -109,13 +111,31 @@ export function simplifyRecord(
 	record: GristRecord,
 	columnTypes?: Record<string, string>,
 ): IDataObject {
-	const out: IDataObject = { id: record.id };
-	const fields = record.fields ?? {};
-	for (const key of Object.keys(fields)) {
-		out[key] = decodeCellValue(fields[key], columnTypes?.[key]) as IDataObject[string];
-	}
+	const out = simplifyFields(record.id, record.fields, columnTypes);
 	if (record.errors && Object.keys(record.errors).length > 0) {
 		out.errors = record.errors as IDataObject;
+	}
+	return out;
+}
+
+/** `{ id, ...decoded fields }`: `simplifyRecord` of a record without formula errors. */
+export function simplifyFields(
+	id: unknown,
+	fields: Record<string, unknown> | undefined,
+	columnTypes?: Record<string, string>,
+): IDataObject {
+	const out: IDataObject = { id: id as IDataObject[string] };
+	if (!fields) return out;
+	const keys = Object.keys(fields);
+	for (let k = 0; k < keys.length; k++) {
+		const key = keys[k];
+		const value = fields[key];
+		// Text, booleans and null decode to themselves.
+		out[key] = (
+			typeof value === 'string' || typeof value === 'boolean' || value === null
+				? value
+				: decodeCellValue(value, columnTypes?.[key])
+		) as IDataObject[string];
 	}
 	return out;
 }

@@ -6,11 +6,17 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
-import { simplifyRecord } from '../../helpers/cells';
+import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
+import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { noparseQs, readBatchSize, readRawFields, readTarget } from '../../parameters';
-import { addRecords, ColumnCache, targetKey } from '../../transport/api';
+import { readBatchSize, readNoparse, readRawFields, readTarget } from '../../parameters';
+import {
+	addRecords,
+	ColumnCache,
+	targetKey,
+	type TableInfo,
+	type Target,
+} from '../../transport/api';
 import {
 	columnsMapper,
 	dataModeField,
@@ -19,7 +25,7 @@ import {
 	tableLocator,
 	writeOptionsField,
 } from '../common.descriptions';
-import { encodeFields, refuseUnknownColumns } from '../fields';
+import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -41,31 +47,54 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const cache = new ColumnCache(client);
+	const infoOf = tableInfos(new ColumnCache(client));
+	// Key and group of the last item: the next one with the same table and options shares them.
+	let last:
+		| { target: Target; noparse: boolean; batchSize: number; key: string; group: WriteGroup }
+		| undefined;
+	const unit = (
+		itemIndex: number,
+		target: Target,
+		table: TableInfo,
+	): BatchUnit<{ fields: IDataObject }, WriteGroup> => {
+		const { fields: raw } = readRawFields.call(this, itemIndex);
+		refuseUnknownColumns.call(this, raw, table, target, itemIndex);
+		const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+		const noparse = readNoparse.call(this, itemIndex);
+		const batchSize = readBatchSize.call(this, itemIndex);
+		if (
+			last?.target !== target ||
+			last.group.types !== table.types ||
+			last.noparse !== noparse ||
+			last.batchSize !== batchSize
+		) {
+			const qs: IDataObject = noparse ? { noparse: 1 } : {};
+			last = {
+				target,
+				noparse,
+				batchSize,
+				key: `${targetKey(target)}|${JSON.stringify(qs)}|${batchSize}`,
+				group: { target, qs, types: table.types, batchSize },
+			};
+		}
+		return { key: last.key, group: last.group, records: [{ fields }] };
+	};
 	const options: BatchOptions<{ fields: IDataObject }, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
 		maxItemsOf: (group) => group.batchSize,
-		prepare: async (itemIndex) => {
+		prepare: (itemIndex) => {
 			const target = readTarget.call(this, itemIndex);
-			const table = await cache.info(target, itemIndex);
-			const { fields: raw } = readRawFields.call(this, itemIndex);
-			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
-			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
-			const qs = noparseQs.call(this, itemIndex);
-			const batchSize = readBatchSize.call(this, itemIndex);
-			return {
-				key: `${targetKey(target)}|${JSON.stringify(qs)}|${batchSize}`,
-				group: { target, qs, types: table.types, batchSize },
-				records: [{ fields }],
-			};
+			const table = infoOf(target, itemIndex);
+			return table instanceof Promise
+				? table.then((t) => unit(itemIndex, target, t))
+				: unit(itemIndex, target, table);
 		},
 		send: async (group, units, records) => {
 			const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
-			return {
-				outputs: units.map((u, k) => [
-					simplifyRecord({ id: ids[k]?.id, fields: u.records[0].fields }, group.types),
-				]),
-			};
+			const outputs: IDataObject[] = new Array<IDataObject>(units.length);
+			for (let k = 0; k < units.length; k++)
+				outputs[k] = simplifyFields(ids[k]?.id, units[k].records[0].fields, group.types);
+			return { outputs };
 		},
 	};
 	return await executeBatched(this, items, options);

@@ -6,18 +6,24 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
-import { simplifyRecord } from '../../helpers/cells';
+import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
+import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import {
 	itemParameterValue,
-	noparseQs,
 	parseRowIds,
 	readBatchSize,
+	readNoparse,
 	readRawFields,
 	readTarget,
 } from '../../parameters';
-import { ColumnCache, targetKey, updateRecords } from '../../transport/api';
+import {
+	ColumnCache,
+	targetKey,
+	updateRecords,
+	type TableInfo,
+	type Target,
+} from '../../transport/api';
 import {
 	columnsMapper,
 	dataModeField,
@@ -26,7 +32,7 @@ import {
 	tableLocator,
 	writeOptionsField,
 } from '../common.descriptions';
-import { encodeFields, refuseUnknownColumns } from '../fields';
+import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -62,11 +68,55 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const cache = new ColumnCache(client);
+	const infoOf = tableInfos(new ColumnCache(client));
+	// Key and group of the last item: the next one with the same table, options and field names
+	// (in the same order) shares them, without sorting its field names again.
+	let last:
+		| {
+				target: Target;
+				noparse: boolean;
+				batchSize: number;
+				names: string[];
+				key: string;
+				group: WriteGroup;
+		  }
+		| undefined;
+	const unit = (
+		itemIndex: number,
+		target: Target,
+		id: number,
+		table: TableInfo,
+	): BatchUnit<RecordUpdate, WriteGroup> => {
+		const { fields: raw } = readRawFields.call(this, itemIndex);
+		refuseUnknownColumns.call(this, raw, table, target, itemIndex);
+		const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+		const noparse = readNoparse.call(this, itemIndex);
+		const names = Object.keys(fields);
+		const batchSize = readBatchSize.call(this, itemIndex);
+		if (
+			last?.target !== target ||
+			last.group.types !== table.types ||
+			last.noparse !== noparse ||
+			last.batchSize !== batchSize ||
+			!sameList(last.names, names)
+		) {
+			const qs: IDataObject = noparse ? { noparse: 1 } : {};
+			const fieldSet = [...names].sort();
+			last = {
+				target,
+				noparse,
+				batchSize,
+				names,
+				key: `${targetKey(target)}|${qs.noparse ?? ''}|${batchSize}|${fieldSet.join('\u0000')}`,
+				group: { target, qs, types: table.types, batchSize },
+			};
+		}
+		return { key: last.key, group: last.group, records: [{ id, fields }] };
+	};
 	const options: BatchOptions<RecordUpdate, WriteGroup> = {
 		envelopeBytes: '{"records":[]}'.length,
 		maxItemsOf: (group) => group.batchSize,
-		prepare: async (itemIndex) => {
+		prepare: (itemIndex) => {
 			const target = readTarget.call(this, itemIndex);
 			const ids = parseRowIds.call(
 				this,
@@ -84,23 +134,26 @@ export async function execute(
 					},
 				);
 			}
-			const table = await cache.info(target, itemIndex);
-			const { fields: raw } = readRawFields.call(this, itemIndex);
-			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
-			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
-			const qs = noparseQs.call(this, itemIndex);
-			const fieldSet = Object.keys(fields).sort();
-			const batchSize = readBatchSize.call(this, itemIndex);
-			return {
-				key: `${targetKey(target)}|${qs.noparse ?? ''}|${batchSize}|${fieldSet.join('\u0000')}`,
-				group: { target, qs, types: table.types, batchSize },
-				records: [{ id: ids[0], fields }],
-			};
+			const table = infoOf(target, itemIndex);
+			return table instanceof Promise
+				? table.then((t) => unit(itemIndex, target, ids[0], t))
+				: unit(itemIndex, target, ids[0], table);
 		},
 		send: async (group, units, records) => {
 			await updateRecords(client, group.target, records, group.qs, units[0].itemIndex);
-			return { outputs: units.map((u) => [simplifyRecord(u.records[0], group.types)]) };
+			const outputs: IDataObject[] = new Array<IDataObject>(units.length);
+			for (let k = 0; k < units.length; k++) {
+				const record = units[k].records[0];
+				outputs[k] = simplifyFields(record.id, record.fields, group.types);
+			}
+			return { outputs };
 		},
 	};
 	return await executeBatched(this, items, options);
+}
+
+function sameList(a: string[], b: string[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+	return true;
 }
