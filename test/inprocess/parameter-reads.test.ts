@@ -166,6 +166,32 @@ describe('a parameter without an expression is read once per execution', () => {
 		expect(await update('={{ $json.id + 0 }}')).toEqual({ rowId: 1 });
 	});
 
+	it('record update: mapper defined below, JSON, options once', async () => {
+		const rows = (i: number) => ({ json: { id: 31 + (i % 9) } });
+		expect(
+			await perItemReads(
+				{
+					resource: 'record',
+					operation: 'update',
+					columns: mapper({ Name: 'same', N: 2 }),
+					options: { noparse: true, batchSize: 7 },
+				},
+				rows,
+			),
+		).toEqual({});
+		expect(
+			await perItemReads(
+				{
+					resource: 'record',
+					operation: 'update',
+					dataMode: 'json',
+					fieldsJson: '{"Name": "json"}',
+				},
+				rows,
+			),
+		).toEqual({});
+	});
+
 	it('record upsert: options, match columns and data mode once', async () => {
 		expect(
 			await perItemReads({
@@ -205,6 +231,25 @@ describe('a parameter without an expression is read once per execution', () => {
 		).toEqual({ rowIds: 1 });
 	});
 
+	it('columnar create and update: data and options once', async () => {
+		expect(
+			await perItemReads({
+				resource: 'columnar',
+				operation: 'create',
+				data: '{"Name": ["a", "b"], "N": [1, 2]}',
+				options: { noparse: true, batchSize: 3 },
+			}),
+		).toEqual({});
+		expect(
+			await perItemReads({
+				resource: 'columnar',
+				operation: 'update',
+				data: '{"id": [35, 36], "N": [5, 6]}',
+				options: { noparse: true, batchSize: 3 },
+			}),
+		).toEqual({});
+	});
+
 	it('columnar update: the data expression per item', async () => {
 		expect(
 			await perItemReads(
@@ -216,6 +261,39 @@ describe('a parameter without an expression is read once per execution', () => {
 				(i) => ({ json: { id: 31 + (i % 9) } }),
 			),
 		).toEqual({ data: 1 });
+	});
+
+	it('attachment upload (not attached; all binary fields; named fields): nothing per item', async () => {
+		const files = (i: number) => ({ json: {}, binary: { data: file(i), other: file(i + 100) } });
+		expect(await perItemReads({ resource: 'attachment', operation: 'upload' }, files)).toEqual({});
+		expect(
+			await perItemReads(
+				{ resource: 'attachment', operation: 'upload', uploadAllBinaries: true },
+				files,
+			),
+		).toEqual({});
+		expect(
+			await perItemReads(
+				{ resource: 'attachment', operation: 'upload', binaryPropertyName: 'data, other' },
+				files,
+			),
+		).toEqual({});
+	});
+
+	it('attachment upload (attached to a record, replacing): nothing per item', async () => {
+		expect(
+			await perItemReads(
+				{
+					resource: 'attachment',
+					operation: 'upload',
+					attachToRecord: true,
+					rowId: 33,
+					attachmentsColumn: 'Files',
+					attachMode: 'replace',
+				},
+				(i) => ({ json: {}, binary: { data: file(i) } }),
+			),
+		).toEqual({});
 	});
 
 	it('attachment upload (attached to a record): nothing per item', async () => {
