@@ -28,10 +28,13 @@
 //      node's executionTime, the emulator's handling time of its requests (the log's `ms`: arrival
 //      to the last byte of the answer), the difference (this package + n8n's request helper +
 //      loopback), the requests and the longest one (how long one request holds the document).
-//      And, first of all (an emulator of its own, so the main one's tables do not add garbage
-//      collection), the same three in this process through n8n-core (test/harness/inprocess.ts)
-//      with the built node, its context wrapped to time n8n's `httpRequestWithAuthentication`:
-//      node time minus the time inside that helper = the package's own time.
+//      And, first of all, the same three in this process through n8n-core
+//      (test/harness/inprocess.ts) with the built node, against an emulator in a child process
+//      (bench/emulator-child.cjs: its handling, tables and garbage collection are not in this
+//      process), n8n's `httpRequestWithAuthentication` timed in place: node time minus the time
+//      inside that helper = the package's own time (parameters, encoding, grouping, chunking,
+//      output items), as wall time and as this process's CPU time; median of BENCH_OWN_REPEATS
+//      (11) after BENCH_OWN_WARMUP (2) rounds not counted.
 //   4. Batch Size (Options), both ends: create with 100 and with 10,000 records per request
 //      (the 1 MB body limit still splits), against the default 500 of (1).
 //   5. Grist Trigger, idle poll on a 100,000-row table (the trigger in n8n-core, in this process,
@@ -48,7 +51,10 @@
 // built-in node's sample; default = BENCH_CREATE_ROWS; when smaller, its time is extrapolated
 // per item and marked so), BENCH_READ_ROWS (100000), BENCH_JSON=<file> (also write the results
 // as JSON), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
-// to profile it), E2E_N8N_ECHO=1 (n8n's log on stderr). Linux only (/proc).
+// to profile it), E2E_N8N_ECHO=1 (n8n's log on stderr), BENCH_OWN_REPEATS (11),
+// BENCH_OWN_WARMUP (2), BENCH_ONLY=own (only the package's own time, ~1 minute, no n8n),
+// BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
+// Linux only (/proc).
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { execFile, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -457,7 +463,8 @@ const OWN_LABEL = {
  * the emulator handling the request in this process, parsing the answer): parameters, encoding,
  * grouping, chunking and output items, and n8n-core's parameter reads the node makes. Both CPU
  * time (process.cpuUsage, user + system of this process: what other processes on the machine do
- * not change) and wall time are shown; the target is judged on the median CPU time.
+ * not change, though V8's GC and compiler threads add to it) and wall time are shown; a target is
+ * met only when both medians are within it.
  */
 function ownReport(own) {
 	const pad = (s, n) => String(s).padEnd(n);
@@ -468,7 +475,8 @@ function ownReport(own) {
 		`   The package's own time for ${fmtInt(CREATE_ROWS)} items, in this process (n8n-core 2.41.1, the built node, an emulator of its own;`,
 		`   median of ${OWN_REPEATS} runs after ${OWN_WARMUP} warm-up rounds): node execute − time inside n8n's httpRequestWithAuthentication`,
 		"   (body serialisation by n8n, the emulator's handling, answer parsing). CPU = user + system CPU time of this process in those",
-		'   windows (not inflated by other processes on the machine); wall = elapsed time. The target is judged on CPU.',
+		"   windows (not inflated by other processes on the machine, but counting V8's GC and compiler threads); wall = elapsed time.",
+		'   A target is met only when both medians are within it.',
 		`   ${pad('operation', 40)}${padL('node wall', 10)}${padL('in HTTP', 10)}${padL('ours wall', 11)}${padL('ours CPU', 10)}  runs of ours (CPU)`,
 	];
 	for (const k of Object.keys(own))
@@ -477,9 +485,10 @@ function ownReport(own) {
 		);
 	const targets = [];
 	for (const k of Object.keys(own)) {
-		const o = medOf(own[k], 'oursCpu');
+		const cpu = medOf(own[k], 'oursCpu');
+		const wall = medOf(own[k], 'ours');
 		targets.push(
-			`   ${o <= 100 ? 'PASS' : 'MISS'}  ${pad(`${k}: our own time ≤ 100 ms per ${fmtInt(CREATE_ROWS)} items:`, 50)}${ms(o)} ms CPU (wall ${ms(medOf(own[k], 'ours'))} ms)`,
+			`   ${cpu <= 100 && wall <= 100 ? 'PASS' : 'MISS'}  ${pad(`${k}: our own time ≤ 100 ms per ${fmtInt(CREATE_ROWS)} items:`, 50)}${ms(cpu)} ms CPU, ${ms(wall)} ms wall`,
 		);
 	}
 	return { lines, targets };
