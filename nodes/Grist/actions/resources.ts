@@ -8,6 +8,7 @@ import { record } from './record';
 import { sql } from './sql';
 import { table } from './table';
 import type { GristResource, ResourceModule } from './types';
+import { webhook } from './webhook';
 import { workspace } from './workspace';
 
 export const resources: Partial<Record<GristResource, ResourceModule>> = {
@@ -20,6 +21,7 @@ export const resources: Partial<Record<GristResource, ResourceModule>> = {
 	sql,
 	columnar,
 	attachment,
+	webhook,
 };
 
 export const resourceModules: ResourceModule[] = Object.values(resources).filter(

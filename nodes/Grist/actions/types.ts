@@ -17,7 +17,8 @@ export type GristResource =
 	| 'columnar'
 	| 'attachment'
 	| 'table'
-	| 'sql';
+	| 'sql'
+	| 'webhook';
 
 /**
  * One operation: gets all input items at once (so operations can batch), returns output items

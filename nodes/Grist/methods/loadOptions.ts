@@ -36,3 +36,5 @@ export async function getTables(this: ILoadOptionsFunctions): Promise<INodePrope
 		)
 		.map((t) => ({ name: t.id, value: t.id }));
 }
+
+export { getToggleColumns, getWatchColumns, getWebhooks } from './webhooks';

@@ -1,0 +1,178 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { forEachItem } from '../items';
+import type { GristClient } from '../../transport';
+import { createWebhooks } from '../../transport/api';
+import { documentIdValue, tableIdValue } from '../../parameters';
+import { withHint } from '../../helpers/errors';
+import { eventTypesOf } from '../../helpers/webhook-items';
+import { columnIdList, type WebhookFields } from '../../helpers/webhooks';
+import { documentLocator, tableLocator } from '../common.descriptions';
+import { simplifyField, webhookAsItem } from './shared';
+
+export const triggerOnField: INodeProperties = {
+	displayName: 'Trigger On',
+	name: 'event',
+	type: 'options',
+	options: [
+		{
+			name: 'Row Added',
+			value: 'add',
+			description: 'A new record is added (or becomes ready, with a Ready Column)',
+		},
+		{
+			name: 'Row Added or Updated',
+			value: 'addOrUpdate',
+			description: 'A record is added or changed',
+		},
+		{ name: 'Row Updated', value: 'update', description: 'An existing record is changed' },
+	],
+	default: 'add',
+};
+
+const properties: INodeProperties[] = [
+	documentLocator,
+	tableLocator,
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/hooks/grist',
+		description:
+			'Where Grist sends the changed rows (a POST with a JSON list of records). Grist must be allowed to call it: https on getgrist.com; ALLOWED_WEBHOOK_DOMAINS on a self-hosted Grist. To start an n8n workflow, use the Grist Instant Trigger instead: it registers its own webhook.',
+	},
+	triggerOnField,
+	simplifyField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Authorization Header',
+				name: 'authorization',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				placeholder: 'e.g. Bearer s3cret',
+				description:
+					'Sent as is in the Authorization header of every delivery, so the receiver can check it (never shown in the output)',
+			},
+			{
+				displayName: 'Enabled',
+				name: 'enabled',
+				type: 'boolean',
+				default: true,
+				description: 'Whether Grist sends events (a disabled webhook keeps its settings)',
+			},
+			{
+				displayName: 'Memo',
+				name: 'memo',
+				type: 'string',
+				default: '',
+				description: "A note shown in Grist's webhook settings",
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: "The webhook's name in Grist's settings",
+			},
+			{
+				displayName: 'Ready Column Name or ID',
+				name: 'readyColumn',
+				type: 'options',
+				typeOptions: {
+					loadOptionsMethod: 'getToggleColumns',
+					loadOptionsDependsOn: ['document.value', 'table.value'],
+				},
+				default: '',
+				description:
+					'A Toggle (Bool) column: only records whose box is ticked are sent; ticking it counts as "added". Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Watched Column Names or IDs',
+				name: 'watchedColumns',
+				type: 'multiOptions',
+				typeOptions: {
+					loadOptionsMethod: 'getWatchColumns',
+					loadOptionsDependsOn: ['document.value', 'table.value'],
+				},
+				default: [],
+				description:
+					'Updates are sent only when one of these columns changed (empty: any column). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['create'] } },
+	properties,
+);
+
+/** POST /api/docs/{docId}/webhooks, then the new webhook as Get Many gives it. */
+export async function execute(
+	this: IExecuteFunctions,
+	client: GristClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, items, async (itemIndex) => {
+		const docId = documentIdValue.call(this, itemIndex);
+		const tableId = tableIdValue.call(this, itemIndex);
+		const url = String(this.getNodeParameter('url', itemIndex, '') ?? '').trim();
+		if (!/^https?:\/\/[^/\s]+/i.test(url)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				url === ''
+					? `The URL is empty (item ${itemIndex})`
+					: `The URL "${url}" is not an http(s) address (item ${itemIndex})`,
+				{
+					description: 'Enter the address Grist sends the rows to, e.g. https://example.com/hook.',
+					itemIndex,
+				},
+			);
+		}
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const fields: WebhookFields = {
+			url,
+			tableId,
+			eventTypes: eventTypesOf(String(this.getNodeParameter('event', itemIndex, 'add'))),
+			enabled: options.enabled !== false,
+			isReadyColumn: String(options.readyColumn ?? '').trim() || null,
+			watchedColIds: columnIdList(options.watchedColumns),
+		};
+		if (options.name) fields.name = String(options.name);
+		if (options.memo) fields.memo = String(options.memo);
+		if (options.authorization) fields.authorization = String(options.authorization);
+		let id: string | undefined;
+		try {
+			[id] = await createWebhooks(client, docId, [fields], itemIndex);
+		} catch (error) {
+			throw withHint(error, [
+				[
+					/Provided url is forbidden/i,
+					`Grist may not call "${url}": on getgrist.com it must be a public https address; a self-hosted Grist must list its host in ALLOWED_WEBHOOK_DOMAINS.`,
+				],
+				[/No owner access/i, 'Managing webhooks needs the Owner role on the document.'],
+			]);
+		}
+		if (!id)
+			throw new NodeOperationError(this.getNode(), 'Grist did not return a webhook ID', {
+				itemIndex,
+			});
+		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+		return await webhookAsItem(client, docId, id, simplify, itemIndex);
+	});
+}

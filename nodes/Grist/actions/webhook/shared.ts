@@ -1,0 +1,63 @@
+/** What the Webhook operations share: the Webhook field, reading it, the webhook as an item. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { GristClient } from '../../transport';
+import { listWebhooks } from '../../transport/api';
+import { withHint } from '../../helpers/errors';
+import { webhookItem } from '../../helpers/webhook-items';
+
+export const webhookIdField: INodeProperties = {
+	displayName: 'Webhook Name or ID',
+	name: 'webhookId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getWebhooks', loadOptionsDependsOn: ['document.value'] },
+	default: '',
+	required: true,
+	description:
+		'The webhook (Get Many outputs the IDs). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		"Whether to return each webhook flat: its settings in the Grist Instant Trigger's terms and its delivery health (status, waiting events, last error and HTTP status), instead of Grist's fields and usage as sent",
+};
+
+/** The Webhook field; an empty one is an input error naming the item. */
+export function webhookIdValue(this: IExecuteFunctions, itemIndex: number): string {
+	const id = String(this.getNodeParameter('webhookId', itemIndex, '') ?? '').trim();
+	if (id === '') {
+		throw new NodeOperationError(this.getNode(), `The Webhook is empty (item ${itemIndex})`, {
+			description: 'Pick a webhook from the list, or enter its ID (Get Many outputs the IDs).',
+			itemIndex,
+		});
+	}
+	return id;
+}
+
+/** Grist's 404 for a webhook id it does not know, with a hint naming the field and the item. */
+export function explainWebhookError(error: unknown, id: string, itemIndex: number): unknown {
+	return withHint(error, [
+		[
+			/Webhook not found/i,
+			`The Webhook "${id}" of item ${itemIndex} does not exist in this document (deleted, or the ID of another document). Pick one from the list.`,
+		],
+	]);
+}
+
+/** GET /webhooks, then the item of webhook `id` (as Get Many gives it). */
+export async function webhookAsItem(
+	client: GristClient,
+	docId: string,
+	id: string,
+	simplify: boolean,
+	itemIndex: number,
+) {
+	const list = await listWebhooks(client, docId, itemIndex);
+	const found = list.find((w) => w.id === id);
+	return found ? webhookItem(found, simplify) : { id };
+}

@@ -1,0 +1,64 @@
+/**
+ * Option lists of the Webhook resource: the document's webhooks (for Webhook ID), and the chosen
+ * table's Toggle columns (Ready Column) and columns (Watched Columns), as the Instant Trigger lists them.
+ */
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { triggerOnOf } from '../helpers/webhook-items';
+import { usageSummary } from '../helpers/webhooks';
+import { pickedLocator } from '../parameters';
+import { GristClient } from '../transport';
+import { fetchColumns, listWebhooks } from '../transport/api';
+
+const EVENT_TEXT: Record<string, string> = {
+	add: 'rows added',
+	update: 'rows updated',
+	addOrUpdate: 'rows added or updated',
+};
+
+/** The document's webhooks: "name → URL", with table, events and delivery health. */
+export async function getWebhooks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const docId = pickedLocator(this, 'document');
+	if (docId === '') return [];
+	const client = await GristClient.create(this);
+	const list = await listWebhooks(client, docId);
+	return list.map((w) => {
+		const f = w.fields ?? {};
+		const event = triggerOnOf(f.eventTypes);
+		return {
+			name: `${f.name ? `${f.name} → ` : ''}${f.url ?? w.id}`,
+			value: w.id,
+			description: `${f.tableId ?? ''}, ${event ? EVENT_TEXT[event] : 'no events'}${
+				f.enabled === false ? ', disabled' : ''
+			}; ${usageSummary(w.usage)}`,
+		};
+	});
+}
+
+async function columns(ctx: ILoadOptionsFunctions) {
+	const docId = pickedLocator(ctx, 'document');
+	const tableId = pickedLocator(ctx, 'table');
+	if (docId === '' || tableId === '') return [];
+	const client = await GristClient.create(ctx);
+	return (await fetchColumns(client, { docId, tableId })).filter((c) => !c.hidden);
+}
+
+const option = (c: { id: string; label: string; type: string }): INodePropertyOptions => ({
+	name: c.label !== c.id ? `${c.label} (${c.id})` : c.id,
+	value: c.id,
+	description: c.type,
+});
+
+/** The table's Toggle (Bool) columns, for a webhook's Ready Column. */
+export async function getToggleColumns(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return (await columns(this)).filter((c) => c.type === 'Bool').map(option);
+}
+
+/** The table's columns, for a webhook's Watched Columns. */
+export async function getWatchColumns(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return (await columns(this)).map(option);
+}
