@@ -191,12 +191,17 @@ function conditionSql(
 	const refuse = (what: string): never => {
 		throw new FilterError(`${where}: not available for a ${type} column`, 'Conditions', what);
 	};
+	if ((match === 'isEmpty' || match === 'isNotEmpty') && column === 'id') {
+		throw new FilterError(
+			`${where}: the row ID (id) is never empty`,
+			'Conditions',
+			'Pick another column, or remove the condition.',
+		);
+	}
 	if (match === 'isEmpty') {
-		if (column === 'id') refuse('The row ID is never empty.');
 		return emptyTest(col, type);
 	}
 	if (match === 'isNotEmpty') {
-		if (column === 'id') refuse('The row ID is never empty.');
 		return `NOT ${emptyTest(col, type)}`;
 	}
 	const values = conditionValues(c.values);
