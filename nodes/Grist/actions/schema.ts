@@ -62,8 +62,8 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 			displayName: 'Type',
 			name: 'type',
 			type: 'options',
-			options: update ? [{ name: 'Keep', value: '' }, ...TYPE_OPTIONS] : TYPE_OPTIONS,
-			default: update ? '' : 'Text',
+			options: TYPE_OPTIONS,
+			default: 'Text',
 			description: update
 				? 'The new type (Grist converts the existing values); Keep leaves it as it is'
 				: 'The type of the values',
@@ -127,6 +127,13 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 		},
 	];
 	if (update) {
+		// the type is kept unless one is picked
+		const type = fields.findIndex((f) => f.name === 'type');
+		fields[type] = {
+			...fields[type],
+			options: [{ name: 'Keep', value: '' }, ...TYPE_OPTIONS],
+			default: '',
+		};
 		fields.splice(1, 0, {
 			displayName: 'New Column ID',
 			name: 'newId',
@@ -235,6 +242,7 @@ export async function forEachSchemaItem(
 	fn: (itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const done: number[] = [];
+	let failure: unknown;
 	try {
 		return await forEachItem.call(this, items, async (itemIndex) => {
 			try {
@@ -246,16 +254,15 @@ export async function forEachSchemaItem(
 			}
 		});
 	} catch (error) {
-		if (
-			items.length > 1 &&
-			(error instanceof NodeApiError || error instanceof NodeOperationError)
-		) {
-			const note =
-				done.length === 0
-					? 'No item was done before it.'
-					: `Item${done.length > 1 ? 's' : ''} ${done.join(', ')} ${done.length > 1 ? 'were' : 'was'} done before it; nothing of the failed item was applied.`;
-			error.description = error.description ? `${error.description} ${note}` : note;
-		}
-		throw error;
+		failure = error;
 	}
+	const error = failure;
+	if (items.length > 1 && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
+		const note =
+			done.length === 0
+				? 'No item was done before it.'
+				: `Item${done.length > 1 ? 's' : ''} ${done.join(', ')} ${done.length > 1 ? 'were' : 'was'} done before it; nothing of the failed item was applied.`;
+		error.description = error.description ? `${error.description} ${note}` : note;
+	}
+	throw error;
 }

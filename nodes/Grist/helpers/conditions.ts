@@ -10,6 +10,7 @@
  */
 import { CellValueError, baseType, encodeCellValue } from './cells';
 import { FilterError, conditionValues, type SortRule } from './filters';
+import { attempt } from './schema';
 import { sqlToCellValue } from './sql';
 
 export type ConditionMatch =
@@ -114,14 +115,15 @@ export interface ConditionQueryInput {
 /** Encodes one value for a comparison with a column of `type` (a list column: one element). */
 function sqlValue(value: unknown, type: string, where: string): string | number | null {
 	const base = baseType(type);
-	let encoded: unknown;
-	try {
-		if (base === 'ChoiceList') encoded = encodeCellValue(value, 'Text');
-		else if (base === 'RefList' || base === 'Attachments' || base === 'Ref' || type === 'Int')
-			encoded = encodeCellValue(value, 'Int');
-		else if (base === 'Any') encoded = value;
-		else encoded = encodeCellValue(value, type);
-	} catch (error) {
+	const result = attempt(() => {
+		if (base === 'ChoiceList') return encodeCellValue(value, 'Text');
+		if (base === 'RefList' || base === 'Attachments' || base === 'Ref' || type === 'Int')
+			return encodeCellValue(value, 'Int');
+		if (base === 'Any') return value;
+		return encodeCellValue(value, type);
+	});
+	if (result.error) {
+		const error = result.error;
 		const message =
 			error instanceof CellValueError
 				? `the value ${JSON.stringify(value)} does not fit a ${type} column (${error.expected})`
@@ -132,6 +134,7 @@ function sqlValue(value: unknown, type: string, where: string): string | number 
 			'Give a value of the column type: numbers, dates as 2024-01-31 (or an n8n date), true/false, references as row IDs.',
 		);
 	}
+	const encoded = result.value;
 	if (
 		encoded === undefined ||
 		(encoded === null && value !== null && value !== '' && value !== undefined)

@@ -56,6 +56,15 @@ export interface ColumnInput {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set(['id', 'manualSort']);
 
+/** Runs `fn`, returning its value or the error it threw (so callers throw outside a catch). */
+export function attempt<T>(fn: () => T): { value: T; error?: undefined } | { error: Error } {
+	try {
+		return { value: fn() };
+	} catch (error) {
+		return { error: error as Error };
+	}
+}
+
 function text(value: unknown): string {
 	if (value === undefined || value === null) return '';
 	return String(value).trim();
@@ -104,15 +113,15 @@ export function parseChoices(raw: unknown, field = 'Choices'): string[] {
 		const t = raw.trim();
 		if (t === '') return [];
 		if (t.startsWith('[') || t.startsWith('{')) {
-			try {
-				list = JSON.parse(t);
-			} catch (error) {
+			const parsed = attempt(() => JSON.parse(t) as unknown);
+			if (parsed.error) {
 				throw new SchemaInputError(
-					`The ${field} are not valid JSON: ${(error as Error).message}`,
+					`The ${field} are not valid JSON: ${parsed.error.message}`,
 					field,
 					'Give the choices as a JSON array (["Open", "Done"]) or as text separated by commas.',
 				);
 			}
+			list = parsed.value;
 		} else {
 			list = t
 				.split(',')
@@ -271,18 +280,16 @@ export function columnSpecs(
 			);
 		}
 		seen.set(id.toLowerCase(), `column ${index + 1}`);
-		try {
-			return { id, fields: columnFields(input) };
-		} catch (error) {
-			if (error instanceof SchemaInputError) {
-				throw new SchemaInputError(
-					`Column "${id}": ${error.message}`,
-					`${field} (column ${index + 1}): ${error.field}`,
-					error.hint,
-				);
-			}
-			throw error;
+		const fields = attempt(() => columnFields(input));
+		if (fields.error instanceof SchemaInputError) {
+			throw new SchemaInputError(
+				`Column "${id}": ${fields.error.message}`,
+				`${field} (column ${index + 1}): ${fields.error.field}`,
+				fields.error.hint,
+			);
 		}
+		if (fields.error) throw fields.error;
+		return { id, fields: fields.value };
 	});
 }
 

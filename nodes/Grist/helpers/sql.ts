@@ -5,6 +5,7 @@
  * into what Get Many returns, where the column's type is known.
  */
 import { baseType, decodeCellValue } from './cells';
+import { attempt } from './schema';
 
 /** Bad SQL input; `field` names the parameter. */
 export class SqlInputError extends Error {
@@ -100,15 +101,15 @@ export function parseSqlArgs(raw: unknown): SqlArg[] {
 	if (typeof raw === 'string') {
 		const text = raw.trim();
 		if (text === '') return [];
-		try {
-			list = JSON.parse(text);
-		} catch (error) {
+		const parsed = attempt(() => JSON.parse(text) as unknown);
+		if (parsed.error) {
 			throw new SqlInputError(
-				`The Parameters are not a JSON array: ${(error as Error).message}`,
+				`The Parameters are not a JSON array: ${parsed.error.message}`,
 				'Parameters',
 				'Give the values as a JSON array, e.g. ["Open", 10], or an expression returning an array.',
 			);
 		}
+		list = parsed.value;
 	}
 	if (!Array.isArray(list)) {
 		throw new SqlInputError(

@@ -23,8 +23,7 @@ const operation: INodeProperties = {
 		{
 			name: 'Create or Update',
 			value: 'upsert',
-			description:
-				'Add the listed columns the table lacks and change those it has; optionally remove the others',
+			description: 'Create a new record, or update the current one if it already exists (upsert)',
 			action: 'Create or update columns',
 		},
 		{

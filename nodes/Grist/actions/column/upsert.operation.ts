@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkIdentifier, columnFields, SchemaInputError } from '../../helpers/schema';
+import { SchemaInputError, attempt, checkIdentifier, columnFields } from '../../helpers/schema';
 import { readTarget } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { fetchColumns, writeColumns } from '../../transport/api';
@@ -96,21 +96,21 @@ export async function execute(
 			}
 			seen.add(id.toLowerCase());
 			const current = byId.get(id);
-			let fields: IDataObject;
-			try {
-				fields = columnFields(input, {
+			const built = attempt(() =>
+				columnFields(input, {
 					update: current !== undefined,
 					currentWidgetOptions: current?.widgetOptions,
-				});
-			} catch (error) {
-				if (error instanceof SchemaInputError)
-					throw new SchemaInputError(
-						`Column "${id}": ${error.message}`,
-						`${field}: ${error.field}`,
-						error.hint,
-					);
-				throw error;
+				}),
+			);
+			if (built.error instanceof SchemaInputError) {
+				throw new SchemaInputError(
+					`Column "${id}": ${built.error.message}`,
+					`${field}: ${built.error.field}`,
+					built.error.hint,
+				);
 			}
+			if (built.error) throw built.error;
+			const fields: IDataObject = built.value;
 			specs.push({ id, fields });
 			const action = current
 				? flags.noupdate

@@ -4,15 +4,14 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyRecord, type GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
 import { withHint } from '../../helpers/errors';
 import { FilterError, type SortRule } from '../../helpers/filters';
+import { attempt } from '../../helpers/schema';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { readLimit, readQuery, readTarget } from '../../parameters';
@@ -190,18 +189,21 @@ async function searchWithSql(
 	const types = columnTypes(input.columns as never);
 	const choices: Record<string, string[]> = {};
 	for (const c of input.columns) if (c.choices) choices[c.id] = c.choices;
-	let query;
-	try {
-		query = buildConditionQuery({
+	const sort = (this.getNodeParameter('sort.rules', itemIndex, []) as SortRule[]) ?? [];
+	const limit = readLimit.call(this, itemIndex);
+	const built = attempt(() =>
+		buildConditionQuery({
 			tableId: target.tableId,
 			conditions: input.conditions,
 			combine: input.combine,
 			types,
 			choices,
-			sort: (this.getNodeParameter('sort.rules', itemIndex, []) as SortRule[]) ?? [],
-			limit: readLimit.call(this, itemIndex),
-		});
-	} catch (error) {
+			sort,
+			limit,
+		}),
+	);
+	if (built.error) {
+		const error = built.error;
 		if (!(error instanceof FilterError)) throw error;
 		throw new NodeOperationError(
 			this.getNode(),
@@ -212,6 +214,7 @@ async function searchWithSql(
 			},
 		);
 	}
+	const query = built.value;
 	let rows;
 	try {
 		rows = await runSql(client, target.docId, query.sql, query.args, undefined, itemIndex);

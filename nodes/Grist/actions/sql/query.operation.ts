@@ -15,6 +15,7 @@ import {
 	referencedTables,
 	resultColumnTypes,
 } from '../../helpers/sql';
+import { attempt } from '../../helpers/schema';
 import { documentIdValue } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { fetchColumns, fetchTables, runSql } from '../../transport/api';
@@ -108,11 +109,14 @@ export async function execute(
 			decode?: boolean;
 			timeout?: number;
 		};
-		let args;
-		try {
-			args = parseSqlArgs(this.getNodeParameter('parameters', itemIndex, ''));
-			checkSqlQuery(sql, args);
-		} catch (error) {
+		const rawArgs = this.getNodeParameter('parameters', itemIndex, '');
+		const checked = attempt(() => {
+			const list = parseSqlArgs(rawArgs);
+			checkSqlQuery(sql, list);
+			return list;
+		});
+		if (checked.error) {
+			const error = checked.error;
 			if (!(error instanceof SqlInputError)) throw error;
 			throw new NodeOperationError(
 				this.getNode(),
@@ -120,6 +124,7 @@ export async function execute(
 				{ itemIndex, description: error.hint },
 			);
 		}
+		const args = checked.value;
 		if (client.isOAuth) {
 			throw new NodeOperationError(
 				this.getNode(),
