@@ -228,11 +228,23 @@ test('the polling trigger emits each new row exactly once, across a restart of t
 		(text) => text.includes(`"lastId":${firstIds[1]}`),
 	);
 
-	// A new main process, with only the database to remember where the trigger stands.
-	const main = await cluster.restartMain();
-	const secondIds = emu.addRecords(docId, 'Tasks', [{ Name: 'c' }, { Name: 'd' }, { Name: 'e' }]);
-	// the restarted main polls on activation at start-up or on the next minute: either way once
-	const all = await main.waitForExecutions(id, 2, 150_000);
+	// A new main process, with only the database to remember where the trigger stands. The rows
+	// arrive while no main process runs; the new one polls when it activates the workflow at
+	// start-up (or, failing that, on a later minute): either way they are emitted once.
+	let secondIds: number[] = [];
+	const main = await cluster.restartMain(() => {
+		secondIds = emu.addRecords(docId, 'Tasks', [{ Name: 'c' }, { Name: 'd' }, { Name: 'e' }]);
+	});
+	const all = await main.waitForExecutions(id, 2, 150_000).catch((error: Error) => {
+		// what the processes and the emulator saw, so that a failure can be understood from CI's output
+		const tail = (text: string) => text.split('\n').slice(-25).join('\n');
+		const polls = emu.log
+			.filter((r) => r.path.includes('/tables/Tasks/') || r.path.endsWith('/sql'))
+			.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)} → ${r.status}`);
+		throw new Error(
+			`${error.message}\n--- main ---\n${tail(main.logs())}\n--- worker ---\n${tail(cluster.workerLogs())}\n--- emulator ---\n${polls.slice(-12).join('\n')}`,
+		);
+	});
 	await main.deactivate(id);
 	const emitted = all
 		.slice()

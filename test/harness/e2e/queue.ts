@@ -34,8 +34,11 @@ export interface QueueCluster {
 	main: N8n;
 	worker: N8nProcess;
 	webhook: N8nProcess & { baseUrl: string };
-	/** Stops the main process (its user folder is removed) and starts a new one on the same database. */
-	restartMain(): Promise<N8n>;
+	/**
+	 * Stops the main process (its user folder is removed) and starts a new one on the same database;
+	 * `whileStopped` runs in between, when no main process is up.
+	 */
+	restartMain(whileStopped?: () => void | Promise<void>): Promise<N8n>;
 	/** Everything the worker printed so far. */
 	workerLogs(): string;
 	stop(): Promise<void>;
@@ -159,8 +162,9 @@ export async function startQueueCluster(
 			main,
 			worker,
 			webhook: Object.assign(webhookProc, { baseUrl: webhookUrl }),
-			restartMain: async () => {
+			restartMain: async (whileStopped) => {
 				await cluster.main.stop();
+				await whileStopped?.();
 				cluster.main = await startN8n({ env: shared, echo });
 				return cluster.main;
 			},
