@@ -201,18 +201,7 @@ interface SameForAll {
 const JSON_FIELD = /^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])([^"'\\]+)\2\s*\])\s*\}\}$/;
 
 const sameForAll = new WeakMap<object, SameForAll>();
-/**
- * The context of the last lookup and its cache (every item of an execution asks with the same
- * one), held weakly: a finished execution's items are not kept alive by it.
- */
-let lastCtx: WeakRef<object> | undefined;
-let lastCache: WeakRef<SameForAll> | undefined;
-
 function sameForAllCache(ctx: IExecuteFunctions): SameForAll {
-	if (lastCtx?.deref() === ctx) {
-		const known = lastCache?.deref();
-		if (known) return known;
-	}
 	let cache = sameForAll.get(ctx);
 	if (!cache) {
 		cache = {
@@ -223,8 +212,6 @@ function sameForAllCache(ctx: IExecuteFunctions): SameForAll {
 		};
 		sameForAll.set(ctx, cache);
 	}
-	lastCtx = new WeakRef(ctx);
-	lastCache = new WeakRef(cache);
 	return cache;
 }
 
