@@ -1,0 +1,257 @@
+/**
+ * Tables, columns, conditions and SQL in a real n8n 2.41.1 with the packed package (issue #15):
+ * ONE workflow creates a table with every column type, fills it, queries it with conditions
+ * (OR, comparisons, text search: one parameterised SELECT on /sql) and with SQL Query, changes a
+ * column and deletes the table.
+ */
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import {
+	START_TIMEOUT,
+	gristNode,
+	manualWorkflow,
+	rowsSource,
+	startN8n,
+	type CredentialRef,
+	type N8n,
+} from '../harness/e2e';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let n8n: N8n;
+let cred: CredentialRef;
+
+beforeAll(async () => {
+	emu = await startEmulator();
+	demo = emu.seedDemo();
+	n8n = await startN8n();
+	cred = await n8n.createCredential({
+		name: 'Grist tables',
+		type: 'gristRecordsApi',
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
+	});
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await emu?.close();
+});
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+test('create a table with every column type, fill it, search it, query it with SQL, change a column, delete the table', async () => {
+	const doc = rl(demo.docId);
+	const table = rl('Catalog');
+	const rows = [
+		{
+			Name: 'Hammer',
+			Price: 12.5,
+			Qty: 3,
+			Active: true,
+			Due: '2024-01-01',
+			Seen: '2024-01-01T10:00:00Z',
+			Kind: 'tool',
+			Tags: ['red'],
+			Buyer: 1,
+			Buyers: [1, 2],
+		},
+		{
+			Name: 'nail',
+			Price: 0.1,
+			Qty: 500,
+			Active: false,
+			Due: '2024-02-01',
+			Seen: '2024-02-01T10:00:00Z',
+			Kind: 'part',
+			Tags: ['red', 'blue'],
+			Buyer: 2,
+			Buyers: [],
+		},
+		{
+			Name: 'Saw',
+			Price: 30,
+			Qty: 1,
+			Active: true,
+			Due: '2024-03-01',
+			Seen: '2024-03-01T10:00:00Z',
+			Kind: 'tool',
+			Tags: [],
+			Buyer: 3,
+			Buyers: [3],
+		},
+	];
+	const wf = manualWorkflow([
+		gristNode(
+			{
+				resource: 'table',
+				operation: 'create',
+				document: doc,
+				tableId: 'Catalog',
+				columns: {
+					column: [
+						{ id: 'Name', type: 'Text' },
+						{ id: 'Price', type: 'Numeric' },
+						{ id: 'Qty', type: 'Int' },
+						{ id: 'Active', type: 'Bool' },
+						{ id: 'Due', type: 'Date' },
+						{ id: 'Seen', type: 'DateTime', timezone: 'Europe/Paris' },
+						{ id: 'Kind', type: 'Choice', choices: 'tool, part' },
+						{ id: 'Tags', type: 'ChoiceList', choices: 'red, blue' },
+						{ id: 'Buyer', type: 'Ref', refTable: 'Customers' },
+						{ id: 'Buyers', type: 'RefList', refTable: 'Customers' },
+						{ id: 'Files', type: 'Attachments' },
+						{ id: 'Total', type: 'Numeric', formula: '$Price * $Qty' },
+					],
+				},
+			},
+			cred,
+			{ name: 'Create Table' },
+		),
+		...rowsSource(rows),
+		gristNode(
+			{
+				resource: 'record',
+				operation: 'create',
+				document: doc,
+				table,
+				columns: {
+					mappingMode: 'autoMapInputData',
+					value: null,
+					matchingColumns: [],
+					schema: [],
+					attemptToConvertTypes: false,
+					convertFieldsToString: false,
+				},
+			},
+			cred,
+			{ name: 'Fill' },
+		),
+		gristNode(
+			{
+				resource: 'record',
+				operation: 'getAll',
+				document: doc,
+				table,
+				returnAll: true,
+				filterType: 'builder',
+				filters: {
+					conditions: [
+						{ column: 'Price', match: 'between', values: '10', value2: '20' },
+						{ column: 'Name', match: 'startsWith', values: 'SA', ignoreCase: true },
+					],
+				},
+				combine: 'or',
+				sort: { rules: [{ column: 'Price', direction: 'desc' }] },
+			},
+			cred,
+			{ name: 'Search' },
+		),
+		gristNode(
+			{
+				resource: 'sql',
+				operation: 'query',
+				document: doc,
+				query: 'SELECT Name, Active, Due, Tags, Total FROM Catalog WHERE Qty < ? ORDER BY id',
+				parameters: '[100]',
+			},
+			cred,
+			{ name: 'SQL' },
+		),
+		gristNode(
+			{
+				resource: 'column',
+				operation: 'update',
+				document: doc,
+				table,
+				column: rl('Kind'),
+				updateFields: { newId: 'Category', choices: 'tool, part, kit' },
+			},
+			cred,
+			{ name: 'Change Column' },
+		),
+		gristNode(
+			{ resource: 'table', operation: 'getAll', document: doc, includeColumns: true },
+			cred,
+			{ name: 'List Tables' },
+		),
+		gristNode({ resource: 'table', operation: 'delete', document: doc, table }, cred, {
+			name: 'Delete Table',
+		}),
+	]);
+	for (const node of wf.nodes) {
+		if (['Search', 'SQL', 'Change Column', 'List Tables', 'Delete Table'].includes(node.name))
+			(node as unknown as { executeOnce: boolean }).executeOnce = true;
+	}
+	emu.clearLog();
+	const run = await n8n.runWorkflow(wf);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	expect(run.output('Create Table')).toEqual([
+		{
+			id: 'Catalog',
+			columns: [
+				'Name',
+				'Price',
+				'Qty',
+				'Active',
+				'Due',
+				'Seen',
+				'Kind',
+				'Tags',
+				'Buyer',
+				'Buyers',
+				'Files',
+				'Total',
+			],
+		},
+	]);
+	expect(run.output('Fill')).toHaveLength(3);
+
+	const search = run.output('Search');
+	expect(search.map((r) => r.Name)).toEqual(['Saw', 'Hammer']);
+	expect(search[1]).toMatchObject({
+		Active: true,
+		Due: '2024-01-01',
+		Seen: '2024-01-01T10:00:00.000Z',
+		Tags: ['red'],
+		Buyer: 1,
+		Buyers: [1, 2],
+		Total: 37.5,
+	});
+	const sqlCall = emu.log.find(
+		(e) => e.apiPath.endsWith('/sql') && (e.body as { sql: string }).sql.includes('"Catalog"'),
+	);
+	expect(sqlCall?.body).toMatchObject({ args: [10, 20, 'SA%'] });
+
+	expect(run.output('SQL')).toEqual([
+		{ Name: 'Hammer', Active: true, Due: '2024-01-01', Tags: ['red'], Total: 37.5 },
+		{ Name: 'Saw', Active: true, Due: '2024-03-01', Tags: null, Total: 30 },
+	]);
+
+	expect(run.output('Change Column')).toEqual([
+		expect.objectContaining({ id: 'Category', type: 'Choice', choices: ['tool', 'part', 'kit'] }),
+	]);
+	const catalog = run.output('List Tables').find((t) => t.id === 'Catalog') as {
+		columns: Array<{ id: string; type: string }>;
+	};
+	expect(catalog.columns.map((c) => [c.id, c.type])).toEqual([
+		['Name', 'Text'],
+		['Price', 'Numeric'],
+		['Qty', 'Int'],
+		['Active', 'Bool'],
+		['Due', 'Date'],
+		['Seen', 'DateTime:Europe/Paris'],
+		['Category', 'Choice'],
+		['Tags', 'ChoiceList'],
+		['Buyer', 'Ref:Customers'],
+		['Buyers', 'RefList:Customers'],
+		['Files', 'Attachments'],
+		['Total', 'Numeric'],
+	]);
+
+	expect(run.output('Delete Table')).toEqual([{ id: 'Catalog', deleted: true }]);
+	const apply = emu.log.find((e) => e.apiPath.endsWith('/apply'));
+	expect(apply?.body).toEqual([['RemoveTable', 'Catalog']]);
+	const tables = emu.log.filter((e) => e.apiPath.endsWith('/tables')).map((e) => e.method);
+	expect(tables).toEqual(['POST', 'GET', 'GET', 'GET']);
+});
