@@ -1,0 +1,207 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: opens the backup with the sqlite3 CLI */
+/**
+ * Real n8n 2.41.1 with the packed package (test level c): one workflow copies a template
+ * document, imports a CSV (made in the workflow) as a new document, backs that document up into a
+ * binary .grist file, moves it to the trash and restores it, and lists the template's webhooks
+ * with their delivery health. The backup opens with sqlite3.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
+
+let emu: GristEmulator;
+let demo: DemoSite;
+let n8n: N8n;
+
+beforeAll(async () => {
+	emu = await startEmulator({ allowedWebhookDomains: '*', webhookRetryDelaysMs: [60_000] });
+	demo = emu.seedDemo();
+	n8n = await startN8n();
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await emu?.close();
+});
+
+async function api(method: string, p: string, body?: unknown) {
+	const res = await fetch(`${emu.url}${p}`, {
+		method,
+		headers: { Authorization: `Bearer ${demo.apiKey}`, 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return (await res.json()) as unknown;
+}
+
+test('copy a template, import a CSV, back it up as SQLite, trash and restore it, list webhook health', async () => {
+	// a webhook of the template whose receiver is down: its health shows the failure
+	const created = (await api('POST', `/api/docs/${demo.docId}/webhooks`, {
+		webhooks: [
+			{
+				fields: {
+					url: 'http://127.0.0.1:9/down',
+					eventTypes: ['add'],
+					tableId: 'Customers',
+					name: 'CRM sync',
+				},
+			},
+		],
+	})) as { webhooks: Array<{ id: string }> };
+	const webhookId = created.webhooks[0].id;
+	await api('POST', `/api/docs/${demo.docId}/tables/Customers/records`, {
+		records: [{ fields: { Name: 'Trigger a delivery' } }],
+	});
+	const end = Date.now() + 10_000;
+	while (emu.webhooks.list(demo.docId)[0]?.usage?.status !== 'retrying' && Date.now() < end)
+		await new Promise((r) => setTimeout(r, 50));
+
+	const cred = await n8n.createCredential({
+		name: 'Grist lifecycle',
+		type: 'gristRecordsApi',
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
+	});
+	const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
+	const csv = 'Client,Amount,Paid\nAcme,12.5,true\nBeta,7,false\n';
+	const wf = manualWorkflow([
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'copy',
+				document: byId(demo.docId),
+				destinationWorkspace: byId(demo.workspace2Id),
+				name: 'CRM – client A',
+				copyMode: 'template',
+			},
+			cred,
+			{ name: 'Copy' },
+		),
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({ b64: Buffer.from(csv).toString('base64') }),
+			},
+		},
+		{
+			name: 'Convert to File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			parameters: {
+				operation: 'toBinary',
+				sourceProperty: 'b64',
+				binaryPropertyName: 'data',
+				options: { fileName: 'invoices.csv', mimeType: 'text/csv' },
+			},
+		},
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'importFile',
+				workspace: byId(demo.workspace2Id),
+				binaryPropertyName: 'data',
+				documentName: 'Invoices',
+			},
+			cred,
+			{ name: 'Import' },
+		),
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'downloadBackup',
+				document: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				binaryPropertyName: 'backup',
+				options: { nohistory: true },
+			},
+			cred,
+			{ name: 'Backup' },
+		),
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'moveToTrash',
+				document: { __rl: true, mode: 'id', value: "={{ $('Import').item.json.id }}" },
+			},
+			cred,
+			{ name: 'Trash' },
+		),
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'restore',
+				document: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
+			cred,
+			{ name: 'Restore' },
+		),
+		gristNode(
+			{
+				resource: 'webhook',
+				operation: 'getAll',
+				document: byId(demo.docId),
+				returnAll: true,
+			},
+			cred,
+			{ name: 'Webhooks' },
+		),
+	]);
+	const run = await n8n.runWorkflow(wf);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	const [copy] = run.output('Copy') as Array<{ id: string; name: string }>;
+	expect(copy.name).toBe('CRM – client A');
+	expect(emu.records(copy.id, 'Customers')).toEqual([]);
+
+	const [imported] = run.output('Import') as Array<{ id: string; name: string; url: string }>;
+	expect(imported).toMatchObject({ name: 'Invoices', fileName: 'invoices.csv' });
+	expect(imported.url).toBe(`${emu.url}/o/${demo.orgDomain}/doc/${imported.id}`);
+	expect(emu.records(imported.id, 'Invoices').map((r) => r.fields)).toEqual([
+		{ Client: 'Acme', Amount: 12.5, Paid: true },
+		{ Client: 'Beta', Amount: 7, Paid: false },
+	]);
+
+	expect(run.output('Backup')).toEqual([
+		expect.objectContaining({
+			documentId: imported.id,
+			fileName: 'Invoices.grist',
+			mimeType: 'application/x-sqlite3',
+		}),
+	]);
+	const backup = await run.binary('Backup', 0, 'backup');
+	const file = path.join(mkdtempSync(path.join(tmpdir(), 'e2e-backup-')), 'invoices.grist');
+	writeFileSync(file, backup);
+	expect(
+		execFileSync('sqlite3', [file, 'select Client, Amount from Invoices order by id'])
+			.toString()
+			.trim(),
+	).toBe('Acme|12.5\nBeta|7');
+
+	expect(run.output('Trash')).toEqual([{ id: imported.id, inTrash: true }]);
+	expect(run.output('Restore')).toEqual([
+		expect.objectContaining({ id: imported.id, name: 'Invoices' }),
+	]);
+	// restored: readable again on the doc worker
+	expect(emu.records(imported.id, 'Invoices')).toHaveLength(2);
+	const logged = emu.log.map((e) => `${e.method} ${e.apiPath}`);
+	expect(logged).toContain(`POST /api/docs/${imported.id}/remove`);
+	expect(logged).toContain(`POST /api/docs/${imported.id}/unremove`);
+
+	const hooks = run.output('Webhooks');
+	expect(hooks).toHaveLength(1);
+	expect(hooks[0]).toMatchObject({
+		id: webhookId,
+		name: 'CRM sync',
+		tableId: 'Customers',
+		event: 'add',
+		status: 'retrying',
+		waiting: 1,
+		failing: true,
+	});
+	expect(typeof hooks[0].lastErrorMessage).toBe('string');
+});
