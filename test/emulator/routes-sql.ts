@@ -135,7 +135,9 @@ function planCost(db: SqlDatabase, sql: string, args: unknown[], doc: Doc): numb
 	return cost;
 }
 
-async function runSql(c: Ctx, doc: Doc, statement: string, args: unknown[], timeout: number) {
+async function runSql(c: Ctx, doc: Doc, sql: string, args: unknown[], timeout: number) {
+	// grist-core strips one `;` at the very end, then wraps the text
+	const statement = sql.replace(/;$/, '');
 	if (!statement.toLowerCase().includes('select'))
 		throw new ApiError(400, 'only select statements are supported');
 	const wrapped = `select * from (${statement})`;

@@ -101,3 +101,12 @@ test("/sql: Bool as 0/1, dates as numbers, lists as JSON text; json_each, LIKE a
 	expect(search.status).toBe(200);
 	expect(search.json.records.map((r) => r.fields.Name)).toEqual(['Ab_c']);
 });
+
+test("/sql strips one ';' at the very end, as grist-core's runSQLQuery does (not one followed by a space)", async () => {
+	const ok = await api.post<SqlBody>(`/api/docs/${docId}/sql`, { sql: 'select 1 as one;' });
+	expect(ok.status).toBe(200);
+	expect(ok.json.records).toEqual([{ fields: { one: 1 } }]);
+	const bad = await api.post<ErrorBody>(`/api/docs/${docId}/sql`, { sql: 'select 1 as one; ' });
+	expect(bad.status).toBe(400);
+	expect(bad.json.error).toMatch(/syntax error/);
+});

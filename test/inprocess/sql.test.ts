@@ -64,6 +64,21 @@ describe('sql.query', () => {
 		]);
 	});
 
+	it('a trailing semicolon (with spaces) and a last-line comment work, as typed in an editor', async () => {
+		const { items, error } = await query(
+			'SELECT Name FROM Customers WHERE id = ? ; \n-- first one',
+			'[1]',
+			{
+				decode: false,
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ Name: 'Alice Martin' }]);
+		expect((emu.log[0].body as { sql: string }).sql).toBe(
+			'SELECT Name FROM Customers WHERE id = ?',
+		);
+	});
+
 	it('a value containing quotes is bound, never spliced into the statement', async () => {
 		const { items, error } = await query('SELECT Name FROM Customers WHERE Name = ?', [
 			"x' OR '1'='1",

@@ -19,6 +19,7 @@ import {
 	countPlaceholders,
 	decodeSqlValue,
 	isSelectStatement,
+	normalizeSqlStatement,
 	parseSqlArgs,
 	referencedTables,
 	resultColumnTypes,
@@ -140,6 +141,14 @@ describe('helpers/sql', () => {
 		expect(() => parseSqlArgs('{"a":1}')).toThrow(/must be a list/);
 		expect(() => parseSqlArgs([{ a: 1 }])).toThrow(/Parameter 1 is an object/);
 		expect(() => parseSqlArgs([Infinity])).toThrow(/finite/);
+	});
+
+	it('normalises what Grist would trip over: trailing semicolons, a last-line -- comment', () => {
+		expect(normalizeSqlStatement(' select 1 ;; \n')).toBe('select 1');
+		expect(normalizeSqlStatement('select 1 -- the one')).toBe('select 1');
+		expect(normalizeSqlStatement("select '--;' ; /* end */ -- x")).toBe("select '--;'");
+		expect(normalizeSqlStatement('select [a;]')).toBe('select [a;]');
+		expect(normalizeSqlStatement('select 1\nfrom T')).toBe('select 1\nfrom T');
 	});
 
 	it('checks a query before the request', () => {

@@ -18,20 +18,23 @@ export class SqlInputError extends Error {
 	}
 }
 
-/** The statement without comments and string/identifier literals (each replaced by a space). */
+/**
+ * The statement with the same length, comments blanked out (spaces) and string / quoted
+ * identifier literals masked (`x`), so `?`, `;` and keywords are only seen in the SQL itself.
+ */
 function skeleton(sql: string): string {
 	let out = '';
 	let i = 0;
 	while (i < sql.length) {
 		const ch = sql[i];
+		let end = -1;
+		let mask = ' ';
 		if (ch === '-' && sql[i + 1] === '-') {
-			const end = sql.indexOf('\n', i);
-			i = end === -1 ? sql.length : end;
-			out += ' ';
+			const nl = sql.indexOf('\n', i);
+			end = nl === -1 ? sql.length : nl;
 		} else if (ch === '/' && sql[i + 1] === '*') {
-			const end = sql.indexOf('*/', i + 2);
-			i = end === -1 ? sql.length : end + 2;
-			out += ' ';
+			const close = sql.indexOf('*/', i + 2);
+			end = close === -1 ? sql.length : close + 2;
 		} else if (ch === "'" || ch === '"' || ch === '`' || ch === '[') {
 			const close = ch === '[' ? ']' : ch;
 			let j = i + 1;
@@ -41,11 +44,15 @@ function skeleton(sql: string): string {
 					else break;
 				} else j++;
 			}
-			i = j + 1;
-			out += ' ';
-		} else {
+			end = Math.min(j + 1, sql.length);
+			mask = 'x';
+		}
+		if (end === -1) {
 			out += ch;
 			i++;
+		} else {
+			out += mask.repeat(end - i);
+			i = end;
 		}
 	}
 	return out;
@@ -119,6 +126,18 @@ export function parseSqlArgs(raw: unknown): SqlArg[] {
 		);
 	}
 	return list.map((v, i) => toArg(v, i + 1));
+}
+
+/**
+ * The statement as Grist can run it: Grist strips one `;` at the very end and wraps the rest in
+ * `select * from (…)`: trailing `;`, spaces and comments (a last `--` comment would hide the
+ * closing parenthesis) are cut off here.
+ */
+export function normalizeSqlStatement(sql: string): string {
+	const code = skeleton(sql);
+	let end = code.length;
+	while (end > 0 && /[\s;]/.test(code[end - 1])) end--;
+	return sql.slice(0, end).trimStart();
 }
 
 /** Checks the statement and its parameters before the request. */

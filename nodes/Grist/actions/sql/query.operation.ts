@@ -11,6 +11,7 @@ import {
 	SqlInputError,
 	checkSqlQuery,
 	decodeSqlValue,
+	normalizeSqlStatement,
 	parseSqlArgs,
 	referencedTables,
 	resultColumnTypes,
@@ -146,7 +147,7 @@ export async function execute(
 		}
 		let rows: Array<Record<string, unknown>>;
 		try {
-			rows = await runSql(client, docId, sql, args, timeout, itemIndex);
+			rows = await runSql(client, docId, normalizeSqlStatement(sql), args, timeout, itemIndex);
 		} catch (error) {
 			throw withHint(error, SQL_HINTS);
 		}
