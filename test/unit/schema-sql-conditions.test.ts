@@ -282,5 +282,7 @@ describe('helpers/conditions', () => {
 			fields: { Name: 'x', B: false, L: ['L', 'a'], D: 1704067200 },
 		});
 		expect(sqlRecord(row, types, true).fields.manualSort).toBe(3);
+		const marshalled = { id: 4, Name: { type: 'Buffer', data: [0x45] } };
+		expect(sqlRecord(marshalled, types)).toEqual({ id: 4, fields: { Name: null } });
 	});
 });

@@ -398,6 +398,20 @@ export function buildConditionQuery(input: ConditionQueryInput): ConditionQuery 
 }
 
 /**
+ * A value Grist stored marshalled (a formula error, or text that SQLite would have turned into a
+ * number): a BLOB, which comes out of JSON as `{ type: 'Buffer', data }`. /records shows such a
+ * cell as null (with the error under `errors`); so does the SQL path.
+ */
+function isMarshalled(value: unknown): boolean {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		(value as { type?: unknown }).type === 'Buffer'
+	);
+}
+
+/**
  * A row of `SELECT *` as Grist's /records gives it: `{ id, fields }` with toggles as booleans
  * and lists as `["L", …]`; Grist's hidden columns left out unless `hidden`.
  */
@@ -410,7 +424,7 @@ export function sqlRecord(
 	for (const [key, value] of Object.entries(row)) {
 		if (key === 'id') continue;
 		if (!hidden && (key === 'manualSort' || key.startsWith('gristHelper_'))) continue;
-		fields[key] = sqlToCellValue(value, types[key]);
+		fields[key] = isMarshalled(value) ? null : sqlToCellValue(value, types[key]);
 	}
 	return { id: Number(row.id), fields };
 }
