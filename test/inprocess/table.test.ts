@@ -165,6 +165,26 @@ describe('table.update and table.delete', () => {
 		expect(listed.items.map((i) => i.json.id)).not.toContain('Temp2');
 	});
 
+	it('Other Fields (JSON) go into the PATCH; a non-object is refused before it', async () => {
+		const ok = await run({
+			operation: 'update',
+			document: doc(),
+			table: rl('id', 'Customers'),
+			updateFields: { fieldsJson: '{"onDemand": false}' },
+		});
+		expect(ok.error).toBeUndefined();
+		expect(emu.log[0].body).toEqual({ tables: [{ id: 'Customers', fields: { onDemand: false } }] });
+		emu.clearLog();
+		const bad = await run({
+			operation: 'update',
+			document: doc(),
+			table: rl('id', 'Customers'),
+			updateFields: { fieldsJson: '[1]' },
+		});
+		expect(bad.error?.message).toMatch(/Other Fields \(JSON\) of item 0 must be a JSON object/);
+		expect(emu.log).toEqual([]);
+	});
+
 	it("an unknown table: a clear error and nothing applied; update gives Grist's 404", async () => {
 		const del = await run({ operation: 'delete', document: doc(), table: rl('id', 'Nope') });
 		expect(del.error?.message).toBe('Table not found "Nope" (item 0)');

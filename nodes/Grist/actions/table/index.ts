@@ -35,7 +35,7 @@ const operation: INodeProperties = {
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Rename a table',
+			description: 'Rename a table or change its other fields',
 			action: 'Update a table',
 		},
 	],

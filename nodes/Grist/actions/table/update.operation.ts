@@ -1,7 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkIdentifier } from '../../helpers/schema';
+import { attempt, checkIdentifier } from '../../helpers/schema';
 import { readTarget } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { updateTables } from '../../transport/api';
@@ -27,6 +32,14 @@ const properties: INodeProperties[] = [
 				description:
 					'Renames the table (formulas that use it are updated by Grist; workflows that name it are not)',
 			},
+			{
+				displayName: 'Other Fields (JSON)',
+				name: 'fieldsJson',
+				type: 'json',
+				default: '{}',
+				description:
+					'Other fields of Grist\'s table record to set, as a JSON object (e.g. {"onDemand": false}); Grist refuses fields it does not know',
+			},
 		],
 	},
 ];
@@ -44,8 +57,29 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const input = this.getNodeParameter('updateFields', itemIndex, {}) as { tableId?: string };
-		const fields: Record<string, string> = {};
+		const input = this.getNodeParameter('updateFields', itemIndex, {}) as {
+			tableId?: string;
+			fieldsJson?: unknown;
+		};
+		const fields: IDataObject = {};
+		const raw = input.fieldsJson;
+		const other =
+			typeof raw === 'string'
+				? attempt(() => (raw.trim() === '' ? {} : (JSON.parse(raw) as unknown)))
+				: { value: raw ?? {} };
+		if (
+			other.error ||
+			typeof other.value !== 'object' ||
+			other.value === null ||
+			Array.isArray(other.value)
+		) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The Other Fields (JSON) of item ${itemIndex} must be a JSON object`,
+				{ itemIndex, description: 'E.g. {"onDemand": false}.' },
+			);
+		}
+		Object.assign(fields, other.value);
 		const newId = String(input.tableId ?? '').trim();
 		if (newId !== '') fields.tableId = checkIdentifier(newId, 'table', 'New Table ID');
 		if (Object.keys(fields).length === 0) {
@@ -55,6 +89,9 @@ export async function execute(
 			});
 		}
 		await updateTables(client, target.docId, [{ id: target.tableId, fields }], itemIndex);
-		return { id: fields.tableId ?? target.tableId, previousId: target.tableId };
+		return {
+			id: (fields.tableId as string | undefined) ?? target.tableId,
+			previousId: target.tableId,
+		};
 	});
 }
