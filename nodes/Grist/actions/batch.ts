@@ -142,46 +142,60 @@ export async function executeBatched<R, G>(
 	const groups = new Map<string, Group>();
 	let lastKey: string | undefined;
 	let lastGroup: Group | undefined;
+	/** The unit with its item and size; an item too large for one request is refused. */
+	const sized = (unit: BatchUnit<R, G>, itemIndex: number): PreparedUnit<R, G> => {
+		let bytes = recordsBytes(unit.records, jsonUpperBound);
+		let exact = false;
+		if (bytes > budget) {
+			bytes = recordsBytes(unit.records, jsonBytes);
+			exact = true;
+		}
+		if (bytes > budget) {
+			const largest = largestField(unit.records);
+			const which = largest
+				? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)`
+				: '';
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Item ${itemIndex} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
+				{
+					itemIndex,
+					description:
+						'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).',
+				},
+			);
+		}
+		return {
+			key: unit.key,
+			group: unit.group,
+			records: unit.records,
+			meta: unit.meta,
+			itemIndex,
+			bytes,
+			exact,
+		};
+	};
+	/** Adds a unit to its group (consecutive items of one group usually bring the same key string). */
+	const place = (unit: PreparedUnit<R, G>): void => {
+		let g = unit.key === lastKey ? lastGroup : groups.get(unit.key);
+		if (!g) {
+			g = { group: unit.group, units: [] };
+			groups.set(unit.key, g);
+		}
+		lastKey = unit.key;
+		lastGroup = g;
+		g.units.push(unit);
+	};
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		let prepared: Array<BatchUnit<R, G>>;
-		// The item's units, each in one object of one shape (not the prepared one with fields added).
-		const units: Array<PreparedUnit<R, G>> = [];
+		// One object of one shape per unit (not the prepared one with fields added); no list for
+		// the usual single unit.
+		let single: PreparedUnit<R, G> | undefined;
+		let several: Array<PreparedUnit<R, G>> | undefined;
 		try {
 			let result = options.prepare(itemIndex);
 			if (result instanceof Promise) result = await result;
-			prepared = Array.isArray(result) ? result : [result];
-			for (const unit of prepared) {
-				let bytes = recordsBytes(unit.records, jsonUpperBound);
-				let exact = false;
-				if (bytes > budget) {
-					bytes = recordsBytes(unit.records, jsonBytes);
-					exact = true;
-				}
-				if (bytes > budget) {
-					const largest = largestField(unit.records);
-					const which = largest
-						? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)`
-						: '';
-					throw new NodeOperationError(
-						ctx.getNode(),
-						`Item ${itemIndex} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
-						{
-							itemIndex,
-							description:
-								'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).',
-						},
-					);
-				}
-				units.push({
-					key: unit.key,
-					group: unit.group,
-					records: unit.records,
-					meta: unit.meta,
-					itemIndex,
-					bytes,
-					exact,
-				});
-			}
+			if (Array.isArray(result)) several = result.map((unit) => sized(unit, itemIndex));
+			else single = sized(result, itemIndex);
 		} catch (error) {
 			if (continueOnFail) {
 				outputs[itemIndex] = errorItem(error as Error, itemIndex);
@@ -189,18 +203,8 @@ export async function executeBatched<R, G>(
 			}
 			throw withItemIndex.call(ctx, error, itemIndex);
 		}
-		for (let k = 0; k < units.length; k++) {
-			const unit = units[k];
-			// Consecutive items of one group usually bring the very same key string.
-			let g = unit.key === lastKey ? lastGroup : groups.get(unit.key);
-			if (!g) {
-				g = { group: unit.group, units: [] };
-				groups.set(unit.key, g);
-			}
-			lastKey = unit.key;
-			lastGroup = g;
-			g.units.push(unit);
-		}
+		if (single) place(single);
+		else for (const unit of several ?? []) place(unit);
 	}
 
 	// 2. One request per chunk, in first-seen order of groups.
