@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test of the emulator (a local receiver), not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test of the emulator (a local receiver, waits for retries), not node code */
 /** Emulator: §10 Webhooks (routes-webhooks.ts) and their delivery (webhooks.ts). */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

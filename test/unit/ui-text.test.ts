@@ -14,6 +14,7 @@ import * as ts from 'typescript';
 import { GristRecordsApi } from '../../credentials/GristRecordsApi.credentials';
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
+import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
 
 /** Tags n8n's HTML sanitizer keeps and that our texts may use on purpose (links, code). */
 const HTML_TAGS = new Set(['a', 'b', 'br', 'code', 'em', 'i', 'li', 'ol', 'p', 'strong', 'ul']);
@@ -70,6 +71,7 @@ describe('texts shown in the editor', () => {
 	const sources: Array<[string, unknown]> = [
 		['Grist node', new Grist().description],
 		['Grist Trigger', new GristTrigger().description],
+		['Grist Instant Trigger', new GristWebhookTrigger().description],
 		// not the credential test's messages: n8n shows them as text in the credential's banner
 		[
 			'Grist API credential',
@@ -229,5 +231,15 @@ describe('canvas subtitles', () => {
 		expect(
 			subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAddedOrUpdated' }),
 		).toBe('Row added or updated');
+	});
+
+	it('the instant trigger reads "Row added" / "Row updated" / "Row added or updated" and says how it differs', () => {
+		const trigger = new GristWebhookTrigger();
+		const type = 'n8n-nodes-grist.gristWebhookTrigger';
+		expect(subtitleOf(trigger, type, { event: 'add' })).toBe('Row added');
+		expect(subtitleOf(trigger, type, { event: 'update' })).toBe('Row updated');
+		expect(subtitleOf(trigger, type, { event: 'addOrUpdate' })).toBe('Row added or updated');
+		expect(trigger.description.description).toMatch(/Grist must be able to reach this n8n/);
+		expect(trigger.description.description).toMatch(/polling Grist Trigger/);
 	});
 });

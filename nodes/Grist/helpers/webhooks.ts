@@ -252,8 +252,10 @@ export function deliveredItem(
 	columnTypes: Record<string, string>,
 ): IDataObject {
 	if (!simplify) return { ...record } as IDataObject;
-	const { id, manualSort: _manualSort, ...fields } = record;
-	return simplifyRecord({ id, fields }, columnTypes);
+	const fields: Record<string, unknown> = { ...record };
+	delete fields.id;
+	delete fields.manualSort;
+	return simplifyRecord({ id: record.id, fields }, columnTypes);
 }
 
 /** Columns of delivered records that `columnTypes` does not know (a new column since activation). */

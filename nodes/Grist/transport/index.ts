@@ -19,6 +19,7 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
+	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -53,7 +54,8 @@ export type GristContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IPollFunctions
-	| IHookFunctions;
+	| IHookFunctions
+	| IWebhookFunctions;
 
 export const CREDENTIAL_NAME = 'gristRecordsApi';
 /** The OAuth2 credential (Grist calls OAuth clients "connected apps"). */

@@ -1,0 +1,393 @@
+import { randomBytes } from 'node:crypto';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import {
+	authenticationProperty,
+	credentialOptions,
+	documentLocator,
+	tableLocator,
+} from '../Grist/actions/common.descriptions';
+import { columnTypes } from '../Grist/helpers/columns';
+import {
+	OWNER_NEEDED_HINT,
+	bearer,
+	columnIdList,
+	deliveredItem,
+	deliveredRecords,
+	eventTypesFor,
+	forbiddenUrlHint,
+	matchRegistration,
+	secretsEqual,
+	unknownColumns,
+	unreachableUrlProblem,
+	webhookFields,
+	type TriggerOn,
+	type WebhookSettings,
+} from '../Grist/helpers/webhooks';
+import { listSearch } from '../Grist/methods';
+import { hookLocator } from '../Grist/parameters';
+import { GristClient } from '../Grist/transport';
+import { createWebhooks, deleteWebhook, fetchColumns, listWebhooks } from '../Grist/transport/api';
+import { getReadyColumns, getWatchableColumns } from './loadOptions';
+
+/**
+ * Starts a workflow the moment rows are added or changed in a Grist table, through a webhook
+ * that Grist calls (reference §10 "Webhooks", "Webhook delivery").
+ *
+ * Lifecycle (n8n's webhookMethods): `checkExists` lists the document's webhooks and keeps the
+ * one registration with this node's URL and settings (it survives n8n restarts), removing every
+ * other one with the same URL (stale settings, duplicates) and the one of a previously chosen
+ * document; `create` registers a new one with a random secret; `delete` removes it (404 is fine).
+ *
+ * Static data (`getWorkflowStaticData('node')`): `{ webhookId, docId, secret, columnTypes }`. The
+ * secret is sent by Grist as `Authorization: Bearer <secret>`; a request without it gets 401 and
+ * starts nothing. Column types (for Simplify) are read once per activation, and again only when a
+ * delivery carries a column they do not know.
+ */
+interface Stored {
+	webhookId?: string;
+	docId?: string;
+	secret?: string;
+	columnTypes?: Record<string, string>;
+}
+
+interface Options {
+	readyColumn?: string;
+	watchedColumns?: string[] | string;
+}
+
+interface Wanted {
+	docId: string;
+	tableId: string;
+	settings: WebhookSettings;
+}
+
+function wanted(fn: IHookFunctions): Wanted {
+	const node = fn.getNode();
+	const docId = hookLocator(fn, 'document');
+	const tableId = hookLocator(fn, 'table');
+	if (!docId)
+		throw new NodeOperationError(node, 'No document selected', {
+			description: 'Pick a document in the Document field.',
+		});
+	if (!tableId)
+		throw new NodeOperationError(node, 'No table selected', {
+			description: 'Pick a table in the Table field.',
+		});
+	const on = fn.getNodeParameter('event', 'add') as TriggerOn;
+	const options = fn.getNodeParameter('options', {}) as Options;
+	const url = fn.getNodeWebhookUrl('default') ?? '';
+	const ready = String(options.readyColumn ?? '').trim();
+	return {
+		docId,
+		tableId,
+		settings: {
+			url,
+			tableId,
+			eventTypes: eventTypesFor(on),
+			isReadyColumn: ready || null,
+			watchedColIds: on === 'add' ? [] : columnIdList(options.watchedColumns),
+		},
+	};
+}
+
+function clearRegistration(data: Stored): void {
+	delete data.webhookId;
+	delete data.docId;
+	delete data.secret;
+	delete data.columnTypes;
+}
+
+const is404 = (error: unknown) => error instanceof NodeApiError && error.httpCode === '404';
+
+/** An n8n node error for anything thrown below (the transport's errors already are). */
+function nodeError(client: GristClient, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(client.getNode(), error as Error);
+}
+
+/** Removes a registration; one already gone (404) is fine. */
+async function removeRegistration(client: GristClient, docId: string, id: string): Promise<void> {
+	try {
+		await deleteWebhook(client, docId, id);
+	} catch (error) {
+		if (!is404(error)) throw nodeError(client, error);
+	}
+}
+
+/** Adds to Grist's error what the user should change. */
+function explain(
+	client: GristClient,
+	error: unknown,
+	w: Wanted,
+): NodeApiError | NodeOperationError {
+	if (!(error instanceof NodeApiError)) return nodeError(client, error);
+	const status = Number(error.httpCode);
+	const text = error.message;
+	if (status === 403 && /Provided url is forbidden/i.test(text)) {
+		error.description = forbiddenUrlHint(w.settings.url, client.server.hostname);
+	} else if (status === 403 && /No owner access/i.test(text)) {
+		error.description = OWNER_NEEDED_HINT;
+	} else if (status === 403 && client.isOAuth) {
+		error.description =
+			'Grist refused the OAuth2 token for webhooks. Add doc:webhooks under Additional Scopes in the Grist OAuth2 credential (and allow it in your OAuth app in Grist), reconnect, and make sure the connected user owns the document. Or use an API key credential of a document owner.';
+	} else if (status === 404 && /Table not found/i.test(text)) {
+		error.description = `The table "${w.tableId}" is not in document "${w.docId}" any more. Pick the table again.`;
+	} else if (status === 404 && /Column not found|Cannot find column/i.test(text)) {
+		error.description =
+			'A column under Options (Ready Column or Watched Columns) is not in the table any more. Pick it again.';
+	}
+	return error;
+}
+
+async function readColumnTypes(
+	client: GristClient,
+	docId: string,
+	tableId: string,
+): Promise<Record<string, string>> {
+	return columnTypes(await fetchColumns(client, { docId, tableId }));
+}
+
+export class GristWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Grist Instant Trigger',
+		name: 'gristWebhookTrigger',
+		icon: { light: 'file:../../icons/grist.svg', dark: 'file:../../icons/grist.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{ {"add": "Row added", "update": "Row updated", "addOrUpdate": "Row added or updated"}[$parameter["event"]] }}',
+		description:
+			'Starts the workflow the moment records are added or changed in Grist, through a Grist webhook (Grist must be able to reach this n8n; otherwise use the polling Grist Trigger)',
+		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-instant-trigger',
+		defaults: { name: 'Grist Instant Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: credentialOptions,
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					"Grist calls this n8n's webhook URL when rows change: on getgrist.com n8n needs a public https address (n8n's WEBHOOK_URL); a self-hosted Grist must allow it in ALLOWED_WEBHOOK_DOMAINS. The webhook needs an owner of the document. Where Grist cannot reach n8n, use the Grist Trigger (polling).",
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			authenticationProperty,
+			documentLocator,
+			tableLocator,
+			{
+				displayName: 'Trigger On',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Row Added',
+						value: 'add',
+						description: 'A new record is added (or becomes ready, with a Ready Column)',
+					},
+					{
+						name: 'Row Added or Updated',
+						value: 'addOrUpdate',
+						description: 'A record is added or changed',
+					},
+					{
+						name: 'Row Updated',
+						value: 'update',
+						description: 'An existing record is changed',
+					},
+				],
+				default: 'add',
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, like the Grist Trigger and Get Many, instead of Grist's cells as sent",
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Ready Column Name or ID',
+						name: 'readyColumn',
+						type: 'options',
+						typeOptions: {
+							loadOptionsMethod: 'getReadyColumns',
+							loadOptionsDependsOn: ['document.value', 'table.value'],
+						},
+						default: '',
+						description:
+							'A Toggle (Bool) column: only records whose box is ticked start the workflow; ticking it counts as "added". Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Watched Column Names or IDs',
+						name: 'watchedColumns',
+						type: 'multiOptions',
+						typeOptions: {
+							loadOptionsMethod: 'getWatchableColumns',
+							loadOptionsDependsOn: ['document.value', 'table.value'],
+						},
+						default: [],
+						displayOptions: { show: { '/event': ['update', 'addOrUpdate'] } },
+						description:
+							'Updates start the workflow only when one of these columns changed (empty: any column). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch, loadOptions: { getReadyColumns, getWatchableColumns } };
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const data = this.getWorkflowStaticData('node') as Stored;
+				const w = wanted(this);
+				const client = await GristClient.create(this);
+				const unreachable = unreachableUrlProblem(w.settings.url, client.server.hostname);
+				if (unreachable)
+					throw new NodeOperationError(this.getNode(), unreachable.message, {
+						description: unreachable.hint,
+					});
+				try {
+					// The document changed since the registration was made: remove the old one.
+					if (data.webhookId && data.docId && data.docId !== w.docId) {
+						await removeRegistration(client, data.docId, data.webhookId).catch(() => undefined);
+						clearRegistration(data);
+					}
+					const list = await listWebhooks(client, w.docId);
+					const { keep, remove } = matchRegistration(list, w.settings, data.webhookId);
+					for (const other of remove) await removeRegistration(client, w.docId, other.id);
+					if (!keep) {
+						clearRegistration(data);
+						return false;
+					}
+					data.webhookId = keep.id;
+					data.docId = w.docId;
+					data.secret = keep.secret;
+					data.columnTypes = await readColumnTypes(client, w.docId, w.tableId);
+					return true;
+				} catch (error) {
+					throw explain(client, error, w);
+				}
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				const data = this.getWorkflowStaticData('node') as Stored;
+				const w = wanted(this);
+				const client = await GristClient.create(this);
+				const secret = randomBytes(32).toString('hex');
+				const workflow = this.getWorkflow();
+				let id: string | undefined;
+				try {
+					[id] = await createWebhooks(client, w.docId, [
+						webhookFields(w.settings, secret, {
+							name: 'n8n Grist Instant Trigger',
+							memo: `n8n workflow "${workflow.name ?? ''}" (${workflow.id ?? ''})`,
+						}),
+					]);
+					if (!id)
+						throw new NodeOperationError(this.getNode(), 'Grist did not return a webhook ID');
+					const types = await readColumnTypes(client, w.docId, w.tableId);
+					data.webhookId = id;
+					data.docId = w.docId;
+					data.secret = secret;
+					data.columnTypes = types;
+					return true;
+				} catch (error) {
+					// never leave a registration behind that n8n does not know
+					if (id) await removeRegistration(client, w.docId, id).catch(() => undefined);
+					throw explain(client, error, w);
+				}
+			},
+
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const data = this.getWorkflowStaticData('node') as Stored;
+				const client = await GristClient.create(this);
+				if (data.webhookId && data.docId) {
+					await removeRegistration(client, data.docId, data.webhookId);
+				} else {
+					// Nothing recorded (e.g. static data lost): remove whatever has this node's URL.
+					const url = this.getNodeWebhookUrl('default');
+					const docId = hookLocator(this, 'document');
+					if (url && docId) {
+						const list = await listWebhooks(client, docId).catch(() => []);
+						for (const w of list)
+							if (w.fields?.url === url) await removeRegistration(client, docId, w.id);
+					}
+				}
+				clearRegistration(data);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const data = this.getWorkflowStaticData('node') as Stored;
+		const req = this.getRequestObject();
+		const given = req.headers.authorization;
+		if (!data.secret || typeof given !== 'string' || !secretsEqual(given, bearer(data.secret))) {
+			const res = this.getResponseObject();
+			res.status(401).json({ message: 'Authorization is missing or wrong' });
+			return { noWebhookResponse: true };
+		}
+		const parsed = deliveredRecords(req.body as unknown);
+		if ('problem' in parsed) {
+			// Answered 2xx so that Grist does not retry it forever and stall the document's queue.
+			this.logger.warn(
+				`Grist Instant Trigger: ignored a delivery that is not Grist's: ${parsed.problem}`,
+				{
+					workflowId: this.getWorkflow().id,
+					node: this.getNode().name,
+				},
+			);
+			return { webhookResponse: { received: false, problem: parsed.problem } };
+		}
+		if (parsed.records.length === 0) return { webhookResponse: { received: true, records: 0 } };
+		const simplify = this.getNodeParameter('simplify', true) as boolean;
+		let types = data.columnTypes ?? {};
+		if (simplify && unknownColumns(parsed.records, types).length > 0) {
+			try {
+				const client = await GristClient.create(this);
+				types = await readColumnTypes(
+					client,
+					data.docId ?? hookLocator(this, 'document'),
+					hookLocator(this, 'table'),
+				);
+				data.columnTypes = types;
+			} catch (error) {
+				this.logger.warn(
+					`Grist Instant Trigger: could not read the table's columns, values of new columns are passed as sent: ${(error as Error).message}`,
+				);
+			}
+		}
+		const items = parsed.records.map((r) => ({
+			json: deliveredItem(r, simplify, types) as IDataObject,
+		}));
+		return { workflowData: [this.helpers.returnJsonArray(items.map((i) => i.json))] };
+	}
+}
