@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: opens the backup with the sqlite3 CLI */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test: opens the backup with the sqlite3 CLI */
 /**
  * Real n8n 2.41.1 with the packed package (test level c): one workflow copies a template
  * document, imports a CSV (made in the workflow) as a new document, backs that document up into a
@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { sleep } from 'n8n-workflow';
 
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
@@ -57,7 +59,7 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 	});
 	const end = Date.now() + 10_000;
 	while (emu.webhooks.list(demo.docId)[0]?.usage?.status !== 'retrying' && Date.now() < end)
-		await new Promise((r) => setTimeout(r, 50));
+		await sleep(50);
 
 	const cred = await n8n.createCredential({
 		name: 'Grist lifecycle',

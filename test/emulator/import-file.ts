@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * Reading an uploaded file as Grist's importer does for a new document (POST
  * /api/workspaces/{wid}/import): CSV/TSV (csv-parse), XLSX (exceljs, one table per sheet) and

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: runs the sqlite3 CLI on a downloaded file */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test: runs the sqlite3 CLI on a downloaded file */
 /** Emulator: trash and restore of docs and workspaces, copy, .grist download, import of CSV/XLSX/.grist. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * §3–§4 document and workspace lifecycle (grist-core DocApi.ts, ApiServer.ts, HomeDBManager.ts,
  * DocManager.ts, DocWorker.ts):

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: opens the downloaded .grist with the sqlite3 CLI */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test: opens the downloaded .grist with the sqlite3 CLI */
 /**
  * Document and workspace lifecycle (copy, .grist backup, import, trash and restore, Apply
  * Actions) run through n8n-core (test harness level b) against the emulator.

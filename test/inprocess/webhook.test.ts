@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { sleep } from 'n8n-workflow';
+
 import type { DemoSite, GristEmulator } from '../emulator';
 import { loadOptions } from '../harness/inprocess';
 import { Grist } from '../../nodes/Grist/Grist.node';
@@ -48,7 +50,7 @@ async function until(check: () => boolean, ms = 5000) {
 	const end = Date.now() + ms;
 	while (!check()) {
 		if (Date.now() > end) throw new Error('timed out');
-		await new Promise((r) => setTimeout(r, 20));
+		await sleep(20);
 	}
 }
 

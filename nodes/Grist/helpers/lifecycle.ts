@@ -35,13 +35,16 @@ export function parseUserActions(raw: unknown): unknown[][] {
 		const text = raw.trim();
 		if (text === '')
 			throw new UserActionsError(`it is empty. Enter a list of actions, e.g. ${EXAMPLE}`);
+		let problem: string | undefined;
 		try {
 			value = JSON.parse(text);
 		} catch (error) {
-			throw new UserActionsError(
-				`it is not valid JSON (${(error as Error).message}). Enter a list of actions, e.g. ${EXAMPLE}`,
-			);
+			problem = (error as Error).message;
 		}
+		if (problem !== undefined)
+			throw new UserActionsError(
+				`it is not valid JSON (${problem}). Enter a list of actions, e.g. ${EXAMPLE}`,
+			);
 	}
 	if (!Array.isArray(value))
 		throw new UserActionsError(`it is not a list of actions. Enter e.g. ${EXAMPLE}`);

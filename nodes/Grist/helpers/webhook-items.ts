@@ -29,7 +29,10 @@ const iso = (ms: number | null | undefined) =>
 
 /** One output item for a webhook; secrets left out, `hasAuthorization` says whether one is set. */
 export function webhookItem(w: WebhookSummary, simplify: boolean): IDataObject {
-	const { authorization, unsubscribeKey: _key, ...fields } = w.fields ?? {};
+	const fields: WebhookSummary['fields'] = { ...(w.fields ?? {}) };
+	const authorization = fields.authorization;
+	delete fields.authorization;
+	delete fields.unsubscribeKey;
 	const hasAuthorization = typeof authorization === 'string' && authorization !== '';
 	if (!simplify) {
 		return {

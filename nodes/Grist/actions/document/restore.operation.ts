@@ -34,10 +34,14 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		try {
-			await getTrashedDocument(client, docId, itemIndex);
-		} catch (error) {
-			if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
+		const inTrash = await getTrashedDocument(client, docId, itemIndex).then(
+			() => true,
+			(error: unknown) => {
+				if (error instanceof NodeApiError && error.httpCode === '404') return false;
+				throw error;
+			},
+		);
+		if (!inTrash) {
 			const active = await getDocument(client, docId, itemIndex).then(
 				() => true,
 				() => false,
