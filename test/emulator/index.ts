@@ -81,7 +81,7 @@
  * Bool, Numeric, Date YYYY-MM-DD, Text; typed XLSX cells keep their type; no delimiter sniffing,
  * `,` for .csv/.txt and tab for .tsv), the first row is the header when it is all non-numeric text,
  * and the new document holds only the imported tables; a `.grist` import keeps tables, columns and
- * rows, not attachments.
+ * rows, not attachments; JSON imports are not emulated (400 `File format is not supported.`).
  *
  * Webhooks (routes-webhooks.ts, delivery in webhooks.ts, `emu.webhooks`: registrations, `queue(docId)`,
  * `deliveries`, `idle()`, `configure`): events, payload, per-document queue, retries and the URL
