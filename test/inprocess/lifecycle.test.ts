@@ -240,6 +240,57 @@ describe('trash and restore', () => {
 		expect(emu.log[0].query).toEqual({ showRemoved: '1' });
 	});
 
+	it('document Get Many with In Trash lists the trashed documents (workspace and site)', async () => {
+		const ws = emu.addWorkspace(demo.orgId, 'Trash check');
+		const id = emu.addDoc(ws.id, { name: 'Binned' }).id;
+		const none = await runDoc({
+			operation: 'getAll',
+			scope: 'workspace',
+			workspace: rl('id', String(ws.id)),
+			returnAll: true,
+			filters: { inTrash: true },
+		});
+		expect(none.error).toBeUndefined();
+		expect(none.items).toHaveLength(0);
+		await runDoc({ operation: 'moveToTrash', document: rl('id', id) });
+		emu.clearLog();
+		const inWs = await runDoc({
+			operation: 'getAll',
+			scope: 'workspace',
+			workspace: rl('id', String(ws.id)),
+			returnAll: true,
+			filters: { inTrash: true },
+		});
+		expect(inWs.items.map((i) => i.json.id)).toEqual([id]);
+		expect(typeof inWs.items[0].json.removedAt).toBe('string');
+		expect(emu.log[0].query).toEqual({ showRemoved: '1' });
+		const inSite = await runDoc({
+			operation: 'getAll',
+			scope: 'org',
+			org: rl('list', ''),
+			returnAll: true,
+			filters: { inTrash: true },
+		});
+		// (an earlier test trashed another document of the site)
+		expect(inSite.items.map((i) => i.json.id)).toContain(id);
+		expect(inSite.items.every((i) => typeof i.json.removedAt === 'string')).toBe(true);
+		const active = await runDoc({
+			operation: 'getAll',
+			scope: 'workspace',
+			workspace: rl('id', String(ws.id)),
+			returnAll: true,
+		});
+		expect(active.items).toHaveLength(0);
+		const missing = await runDoc({
+			operation: 'getAll',
+			scope: 'workspace',
+			workspace: rl('id', '99999'),
+			returnAll: true,
+			filters: { inTrash: true },
+		});
+		expect(missing.error?.httpCode).toBe('404');
+	});
+
 	it('document: restoring one that is not in the trash is a clear error, nothing sent', async () => {
 		const { error } = await runDoc({ operation: 'restore', document: rl('id', demo.docId) });
 		expect(error?.message).toBe(`The document "${demo.docId}" is not in the trash (item 0)`);

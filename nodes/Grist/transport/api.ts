@@ -132,15 +132,20 @@ export async function updateOrg(
 	});
 }
 
-/** GET /api/orgs/{org}/workspaces: the workspaces the key can see, with their documents. */
+/**
+ * GET /api/orgs/{org}/workspaces: the workspaces the key can see, with their documents
+ * (`qs.showRemoved`: those in the trash instead).
+ */
 export async function listOrgWorkspaces<T = IDataObject>(
 	client: GristClient,
 	key: string | number,
 	itemIndex?: number,
+	qs?: IDataObject,
 ): Promise<T[]> {
 	return await client.request<T[]>({
 		method: 'GET',
 		path: buildPath(client, 'orgs', orgSegment(key), 'workspaces'),
+		qs,
 		what: `organization "${key}"`,
 		itemIndex,
 	});
@@ -184,15 +189,17 @@ export async function createWorkspace(
 	return Number(wid);
 }
 
-/** GET /api/workspaces/{wid}: the workspace with its documents and org. */
+/** GET /api/workspaces/{wid}: the workspace with its documents and org (`qs.showRemoved`: the trashed ones). */
 export async function getWorkspace<T = IDataObject>(
 	client: GristClient,
 	wid: string | number,
 	itemIndex?: number,
+	qs?: IDataObject,
 ): Promise<T> {
 	return await client.request<T>({
 		method: 'GET',
 		path: buildPath(client, 'workspaces', workspaceSegment(wid)),
+		qs,
 		what: `workspace ${wid}`,
 		itemIndex,
 	});

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
@@ -38,6 +38,14 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'In Trash',
+				name: 'inTrash',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to list the documents in Grist's trash instead (moved there with Move to Trash; Restore brings them back)",
+			},
+			{
 				displayName: 'Name Contains',
 				name: 'nameContains',
 				type: 'string',
@@ -61,17 +69,23 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const scope = this.getNodeParameter('scope', itemIndex, 'workspace') as string;
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const qs = filters.inTrash === true ? { showRemoved: 1 } : undefined;
 		let docs: IDataObject[];
 		if (scope === 'org') {
 			const key = await orgKeyValue.call(this, client, itemIndex);
-			const workspaces = await listOrgWorkspaces(client, key, itemIndex);
+			const workspaces = await listOrgWorkspaces(client, key, itemIndex, qs);
 			docs = documentsOfWorkspaces(workspaces);
 		} else {
 			const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-			const ws = await getWorkspace(client, wid, itemIndex);
+			// a workspace with nothing in the trash is 404 with showRemoved: empty if it exists
+			const ws = await getWorkspace(client, wid, itemIndex, qs).catch(async (error: unknown) => {
+				if (!qs || !(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
+				await getWorkspace(client, wid, itemIndex);
+				return { docs: [] };
+			});
 			docs = documentsOfWorkspaces([ws]);
 		}
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const needle = String(filters.nameContains ?? '')
 			.trim()
 			.toLowerCase();
