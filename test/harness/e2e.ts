@@ -45,6 +45,7 @@
  *   `binary(node, itemIndex, property = 'data')` → Promise<Buffer>, `raw` (the parsed run data).
  * - Polling for real: `activate(id)` / `deactivate(id)` (public API), then `executions(id)`
  *   (newest first, each a `RunResult`) and `workflowStaticData(id)`; `waitForExecutions(id, n)`.
+ * - `restart()`: n8n stops and starts again on the same database (active workflows come back).
  * - `createCredential`, `testCredential(id)` → `{ status: 'OK' | 'Error', message }`,
  *   `createWorkflow(json)` → id, `nodeTypes()`, `credentialTypes()`, `logs()` (n8n's output so
  *   far), `rest(method, path, body)` and `api(method, path, body)` for anything else.
@@ -151,6 +152,11 @@ export interface N8n {
 	/** The credential types as n8n serves them to the editor (`/types/credentials.json`). */
 	credentialTypeDescriptions(): Promise<Json[]>;
 	logs(): string;
+	/**
+	 * Stops n8n and starts it again on the same user folder, database, port and settings (n8n
+	 * activates the active workflows again, mode `init`), then logs in again.
+	 */
+	restart(): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -275,7 +281,8 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				}
 			}
 		}
-		const p = started;
+		let p = started;
+		let earlierOutput = '';
 
 		let cookie = '';
 		let apiKey = '';
@@ -496,7 +503,16 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			credentialTypes: async () => await typeNames(baseUrl, cookie, 'credentials'),
 			credentialTypeDescriptions: async () => await typeList(baseUrl, cookie, 'credentials'),
 			sessionCookie: () => cookie,
-			logs: () => p.output(),
+			logs: () => earlierOutput + p.output(),
+			restart: async () => {
+				earlierOutput += p.output();
+				await p.kill();
+				p = await launch();
+				await rest('POST', '/login', {
+					emailOrLdapLoginId: OWNER_EMAIL,
+					password: OWNER_PASSWORD,
+				});
+			},
 			stop: async () => {
 				await p.kill();
 				removeFolder(userFolder);

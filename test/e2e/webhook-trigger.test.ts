@@ -1,0 +1,172 @@
+/**
+ * Grist Instant Trigger in a real n8n 2.41.1 (the packed package, installed as a community
+ * package) against the Grist emulator, which POSTs its webhook deliveries to n8n's production
+ * webhook URL (`ALLOWED_WEBHOOK_DOMAINS=*` in the emulator: n8n listens on http://127.0.0.1):
+ * activation registers one webhook; inserted and updated rows each start the workflow once;
+ * a forged request without the secret gets 401 and starts nothing; a restart of n8n with the
+ * workflow active reuses the registration; deactivation removes it; the secret is not in n8n's log.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { sleep } from 'n8n-workflow';
+
+import { startEmulator, type GristEmulator } from '../emulator';
+import { client } from '../emulator/testutil';
+import {
+	START_TIMEOUT,
+	chainWorkflow,
+	type CredentialRef,
+	type N8n,
+	startN8n,
+} from '../harness/e2e';
+
+const USER_KEY = `key-${randomUUID()}`;
+const WEBHOOK_ID = randomUUID();
+let emu: GristEmulator;
+let n8n: N8n;
+let cred: CredentialRef;
+let docId: string;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+	emu = await startEmulator({ allowedWebhookDomains: '*', webhookRetryDelaysMs: [200, 400] });
+	emu.addUser({ email: 'owner@example.com', name: 'Owner', apiKey: USER_KEY });
+	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
+	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
+	docId = emu.addDoc(ws.id, { name: 'Hooks doc', owner: 'owner@example.com' }).id;
+	emu.addTable(docId, 'Tasks', [
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Due', type: 'Date' },
+		{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['a', 'b'] } },
+	]);
+	api = client(emu, USER_KEY);
+	n8n = await startN8n();
+	cred = await n8n.createCredential({
+		name: 'Grist',
+		type: 'gristRecordsApi',
+		data: { apiKey: USER_KEY, url: emu.url },
+	});
+}, START_TIMEOUT);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await emu?.close();
+});
+
+const NODE = 'Grist Instant Trigger';
+
+function workflow() {
+	const wf = chainWorkflow([
+		{
+			name: NODE,
+			type: 'n8n-nodes-grist.gristWebhookTrigger',
+			parameters: {
+				document: { __rl: true, mode: 'id', value: docId },
+				table: { __rl: true, mode: 'id', value: 'Tasks' },
+				event: 'addOrUpdate',
+			},
+			credentials: { gristRecordsApi: cred },
+		},
+	]);
+	(wf.nodes[0] as unknown as { webhookId: string }).webhookId = WEBHOOK_ID;
+	return wf;
+}
+
+const productionUrl = () => `${n8n.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
+const hooks = () => emu.webhooks.list(docId);
+
+/** Waits until `done` holds (n8n activates and deactivates workflows in the background). */
+async function until(done: () => boolean, timeoutMs = 30_000): Promise<void> {
+	for (let waited = 0; !done() && waited < timeoutMs; waited += 100) await sleep(100);
+}
+
+async function addRows(rows: Array<Record<string, unknown>>): Promise<number[]> {
+	const r = await api.post<{ records: Array<{ id: number }> }>(
+		`/api/docs/${docId}/tables/Tasks/records`,
+		{ records: rows.map((fields) => ({ fields })) },
+	);
+	expect(r.status).toBe(200);
+	return r.json.records.map((x) => x.id);
+}
+
+test('activate, rows arrive once each, forged requests start nothing, a restart reuses the webhook, deactivate removes it', async () => {
+	const id = await n8n.createWorkflow(workflow());
+	await n8n.activate(id);
+	await until(() => hooks().length > 0);
+	await sleep(500); // a second registration would show up here
+	expect(hooks().map((h) => h.url)).toEqual([productionUrl()]);
+	const [registration] = hooks();
+	const secret = String(registration.authorization).replace(/^Bearer /, '');
+	expect(secret).toMatch(/^[0-9a-f]{64}$/);
+
+	// inserted rows: one execution, one item per record
+	const [a, b] = await addRows([
+		{ Name: 'first', Due: 1704844800, Tags: ['L', 'a'] },
+		{ Name: 'second' },
+	]);
+	let runs = await n8n.waitForExecutions(id, 1);
+	expect(runs[0].status).toBe('success');
+	expect(runs[0].output(NODE)).toEqual([
+		{ id: a, Name: 'first', Due: '2024-01-10', Tags: ['a'] },
+		{ id: b, Name: 'second', Due: null, Tags: null },
+	]);
+	// an update: one more execution with the changed record
+	expect(
+		(
+			await api.patch(`/api/docs/${docId}/tables/Tasks/records`, {
+				records: [{ id: b, fields: { Name: 'second, changed' } }],
+			})
+		).status,
+	).toBe(200);
+	runs = await n8n.waitForExecutions(id, 2);
+	expect(runs[0].output(NODE)).toEqual([{ id: b, Name: 'second, changed', Due: null, Tags: null }]);
+	await emu.webhooks.idle();
+	expect(emu.webhooks.deliveries.map((d) => d.status)).toEqual([200, 200]);
+
+	// forged requests: 401, no execution
+	const forged: Array<Record<string, string>> = [
+		{ 'Content-Type': 'application/json' },
+		{ 'Content-Type': 'application/json', Authorization: 'Bearer forged' },
+	];
+	for (const headers of forged) {
+		const res = await fetch(productionUrl(), {
+			method: 'POST',
+			headers,
+			body: JSON.stringify([{ id: 99, manualSort: 99, Name: 'forged' }]),
+		});
+		expect(res.status).toBe(401);
+	}
+	// a body that is not Grist's, with the secret: answered 2xx, nothing started
+	const odd = await fetch(productionUrl(), {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
+		body: JSON.stringify({ hello: 'world' }),
+	});
+	expect(odd.status).toBe(200);
+	await sleep(1500);
+	expect(await n8n.executions(id)).toHaveLength(2);
+
+	// n8n restarts with the workflow active: the same registration, no new POST /webhooks
+	emu.clearLog();
+	await n8n.restart();
+	// n8n activates the workflow again after start-up: it lists the webhooks (checkExists)
+	await until(() => emu.log.some((e) => e.method === 'GET' && e.apiPath.endsWith('/webhooks')));
+	await sleep(1000);
+	expect(hooks().map((h) => h.id)).toEqual([registration.id]);
+	expect(emu.log.filter((e) => e.method === 'POST' && e.apiPath.endsWith('/webhooks'))).toEqual([]);
+	await addRows([{ Name: 'after restart' }]);
+	runs = await n8n.waitForExecutions(id, 3);
+	expect(runs[0].output(NODE).map((r) => r.Name)).toEqual(['after restart']);
+
+	// deactivation removes the webhook
+	await n8n.deactivate(id);
+	await until(() => hooks().length === 0);
+	expect(hooks()).toEqual([]);
+	await addRows([{ Name: 'while inactive' }]);
+	await emu.webhooks.idle();
+	await sleep(500);
+	expect(await n8n.executions(id)).toHaveLength(3);
+	expect(emu.webhooks.queue(docId)).toEqual([]);
+
+	expect(n8n.logs()).not.toContain(secret);
+}, 180_000);
