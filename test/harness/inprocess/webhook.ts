@@ -8,8 +8,9 @@
  *   (active-workflow-manager). `deactivate()` runs `delete` and saves. `restart()` is an n8n
  *   restart with the workflow active: the in-memory workflow is rebuilt from the saved static data
  *   and activated again in mode `init`.
- * - `listen()` / `stopListening()`: "Listen for test event" (test URL, `isTest`), on a copy of the
- *   saved static data kept for the test registration, as n8n's TestWebhooks does.
+ * - `listen()` / `stopListening()`: "Listen for test event" (test URL, `isTest`) on a workflow with
+ *   empty static data, kept for the test registration's deliveries and its removal, as n8n's
+ *   TestWebhooks does.
  * - `receive()` calls `webhook()` with a request (headers, parsed body) and a response object that
  *   records what the node answered itself (`status`, `body`); n8n answers 200 when the node
  *   returns `workflowData` or `webhookResponse` (responseMode `onReceived`).
@@ -194,7 +195,7 @@ export function createWebhookTrigger(opts: WebhookTriggerOptions): WebhookTrigge
 			return out;
 		},
 		async listen() {
-			testWorkflow = makeWorkflow(saved);
+			testWorkflow = makeWorkflow({}); // TestWebhooks builds the workflow with empty static data
 			return await createIfNotExists(testWorkflow, 'manual', true);
 		},
 		async stopListening() {
