@@ -170,3 +170,21 @@ test('activate, rows arrive once each, forged requests start nothing, a restart 
 
 	expect(n8n.logs()).not.toContain(secret);
 }, 180_000);
+
+test('Listen for test event registers the test URL, runs on the next change and removes it', async () => {
+	const id = await n8n.createWorkflow(workflow());
+	const workflowData = await n8n.rest<Record<string, unknown>>('GET', `/workflows/${id}`);
+	const started = await n8n.rest<{ waitingForWebhook?: boolean }>('POST', `/workflows/${id}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: NODE },
+	});
+	expect(started.waitingForWebhook).toBe(true);
+	await until(() => hooks().length > 0);
+	expect(hooks().map((h) => h.url)).toEqual([`${n8n.baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`]);
+	const [c] = await addRows([{ Name: 'test event' }]);
+	const runs = await n8n.waitForExecutions(id, 1);
+	expect(runs[0].output(NODE)).toEqual([{ id: c, Name: 'test event', Due: null, Tags: null }]);
+	// n8n stops listening after the test event: the test webhook is removed
+	await until(() => hooks().length === 0);
+	expect(hooks()).toEqual([]);
+}, 120_000);
