@@ -4,6 +4,8 @@
  * `{"url","apiKey","email","orgDomain","orgId","workspaceId","docId",...}`. Runs until SIGINT/SIGTERM.
  *
  * Usage: node cli.js [--port N] [--host H] [--single-org X] [--max-parallel N]
+ *   [--allowed-webhook-domains D] (Grist's ALLOWED_WEBHOOK_DOMAINS; default the environment
+ *   variable of that name, else `*` so that the demo's webhooks reach a local n8n)
  */
 import { startEmulatorOn } from './index';
 
@@ -23,6 +25,8 @@ async function main(): Promise<void> {
 		singleOrg: arg('--single-org'),
 		maxParallelPerDoc: maxParallel !== undefined ? Number(maxParallel) : undefined,
 		logBodies: false,
+		allowedWebhookDomains:
+			arg('--allowed-webhook-domains') ?? process.env.ALLOWED_WEBHOOK_DOMAINS ?? '*',
 	});
 	const demo = emu.seedDemo();
 	const url = host === '127.0.0.1' || host === '0.0.0.0' ? emu.url : `http://${host}:${emu.port}`;
