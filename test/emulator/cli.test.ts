@@ -1,7 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test: transpiles the emulator CLI into a temp folder (runs it through scripts/lib/processes.cjs) */
 /** The emulator CLI (`npm start`'s Grist): one JSON ready line, serves the demo site, stops on SIGTERM. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
@@ -10,7 +9,11 @@ import { runNodeScript } from '../../scripts/lib/processes.cjs';
 let dir: string;
 
 beforeAll(() => {
-	dir = mkdtempSync(join(tmpdir(), 'grist-emu-cli-'));
+	// inside the project (.build/ is ignored), so that the emulator's libraries (exceljs, csv-parse,
+	// sql.js) resolve from its node_modules as they do for `npm start`
+	const build = join(__dirname, '..', '..', '.build');
+	mkdirSync(build, { recursive: true });
+	dir = mkdtempSync(join(build, 'emu-cli-'));
 	for (const f of readdirSync(__dirname)) {
 		if (!f.endsWith('.ts') || f.endsWith('.test.ts') || f === 'testutil.ts') continue;
 		const out = ts.transpileModule(readFileSync(join(__dirname, f), 'utf8'), {
