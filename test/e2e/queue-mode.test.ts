@@ -10,6 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
 import { startEmulator, type GristEmulator } from '../emulator';
+import { client } from '../emulator/testutil';
 import {
 	START_TIMEOUT,
 	chainWorkflow,
@@ -257,3 +258,101 @@ test('the polling trigger emits each new row exactly once, across a restart of t
 	);
 	expect(await main.executions(id)).toHaveLength(2);
 }, 360_000);
+
+test('the instant trigger: Grist calls the webhook process, each change runs once on the worker, forged calls get 401, deactivation removes the webhook', async () => {
+	const NODE = 'Grist Instant Trigger';
+	const WEBHOOK_ID = randomUUID();
+	const api = client(emu, USER_KEY);
+	emu.addTable(docId, 'Hooks', [
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Due', type: 'Date' },
+	]);
+	// Grist must allow the webhook process's plain-http loopback URL
+	emu.webhooks.configure({ allowedDomains: '*', retryDelaysMs: [200, 400] });
+	const hooks = () => emu.webhooks.list(docId);
+	const productionUrl = `${cluster.webhook.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
+	const tail = (text: string) => text.split('\n').slice(-25).join('\n');
+	/** What every process and the emulator saw, so that a failure can be understood from CI's output. */
+	const diagnose = (what: string) =>
+		`${what}\n--- main ---\n${tail(cluster.main.logs())}\n--- worker ---\n${tail(cluster.workerLogs())}\n--- webhook ---\n${tail(cluster.webhook.output())}\n--- emulator deliveries ---\n${emu.webhooks.deliveries
+			.map((d) => `${d.url} #${d.attempt} → ${d.status} ${d.error ?? ''}`)
+			.join('\n')}`;
+	const executions = async (id: string, count: number) =>
+		await cluster.main.waitForExecutions(id, count, 60_000).catch((error: Error) => {
+			throw new Error(diagnose(error.message));
+		});
+	const until = async (done: () => boolean, what: string) => {
+		for (let waited = 0; !done(); waited += 100) {
+			if (waited >= 30_000) throw new Error(diagnose(`timed out waiting until ${what}`));
+			await sleep(100);
+		}
+	};
+
+	const wf = chainWorkflow([
+		{
+			name: NODE,
+			type: 'n8n-nodes-grist.gristWebhookTrigger',
+			parameters: { document: rl(docId), table: rl('Hooks'), event: 'addOrUpdate' },
+			credentials: { gristRecordsApi: cred },
+		},
+	]);
+	(wf.nodes[0] as unknown as { webhookId: string }).webhookId = WEBHOOK_ID;
+	const id = await cluster.main.createWorkflow(wf);
+	await cluster.main.activate(id);
+	await until(() => hooks().length > 0, 'the main process registered a webhook');
+	await sleep(500); // a second registration would show up here
+	// the registration points at the webhook process (WEBHOOK_URL), not at the main process
+	expect(hooks().map((h) => h.url)).toEqual([productionUrl]);
+	const secret = String(hooks()[0].authorization).replace(/^Bearer /, '');
+
+	// a forged delivery to the webhook process: 401, nothing starts
+	for (const headers of [{}, { Authorization: 'Bearer forged' }] as Array<Record<string, string>>) {
+		const res = await fetch(productionUrl, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ...headers },
+			body: JSON.stringify([{ id: 99, manualSort: 99, Name: 'forged', Due: null }]),
+		});
+		expect(res.status).toBe(401);
+	}
+
+	// added rows: one execution, on the worker; the Date column is simplified with the column
+	// types the main process stored at activation, read by the webhook process
+	const added = await api.post<{ records: Array<{ id: number }> }>(
+		`/api/docs/${docId}/tables/Hooks/records`,
+		{ records: [{ fields: { Name: 'first', Due: 1704844800 } }, { fields: { Name: 'second' } }] },
+	);
+	expect(added.status).toBe(200);
+	const [a, b] = added.json.records.map((r) => r.id);
+	let runs = await executions(id, 1);
+	expect(runs[0].status).toBe('success');
+	expect(ranOnWorker(runs[0].executionId)).toBe(true);
+	expect(runs[0].output(NODE)).toEqual([
+		{ id: a, Name: 'first', Due: '2024-01-10' },
+		{ id: b, Name: 'second', Due: null },
+	]);
+
+	// an updated row: one more execution, on the worker
+	const patched = await api.patch(`/api/docs/${docId}/tables/Hooks/records`, {
+		records: [{ id: b, fields: { Name: 'second, changed' } }],
+	});
+	expect(patched.status).toBe(200);
+	runs = await executions(id, 2);
+	expect(runs[0].status).toBe('success');
+	expect(ranOnWorker(runs[0].executionId)).toBe(true);
+	expect(runs[0].output(NODE)).toEqual([{ id: b, Name: 'second, changed', Due: null }]);
+
+	// each delivery was answered once by the webhook process; nothing else started
+	await emu.webhooks.idle();
+	const mine = emu.webhooks.deliveries.filter((d) => d.url === productionUrl);
+	expect(mine.map((d) => [d.status, d.attempt])).toEqual([
+		[200, 1],
+		[200, 1],
+	]);
+	await sleep(1500);
+	expect(await cluster.main.executions(id)).toHaveLength(2);
+	expect(cluster.webhook.output()).not.toContain(secret);
+
+	await cluster.main.deactivate(id);
+	await until(() => hooks().length === 0, "deactivation removed Grist's webhook");
+	expect(hooks()).toEqual([]);
+}, 240_000);

@@ -33,6 +33,7 @@ export interface QueueCluster {
 	/** The main process, driven through its REST and public APIs like any e2e instance. */
 	main: N8n;
 	worker: N8nProcess;
+	/** The webhook process; `baseUrl` is also every process's WEBHOOK_URL (production webhook URLs). */
 	webhook: N8nProcess & { baseUrl: string };
 	/**
 	 * Stops the main process (its user folder is removed) and starts a new one on the same database;
@@ -91,8 +92,13 @@ export async function startQueueCluster(
 		started.push(pg.proc);
 		folders.push(pg.dir);
 
+		// Production webhooks are served by the webhook process: every process builds webhook URLs
+		// from WEBHOOK_URL (n8n's way to name the address its webhook processes are reached at).
+		const webhookPort = await freePort();
+		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
 		const shared: Record<string, string> = {
 			EXECUTIONS_MODE: 'queue',
+			WEBHOOK_URL: `${webhookUrl}/`,
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
 			DB_TYPE: 'postgresdb',
@@ -153,9 +159,7 @@ export async function startQueueCluster(
 			120_000,
 		);
 
-		const webhookPort = await freePort();
 		const webhookProc = await spawnExtra('webhook', webhookPort, {});
-		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
 		await waitForHttp('n8n webhook', webhookProc, `${webhookUrl}/healthz/readiness`, 120_000);
 
 		const cluster: QueueCluster = {
