@@ -78,9 +78,11 @@ export class GristTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ $parameter["event"] === "rowAddedOrUpdated" ? "Row added or updated" : "Row added" }}',
-		// n8n's node panel shows this node and the Grist node as one entry, with this description.
+		// n8n's node panel shows this node and the Grist node as one entry ("Grist Records &
+		// Documents"), with this description; the Grist Instant Trigger is an entry of its own. The
+		// event options' `action` is what the panel lists under Triggers: both say how they start.
 		description:
-			'Read, create, update and delete records (rows) of Grist tables, manage documents, and start workflows when records are added or updated',
+			'Read, create, update and delete records (rows) of Grist tables, manage documents, and start workflows when records are added or updated (polling: checks the table on a schedule, works anywhere)',
 		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-trigger',
 		defaults: { name: 'Grist Trigger' },
 		polling: true,
@@ -100,12 +102,16 @@ export class GristTrigger implements INodeType {
 					{
 						name: 'Row Added',
 						value: 'rowAdded',
-						description: 'A new record appears in the table',
+						action: 'On row added (polling)',
+						description:
+							'Checks the table on a schedule (Poll Times) for new records; works anywhere',
 					},
 					{
 						name: 'Row Added or Updated',
 						value: 'rowAddedOrUpdated',
-						description: 'A record is added or changed (needs a timestamp column)',
+						action: 'On row added or updated (polling)',
+						description:
+							'Checks the table on a schedule (Poll Times) for added or changed records (needs a timestamp column); works anywhere',
 					},
 				],
 				default: 'rowAdded',

@@ -166,7 +166,7 @@ export class GristWebhookTrigger implements INodeType {
 		subtitle:
 			'={{ {"add": "Row added", "update": "Row updated", "addOrUpdate": "Row added or updated"}[$parameter["event"]] }}',
 		description:
-			'Starts the workflow the moment records are added or changed in Grist, through a Grist webhook (Grist must be able to reach this n8n; otherwise use the polling Grist Trigger)',
+			'Starts the workflow at once when records are added or changed: Grist calls n8n through a webhook, so Grist must be able to reach this n8n (otherwise use the polling Grist Trigger, under Grist Records & Documents)',
 		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-instant-trigger',
 		defaults: { name: 'Grist Instant Trigger' },
 		inputs: [],
@@ -200,17 +200,21 @@ export class GristWebhookTrigger implements INodeType {
 					{
 						name: 'Row Added',
 						value: 'add',
-						description: 'A new record is added (or becomes ready, with a Ready Column)',
+						action: 'On row added (instant)',
+						description:
+							'Grist calls n8n at once when a new record is added (or becomes ready, with a Ready Column)',
 					},
 					{
 						name: 'Row Added or Updated',
 						value: 'addOrUpdate',
-						description: 'A record is added or changed',
+						action: 'On row added or updated (instant)',
+						description: 'Grist calls n8n at once when a record is added or changed',
 					},
 					{
 						name: 'Row Updated',
 						value: 'update',
-						description: 'An existing record is changed',
+						action: 'On row updated (instant)',
+						description: 'Grist calls n8n at once when an existing record is changed',
 					},
 				],
 				default: 'add',

@@ -242,4 +242,27 @@ describe('canvas subtitles', () => {
 		expect(trigger.description.description).toMatch(/Grist must be able to reach this n8n/);
 		expect(trigger.description.description).toMatch(/polling Grist Trigger/);
 	});
+
+	// n8n's node panel lists a trigger's events as "On <name>" (or the option's `action`), and the
+	// polling trigger merged into the Grist node's entry: without these words both lists read alike.
+	it('the node panel can tell the two triggers apart: polling (works anywhere) vs instant (Grist calls n8n)', () => {
+		const events = (node: INodeType) =>
+			(node.description.properties.find((p) => p.name === 'event')?.options ??
+				[]) as INodePropertyOptions[];
+		const polling = events(new GristTrigger());
+		const instant = events(new GristWebhookTrigger());
+		expect(polling.length).toBe(2);
+		expect(instant.length).toBe(3);
+		for (const o of polling) {
+			expect(o.action).toMatch(/^On row .*\(polling\)$/);
+			expect(o.description).toMatch(/on a schedule.*works anywhere/);
+		}
+		for (const o of instant) {
+			expect(o.action).toMatch(/^On row .*\(instant\)$/);
+			expect(o.description).toMatch(/^Grist calls n8n at once/);
+		}
+		expect(new GristTrigger().description.description).toMatch(
+			/polling: checks the table on a schedule, works anywhere/,
+		);
+	});
 });
