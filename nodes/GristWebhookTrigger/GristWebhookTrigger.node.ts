@@ -50,7 +50,10 @@ import { getReadyColumns, getWatchableColumns } from './loadOptions';
  * Static data (`getWorkflowStaticData('node')`): `{ webhookId, docId, secret, columnTypes }`. The
  * secret is sent by Grist as `Authorization: Bearer <secret>`; a request without it gets 401 and
  * starts nothing. Column types (for Simplify) are read once per activation, and again only when a
- * delivery carries a column they do not know.
+ * delivery carries a column they do not know: those are kept in this process's memory
+ * (`laterColumnTypes`), not in static data. n8n loads the workflow afresh for every delivery, and
+ * in queue mode the webhook process does not save what `webhook()` writes into static data
+ * (test/e2e/queue-mode.test.ts); writing there would also race with the main process's writes.
  */
 interface Stored {
 	webhookId?: string;
@@ -146,6 +149,23 @@ function explain(
 			'A column under Options (Ready Column or Watched Columns) is not in the table any more. Pick it again.';
 	}
 	return error;
+}
+
+/**
+ * Column types read by `webhook()` for columns added after activation, per registration (document,
+ * webhook and table), in this process's memory; the oldest registration is dropped past 200.
+ */
+const laterColumnTypes = new Map<string, Record<string, string>>();
+const LATER_COLUMN_TYPES_MAX = 200;
+
+function rememberLaterColumnTypes(key: string, types: Record<string, string>): void {
+	laterColumnTypes.delete(key);
+	laterColumnTypes.set(key, types);
+	while (laterColumnTypes.size > LATER_COLUMN_TYPES_MAX) {
+		const oldest = laterColumnTypes.keys().next().value;
+		if (oldest === undefined) break;
+		laterColumnTypes.delete(oldest);
+	}
 }
 
 async function readColumnTypes(
@@ -373,16 +393,21 @@ export class GristWebhookTrigger implements INodeType {
 		}
 		if (parsed.records.length === 0) return { webhookResponse: { received: true, records: 0 } };
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
-		let types = data.columnTypes ?? {};
+		const docId = data.docId ?? hookLocator(this, 'document');
+		const tableId = hookLocator(this, 'table');
+		const laterKey = JSON.stringify([
+			this.getWorkflow().id ?? '',
+			this.getNode().name,
+			docId,
+			data.webhookId ?? '',
+			tableId,
+		]);
+		let types = { ...data.columnTypes, ...laterColumnTypes.get(laterKey) };
 		if (simplify && unknownColumns(parsed.records, types).length > 0) {
 			try {
 				const client = await GristClient.create(this);
-				types = await readColumnTypes(
-					client,
-					data.docId ?? hookLocator(this, 'document'),
-					hookLocator(this, 'table'),
-				);
-				data.columnTypes = types;
+				types = await readColumnTypes(client, docId, tableId);
+				rememberLaterColumnTypes(laterKey, types);
 			} catch (error) {
 				this.logger.warn(
 					`Grist Instant Trigger: could not read the table's columns, values of new columns are passed as sent: ${(error as Error).message}`,

@@ -329,6 +329,54 @@ test('a column added after activation: its types are read again once, then not p
 	expect(hooksOf()).toEqual([]);
 });
 
+test("queue mode's webhook process (a fresh workflow per delivery, webhook()'s static data not saved): a later column's types are read once per process, the secret and output hold", async () => {
+	const tableId = newTable();
+	const t = (current = createWebhookTrigger({
+		node: new GristWebhookTrigger(),
+		parameters: {
+			document: { __rl: true, mode: 'id', value: docId },
+			table: { __rl: true, mode: 'id', value: tableId },
+			event: 'addOrUpdate',
+		},
+		credentials: { gristRecordsApi: { apiKey: OWNER_KEY, url: emu.url } },
+		baseUrl: bridge.baseUrl,
+		webhookProcess: true,
+	}));
+	await t.activate();
+	const savedAtActivation = t.savedStaticData;
+	await api.post(`/api/docs/${docId}/tables/${tableId}/columns`, {
+		columns: [{ id: 'When', fields: { type: 'Date', isFormula: false } }],
+	});
+	emu.clearLog();
+	const [a] = await add(tableId, [{ Name: 'a', When: 1700000000 }]);
+	await emu.webhooks.idle();
+	await update(tableId, a, { When: 1700086400 });
+	await emu.webhooks.idle();
+	await add(tableId, [{ Name: 'c', Due: 1704844800, When: 1700172800 }]);
+	await emu.webhooks.idle();
+	expect(started().map((items) => items.map((i) => [i.Name, i.Due, i.When]))).toEqual([
+		[['a', null, '2023-11-14']],
+		[['a', null, '2023-11-15']],
+		[['c', '2024-01-10', '2023-11-16']],
+	]);
+	expect(bridge.results.map((r) => r.status)).toEqual([200, 200, 200]);
+	// read once for the three deliveries, although nothing webhook() does is saved
+	expect(emu.log.filter((e) => e.apiPath.endsWith('/columns')).map((e) => e.method)).toEqual([
+		'GET',
+	]);
+	expect(t.savedStaticData).toEqual(savedAtActivation);
+	expect(
+		(await t.receive({ headers: { Authorization: 'Bearer forged' }, body: [{ id: a }] })).status,
+	).toBe(401);
+	// a new registration (re-activation) reads the table's columns, the new one included
+	await t.deactivate();
+	await t.activate();
+	const stored = t.savedStaticData['node:Grist Instant Trigger'] as IDataObject;
+	expect(stored.columnTypes).toMatchObject({ When: 'Date' });
+	await t.deactivate();
+	expect(hooksOf()).toEqual([]);
+});
+
 describe('activation errors say what to change', () => {
 	test('Provided url is forbidden: ALLOWED_WEBHOOK_DOMAINS on the Grist server', async () => {
 		emu.webhooks.configure({ allowedDomains: 'example.com' });

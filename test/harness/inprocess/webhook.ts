@@ -50,6 +50,12 @@ export interface WebhookTriggerOptions {
 	staticData?: IDataObject;
 	/** n8n's base URL for webhook URLs (default the harness's `http://127.0.0.1:5678/`). */
 	baseUrl?: string;
+	/**
+	 * Deliveries as n8n's webhook process in queue mode runs them: every delivery gets a workflow
+	 * built afresh from the saved static data, and what `webhook()` writes there is not saved
+	 * (measured in test/e2e/queue-mode.test.ts).
+	 */
+	webhookProcess?: boolean;
 }
 
 export interface Delivery {
@@ -205,7 +211,7 @@ export function createWebhookTrigger(opts: WebhookTriggerOptions): WebhookTrigge
 		},
 		async receive(delivery, test = false) {
 			await ensureRuntime();
-			const workflow = test ? testWorkflow : active;
+			const workflow = test ? testWorkflow : opts.webhookProcess ? makeWorkflow(saved) : active;
 			if (!workflow) throw new UnexpectedError('Not listening for a test event');
 			const node = workflow.getNode(nodeName)!;
 			const data = additionalData();
@@ -246,7 +252,7 @@ export function createWebhookTrigger(opts: WebhookTriggerOptions): WebhookTrigge
 				null,
 			);
 			const result = await opts.node.webhook!.call(ctx);
-			if (!test && workflow.staticData.__dataChanged) save(workflow);
+			if (!test && !opts.webhookProcess && workflow.staticData.__dataChanged) save(workflow);
 			if (result.noWebhookResponse) return { result, ...answer };
 			return { result, status: 200, body: result.webhookResponse };
 		},
