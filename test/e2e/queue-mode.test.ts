@@ -304,6 +304,8 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 	// the registration points at the webhook process (WEBHOOK_URL), not at the main process
 	expect(hooks().map((h) => h.url)).toEqual([productionUrl]);
 	const secret = String(hooks()[0].authorization).replace(/^Bearer /, '');
+	const activated = await cluster.main.workflowStaticData(id);
+	expect(JSON.stringify(activated)).toContain(secret);
 
 	// a forged delivery to the webhook process: 401, nothing starts
 	for (const headers of [{}, { Authorization: 'Bearer forged' }] as Array<Record<string, string>>) {
@@ -341,18 +343,56 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 	expect(ranOnWorker(runs[0].executionId)).toBe(true);
 	expect(runs[0].output(NODE)).toEqual([{ id: b, Name: 'second, changed', Due: null }]);
 
+	// a column added after activation: the webhook process reads the column types once (with the
+	// credential, in its own process) and keeps them in its memory (n8n does not save static data
+	// written there)
+	const column = await api.post(`/api/docs/${docId}/tables/Hooks/columns`, {
+		columns: [{ id: 'Score', fields: { type: 'Numeric' } }],
+	});
+	expect(column.status).toBe(200);
+	emu.clearLog();
+	for (const [i, name] of ['third', 'fourth'].entries()) {
+		const r = await api.post<{ records: Array<{ id: number }> }>(
+			`/api/docs/${docId}/tables/Hooks/records`,
+			{ records: [{ fields: { Name: name, Score: i + 0.5 } }] },
+		);
+		expect(r.status).toBe(200);
+		runs = await executions(id, 3 + i);
+		expect(runs[0].status).toBe('success');
+		expect(ranOnWorker(runs[0].executionId)).toBe(true);
+		expect(runs[0].output(NODE)).toEqual([
+			{ id: r.json.records[0].id, Name: name, Due: null, Score: i + 0.5 },
+		]);
+	}
+	// read once by the webhook process for both deliveries; static data is as activation left it
+	expect(emu.log.filter((e) => e.method === 'GET' && e.apiPath.endsWith('/columns'))).toHaveLength(
+		1,
+	);
+	expect(await cluster.main.workflowStaticData(id)).toEqual(activated);
+
 	// each delivery was answered once by the webhook process; nothing else started
 	await emu.webhooks.idle();
 	const mine = emu.webhooks.deliveries.filter((d) => d.url === productionUrl);
 	expect(mine.map((d) => [d.status, d.attempt])).toEqual([
 		[200, 1],
 		[200, 1],
+		[200, 1],
+		[200, 1],
 	]);
 	await sleep(1500);
-	expect(await cluster.main.executions(id)).toHaveLength(2);
-	expect(cluster.webhook.output()).not.toContain(secret);
+	expect(await cluster.main.executions(id)).toHaveLength(4);
+	for (const log of [cluster.main.logs(), cluster.workerLogs(), cluster.webhook.output()])
+		expect(log).not.toContain(secret);
 
 	await cluster.main.deactivate(id);
 	await until(() => hooks().length === 0, "deactivation removed Grist's webhook");
 	expect(hooks()).toEqual([]);
+	const late = await fetch(productionUrl, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
+		body: JSON.stringify([{ id: 98, manualSort: 98, Name: 'late' }]),
+	});
+	expect(late.status).toBe(404); // the webhook process knows the webhook is gone
+	await sleep(1000);
+	expect(await cluster.main.executions(id)).toHaveLength(4);
 }, 240_000);
