@@ -8,6 +8,7 @@
  * validation messages (n8n renders them as HTML), list columns in the column mapper showed a red
  * "Unexpected end of JSON input", formula columns were greyed out without a reason, the canvas
  * showed "create: record", and the node panel could not tell this package from n8n's own Grist node.
+ * Issue #14: the trigger list must tell the polling Grist Trigger from the Grist Instant Trigger.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -268,5 +269,64 @@ describe('the node panel', () => {
 				'Read, create, update and delete records (rows) of Grist tables',
 			);
 		}
+	});
+
+	// Issue #14: two triggers. n8n lists the polling Grist Trigger inside the entry of the node it
+	// merges with ("Grist Records & Documents", with the trigger's description) and the Grist
+	// Instant Trigger as "Grist Instant"; both list their events as "On row added…".
+	test('searching "Grist" among triggers tells the polling trigger (works anywhere) from the instant one (Grist calls n8n)', async () => {
+		await page.goto(`${n8n.baseUrl}/workflow/new`);
+		await page.click('[data-test-id=canvas-add-button]', { timeout: 30_000 });
+		await page.fill('[data-test-id=node-creator-search-bar]', 'Grist');
+		const panel = page.locator('[data-test-id=node-creator]');
+		// the whole name; n8n cuts "Trigger" out of "Grist Instant Trigger" and leaves the space
+		const nameOf = (text: string) =>
+			panel
+				.locator('[data-test-id=node-creator-item-name]')
+				.filter({ hasText: new RegExp(`^\\s*${text}\\s*$`) });
+		const entryText = async (text: string) => {
+			await nameOf(text).waitFor({ timeout: 10_000 });
+			const entry = nameOf(text).locator(
+				'xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]',
+			);
+			return (await entry.innerText()).replace(/\s+/g, ' ');
+		};
+		const polling = await entryText('Grist Records & Documents');
+		const instant = await entryText('Grist Instant');
+		await shot('trigger-panel');
+		expect(polling).toContain('polling: checks the table on a schedule, works anywhere');
+		expect(polling).not.toContain('Grist calls n8n');
+		expect(instant).toContain('Grist calls n8n through a webhook');
+		expect(instant).toContain('Grist must be able to reach this n8n');
+		expect(instant).not.toContain('works anywhere');
+
+		/** Opens an entry and returns the names of its triggers ("On …"). */
+		const triggersOf = async (text: string, picture: string): Promise<string[]> => {
+			await nameOf(text).click();
+			// the entry's view slides over the list, with a header of its own
+			const details = panel.locator('[data-test-id=nodes-list-header]', {
+				hasText: 'Node details',
+			});
+			await details.waitFor();
+			const events = panel
+				.locator('[data-test-id=node-creator-item-name]')
+				.filter({ hasText: /^\s*On row / });
+			await events.first().waitFor({ timeout: 10_000 });
+			await page.waitForTimeout(500); // the slide-in, for the picture
+			await shot(picture);
+			const names = (await events.allInnerTexts()).map((t) => t.trim());
+			await details.locator('button').first().click();
+			await details.waitFor({ state: 'detached' });
+			return names;
+		};
+		expect(await triggersOf('Grist Records & Documents', 'trigger-panel-polling')).toEqual([
+			'On row added (polling)',
+			'On row added or updated (polling)',
+		]);
+		expect(await triggersOf('Grist Instant', 'trigger-panel-instant')).toEqual([
+			'On row added (instant)',
+			'On row added or updated (instant)',
+			'On row updated (instant)',
+		]);
 	});
 });
