@@ -3,7 +3,9 @@
  * processes over a real Redis, sharing a PostgreSQL database, each with its own user folder.
  * Workflows are executed by the worker (the worker's log names each execution), binary data
  * crosses processes byte for byte, and the polling trigger — which runs in the main process —
- * emits every new row exactly once across a restart of the main process.
+ * emits every new row exactly once across a restart of the main process. The instant trigger
+ * registers (on main) the webhook process's URL (WEBHOOK_URL); Grist's deliveries reach the webhook
+ * process, which checks the secret and queues one execution each for the worker.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
