@@ -53,7 +53,8 @@ import { getReadyColumns, getWatchableColumns } from './loadOptions';
  * delivery carries a column they do not know: those are kept in this process's memory
  * (`laterColumnTypes`), not in static data. n8n loads the workflow afresh for every delivery, and
  * in queue mode the webhook process does not save what `webhook()` writes into static data
- * (test/e2e/queue-mode.test.ts); writing there would also race with the main process's writes.
+ * (measured with n8n 2.41.1; a single n8n does); writing there would also race with the main
+ * process's writes.
  */
 interface Stored {
 	webhookId?: string;
