@@ -134,6 +134,19 @@ export function requiredName(
 	return name;
 }
 
+/** The binary field a downloaded file goes into ("Put Output File in Field"); empty is an input error. */
+export function outputBinaryProperty(this: IExecuteFunctions, itemIndex: number): string {
+	const name = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '').trim();
+	if (name === '') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The field "Put Output File in Field" is empty (item ${itemIndex})`,
+			{ description: 'Enter the name of the binary field for the file, e.g. data.', itemIndex },
+		);
+	}
+	return name;
+}
+
 /** Reads the table id of the Table field; an empty value is an input error. */
 export function tableIdValue(this: IExecuteFunctions, itemIndex: number, name = 'table'): string {
 	const text = locatorValue.call(this, name, itemIndex);

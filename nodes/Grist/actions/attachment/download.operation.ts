@@ -1,15 +1,11 @@
-import type {
-	IBinaryData,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { streamedBinary } from '../binary';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentId, attachmentIdField } from './shared';
-import { locatorValue } from '../../parameters';
+import { locatorValue, outputBinaryProperty } from '../../parameters';
 import { documentLocator } from '../common.descriptions';
 import { downloadAttachment } from '../../transport/api';
 
@@ -43,36 +39,18 @@ export async function execute(
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = locatorValue.call(this, 'document', itemIndex);
 		const id = attachmentId.call(this, itemIndex);
-		const property = String(
-			this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
-		).trim();
-		if (property === '') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The field "Put Output File in Field" is empty (item ${itemIndex})`,
-				{
-					description: 'Enter the name of the binary field for the file, e.g. data.',
-					itemIndex,
-				},
-			);
-		}
+		const property = outputBinaryProperty.call(this, itemIndex);
 		const file = await downloadAttachment(client, docId, id, itemIndex);
 		const fileName = file.fileName ?? `attachment-${id}`;
 		const mimeType = file.mimeType && file.mimeType !== '' ? file.mimeType : undefined;
-		let binary: IBinaryData;
-		try {
-			binary = await this.helpers.prepareBinaryData(file.body, fileName, mimeType);
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The download of attachment ${id} broke off: ${(error as Error).message}`,
-				{
-					description:
-						'The connection to Grist failed while the file was being received. Run the node again.',
-					itemIndex,
-				},
-			);
-		}
+		const binary = await streamedBinary.call(
+			this,
+			file.body,
+			fileName,
+			mimeType,
+			`attachment ${id}`,
+			itemIndex,
+		);
 		return {
 			json: {
 				id,

@@ -1,16 +1,16 @@
 import type {
-	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { streamedBinary } from '../binary';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { downloadDocumentFile } from '../../transport/api';
-import { documentIdValue } from '../../parameters';
+import { documentIdValue, outputBinaryProperty } from '../../parameters';
 import { backupFileName } from '../../helpers/lifecycle';
 import { binaryPropertyField, documentLocator } from '../common.descriptions';
 
@@ -69,36 +69,21 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		const property = String(
-			this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
-		).trim();
-		if (property === '') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The field "Put Output File in Field" is empty (item ${itemIndex})`,
-				{ description: 'Enter the name of the binary field for the file, e.g. data.', itemIndex },
-			);
-		}
+		const property = outputBinaryProperty.call(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const qs: IDataObject = {};
 		if (options.template === true) qs.template = 1;
 		if (options.nohistory === true) qs.nohistory = 1;
 		const file = await downloadDocumentFile(client, docId, qs, itemIndex);
 		const fileName = backupFileName(String(options.fileName ?? ''), file.fileName, docId);
-		let binary: IBinaryData;
-		try {
-			binary = await this.helpers.prepareBinaryData(file.body, fileName, GRIST_MIME);
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The download of document "${docId}" broke off: ${(error as Error).message}`,
-				{
-					description:
-						'The connection to Grist failed while the file was being received. Run the node again.',
-					itemIndex,
-				},
-			);
-		}
+		const binary = await streamedBinary.call(
+			this,
+			file.body,
+			fileName,
+			GRIST_MIME,
+			`document "${docId}"`,
+			itemIndex,
+		);
 		return {
 			json: {
 				documentId: docId,

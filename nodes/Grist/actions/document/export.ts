@@ -5,8 +5,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
+import { outputBinaryProperty } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { exportDocument, type ExportRequest as ApiExportRequest } from '../../transport/api';
 
@@ -55,15 +54,7 @@ export async function exportToBinary(
 	req: ExportRequest,
 ): Promise<INodeExecutionData> {
 	const itemIndex = req.itemIndex;
-	const binaryPropertyName = String(
-		this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
-	).trim();
-	if (binaryPropertyName === '') {
-		throw new NodeOperationError(this.getNode(), 'The Put Output File in Field is empty', {
-			itemIndex,
-			description: 'Enter the name of the binary field for the file, e.g. data.',
-		});
-	}
+	const binaryPropertyName = outputBinaryProperty.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (req.tableId !== undefined) qs.tableId = req.tableId;
