@@ -1,35 +1,20 @@
 /**
  * Load options of the Grist Instant Trigger: the table's Toggle (Bool) columns for Ready Column,
- * and its data and formula columns for Watched Columns.
+ * and its data and formula columns for Watched Columns — the lists of the Grist node's Webhook
+ * resource, read from the parameters being edited.
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { type GristColumn } from '../Grist/helpers/columns';
-import { pickedLocator } from '../Grist/parameters';
-import { GristClient } from '../Grist/transport';
-import { fetchColumns } from '../Grist/transport/api';
-
-async function tableColumns(ctx: ILoadOptionsFunctions): Promise<GristColumn[]> {
-	const docId = pickedLocator(ctx, 'document', true);
-	const tableId = pickedLocator(ctx, 'table', true);
-	if (!docId || !tableId) return [];
-	const client = await GristClient.create(ctx);
-	return (await fetchColumns(client, { docId, tableId })).filter((c) => !c.hidden);
-}
-
-function option(column: GristColumn): INodePropertyOptions {
-	const label = column.label !== column.id ? `${column.label} (${column.id})` : column.id;
-	return { name: label, value: column.id, description: column.type };
-}
+import { readyColumnOptions, watchedColumnOptions } from '../Grist/methods/webhooks';
 
 export async function getReadyColumns(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return (await tableColumns(this)).filter((c) => c.type === 'Bool').map(option);
+	return await readyColumnOptions(this, true);
 }
 
 export async function getWatchableColumns(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return (await tableColumns(this)).map(option);
+	return await watchedColumnOptions(this, true);
 }

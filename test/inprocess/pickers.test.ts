@@ -5,6 +5,7 @@
  * (`http://demo.getgrist.com`) reached through HTTP_PROXY = the emulator.
  */
 import { Grist } from '../../nodes/Grist/Grist.node';
+import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
 import type { DemoSite, GristEmulator } from '../emulator';
 import { rl, useDemoSite } from '../harness/demo-site';
 import { loadOptions } from '../harness/inprocess';
@@ -200,5 +201,41 @@ describe('team host through a proxy', () => {
 		);
 		expect(res.results.map((r) => r.value)).toEqual([personal.id]);
 		expect(requests()).toEqual(['GET docs.getgrist.com /api/orgs/current/workspaces']);
+	});
+});
+
+describe('Ready Column and Watched Columns pickers', () => {
+	const tasks = () => ({ document: rl('id', demo.doc2Id), table: rl('id', 'Tasks') });
+	const options = async (node: Grist | GristWebhookTrigger, method: string, params: object) =>
+		(await loadOptions({
+			node,
+			kind: 'loadOptions',
+			method,
+			parameters: params as never,
+			credentials: { apiKey: demo.apiKey, url: site },
+		})) as Array<{ name: string; value: string; description: string }>;
+
+	it('list the same columns in the Webhook resource and in the Instant Trigger', async () => {
+		const resource = { resource: 'webhook', operation: 'create', ...tasks() };
+		const ready = await options(new Grist(), 'getToggleColumns', resource);
+		expect(ready).toEqual([{ name: 'Done', value: 'Done', description: 'Bool' }]);
+		const watched = await options(new Grist(), 'getWatchColumns', resource);
+		expect(watched.map((o) => o.value)).toEqual(['Title', 'Done', 'Due', 'Points']);
+
+		const trigger = { event: 'add', ...tasks() };
+		expect(await options(new GristWebhookTrigger(), 'getReadyColumns', trigger)).toEqual(ready);
+		expect(await options(new GristWebhookTrigger(), 'getWatchableColumns', trigger)).toEqual(
+			watched,
+		);
+	});
+
+	it('list nothing before a table is picked', async () => {
+		const noTable = { resource: 'webhook', operation: 'create', document: rl('id', demo.doc2Id) };
+		expect(await options(new Grist(), 'getToggleColumns', noTable)).toEqual([]);
+		expect(
+			await options(new GristWebhookTrigger(), 'getReadyColumns', {
+				document: rl('id', demo.doc2Id),
+			}),
+		).toEqual([]);
 	});
 });

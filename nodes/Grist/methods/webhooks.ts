@@ -35,9 +35,10 @@ export async function getWebhooks(this: ILoadOptionsFunctions): Promise<INodePro
 	});
 }
 
-async function columns(ctx: ILoadOptionsFunctions) {
-	const docId = pickedLocator(ctx, 'document');
-	const tableId = pickedLocator(ctx, 'table');
+/** The picked table's visible columns (`current`: read the parameters being edited, as triggers do). */
+async function columns(ctx: ILoadOptionsFunctions, current: boolean) {
+	const docId = pickedLocator(ctx, 'document', current);
+	const tableId = pickedLocator(ctx, 'table', current);
 	if (docId === '' || tableId === '') return [];
 	const client = await GristClient.create(ctx);
 	return (await fetchColumns(client, { docId, tableId })).filter((c) => !c.hidden);
@@ -49,16 +50,32 @@ const option = (c: { id: string; label: string; type: string }): INodePropertyOp
 	description: c.type,
 });
 
+/** The table's Toggle (Bool) columns: a webhook's Ready Column (Webhook resource, Instant Trigger). */
+export async function readyColumnOptions(
+	ctx: ILoadOptionsFunctions,
+	current = false,
+): Promise<INodePropertyOptions[]> {
+	return (await columns(ctx, current)).filter((c) => c.type === 'Bool').map(option);
+}
+
+/** The table's columns: a webhook's Watched Columns (Webhook resource, Instant Trigger). */
+export async function watchedColumnOptions(
+	ctx: ILoadOptionsFunctions,
+	current = false,
+): Promise<INodePropertyOptions[]> {
+	return (await columns(ctx, current)).map(option);
+}
+
 /** The table's Toggle (Bool) columns, for a webhook's Ready Column. */
 export async function getToggleColumns(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return (await columns(this)).filter((c) => c.type === 'Bool').map(option);
+	return await readyColumnOptions(this);
 }
 
 /** The table's columns, for a webhook's Watched Columns. */
 export async function getWatchColumns(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return (await columns(this)).map(option);
+	return await watchedColumnOptions(this);
 }
