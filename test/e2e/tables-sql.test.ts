@@ -2,7 +2,8 @@
  * Tables, columns, conditions and SQL in a real n8n 2.41.1 with the packed package (issue #15):
  * ONE workflow creates a table with every column type, fills it, queries it with conditions
  * (OR, comparisons, text search: one parameterised SELECT on /sql) and with SQL Query, changes a
- * column and deletes the table.
+ * column and deletes the table; a second one adds columns, creates or updates them, deletes one
+ * and renames the table.
  */
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import {
@@ -254,4 +255,101 @@ test('create a table with every column type, fill it, search it, query it with S
 	expect(apply?.body).toEqual([['RemoveTable', 'Catalog']]);
 	const tables = emu.log.filter((e) => e.apiPath.endsWith('/tables')).map((e) => e.method);
 	expect(tables).toEqual(['POST', 'GET', 'GET', 'GET']);
+});
+
+test('add columns, create or update them, delete one, rename the table, in a real n8n', async () => {
+	const doc = rl(demo.docId);
+	const stock = rl('Stock');
+	const wf = manualWorkflow([
+		gristNode(
+			{
+				resource: 'table',
+				operation: 'create',
+				document: doc,
+				tableId: 'Stock',
+				columns: { column: [{ id: 'Item', type: 'Text' }] },
+			},
+			cred,
+			{ name: 'Create Table' },
+		),
+		gristNode(
+			{
+				resource: 'column',
+				operation: 'create',
+				document: doc,
+				table: stock,
+				columns: {
+					column: [
+						{ id: 'Qty', type: 'Int' },
+						{ id: 'Note', type: 'Text', label: 'Note' },
+					],
+				},
+			},
+			cred,
+			{ name: 'Add Columns' },
+		),
+		gristNode(
+			{
+				resource: 'column',
+				operation: 'upsert',
+				document: doc,
+				table: stock,
+				columns: {
+					column: [
+						{ id: 'Qty', type: 'Numeric' },
+						{ id: 'Shelf', type: 'Text' },
+					],
+				},
+				options: {},
+			},
+			cred,
+			{ name: 'Create or Update Columns' },
+		),
+		gristNode(
+			{ resource: 'column', operation: 'delete', document: doc, table: stock, column: rl('Note') },
+			cred,
+			{ name: 'Delete Column' },
+		),
+		gristNode(
+			{
+				resource: 'table',
+				operation: 'update',
+				document: doc,
+				table: stock,
+				updateFields: { tableId: 'Inventory' },
+			},
+			cred,
+			{ name: 'Rename Table' },
+		),
+		gristNode(
+			{ resource: 'table', operation: 'getAll', document: doc, includeColumns: true },
+			cred,
+			{ name: 'List Tables' },
+		),
+	]);
+	// one run of each step, whatever number of items the step before it gave
+	for (const node of wf.nodes) (node as unknown as { executeOnce: boolean }).executeOnce = true;
+	const run = await n8n.runWorkflow(wf);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+	expect(run.output('Add Columns').map((c) => [c.id, c.type])).toEqual([
+		['Qty', 'Int'],
+		['Note', 'Text'],
+	]);
+	expect(run.output('Create or Update Columns')).toEqual([
+		{ id: 'Qty', action: 'updated' },
+		{ id: 'Shelf', action: 'added' },
+	]);
+	expect(run.output('Delete Column')).toEqual([{ id: 'Note', deleted: true }]);
+	expect(run.output('Rename Table')).toEqual([{ id: 'Inventory', previousId: 'Stock' }]);
+	const tables = run.output('List Tables') as Array<{
+		id: string;
+		columns: Array<{ id: string; type: string }>;
+	}>;
+	expect(tables.map((t) => t.id)).not.toContain('Stock');
+	expect(tables.find((t) => t.id === 'Inventory')?.columns.map((c) => [c.id, c.type])).toEqual([
+		['Item', 'Text'],
+		['Qty', 'Numeric'],
+		['Shelf', 'Text'],
+	]);
 });
