@@ -3,7 +3,9 @@
  * Real n8n 2.41.1 with the packed package (test level c): one workflow copies a template
  * document, imports a CSV (made in the workflow) as a new document, backs that document up into a
  * binary .grist file, moves it to the trash and restores it, and lists the template's webhooks
- * with their delivery health. The backup opens with sqlite3.
+ * with their delivery health. The backup opens with sqlite3. A second workflow applies user
+ * actions, creates, disables and deletes a webhook, clears the queue, and trashes and restores a
+ * workspace.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -206,4 +208,106 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 		failing: true,
 	});
 	expect(typeof hooks[0].lastErrorMessage).toBe('string');
+});
+
+test('apply user actions, create, update and delete a webhook, clear the queue, trash and restore a workspace', async () => {
+	const cred = await n8n.createCredential({
+		name: 'Grist housekeeping',
+		type: 'gristRecordsApi',
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
+	});
+	const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
+	const doc = byId(demo.doc2Id);
+	const ws = emu.addWorkspace(demo.orgId, 'Archive 2023');
+	emu.addDoc(ws.id, { name: 'Old report' });
+	const hookId = "={{ $('Create Webhook').first().json.id }}";
+	const wf = manualWorkflow([
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'applyActions',
+				document: doc,
+				userActions:
+					'[["AddTable", "Notes", [{"id": "Text", "type": "Text"}]], ["AddRecord", "Notes", null, {"Text": "hi"}]]',
+			},
+			cred,
+			{ name: 'Apply' },
+		),
+		gristNode(
+			{
+				resource: 'webhook',
+				operation: 'create',
+				document: doc,
+				table: byId('Tasks'),
+				url: 'http://127.0.0.1:9/down',
+				event: 'add',
+				options: { name: 'Nightly', authorization: 'Bearer e2e-s3cret' },
+			},
+			cred,
+			{ name: 'Create Webhook' },
+		),
+		gristNode(
+			{
+				resource: 'webhook',
+				operation: 'update',
+				document: doc,
+				webhookId: hookId,
+				updateFields: { enabled: false, watchedColumns: 'Title' },
+			},
+			cred,
+			{ name: 'Disable Webhook' },
+		),
+		gristNode({ resource: 'webhook', operation: 'clearQueue', document: doc }, cred, {
+			name: 'Clear Queue',
+		}),
+		gristNode(
+			{ resource: 'webhook', operation: 'delete', document: doc, webhookId: hookId },
+			cred,
+			{
+				name: 'Delete Webhook',
+			},
+		),
+		gristNode({ resource: 'workspace', operation: 'moveToTrash', workspace: byId(ws.id) }, cred, {
+			name: 'Trash Workspace',
+		}),
+		gristNode({ resource: 'workspace', operation: 'restore', workspace: byId(ws.id) }, cred, {
+			name: 'Restore Workspace',
+		}),
+	]);
+	for (const node of wf.nodes) (node as unknown as { executeOnce: boolean }).executeOnce = true;
+	emu.clearLog();
+	const run = await n8n.runWorkflow(wf);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	expect(run.output('Apply')).toEqual([
+		expect.objectContaining({ documentId: demo.doc2Id, retValues: expect.any(Array) }),
+	]);
+	expect(emu.records(demo.doc2Id, 'Notes').map((r) => r.fields)).toEqual([{ Text: 'hi' }]);
+
+	const [created] = run.output('Create Webhook');
+	expect(created).toMatchObject({
+		name: 'Nightly',
+		tableId: 'Tasks',
+		event: 'add',
+		enabled: true,
+		hasAuthorization: true,
+	});
+	expect(run.output('Disable Webhook')).toEqual([
+		expect.objectContaining({ id: created.id, enabled: false, watchedColumns: ['Title'] }),
+	]);
+	expect(run.output('Clear Queue')).toEqual([{ documentId: demo.doc2Id, queueCleared: true }]);
+	expect(run.output('Delete Webhook')).toEqual([{ id: created.id, deleted: true }]);
+	expect(emu.webhooks.list(demo.doc2Id)).toEqual([]);
+	// the secret went to Grist, never into n8n's output
+	expect(JSON.stringify(run.items('Create Webhook'))).not.toContain('e2e-s3cret');
+	expect(JSON.stringify(run.items('Disable Webhook'))).not.toContain('e2e-s3cret');
+
+	expect(run.output('Trash Workspace')).toEqual([{ id: ws.id, inTrash: true }]);
+	expect(run.output('Restore Workspace')).toEqual([
+		expect.objectContaining({ id: ws.id, name: 'Archive 2023' }),
+	]);
+	const logged = emu.log.map((e) => `${e.method} ${e.apiPath}`);
+	expect(logged).toContain(`POST /api/workspaces/${ws.id}/remove`);
+	expect(logged).toContain(`POST /api/workspaces/${ws.id}/unremove`);
 });
