@@ -128,6 +128,7 @@ import { ROUTES } from './routes';
 import { OAuthServer } from './routes-oauth';
 import type { WebhookService } from './webhooks';
 import { webhooksOf } from './webhooks';
+import { startRealGrist } from '../harness/real-grist';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -849,8 +850,14 @@ export class GristEmulator {
 	}
 }
 
-/** Starts an emulator on 127.0.0.1 with a random port. */
+/**
+ * Starts an emulator on 127.0.0.1 with a random port. With GRIST_TARGET=real (`npm run
+ * test:real`) it returns instead the real-Grist facade (../harness/real-grist): the same
+ * interface, a proxy to the real server at GRIST_URL and seeding helpers that call it.
+ */
 export function startEmulator(options: EmulatorOptions = {}): Promise<GristEmulator> {
+	if (process.env.GRIST_TARGET === 'real')
+		return startRealGrist(options) as unknown as Promise<GristEmulator>;
 	return startEmulatorOn('127.0.0.1', 0, options);
 }
 
