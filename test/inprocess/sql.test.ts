@@ -108,6 +108,34 @@ describe('sql.query', () => {
 		}
 	});
 
+	it('refuses a second statement and a WITH … DELETE before any request (#22); a ; in a string is fine', async () => {
+		const cases: Array<[string, RegExp]> = [
+			[
+				'SELECT 1; DELETE FROM Orders',
+				/more than one statement \(a ; at character 9 is followed by more SQL\): Grist runs a single SELECT \(Query, item 0\)/,
+			],
+			["SELECT ';' AS s; DELETE FROM Orders;", /more than one statement \(a ; at character 16/],
+			[
+				'WITH x AS (SELECT 1) DELETE FROM Orders',
+				/The statement after WITH is a DELETE, not a SELECT: only SELECT statements can be run \(Query, item 0\)/,
+			],
+		];
+		for (const [sql, message] of cases) {
+			emu.clearLog();
+			const { error } = await query(sql);
+			expect(error?.message).toMatch(message);
+			expect(error?.description).toMatch(/Record operations/);
+			expect(emu.log).toEqual([]);
+		}
+		emu.clearLog();
+		const ok = await query("WITH x AS (SELECT ';' AS s) SELECT s FROM x; -- one statement", '', {
+			decode: false,
+		});
+		expect(ok.error).toBeUndefined();
+		expect(ok.items.map((i) => i.json)).toEqual([{ s: ';' }]);
+		expect(calls()).toEqual(['POST /sql']);
+	});
+
 	it("passes Grist's errors with a hint: SQLite error, slow statement, 403", async () => {
 		const bad = await query('SELECT Nope FROM Orders');
 		expect(bad.error?.message).toMatch(/no such column: Nope/);

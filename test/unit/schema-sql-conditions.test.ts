@@ -19,10 +19,12 @@ import {
 	countPlaceholders,
 	decodeSqlValue,
 	isSelectStatement,
+	mainStatementAfterWith,
 	normalizeSqlStatement,
 	parseSqlArgs,
 	referencedTables,
 	resultColumnTypes,
+	secondStatementAt,
 	sqlToCellValue,
 } from '../../nodes/Grist/helpers/sql';
 
@@ -157,6 +159,38 @@ describe('helpers/sql', () => {
 		expect(() => checkSqlQuery('select ?, ?', [1])).toThrow(
 			/2 placeholders \(\?\) but 1 parameter was given/,
 		);
+	});
+
+	it('refuses a second statement (#22): ; inside strings, quoted names and comments, and a trailing ;, do not count', () => {
+		expect(secondStatementAt('select 1')).toBe(-1);
+		expect(secondStatementAt('select 1 ;; -- done\n')).toBe(-1);
+		expect(secondStatementAt(`select ';', "a;b", [c;], \`d;\` from T -- x; y\n /* ; */`)).toBe(-1);
+		expect(secondStatementAt('SELECT 1; DELETE FROM T')).toBe(8);
+		expect(secondStatementAt("select 'a'';' ; select 2")).toBe(14);
+		expect(() => checkSqlQuery('SELECT 1; DELETE FROM T', [])).toThrow(
+			/more than one statement \(a ; at character 9 is followed by more SQL\)/,
+		);
+		expect(() => checkSqlQuery('select 1; -- only a comment after', [])).not.toThrow();
+		expect(() => checkSqlQuery("select ';' as s;", [])).not.toThrow();
+	});
+
+	it('refuses a WITH whose main statement is not a SELECT (#22)', () => {
+		expect(mainStatementAfterWith('WITH x AS (SELECT 1) DELETE FROM T')).toBe('delete');
+		expect(
+			mainStatementAfterWith(
+				'with recursive "a b"(n) as (select 1 union all select n+1 from "a b" where n < 3), c as not materialized (select 2) select * from "a b", c',
+			),
+		).toBe('select');
+		expect(mainStatementAfterWith('(WITH x AS (SELECT ")") SELECT * FROM x)')).toBe('select');
+		expect(mainStatementAfterWith('select 1')).toBeUndefined();
+		expect(mainStatementAfterWith('with x as select 1')).toBeUndefined();
+		expect(() => checkSqlQuery('WITH x AS (SELECT 1) DELETE FROM T', [])).toThrow(
+			/statement after WITH is a DELETE, not a SELECT/,
+		);
+		expect(() => checkSqlQuery('with x as (select 1) insert into T select * from x', [])).toThrow(
+			/is an INSERT/,
+		);
+		expect(() => checkSqlQuery('WITH x AS (SELECT ?) SELECT * FROM x', [1])).not.toThrow();
 	});
 
 	it('finds referenced tables and decodes values by their column types', () => {

@@ -63,6 +63,85 @@ export function isSelectStatement(sql: string): boolean {
 	return /^\s*(\(\s*)*(select|with)\b/i.test(skeleton(sql));
 }
 
+/**
+ * The position of a `;` that ends a statement followed by another one (outside strings, quoted
+ * identifiers and comments; the `;`, spaces and comments at the very end, which
+ * normalizeSqlStatement cuts off, do not count); -1 when there is one statement.
+ */
+export function secondStatementAt(sql: string): number {
+	const code = skeleton(sql);
+	let end = code.length;
+	while (end > 0 && /[\s;]/.test(code[end - 1])) end--;
+	return code.slice(0, end).indexOf(';');
+}
+
+type Token = { kind: 'word'; text: string } | { kind: 'group' } | { kind: 'char'; text: string };
+
+/** Tokens at parenthesis depth 0 of a skeleton: words, whole `( … )` groups, other characters. */
+function topLevelTokens(code: string): Token[] {
+	const out: Token[] = [];
+	let i = 0;
+	while (i < code.length) {
+		const ch = code[i];
+		if (/\s/.test(ch)) {
+			i++;
+		} else if (/[A-Za-z0-9_$]/.test(ch)) {
+			let j = i;
+			while (j < code.length && /[A-Za-z0-9_$]/.test(code[j])) j++;
+			out.push({ kind: 'word', text: code.slice(i, j).toLowerCase() });
+			i = j;
+		} else if (ch === '(') {
+			let depth = 0;
+			let j = i;
+			for (; j < code.length; j++) {
+				if (code[j] === '(') depth++;
+				else if (code[j] === ')' && --depth === 0) break;
+			}
+			out.push({ kind: 'group' });
+			i = j + 1;
+		} else {
+			out.push({ kind: 'char', text: ch });
+			i++;
+		}
+	}
+	return out;
+}
+
+/**
+ * The first keyword of the main statement of a `WITH … ` query (after its common table
+ * expressions: `name [(columns)] AS [NOT] [MATERIALIZED] ( … )`, separated by commas), in lower
+ * case; undefined when the statement does not start with WITH or cannot be read that way (SQLite
+ * would then refuse it as a syntax error).
+ */
+export function mainStatementAfterWith(sql: string): string | undefined {
+	const tokens = topLevelTokens(skeleton(sql).replace(/^[\s(]+/, ''));
+	let i = 0;
+	const word = (w?: string) => {
+		const t = tokens[i];
+		return t?.kind === 'word' && (w === undefined || t.text === w);
+	};
+	if (!word('with')) return undefined;
+	i++;
+	if (word('recursive')) i++;
+	for (;;) {
+		if (!word()) return undefined; // the name (a quoted one is masked as xxx)
+		i++;
+		if (tokens[i]?.kind === 'group') i++; // its column names
+		if (!word('as')) return undefined;
+		i++;
+		if (word('not')) i++;
+		if (word('materialized')) i++;
+		if (tokens[i]?.kind !== 'group') return undefined;
+		i++;
+		const next = tokens[i];
+		if (next?.kind === 'char' && next.text === ',') {
+			i++;
+			continue;
+		}
+		return next?.kind === 'word' ? next.text : undefined;
+	}
+}
+
 /** The number of `?` placeholders (outside strings and comments). */
 export function countPlaceholders(sql: string): number {
 	return (skeleton(sql).match(/\?/g) ?? []).length;
@@ -150,6 +229,22 @@ export function checkSqlQuery(sql: string, args: SqlArg[]): void {
 			'Only SELECT statements can be run: Grist refuses others',
 			'Query',
 			'SQL is read-only in Grist. To change data, use the Record operations.',
+		);
+	}
+	const second = secondStatementAt(sql);
+	if (second !== -1) {
+		throw new SqlInputError(
+			`The Query holds more than one statement (a ; at character ${second + 1} is followed by more SQL): Grist runs a single SELECT`,
+			'Query',
+			'Keep one SELECT statement: remove the ; and what follows it (a single ; at the very end is fine). To change data, use the Record operations.',
+		);
+	}
+	const main = mainStatementAfterWith(sql);
+	if (main !== undefined && main !== 'select' && main !== 'values') {
+		throw new SqlInputError(
+			`The statement after WITH is ${/^[aeiou]/.test(main) ? 'an' : 'a'} ${main.toUpperCase()}, not a SELECT: only SELECT statements can be run`,
+			'Query',
+			'SQL is read-only in Grist: after WITH … AS (…) write a SELECT. To change data, use the Record operations.',
 		);
 	}
 	const placeholders = countPlaceholders(sql);
