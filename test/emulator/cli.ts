@@ -6,6 +6,8 @@
  * Usage: node cli.js [--port N] [--host H] [--single-org X] [--max-parallel N]
  *   [--allowed-webhook-domains D] (Grist's ALLOWED_WEBHOOK_DOMAINS; default the environment
  *   variable of that name, else `*` so that the demo's webhooks reach a local n8n)
+ * Environment: GRIST_ACTIVEDOC_TIMEOUT_SECONDS (as in Grist): documents idle this long close and
+ * drop their waiting webhook deliveries (unset: they never close).
  */
 import { startEmulatorOn } from './index';
 
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
 		logBodies: false,
 		allowedWebhookDomains:
 			arg('--allowed-webhook-domains') ?? process.env.ALLOWED_WEBHOOK_DOMAINS ?? '*',
+		activeDocTimeoutMs:
+			Number(process.env.GRIST_ACTIVEDOC_TIMEOUT_SECONDS ?? 0) * 1000 || undefined,
 	});
 	const demo = emu.seedDemo();
 	const url = host === '127.0.0.1' || host === '0.0.0.0' ? emu.url : `http://${host}:${emu.port}`;

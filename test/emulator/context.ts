@@ -24,7 +24,11 @@ export interface Ctx {
 	opts: Required<
 		Omit<
 			import('./index').EmulatorOptions,
-			'singleOrg' | 'allowedWebhookDomains' | 'webhookRetryDelaysMs'
+			| 'singleOrg'
+			| 'allowedWebhookDomains'
+			| 'webhookRetryDelaysMs'
+			| 'activeDocTimeoutMs'
+			| 'redisWebhookQueue'
 		>
 	> & { singleOrg?: string };
 }

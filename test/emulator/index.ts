@@ -86,7 +86,9 @@
  * Webhooks (routes-webhooks.ts, delivery in webhooks.ts, `emu.webhooks`: registrations, `queue(docId)`,
  * `deliveries`, `idle()`, `configure`): events, payload, per-document queue, retries and the URL
  * rules follow grist-core's Triggers.ts / DocApiTriggers.ts; options `allowedWebhookDomains`
- * (ALLOWED_WEBHOOK_DOMAINS; unset forbids every URL, as in Grist) and `webhookRetryDelaysMs`.
+ * (ALLOWED_WEBHOOK_DOMAINS; unset forbids every URL, as in Grist), `webhookRetryDelaysMs`, and
+ * `activeDocTimeoutMs` / `redisWebhookQueue` (an idle document closes and drops its queue, or
+ * keeps it "in Redis"; off by default, see webhooks.ts).
  * Guesses: the rows one request touched make one bundle (one POST per webhook per request);
  * `numWaiting` counts records; a failing batch is retried forever; an unknown watched or ready
  * column is 404 `Column not found "X"`; a null ready column in a body is `is neither a string
@@ -127,7 +129,7 @@ import { RowEvaluator } from './formula';
 import { ROUTES } from './routes';
 import { OAuthServer } from './routes-oauth';
 import type { WebhookService } from './webhooks';
-import { webhooksOf } from './webhooks';
+import { docActivity, webhooksOf } from './webhooks';
 import { startRealGrist } from '../harness/real-grist';
 
 export interface EmulatorOptions {
@@ -143,6 +145,13 @@ export interface EmulatorOptions {
 	allowedWebhookDomains?: string;
 	/** Delays between webhook delivery attempts in ms (the last repeats); Grist's are 1 s, 2 s, 4 s… */
 	webhookRetryDelaysMs?: number[];
+	/**
+	 * Grist's GRIST_ACTIVEDOC_TIMEOUT_SECONDS in ms (webhooks.ts): a document left idle this long
+	 * closes and drops its waiting webhook deliveries. Unset: documents never close.
+	 */
+	activeDocTimeoutMs?: number;
+	/** Grist with REDIS_URL: a closing document keeps its webhook queue for its next opening. */
+	redisWebhookQueue?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -241,6 +250,8 @@ export class GristEmulator {
 		webhooksOf(this.store).configure({
 			allowedDomains: options.allowedWebhookDomains,
 			retryDelaysMs: options.webhookRetryDelaysMs,
+			activeDocTimeoutMs: options.activeDocTimeoutMs,
+			redis: options.redisWebhookQueue,
 		});
 		server.on('connection', (s: Socket) => {
 			this.sockets.add(s);
@@ -741,6 +752,16 @@ export class GristEmulator {
 					fault.body !== undefined ? fault.body : defaultFaultBody(fault.status, docKey),
 				);
 				return;
+			}
+
+			// a request that reaches a document opens it, some restart its idle clock (webhooks.ts)
+			const docSub = docKey !== undefined ? apiPath.match(/^\/api\/docs\/[^/]+(\/.+)$/) : null;
+			if (docSub) {
+				res.on('finish', () => {
+					const doc = this.store.docByKey(docKey!);
+					if (doc && ![401, 403, 404].includes(entry.status))
+						webhooksOf(this.store).docRequest(doc.id, docActivity(method, docSub[1]));
+				});
 			}
 
 			// host / org

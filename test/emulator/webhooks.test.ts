@@ -2,8 +2,10 @@
 /** Emulator: §10 Webhooks (routes-webhooks.ts) and their delivery (webhooks.ts). */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { emulatorOnly } from '../harness/target';
 import { startEmulator, type GristEmulator } from './index';
 import { client, type ErrorBody } from './testutil';
+import { docActivity } from './webhooks';
 
 interface Received {
 	headers: http.IncomingHttpHeaders;
@@ -360,3 +362,113 @@ test('a removed webhook takes its waiting events with it; other documents are no
 		await other.close();
 	}
 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > end) throw new Error('condition not met in time');
+		await sleep(10);
+	}
+}
+
+emulatorOnly('the idle timeout and the Redis switch are the emulator’s').describe(
+	"idle documents (Grist's GRIST_ACTIVEDOC_TIMEOUT_SECONDS: activeDocTimeoutMs)",
+	() => {
+		const IDLE = 300;
+		afterEach(() => emu.webhooks.configure({ activeDocTimeoutMs: 0, redis: false }));
+
+		test('which requests open a document, and which also restart its idle clock (grist-core ActiveDoc)', () => {
+			for (const [method, sub, want] of [
+				['GET', '/tables/People/records', 'restart'], // fetchQuery pings the timer
+				['GET', '/tables/People/data', 'restart'],
+				['POST', '/tables/People/records', 'restart'], // user actions: @keepDocOpen
+				['POST', '/apply', 'restart'],
+				['PATCH', '/webhooks/abc', 'restart'],
+				['GET', '/tables/People/columns', 'open'],
+				['GET', '/tables', 'open'],
+				['GET', '/webhooks', 'open'],
+				['POST', '/sql', 'open'],
+				['DELETE', '/webhooks/queue', 'open'],
+			] as const)
+				expect([method, sub, docActivity(method, sub)]).toEqual([method, sub, want]);
+		});
+
+		test('without Redis, an idle document closes and its waiting deliveries are lost: they never arrive, even once n8n is back', async () => {
+			emu.webhooks.configure({ activeDocTimeoutMs: IDLE });
+			rx.status = () => 503; // n8n down
+			await register({});
+			const closesBefore = emu.webhooks.closes.length;
+			await add([{ Name: 'lost' }]);
+			await sleep(IDLE / 3);
+			// reading columns reaches the open document but does not keep it open
+			const columnsAt = Date.now();
+			await api.get(`/api/docs/${docId}/tables/People/columns`);
+			await until(() => emu.webhooks.closes.length > closesBefore);
+			const close = emu.webhooks.closes[emu.webhooks.closes.length - 1];
+			expect(close).toMatchObject({ docId, droppedRecords: 1, keptRecords: 0 });
+			expect(close.lastActivityAt).toBeLessThan(columnsAt);
+			expect(close.at - close.lastActivityAt).toBeGreaterThanOrEqual(IDLE - 5);
+			expect(emu.webhooks.queue(docId)).toEqual([]);
+			const tried = rx.got.length;
+			expect(tried).toBeGreaterThanOrEqual(2); // retried while the document was open
+
+			rx.status = () => 200; // n8n is back
+			await sleep(IDLE);
+			expect(rx.got.length).toBe(tried);
+			// the delivery statistics went with the document
+			const usage = (await api.get<HookList>(hooks())).json.webhooks[0].usage;
+			expect(usage).toEqual({ numWaiting: 0, status: 'idle', lastEventBatch: null });
+			// new rows are delivered; the lost one never is
+			await add([{ Name: 'new' }]);
+			await emu.webhooks.idle();
+			expect(rx.got.slice(tried).map((g) => g.body.map((r) => r.Name))).toEqual([['new']]);
+		});
+
+		test('a document kept open (records read, rows written) keeps retrying and delivers once n8n is back', async () => {
+			emu.webhooks.configure({ activeDocTimeoutMs: IDLE });
+			rx.status = () => 503;
+			await register({});
+			const closesBefore = emu.webhooks.closes.length;
+			await add([{ Name: 'kept open' }]);
+			const readRecords = () => api.get(`/api/docs/${docId}/tables/People/records`);
+			for (let i = 0; i < 6; i++) {
+				await sleep(IDLE / 3);
+				await readRecords();
+			}
+			expect(rx.got.length).toBeGreaterThanOrEqual(3);
+			rx.status = () => 200;
+			while (!rx.got.some((g) => g.body.some((r) => r.Name === 'kept open'))) {
+				await sleep(IDLE / 3);
+				await readRecords();
+			}
+			expect(emu.webhooks.closes.length).toBe(closesBefore);
+		});
+
+		test('with Redis (REDIS_URL) the queue outlives the close and is delivered when the document is opened again', async () => {
+			emu.webhooks.configure({ activeDocTimeoutMs: IDLE, redis: true });
+			rx.status = () => 503;
+			await register({});
+			const closesBefore = emu.webhooks.closes.length;
+			await add([{ Name: 'in redis' }]);
+			await until(() => emu.webhooks.closes.length > closesBefore);
+			expect(emu.webhooks.closes[closesBefore]).toMatchObject({
+				docId,
+				droppedRecords: 0,
+				keptRecords: 1,
+			});
+			const tried = rx.got.length;
+			rx.status = () => 200;
+			await sleep(IDLE);
+			expect(rx.got.length).toBe(tried); // a closed document sends nothing
+			// any request opens the document: the kept events are delivered first
+			await api.get(`/api/docs/${docId}/tables`);
+			await add([{ Name: 'after' }]);
+			await emu.webhooks.idle();
+			expect(rx.got.slice(tried).map((g) => g.body.map((r) => r.Name))).toEqual([
+				['in redis'],
+				['after'],
+			]);
+		});
+	},
+);

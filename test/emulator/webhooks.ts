@@ -18,6 +18,18 @@
  *   answer (or a network error) is retried after `retryDelaysMs[attempt-1]` (the last delay
  *   repeats) and the whole document's queue waits until it succeeds, is cleared
  *   (`DELETE /webhooks/queue`), or its webhook is removed or disabled.
+ * - Idle documents (`activeDocTimeoutMs`, Grist's GRIST_ACTIVEDOC_TIMEOUT_SECONDS; off unless set):
+ *   the queue lives in the open document (grist-core's ActiveDoc owns its WebhookQueue), and
+ *   Grist closes a document no one used for that long (ActiveDoc's InactivityTimer). A request to
+ *   a closed document opens it and starts the clock; on an open one, writes (user actions:
+ *   `keepDocOpen`, the clock restarts when they end) and record reads (fetchQuery pings the timer)
+ *   restart it, other requests (columns, tables, /sql, webhook lists, clearing the queue) do not,
+ *   and deliveries never do. Closing aborts the delivery in flight and drops the document's queue
+ *   and delivery statistics (WebhookQueue.shutdown: the in-memory queue is gone, `_stats.clear()`)
+ *   — unless `redis` (REDIS_URL): then the queue's copy in Redis stays (the send loop trims it only
+ *   after a delivery ends) and the next opening of the document loads it back in front of the
+ *   queue and delivers it (WebhookQueue's constructor, `_getRedisQueue`), attempts counted anew.
+ *   Each close is recorded in `closes`.
  * - URL rules (`allowedDomains`, Grist's ALLOWED_WEBHOOK_DOMAINS): `*` allows http and https to
  *   any host; otherwise https (http only for the host name `localhost`) and a host equal to a
  *   listed domain or under it (grist-core compares `url.host`, port included). Unset: every URL
@@ -25,7 +37,11 @@
  *
  * Guesses (grist-core too large to mirror): `numWaiting` and `lastEventBatch.size` count records;
  * a batch is never split; a failing batch is retried forever (status `retrying`); the queue of a
- * removed webhook's events is dropped when reached.
+ * removed webhook's events is dropped when reached. Idle documents: the close delay does not grow
+ * with the load time (Grist: the timeout times the load time in seconds, at least 1 s); which
+ * requests restart the clock is read from grist-core's source (ActiveDoc.fetchQuery's ping,
+ * `@keepDocOpen` on user actions), not measured per endpoint: downloads and attachment reads
+ * count as not restarting it; a request answered 401, 403 or 404 does not open the document.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -102,6 +118,44 @@ interface DocQueue {
 	timer?: ReturnType<typeof setTimeout>;
 	/** Ends a retry's wait early (the queue was cleared or the webhook removed). */
 	wake?: () => void;
+	/** The delivery in flight (aborted when the document closes). */
+	request?: http.ClientRequest;
+	/** Set when the document closed: the loop ends without touching the queue again. */
+	shut?: boolean;
+}
+
+/** An open document (only tracked with `activeDocTimeoutMs`). */
+interface OpenDoc {
+	/** When a request last restarted the document's idle clock (ms, Date.now()). */
+	lastActivityAt: number;
+	timer: ReturnType<typeof setTimeout>;
+}
+
+/** One closing of an idle document (tests read `emu.webhooks.closes`). */
+export interface DocClose {
+	docId: string;
+	at: number;
+	/** When the idle clock last started (the last request that restarted it). */
+	lastActivityAt: number;
+	/** Records whose delivery was waiting and are now lost (without `redis`). */
+	droppedRecords: number;
+	/** Records kept in "Redis" for the next opening (with `redis`). */
+	keptRecords: number;
+}
+
+/**
+ * How a request to a document acts on its idle clock (grist-core's ActiveDoc): every request that
+ * reaches a document opens it when closed; `restart` also restarts the clock of an open one.
+ * `subPath` is the path after `/api/docs/{doc}`.
+ */
+export function docActivity(method: string, subPath: string): 'open' | 'restart' {
+	// record reads: ActiveDoc.fetchQuery pings the inactivity timer
+	if (method === 'GET')
+		return /^\/tables\/[^/]+\/(records|data)\/?$/.test(subPath) ? 'restart' : 'open';
+	// no user action behind these: /sql reads the SQLite file, clearing a queue is the queue's own
+	if (/^\/sql\/?$/.test(subPath) || /^\/webhooks\/queue(\/|$)/.test(subPath)) return 'open';
+	// writes are user actions (@keepDocOpen: the clock restarts once they end)
+	return 'restart';
 }
 
 export interface WebhookConfig {
@@ -111,15 +165,30 @@ export interface WebhookConfig {
 	retryDelaysMs?: number[];
 	/** Timeout of one delivery request (ms). */
 	timeoutMs?: number;
+	/**
+	 * Grist's GRIST_ACTIVEDOC_TIMEOUT_SECONDS, in ms: a document no request restarted the clock of
+	 * for this long closes, and its waiting deliveries are dropped (kept with `redis`). 0: documents
+	 * never close (the default, as before).
+	 */
+	activeDocTimeoutMs?: number;
+	/** Grist with REDIS_URL: a closing document's queue is kept and resumes when it is opened again. */
+	redis?: boolean;
 }
 
 export class WebhookService {
 	allowedDomains: string | undefined;
 	retryDelaysMs: number[] = [1000, 2000, 4000, 8000, 16000, 32000, 64000];
 	timeoutMs = 10_000;
+	activeDocTimeoutMs = 0;
+	redis = false;
 	readonly hooks = new Map<string, Webhook>();
 	readonly deliveries: DeliveryAttempt[] = [];
+	/** Every closing of an idle document (with `activeDocTimeoutMs`). */
+	readonly closes: DocClose[] = [];
 	private queues = new Map<string, DocQueue>();
+	private openDocs = new Map<string, OpenDoc>();
+	/** With `redis`: the queues of closed documents, delivered when they open again. */
+	private redisQueues = new Map<string, QueuedBatch[]>();
 	private pending = new Map<Table, Map<number, RowDelta>>();
 	private flushScheduled = false;
 	private closed = false;
@@ -132,6 +201,73 @@ export class WebhookService {
 		if ('allowedDomains' in cfg) this.allowedDomains = cfg.allowedDomains;
 		if (cfg.retryDelaysMs?.length) this.retryDelaysMs = cfg.retryDelaysMs;
 		if (cfg.timeoutMs) this.timeoutMs = cfg.timeoutMs;
+		if (cfg.activeDocTimeoutMs !== undefined) {
+			this.activeDocTimeoutMs = cfg.activeDocTimeoutMs;
+			// a new timeout applies from now on: documents open now count as just used
+			for (const docId of [...this.openDocs.keys()]) this.docRequest(docId, 'restart');
+			if (!this.activeDocTimeoutMs) {
+				for (const d of this.openDocs.values()) clearTimeout(d.timer);
+				this.openDocs.clear();
+			}
+		}
+		if (cfg.redis !== undefined) this.redis = cfg.redis;
+	}
+
+	// ------------------------------------------------------------- idle documents
+	/** A request reached document `docId` (index.ts calls this once it is answered). */
+	docRequest(docId: string, activity: 'open' | 'restart'): void {
+		if (this.closed || !this.activeDocTimeoutMs) return;
+		const open = this.openDocs.get(docId);
+		if (open && activity === 'open') return;
+		if (open) clearTimeout(open.timer);
+		const timer = setTimeout(() => this.closeDoc(docId), this.activeDocTimeoutMs);
+		timer.unref?.();
+		this.openDocs.set(docId, { lastActivityAt: Date.now(), timer });
+		if (!open) this.reopen(docId);
+	}
+
+	/** Whether document `docId` is open (always true without `activeDocTimeoutMs`). */
+	isDocOpen(docId: string): boolean {
+		return !this.activeDocTimeoutMs || this.openDocs.has(docId);
+	}
+
+	/** With `redis`: an opening document loads its kept queue in front of anything new. */
+	private reopen(docId: string): void {
+		const kept = this.redisQueues.get(docId);
+		if (!kept) return;
+		this.redisQueues.delete(docId);
+		let q = this.queues.get(docId);
+		if (!q) this.queues.set(docId, (q = { batches: [], running: false }));
+		q.batches.unshift(...kept.map((b) => ({ ...b, attempts: 0 })));
+		for (const h of this.list(docId)) this.noteWaiting(docId, h);
+		if (!q.running) void this.run(docId, q);
+	}
+
+	/** The idle timeout of `docId` ran out: Grist's ActiveDoc.shutdown → WebhookQueue.shutdown. */
+	private closeDoc(docId: string): void {
+		const open = this.openDocs.get(docId);
+		if (!open) return;
+		this.openDocs.delete(docId);
+		const q = this.queues.get(docId);
+		const records = (q?.batches ?? []).reduce((n, b) => n + b.records.length, 0);
+		if (q) {
+			q.shut = true;
+			q.request?.destroy();
+			q.wake?.();
+			this.queues.delete(docId);
+			if (this.redis && q.batches.length)
+				this.redisQueues.set(docId, [...(this.redisQueues.get(docId) ?? []), ...q.batches]);
+		}
+		// the statistics go with the document (kept in memory, or cleared in Redis)
+		for (const h of this.list(docId)) h.usage = null;
+		this.closes.push({
+			docId,
+			at: Date.now(),
+			lastActivityAt: open.lastActivityAt,
+			droppedRecords: this.redis ? 0 : records,
+			keptRecords: this.redis ? records : 0,
+		});
+		this.settle();
 	}
 
 	/** Grist's isUrlAllowed(ALLOWED_WEBHOOK_DOMAINS, url). */
@@ -201,6 +337,8 @@ export class WebhookService {
 
 	close(): void {
 		this.closed = true;
+		for (const d of this.openDocs.values()) clearTimeout(d.timer);
+		this.openDocs.clear();
 		for (const q of this.queues.values()) q.wake?.();
 		this.queues.clear();
 		for (const r of this.inflight) r.destroy();
@@ -266,18 +404,22 @@ export class WebhookService {
 	}
 
 	private enqueue(docId: string, b: QueuedBatch): void {
+		// events come from a write, which opened the document (it may predate the timeout setting)
+		if (this.activeDocTimeoutMs && !this.openDocs.has(docId)) this.docRequest(docId, 'open');
 		let q = this.queues.get(docId);
 		if (!q) this.queues.set(docId, (q = { batches: [], running: false }));
 		q.batches.push(b);
 		const h = this.hooks.get(b.webhookId);
-		if (h) {
-			h.usage = {
-				...(h.usage ?? { lastEventBatch: null, status: 'idle' }),
-				numWaiting: this.waiting(docId, h.id),
-				updatedTime: Date.now(),
-			};
-		}
+		if (h) this.noteWaiting(docId, h);
 		if (!q.running) void this.run(docId, q);
+	}
+
+	private noteWaiting(docId: string, h: Webhook): void {
+		h.usage = {
+			...(h.usage ?? { lastEventBatch: null, status: 'idle' }),
+			numWaiting: this.waiting(docId, h.id),
+			updatedTime: Date.now(),
+		};
 	}
 
 	private waiting(docId: string, webhookId: string): number {
@@ -288,7 +430,7 @@ export class WebhookService {
 
 	private async run(docId: string, q: DocQueue): Promise<void> {
 		q.running = true;
-		while (!this.closed && q.batches.length) {
+		while (!this.closed && !q.shut && q.batches.length) {
 			const b = q.batches[0];
 			const h = this.hooks.get(b.webhookId);
 			if (!h || !h.enabled) {
@@ -297,8 +439,9 @@ export class WebhookService {
 			}
 			b.attempts++;
 			h.usage = { ...h.usage!, status: 'sending', updatedTime: Date.now() };
-			const { status, error } = await this.post(h, b.records);
-			if (this.closed) return;
+			const { status, error } = await this.post(h, b.records, (req) => (q.request = req));
+			q.request = undefined;
+			if (this.closed || q.shut) return; // closed meanwhile: the attempt's end is not recorded
 			this.deliveries.push({
 				docId,
 				webhookId: h.id,
@@ -360,11 +503,16 @@ export class WebhookService {
 			});
 		}
 		q.running = false;
+		if (q.shut) return;
 		if (!q.batches.length) this.queues.delete(docId);
 		this.settle();
 	}
 
-	private post(h: Webhook, records: unknown[]): Promise<{ status: number; error?: string }> {
+	private post(
+		h: Webhook,
+		records: unknown[],
+		started: (req: http.ClientRequest) => void,
+	): Promise<{ status: number; error?: string }> {
 		return new Promise((resolve) => {
 			let url: URL;
 			try {
@@ -388,6 +536,7 @@ export class WebhookService {
 				});
 			});
 			this.inflight.add(req);
+			started(req);
 			req.on('timeout', () => req.destroy(new Error('timeout')));
 			req.on('error', (e) => {
 				this.inflight.delete(req);

@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
+import { Store } from '../emulator/model';
+import { webhooksOf } from '../emulator/webhooks';
 
 function operationsOfNode(): Array<{ resource: string; operation: string }> {
 	const properties = new Grist().description.properties;
@@ -52,5 +54,36 @@ describe('README operation table', () => {
 		const readme = rowsOfReadme().map(key).sort();
 		expect(node.length).toBeGreaterThan(0);
 		expect(readme).toEqual(node);
+	});
+});
+
+describe('README: the Grist Instant Trigger while n8n is down (issue #22)', () => {
+	const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+	const section = readme.slice(
+		readme.indexOf('## Grist Instant Trigger'),
+		readme.indexOf('## Running n8n in queue mode'),
+	);
+	const down = section.slice(section.indexOf('**While n8n is down**'));
+
+	it('promises delivery after an outage only while the document stays open, and says what Redis changes', () => {
+		// self-hosted Grist without Redis drops the queue of a document it closes
+		expect(readme).not.toMatch(/keeps retrying and delivers once n8n is back/);
+		expect(down).toMatch(/^\*\*While n8n is down\*\*/);
+		expect(down).toMatch(/\*While the document is open\*, Grist retries/);
+		expect(down).toMatch(/`GRIST_ACTIVEDOC_TIMEOUT_SECONDS` \(30 s in production/);
+		expect(down).toMatch(/without Redis drops the waiting deliveries\*\*/);
+		expect(down).toMatch(/\*With `REDIS_URL` set\*, Grist keeps a copy of each document's queue/);
+		expect(down).toMatch(/So run self-hosted Grist with \*\*Redis\*\*/);
+		expect(down).toMatch(/use the polling \[Grist Trigger\]\(#grist-trigger\)/);
+		expect(readme).toContain('<a id="while-n8n-is-down"></a>');
+		expect(readme).toContain('can be lost ([above](#while-n8n-is-down))');
+	});
+
+	it("states the retry delays the emulator uses by default (grist-core's 1 s doubling to 64 s)", () => {
+		const seconds = webhooksOf(new Store()).retryDelaysMs.map((ms) => ms / 1000);
+		expect(seconds).toEqual([1, 2, 4, 8, 16, 32, 64]);
+		expect(down).toContain(
+			`retries the delivery after ${seconds.slice(0, 3).join(', ')} … ${seconds[seconds.length - 1]} s, then every ${seconds[seconds.length - 1]} s`,
+		);
 	});
 });
