@@ -111,7 +111,7 @@ describe('record create', () => {
 			rows(3),
 		);
 		expect(r.error?.message).toBe(
-			'The Batch Size of item 0 must be a whole number of at least 1, not 0',
+			'The Batch Size of items 0–2 must be a whole number of at least 1, not 0; no item was written',
 		);
 		expect(r.writes).toEqual([]);
 	});

@@ -359,7 +359,7 @@ describe('record.create', () => {
 			items([input]),
 		);
 		expect(error).toBeUndefined();
-		const post = emu.log.find((e) => e.method === 'POST')!;
+		const post = emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!;
 		expect(post.body).toEqual({
 			records: [
 				{
@@ -409,7 +409,7 @@ describe('record.create', () => {
 			options: { noparse: true },
 		});
 		expect(error).toBeUndefined();
-		const post = emu.log.find((e) => e.method === 'POST')!;
+		const post = emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!;
 		expect(post.query).toEqual({ noparse: '1' });
 		expect(post.body).toEqual({ records: [{ fields: { Text: 'hi', Date: JAN_10_2024 } }] });
 	});
@@ -468,7 +468,9 @@ describe('record.create', () => {
 			},
 		});
 		expect(error).toBeUndefined();
-		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+		expect(
+			emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!.body,
+		).toEqual({
 			records: [
 				{
 					fields: {
@@ -515,7 +517,9 @@ describe('record.create', () => {
 				columns: { ...mapper(value), schema },
 			});
 			expect(error).toBeUndefined();
-			expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({ records: [{ fields }] });
+			expect(
+				emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!.body,
+			).toEqual({ records: [{ fields }] });
 		}
 	});
 
@@ -539,7 +543,9 @@ describe('record.create', () => {
 		);
 		expect(error).toBeUndefined();
 		const JUL_10_2024 = Date.UTC(2024, 6, 10) / 1000;
-		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+		expect(
+			emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!.body,
+		).toEqual({
 			records: [
 				// New York is UTC-5 in winter and UTC-4 in summer; Paris UTC+1 and UTC+2
 				{ fields: { When: JAN_10_2024 + 14 * H, Paris: JAN_10_2024 + 8 * H, Day: JAN_10_2024 } },
@@ -582,7 +588,9 @@ describe('record.create', () => {
 			columns: { ...mapper({ When: '2024-07-10T09:00:00-04:00', Day: '2024-07-10' }), schema },
 		});
 		expect(mapped.error).toBeUndefined();
-		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+		expect(
+			emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!.body,
+		).toEqual({
 			records: [{ fields: { When: JUL_10_2024 + 13 * H, Day: JUL_10_2024 } }],
 		});
 		expect(mapped.items[0].json).toMatchObject({
@@ -646,7 +654,7 @@ describe('record.create', () => {
 			items([{ N: 1 }, { N: 'many' }]),
 		);
 		expect(error?.message).toBe(
-			'Field "N" of item 1: The value "many" does not fit a Int column: expected a whole number',
+			'Field "N" of item 1: The value "many" does not fit a Int column: expected a whole number; no item was written',
 		);
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 	});
@@ -662,7 +670,7 @@ describe('record.create', () => {
 			},
 			items([{ t: 'Bulk' }, { t: '' }]),
 		);
-		expect(error?.message).toBe('The Table field is empty (item 1)');
+		expect(error?.message).toBe('The Table field is empty (item 1); no item was written');
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 	});
 
@@ -673,13 +681,15 @@ describe('record.create', () => {
 			items([{ f: '{"N": 1}' }, { f: '[1, 2]' }]),
 		);
 		expect(list.error?.message).toBe(
-			'The Fields (JSON) of item 1 must be a JSON object of column IDs and values',
+			'The Fields (JSON) of item 1 must be a JSON object of column IDs and values; no item was written',
 		);
 		const broken = await run(
 			{ operation: 'create', table: rl('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
 			items([{ f: '{"N": 1}' }, { f: '{"N": 1' }]),
 		);
-		expect(broken.error?.message).toBe('The Fields (JSON) of item 1 is not valid JSON');
+		expect(broken.error?.message).toBe(
+			'The Fields (JSON) of item 1 is not valid JSON; no item was written',
+		);
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 	});
 
@@ -689,7 +699,7 @@ describe('record.create', () => {
 			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
 			items([{ N: 1 }, { N: 2, Nope: 2 }]),
 		);
-		expect(error?.message).toBe('Table "Bulk" has no column "Nope" (item 1)');
+		expect(error?.message).toBe('Table "Bulk" has no column "Nope" (item 1); no item was written');
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
 		expect(emu.records(demo.docId, 'Bulk')).toEqual([]);
 
@@ -1144,7 +1154,9 @@ describe('methods', () => {
 			columns: { ...mapper({ Stage: 'draft', Phase: 'one', Level: 'low' }), schema },
 		});
 		expect(ok.error).toBeUndefined();
-		expect(emu.log.find((e) => e.method === 'POST')!.body).toEqual({
+		expect(
+			emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!.body,
+		).toEqual({
 			records: [{ fields: { Stage: 'draft', Phase: 'one', Level: 'low' } }],
 		});
 		// n8n checks fixed values against the options before the run, as the editor does.

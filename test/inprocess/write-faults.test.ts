@@ -273,7 +273,10 @@ describe('an item naming a column the table lacks is refused before any request'
 			{ operation: 'create', columns: autoMap },
 			withX(1000, (i) => i === 600),
 		);
-		expect(error?.message).toBe('Table "Bulk" has no column "X" (item 600)');
+		expect(error?.message).toBe('Table "Bulk" has no column "X" (item 600); no item was written');
+		expect(error?.description).toMatch(
+			/^Refused before any request: item 600 \(1 of 1000 items\)\. Nothing was sent, so none of the 1000 items was written/,
+		);
 		expect(posts()).toEqual([]);
 		expect(stored()).toEqual([]);
 	});

@@ -100,20 +100,53 @@ describe('executeBatched', () => {
 		expect(sent2.map((s) => s.indices)).toEqual([[0, 1, 3]]);
 	});
 
-	it('bad input fails before any request, naming the item', async () => {
+	it('bad input fails before any request, naming every refused item and that none was written', async () => {
 		const sent: Sent[] = [];
 		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => {
-			if (i === 3)
-				throw new NodeOperationError(node, 'Field "Age" of item 3: bad', { itemIndex: 3 });
+			if (i === 3 || i === 4)
+				throw new NodeOperationError(node, `Field "Age" of item ${i}: bad`, {
+					itemIndex: i,
+					description: 'Fix Age.',
+				});
 			return { key: 'k', group: 'k', records: [{ n: i }] };
 		};
-		const error = await executeBatched(ctx(false), items(5), options(sent, { prepare })).catch(
+		const error = await executeBatched(ctx(false), items(6), options(sent, { prepare })).catch(
 			(e: unknown) => e,
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as NodeOperationError).message).toBe('Field "Age" of item 3: bad');
+		expect((error as NodeOperationError).message).toBe(
+			'Field "Age" of items 3–4: bad; no item was written',
+		);
+		expect((error as NodeOperationError).description).toMatch(
+			/^Refused before any request: items 3–4 \(2 of 6 items\)\. Nothing was sent.* Fix Age\.$/,
+		);
 		expect((error as NodeOperationError).context.itemIndex).toBe(3);
 		expect(sent).toHaveLength(0);
+	});
+
+	it('verify refuses items after every item is prepared, before any request', async () => {
+		const sent: Sent[] = [];
+		const seen: number[][] = [];
+		const verify: BatchOptions<{ n: number }, string>['verify'] = async (units) => {
+			seen.push(units.map((u) => u.itemIndex));
+			return new Map([
+				[2, new NodeOperationError(node, 'Item 2 points nowhere', { itemIndex: 2 })],
+			]);
+		};
+		const error = await executeBatched(ctx(false), items(4), options(sent, { verify })).catch(
+			(e: unknown) => e,
+		);
+		expect((error as Error).message).toBe('Item 2 points nowhere; no item was written');
+		expect(seen).toEqual([[0, 2, 1, 3]]); // by group (even, odd), all at once
+		expect(sent).toHaveLength(0);
+		const out = await executeBatched(ctx(true), items(4), options(sent, { verify }));
+		expect(out.map((o) => o.json.error ?? 'ok')).toEqual([
+			'ok',
+			'ok',
+			'Item 2 points nowhere',
+			'ok',
+		]);
+		expect(sent.map((s) => s.indices)).toEqual([[0], [1, 3]]);
 	});
 
 	it('a failing chunk: with Continue On Fail its items carry the error, the rest go on', async () => {

@@ -5,10 +5,18 @@
  * records, default 500, and <1 MB of JSON), and sent with
  * one request per chunk. Results are mapped back to input items in input order, paired.
  *
+ * Bad input (issue #22, 4): without Continue On Fail every item is still prepared, so that the
+ * one error names every refused item ("items 600–610") and says that no item was written; with
+ * it, the refused items get error items and the others are sent. `verify` checks the prepared
+ * items together (e.g. that referenced rows exist: one read per table, not per item) and
+ * refuses items the same way.
+ *
  * On a failing chunk: with Continue On Fail its items get error items and the other chunks go
- * on; without it, the error says how many items had been written before it, which failed and
- * which were not sent. When the failed request's answer was lost (connection broken after it was
- * sent, see transport), its items are reported as uncertain, never as not written.
+ * on (each says what happened to it: the item Grist's message names was refused, the others
+ * were not written because of it, or Grist did not say which item caused it); without it, the
+ * error says how many items had been written before it, which failed and which were not sent.
+ * When the failed request's answer was lost (connection broken after it was sent, see
+ * transport), its items are reported as uncertain, never as not written.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -17,12 +25,15 @@ import {
 	DEFAULT_MAX_BYTES,
 	DEFAULT_MAX_ITEMS,
 	batchFailureNote,
+	blamedItems,
 	chunkRecords,
 	describeIndices,
 	itemsWithColumn,
 	jsonBytes,
 	jsonUpperBound,
 	largestField,
+	refusalSummary,
+	refusedRequestNote,
 	splitByRecordCount,
 	type BatchFailure,
 } from '../helpers/batch';
@@ -74,6 +85,13 @@ export interface BatchOptions<R, G> {
 	maxBytes?: number;
 	/** "written", "deleted"… for the message of a failed batch. */
 	verb?: string;
+	/**
+	 * Checks the prepared items together, after every item is prepared and before any write
+	 * request (e.g. that referenced rows exist, one read per table). Answers the items to refuse
+	 * with their error (NodeOperationError naming item, field and fix); a failed read may be
+	 * thrown, or answered as a NodeApiError for the items that depended on it.
+	 */
+	verify?: (units: Array<BatchUnit<R, G> & { itemIndex: number }>) => Promise<Map<number, Error>>;
 }
 
 /** What every request of a batched write to one table needs: target, query flags, column types. */
@@ -83,6 +101,8 @@ export interface WriteGroup {
 	types: Record<string, string>;
 	/** Records per request (Options → Batch Size). */
 	batchSize?: number;
+	/** Options → Allow Dangling References: referenced row IDs are not checked (actions/references.ts). */
+	allowDangling?: boolean;
 }
 
 interface PreparedUnit<R, G> extends BatchUnit<R, G> {
@@ -186,6 +206,13 @@ export async function executeBatched<R, G>(
 		lastGroup = g;
 		g.units.push(unit);
 	};
+	// Without Continue On Fail: the items refused so far (bad input), in input order, to be named
+	// together once every item is prepared.
+	const refused: Array<{ itemIndex: number; error: Error }> = [];
+	const refuse = (itemIndex: number, error: Error): void => {
+		if (continueOnFail) outputs[itemIndex] = errorItem(error, itemIndex);
+		else refused.push({ itemIndex, error });
+	};
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		// One object of one shape per unit (not the prepared one with fields added); no list for
 		// the usual single unit.
@@ -197,14 +224,53 @@ export async function executeBatched<R, G>(
 			if (Array.isArray(result)) several = result.map((unit) => sized(unit, itemIndex));
 			else single = sized(result, itemIndex);
 		} catch (error) {
-			if (continueOnFail) {
-				outputs[itemIndex] = errorItem(error as Error, itemIndex);
-				continue;
-			}
-			throw withItemIndex.call(ctx, error, itemIndex);
+			// A request that failed while preparing (reading the table's columns…) stops the run:
+			// it would fail again for every item.
+			if (!continueOnFail && error instanceof NodeApiError)
+				throw withItemIndex.call(ctx, error, itemIndex);
+			refuse(itemIndex, error as Error);
+			continue;
 		}
 		if (single) place(single);
 		else for (const unit of several ?? []) place(unit);
+	}
+
+	// 1b. Checks over all prepared items (one read per referenced table…), then the refusals.
+	if (options.verify && groups.size > 0) {
+		const all: Array<PreparedUnit<R, G>> = [];
+		for (const g of groups.values()) for (const u of g.units) all.push(u);
+		const verdict = await options.verify(all);
+		if (verdict.size > 0) {
+			for (const [itemIndex, error] of verdict) {
+				if (!continueOnFail && error instanceof NodeApiError)
+					throw withItemIndex.call(ctx, error, itemIndex);
+			}
+			for (const [key, g] of groups) {
+				g.units = g.units.filter((u) => !verdict.has(u.itemIndex));
+				if (g.units.length === 0) groups.delete(key);
+			}
+			const sorted = [...verdict.keys()].sort((a, b) => a - b);
+			for (const itemIndex of sorted) refuse(itemIndex, verdict.get(itemIndex)!);
+		}
+	}
+	if (refused.length > 0) {
+		refused.sort((a, b) => a.itemIndex - b.itemIndex);
+		const first = refused[0];
+		// One input item: its own error, as it is.
+		if (items.length === 1) throw withItemIndex.call(ctx, first.error, first.itemIndex);
+		const summary = refusalSummary(
+			refused.map(({ itemIndex, error }) => ({
+				itemIndex,
+				message: error.message,
+				description: (error as { description?: string }).description ?? undefined,
+			})),
+			items.length,
+			verb,
+		);
+		const error = withItemIndex.call(ctx, first.error, summary.itemIndex);
+		error.message = summary.message;
+		(error as { description?: string }).description = summary.description;
+		throw error;
 	}
 
 	// 2. One request per chunk, in first-seen order of groups.
@@ -249,11 +315,17 @@ export async function executeBatched<R, G>(
 			const indices = [...new Set(chunk.map((u) => u.itemIndex))];
 			if (continueOnFail) {
 				const uncertain = isUncertainWrite(error);
+				const blame = uncertain
+					? undefined
+					: blamedItems(error instanceof Error ? error.message : '', chunk);
 				for (const itemIndex of indices) {
 					failedItems.add(itemIndex);
 					outputs[itemIndex] = uncertain
 						? uncertainItem(error as Error, itemIndex, indices, verb)
-						: errorItem(error as Error, itemIndex);
+						: refusedItem(error as Error, itemIndex, indices, blame!, verb, {
+								c,
+								of: plan.length,
+							});
 				}
 				continue;
 			}
@@ -301,12 +373,55 @@ function uncertainItem(
 	return item;
 }
 
+/**
+ * The error item (Continue On Fail) of an item whose request Grist refused as a whole (it
+ * applies a request entirely or not at all): the item Grist's message names keeps Grist's
+ * error; the others say they were not written because of it; when Grist's message names no
+ * item, each says that the request as a whole was refused (issue #30).
+ */
+function refusedItem(
+	error: Error,
+	itemIndex: number,
+	indices: number[],
+	blame: { items: number[]; what: string },
+	verb: string,
+	request: { c: number; of: number },
+): INodeExecutionData {
+	const item = errorItem(error, itemIndex);
+	if (indices.length === 1) return item;
+	const { message, note } = refusedRequestNote({
+		itemIndex,
+		indices,
+		blamed: blame.items,
+		what: blame.what,
+		gristMessage: error.message,
+		verb,
+		request: `request ${request.c + 1} of ${request.of}`,
+	});
+	const hint = typeof item.json.description === 'string' ? item.json.description : '';
+	if (message !== undefined) {
+		item.json.error = message;
+		item.json.description = note;
+		item.json.refusedBecauseOf = blame.items;
+	} else {
+		item.json.description = hint ? `${note} ${hint}` : note;
+	}
+	return item;
+}
+
 function batchError(this: IExecuteFunctions, error: unknown, f: BatchFailure): Error {
 	const message = error instanceof Error ? error.message : '';
 	const column = /Invalid column "([^"]+)"/.exec(message)?.[1];
 	const withColumn = column === undefined ? [] : itemsWithColumn(f.units, column);
-	const note = batchFailureNote({ ...f, uncertain: isUncertainWrite(error), column, withColumn });
-	const itemIndex = withColumn[0] ?? f.failed[0];
+	const blame = column === undefined ? blamedItems(message, f.units) : undefined;
+	const note = batchFailureNote({
+		...f,
+		uncertain: isUncertainWrite(error),
+		column,
+		withColumn,
+		blame,
+	});
+	const itemIndex = withColumn[0] ?? blame?.items[0] ?? f.failed[0];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.description = error.description ? `${error.description} ${note}` : note;
 		if (error.context) error.context.itemIndex = itemIndex;

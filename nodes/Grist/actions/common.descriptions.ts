@@ -512,6 +512,29 @@ export const batchSizeOption: INodeProperties = {
 		"Most records per request (a request also stays under Grist's 1 MB body limit). Bigger batches load faster, but each request holds the document longer, so other users' edits wait for it; smaller ones cost more requests.",
 };
 
+/**
+ * Record Create / Update / Upsert: write references to rows that do not exist. Off by default:
+ * such items are refused before any request (actions/references.ts, issue #30).
+ */
+export const allowDanglingOption: INodeProperties = {
+	displayName: 'Allow Dangling References',
+	name: 'allowDanglingReferences',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to write Reference and Reference List cells that point at rows that do not exist (Grist stores them and shows them as errors). Off: the row IDs are checked first (one read per referenced table) and items pointing at missing rows are refused.',
+};
+
+/** The Options of a record create/update: dangling references, noparse and the batch size. */
+export const recordWriteOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [allowDanglingOption, batchSizeOption, noparseOption],
+};
+
 /** The Options of a record or columnar create/update: noparse and the batch size. */
 export const writeOptionsField: INodeProperties = {
 	displayName: 'Options',

@@ -228,13 +228,21 @@ export interface BatchFailure {
  * which may be when the failed request's answer was lost.
  */
 export function batchFailureNote(
-	f: BatchFailure & { uncertain: boolean; column?: string; withColumn?: number[] },
+	f: BatchFailure & {
+		uncertain: boolean;
+		column?: string;
+		withColumn?: number[];
+		/** What Grist's message names and the items holding it (`blamedItems`), e.g. a row ID. */
+		blame?: { items: number[]; what: string };
+	},
 ): string {
 	const s = (n: number) => (n === 1 ? '' : 's');
 	const where =
 		f.column !== undefined && f.withColumn?.length
 			? `The column "${f.column}" is in item${s(f.withColumn.length)} ${describeIndices(f.withColumn)}. `
-			: '';
+			: f.blame?.items.length
+				? `${f.blame.what.charAt(0).toUpperCase()}${f.blame.what.slice(1)} is in item${s(f.blame.items.length)} ${describeIndices(f.blame.items)}. `
+				: '';
 	const later = f.later.length
 		? ` Later item${s(f.later.length)} (${describeIndices(f.later)}) ${f.later.length === 1 ? 'was' : 'were'} not sent.`
 		: '';
@@ -252,4 +260,159 @@ export function batchFailureNote(
 		`${f.written} item${s(f.written)} had been ${f.verb} before this request failed. ` +
 		`The failed request held item${s(f.failed.length)} ${describeIndices(f.failed)} (none of them was ${f.verb}: Grist answered with an error, and it applies a request entirely or not at all).${later}`
 	);
+}
+
+/** `item 600`, or `items 600–610` (runs compressed by `describeIndices`). */
+export function itemsPhrase(indices: number[]): string {
+	return indices.length === 1 ? `item ${indices[0]}` : `items ${describeIndices(indices)}`;
+}
+
+/** An item refused before any request: its error's message and description (the fix). */
+export interface Refusal {
+	itemIndex: number;
+	message: string;
+	description?: string;
+}
+
+/** The infinitive of a batch's verb, for "to write the others". */
+function act(verb: string): string {
+	return verb === 'written' ? 'write' : verb === 'deleted' ? 'delete' : `send`;
+}
+
+/** `item 600` in a message (not `item 6000`), for its item. */
+function itemRef(itemIndex: number): RegExp {
+	return new RegExp(`\\b([Ii])tem ${itemIndex}(?![0-9])`);
+}
+
+/**
+ * One text for several items refused for the same reason: the first one's message with its
+ * `item 600` made `items 600–610` ("Item 600 has …" → "Items 600–610 have …").
+ */
+function groupText(first: Refusal, indices: number[]): string {
+	if (indices.length === 1) return first.message;
+	const re = itemRef(first.itemIndex);
+	if (!re.test(first.message)) return `${first.message} (${itemsPhrase(indices)})`;
+	return first.message
+		.replace(re, (_m, i: string) => `${i}tems ${describeIndices(indices)}`)
+		.replace(/^(Items [^ ]+(?: [^ ]+)*?) (has|is) /, (_m, head: string, v: string) =>
+			v === 'has' ? `${head} have ` : `${head} are `,
+		);
+}
+
+/**
+ * The error of a batched write stopped before any request because items were refused (issue
+ * #22, 4): it says that no item was written, names every refused item (runs compressed: "items
+ * 600–610") grouped by reason (the message with the item index taken out), and keeps each
+ * reason's fix. `total` is the number of input items, `verb` "written", "deleted"…
+ */
+export function refusalSummary(
+	refusals: Refusal[],
+	total: number,
+	verb: string,
+): { message: string; description: string; itemIndex: number } {
+	const groups = new Map<string, { first: Refusal; indices: number[] }>();
+	for (const r of refusals) {
+		const key = r.message.replace(itemRef(r.itemIndex), '$1tem #');
+		const g = groups.get(key);
+		if (g) g.indices.push(r.itemIndex);
+		else groups.set(key, { first: r, indices: [r.itemIndex] });
+	}
+	const all = refusals.map((r) => r.itemIndex);
+	const n = all.length;
+	const none = `No item was ${verb}`;
+	const list = [...groups.values()];
+	const which = `${itemsPhrase(all)} (${n} of ${total} item${total === 1 ? '' : 's'})`;
+	const advice =
+		`Nothing was sent, so none of the ${total} items was ${verb}: fix or remove the refused item${n === 1 ? '' : 's'} and run again, ` +
+		`or set the node's On Error to Continue to ${act(verb)} the others (the refused ones then come out as errors).`;
+	if (list.length === 1) {
+		const { first, indices } = list[0];
+		const fix = first.description ? ` ${first.description}` : '';
+		return {
+			message: `${groupText(first, indices)}; ${none.toLowerCase()}`,
+			description: `Refused before any request: ${which}. ${advice}${fix}`,
+			itemIndex: all[0],
+		};
+	}
+	const shown = list.slice(0, 5).map(({ first, indices }) => {
+		const text = groupText(first, indices);
+		const fix = first.description ? ` ${first.description}` : '';
+		return `${text.endsWith('.') ? text : `${text}.`}${fix}`;
+	});
+	const more = list.length > 5 ? ` … and ${list.length - 5} other reasons.` : '';
+	return {
+		message: `${n} items were refused (${itemsPhrase(all)}); ${none.toLowerCase()}`,
+		description: `Refused before any request: ${which}. ${advice} ${shown.join(' ')}${more}`,
+		itemIndex: Math.min(...all),
+	};
+}
+
+/**
+ * The items of a request Grist refused as a whole that its message names: those with the
+ * column of `Invalid column "X"`, or the one updating or deleting the row of `Invalid row id N`
+ * (grist-core's TableOperationsImpl texts). Empty when the message names none.
+ */
+export function blamedItems(
+	message: string,
+	units: Array<{ itemIndex: number; records: unknown[] }>,
+): { items: number[]; what: string } {
+	const column = /Invalid column "([^"]+)"/.exec(message)?.[1];
+	if (column !== undefined)
+		return { items: itemsWithColumn(units, column), what: `the column "${column}"` };
+	const row = /Invalid row id (-?[0-9]+)\b/.exec(message)?.[1];
+	if (row !== undefined) {
+		const id = Number(row);
+		const found = new Set<number>();
+		for (const u of units)
+			for (const r of u.records) {
+				const rec = r as { id?: unknown; require?: { id?: unknown } } | number;
+				if (
+					rec === id ||
+					(typeof rec === 'object' && rec !== null && (rec.id === id || rec.require?.id === id))
+				)
+					found.add(u.itemIndex);
+			}
+		return { items: [...found], what: `the row ID ${id}` };
+	}
+	return { items: [], what: '' };
+}
+
+/**
+ * For Continue On Fail: what an item of a request that Grist refused as a whole is told (issue
+ * #30). `blamed` are the items Grist's message names (`blamedItems`); `request` says which
+ * request ("request 2 of 3"). The blamed items keep Grist's error and hear that the others were
+ * not written because of them; the others are told they were not written because of the blamed
+ * items and that a run without those writes them; when nothing is blamed, every item hears that
+ * the request as a whole was refused and that Grist does not say which item caused it.
+ */
+export function refusedRequestNote(opts: {
+	itemIndex: number;
+	indices: number[];
+	blamed: number[];
+	what: string;
+	gristMessage: string;
+	verb: string;
+	request: string;
+}): { message?: string; note: string } {
+	const { itemIndex, indices, blamed, what, gristMessage, verb, request } = opts;
+	const held = `${request}, holding ${itemsPhrase(indices)}`;
+	if (blamed.length === 0) {
+		return {
+			note: `Not ${verb}: Grist refused the whole request (${held}) with this error, and its answer does not say which item caused it; none of the items of that request was ${verb}.`,
+		};
+	}
+	const blamedText = itemsPhrase(blamed);
+	if (blamed.includes(itemIndex)) {
+		const others = indices.filter((i) => !blamed.includes(i));
+		const rest = others.length
+			? ` Grist applies a request entirely or not at all, so the other ${others.length === 1 ? 'item' : 'items'} of that request (${held}) ${others.length === 1 ? 'was' : 'were'} not ${verb} either.`
+			: '';
+		return { note: `Item ${itemIndex} was refused because of ${what}.${rest}` };
+	}
+	return {
+		message: `Not ${verb}: ${blamedText} ${blamed.length === 1 ? 'was' : 'were'} refused in the same request ("${gristMessage}")`,
+		note:
+			`Grist applies a request entirely or not at all, and it refused the whole request (${held}) because of ${blamedText} (${what}). ` +
+			`Grist reported no problem with item ${itemIndex} (it stops at the first one it finds): run it again without ${blamedText} to ${act(verb)} it.`,
+	};
 }

@@ -11,6 +11,7 @@ import { ACCESS_HINTS, type AccessListing } from '../helpers/access';
 import type { GristRecord } from '../helpers/cells';
 import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/columns';
 import { withHint } from '../helpers/errors';
+import { sqlIdList } from '../helpers/references';
 import { PathSegmentError, apiPath, siteOrgKey } from '../helpers/url';
 import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
 import type { BinaryResponse, GristClient, StreamResponse } from './index';
@@ -811,6 +812,81 @@ export async function upsertRecords(
 		what: `table "${t.tableId}"`,
 		itemIndex,
 	});
+}
+
+/** Row IDs per `/sql` query, and per GET of the fallback (its filter goes in the URL). */
+const SQL_ID_CHUNK = 20000;
+const FILTER_ID_CHUNK = 400;
+
+/**
+ * Which of `ids` are rows of table `tableId` (issue #30: references checked before a write).
+ * Reads ids only: `POST /sql` `SELECT id FROM "T" WHERE id IN (…)` (answered from the document's
+ * SQLite file, a primary-key search per ID), one request per 20,000 IDs. Where `/sql` is refused
+ * (OAuth tokens, which Grist does not allow it; 403 for a user who may not read the whole
+ * document; remembered in `sqlRefused` by document for the rest of the execution) it reads
+ * `GET …/records?filter={"id":[…]}` (400 IDs a request). A table that does not exist answers
+ * `undefined`.
+ */
+export async function existingRowIds(
+	client: GristClient,
+	docId: string,
+	tableId: string,
+	ids: number[],
+	itemIndex: number,
+	sqlRefused: Set<string>,
+): Promise<Set<number> | undefined> {
+	const found = new Set<number>();
+	if (ids.length === 0) return found;
+	if (!client.isOAuth && !sqlRefused.has(docId)) {
+		const bySql = async () => {
+			for (let k = 0; k < ids.length; k += SQL_ID_CHUNK) {
+				const chunk = ids.slice(k, k + SQL_ID_CHUNK);
+				const rows = await runSql(
+					client,
+					docId,
+					`SELECT id FROM "${tableId.replace(/"/g, '""')}" WHERE id IN (${sqlIdList(chunk)})`,
+					[],
+					undefined,
+					itemIndex,
+				);
+				for (const row of rows) found.add(Number(row.id));
+			}
+		};
+		const failure = await bySql().then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		if (failure === undefined) return found;
+		const api = failure instanceof NodeApiError;
+		if (api && /no such table/i.test(failure.message)) return undefined;
+		if (!api || failure.httpCode !== '403') return await Promise.reject(failure as Error);
+		sqlRefused.add(docId);
+	}
+	const t = { docId, tableId };
+	const byRecords = async () => {
+		for (let k = 0; k < ids.length; k += FILTER_ID_CHUNK) {
+			const chunk = ids.slice(k, k + FILTER_ID_CHUNK);
+			const rows = await fetchRecords(
+				client,
+				t,
+				{ filter: JSON.stringify({ id: chunk }) },
+				itemIndex,
+			);
+			for (const row of rows) found.add(row.id);
+		}
+	};
+	const failure = await byRecords().then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	if (failure === undefined) return found;
+	if (
+		failure instanceof NodeApiError &&
+		failure.httpCode === '404' &&
+		/table/i.test(failure.message)
+	)
+		return undefined;
+	return await Promise.reject(failure as Error);
 }
 
 /** Whether a 404 says the route is missing (an older server), not that the table or doc is. */

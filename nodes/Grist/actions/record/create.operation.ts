@@ -4,12 +4,18 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { readBatchSize, readNoparse, readRawFields, readTarget } from '../../parameters';
+import {
+	readAllowDangling,
+	readBatchSize,
+	readNoparse,
+	readRawFields,
+	readTarget,
+} from '../../parameters';
 import {
 	addRecords,
 	ColumnCache,
@@ -22,10 +28,11 @@ import {
 	dataModeField,
 	documentLocator,
 	fieldsJsonField,
+	recordWriteOptionsField,
 	tableLocator,
-	writeOptionsField,
 } from '../common.descriptions';
 import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
+import { referenceCheck } from '../references';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -33,7 +40,7 @@ const properties: INodeProperties[] = [
 	dataModeField,
 	columnsMapper('add'),
 	fieldsJsonField,
-	writeOptionsField,
+	recordWriteOptionsField,
 ];
 
 export const description = updateDisplayOptions(
@@ -50,7 +57,14 @@ export async function execute(
 	const infoOf = tableInfos(new ColumnCache(client));
 	// Key and group of the last item: the next one with the same table and options shares them.
 	let last:
-		| { target: Target; noparse: boolean; batchSize: number; key: string; group: WriteGroup }
+		| {
+				target: Target;
+				noparse: boolean;
+				batchSize: number;
+				allowDangling: boolean;
+				key: string;
+				group: WriteGroup;
+		  }
 		| undefined;
 	const unit = (
 		itemIndex: number,
@@ -60,21 +74,25 @@ export async function execute(
 		const { fields: raw } = readRawFields.call(this, itemIndex);
 		refuseUnknownColumns.call(this, raw, table, target, itemIndex);
 		const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+		if (isEmpty(fields)) refuseEmpty.call(this, raw, target, itemIndex);
 		const noparse = readNoparse.call(this, itemIndex);
 		const batchSize = readBatchSize.call(this, itemIndex);
+		const allowDangling = readAllowDangling.call(this, itemIndex);
 		if (
 			last?.target !== target ||
 			last.group.types !== table.types ||
 			last.noparse !== noparse ||
-			last.batchSize !== batchSize
+			last.batchSize !== batchSize ||
+			last.allowDangling !== allowDangling
 		) {
 			const qs: IDataObject = noparse ? { noparse: 1 } : {};
 			last = {
 				target,
 				noparse,
 				batchSize,
-				key: `${targetKey(target)}|${JSON.stringify(qs)}|${batchSize}`,
-				group: { target, qs, types: table.types, batchSize },
+				allowDangling,
+				key: `${targetKey(target)}|${JSON.stringify(qs)}|${batchSize}|${allowDangling ? 1 : 0}`,
+				group: { target, qs, types: table.types, batchSize, allowDangling },
 			};
 		}
 		return { key: last.key, group: last.group, records: [{ fields }] };
@@ -89,6 +107,7 @@ export async function execute(
 				? table.then((t) => unit(itemIndex, target, t))
 				: unit(itemIndex, target, table);
 		},
+		verify: referenceCheck(this, client),
 		send: async (group, units, records) => {
 			const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const outputs: IDataObject[] = new Array<IDataObject>(units.length);
@@ -98,4 +117,37 @@ export async function execute(
 		},
 	};
 	return await executeBatched(this, items, options);
+}
+
+function isEmpty(fields: IDataObject): boolean {
+	for (const _key in fields) return false;
+	return true;
+}
+
+/**
+ * Refuses an item with no field to write (issue #30, 4): Grist would add a blank row. Its fields
+ * were empty (`{}`: in Map Automatically an empty item, or only `id`), or every one was dropped
+ * (formula columns, which are never written; keys without a value). An item whose keys are all
+ * unknown columns is refused before, by `refuseUnknownColumns`.
+ */
+function refuseEmpty(
+	this: IExecuteFunctions,
+	raw: IDataObject,
+	target: Target,
+	itemIndex: number,
+): never {
+	const given = Object.keys(raw).filter((k) => raw[k] !== undefined);
+	const why =
+		given.length === 0
+			? 'it has no fields'
+			: `its field${given.length === 1 ? '' : 's'} ${given.map((k) => `"${k}"`).join(', ')} ${given.length === 1 ? 'is a formula column' : 'are formula columns'}, which Grist computes`;
+	throw new NodeOperationError(
+		this.getNode(),
+		`Item ${itemIndex} has no field to write to table "${target.tableId}": ${why}`,
+		{
+			itemIndex,
+			description:
+				'Grist would add a blank row. Give the item at least one value for a data column (map the columns, or check the previous node\'s output); to add a blank row on purpose, give one column an empty value, e.g. {"Name": ""}.',
+		},
+	);
 }

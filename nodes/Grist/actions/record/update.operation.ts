@@ -12,6 +12,7 @@ import type { GristClient } from '../../transport';
 import {
 	itemParameterValue,
 	parseRowIds,
+	readAllowDangling,
 	readBatchSize,
 	readNoparse,
 	readRawFields,
@@ -29,10 +30,11 @@ import {
 	dataModeField,
 	documentLocator,
 	fieldsJsonField,
+	recordWriteOptionsField,
 	tableLocator,
-	writeOptionsField,
 } from '../common.descriptions';
 import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
+import { referenceCheck } from '../references';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -48,7 +50,7 @@ const properties: INodeProperties[] = [
 	dataModeField,
 	columnsMapper('add'),
 	fieldsJsonField,
-	writeOptionsField,
+	recordWriteOptionsField,
 ];
 
 export const description = updateDisplayOptions(
@@ -76,6 +78,7 @@ export async function execute(
 				target: Target;
 				noparse: boolean;
 				batchSize: number;
+				allowDangling: boolean;
 				names: string[];
 				key: string;
 				group: WriteGroup;
@@ -93,11 +96,13 @@ export async function execute(
 		const noparse = readNoparse.call(this, itemIndex);
 		const names = Object.keys(fields);
 		const batchSize = readBatchSize.call(this, itemIndex);
+		const allowDangling = readAllowDangling.call(this, itemIndex);
 		if (
 			last?.target !== target ||
 			last.group.types !== table.types ||
 			last.noparse !== noparse ||
 			last.batchSize !== batchSize ||
+			last.allowDangling !== allowDangling ||
 			!sameList(last.names, names)
 		) {
 			const qs: IDataObject = noparse ? { noparse: 1 } : {};
@@ -106,9 +111,10 @@ export async function execute(
 				target,
 				noparse,
 				batchSize,
+				allowDangling,
 				names,
-				key: `${targetKey(target)}|${qs.noparse ?? ''}|${batchSize}|${fieldSet.join('\u0000')}`,
-				group: { target, qs, types: table.types, batchSize },
+				key: `${targetKey(target)}|${qs.noparse ?? ''}|${batchSize}|${allowDangling ? 1 : 0}|${fieldSet.join('\u0000')}`,
+				group: { target, qs, types: table.types, batchSize, allowDangling },
 			};
 		}
 		return { key: last.key, group: last.group, records: [{ id, fields }] };
@@ -139,6 +145,7 @@ export async function execute(
 				? table.then((t) => unit(itemIndex, target, ids[0], t))
 				: unit(itemIndex, target, ids[0], table);
 		},
+		verify: referenceCheck(this, client),
 		send: async (group, units, records) => {
 			await updateRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const outputs: IDataObject[] = new Array<IDataObject>(units.length);

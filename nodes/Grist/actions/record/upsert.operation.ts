@@ -12,6 +12,7 @@ import type { GristClient } from '../../transport';
 import {
 	itemParameter,
 	itemParameterValue,
+	readAllowDangling,
 	readBatchSize,
 	readNoparse,
 	readRawFields,
@@ -25,6 +26,7 @@ import {
 	type Target,
 } from '../../transport/api';
 import {
+	allowDanglingOption,
 	batchSizeOption,
 	columnsMapper,
 	dataModeField,
@@ -34,6 +36,7 @@ import {
 	tableLocator,
 } from '../common.descriptions';
 import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
+import { referenceCheck } from '../references';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -58,6 +61,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			allowDanglingOption,
 			{
 				displayName: 'Allow Empty Match',
 				name: 'allowEmptyRequire',
@@ -134,6 +138,7 @@ export async function execute(
 				noUpdate: boolean;
 				allowEmpty: boolean;
 				batchSize: number;
+				allowDangling: boolean;
 				base: string;
 				key0: string;
 				group: WriteGroup;
@@ -206,6 +211,7 @@ export async function execute(
 		const noAdd = !!itemParameter.call(this, 'options.noAdd', itemIndex, false);
 		const noUpdate = !!itemParameter.call(this, 'options.noUpdate', itemIndex, false);
 		const batchSize = readBatchSize.call(this, itemIndex);
+		const allowDangling = readAllowDangling.call(this, itemIndex);
 		if (
 			last?.target !== target ||
 			last.types !== table.types ||
@@ -214,7 +220,8 @@ export async function execute(
 			last.noAdd !== noAdd ||
 			last.noUpdate !== noUpdate ||
 			last.allowEmpty !== allowEmpty ||
-			last.batchSize !== batchSize
+			last.batchSize !== batchSize ||
+			last.allowDangling !== allowDangling
 		) {
 			const qs: IDataObject = {};
 			if (noparse) qs.noparse = 1;
@@ -223,7 +230,7 @@ export async function execute(
 			if (noUpdate) qs.noupdate = 1;
 			if (allowEmpty) qs.allow_empty_require = 1;
 			// The query string's values in the key (`1` or '' for flags).
-			const base = `${targetKey(target)}|${qs.noparse ?? ''}|${qs.onmany ?? ''}|${qs.noadd ?? ''}|${qs.noupdate ?? ''}|${qs.allow_empty_require ?? ''}|${batchSize}`;
+			const base = `${targetKey(target)}|${qs.noparse ?? ''}|${qs.onmany ?? ''}|${qs.noadd ?? ''}|${qs.noupdate ?? ''}|${qs.allow_empty_require ?? ''}|${batchSize}|${allowDangling ? 1 : 0}`;
 			let counts = seen.get(base);
 			if (!counts) {
 				counts = { values: new Map(), json: new Map() };
@@ -238,9 +245,10 @@ export async function execute(
 				noUpdate,
 				allowEmpty,
 				batchSize,
+				allowDangling,
 				base,
 				key0: `${base}|0`,
-				group: { target, qs, types: table.types, batchSize },
+				group: { target, qs, types: table.types, batchSize, allowDangling },
 				seen: counts,
 			};
 		}
@@ -275,6 +283,7 @@ export async function execute(
 				? table.then((t) => unit(itemIndex, target, t))
 				: unit(itemIndex, target, table);
 		},
+		verify: referenceCheck(this, client),
 		send: async (group, units, records) => {
 			const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const types = group.types;
