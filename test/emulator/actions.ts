@@ -12,7 +12,7 @@ import { asObject, flag, invalidPayload, sandbox } from './docworker';
 import { RowEvaluator, dependsOn, evalTrigger, isTriggerCol } from './formula';
 import { ApiError } from './http';
 import type { Column, Doc, Row, Table } from './model';
-import { defaultFor, newColId, tableIdent, uniqueIdent, widgetOptionsString } from './model';
+import { colIdsToAvoid, defaultFor, newColId, pickColIdent, widgetOptionsString } from './model';
 import { valueKey } from './query';
 import { webhooksOf } from './webhooks';
 
@@ -198,7 +198,8 @@ export function checkColFields(fields: Record<string, unknown>): void {
 }
 
 /**
- * Adds columns. `mode` gives grist-core's defaults for a column without `isFormula`: `column`
+ * Adds columns (AddColumn / AddTable): the given ID sanitized and made unique (`Name2`), the label
+ * kept as given (else the ID). `mode` gives grist-core's defaults for a column without `isFormula`: `column`
  * (AddColumn, POST/PUT /columns): an empty formula column; `table` (AddTable, POST /tables): a
  * data column unless it has a formula. `type` defaults to Any for formula columns, else Text.
  */
@@ -228,28 +229,50 @@ export function addColumns(
 			visibleCol: typeof fields.visibleCol === 'number' ? fields.visibleCol : 0,
 			recalcWhen: typeof fields.recalcWhen === 'number' ? fields.recalcWhen : 0,
 			recalcDeps: fields.recalcDeps ?? null,
-			untieColIdFromLabel: Boolean(fields.untieColIdFromLabel),
-			description: typeof fields.description === 'string' ? fields.description : '',
+			// useractions.py doAddColumn / doAddTable store neither: a new column is tied to its
+			// label (untied only by a later update) and has no description
+			untieColIdFromLabel: false,
+			description: '',
 		});
 		return col.id;
 	});
 }
 
-/** ModifyColumn (and RenameColumn through `colId`). */
-export function updateColumn(c: Ctx, t: Table, col: Column, fields: Record<string, unknown>): void {
+/**
+ * ModifyColumn, UpdateRecord of `_grist_Tables_column` (PATCH/PUT /columns) and RenameColumn, as
+ * useractions.py `_adjust_one_column_update` does: a column's ID is tied to its label, so a
+ * `label` without `colId` renames the column (the ID derived from the label) unless
+ * `untieColIdFromLabel` is set (in the request or on the column); setting it to false ties them
+ * again (the ID follows the label). A new ID is sanitized and made unique like identifiers.py's
+ * `pick_col_ident` (`Name2`, `A1_2`), avoiding the other columns, `id`, and `avoid` (the IDs
+ * picked earlier in the same bulk update, which it extends); the column's own old ID is free.
+ */
+export function updateColumn(
+	c: Ctx,
+	t: Table,
+	col: Column,
+	fields: Record<string, unknown>,
+	avoid: Set<string> = new Set(),
+): void {
 	checkColFields(fields);
-	if (typeof fields.colId === 'string' && fields.colId !== col.id) {
-		const newId = uniqueIdent(tableIdent(fields.colId, false), (x) =>
-			t.columns.some((o) => o !== col && o.id === x),
-		);
-		for (const row of t.rows.values()) {
-			if (col.id in row) {
-				row[newId] = row[col.id];
-				delete row[col.id];
+	let colId = fields.colId;
+	const untied =
+		'untieColIdFromLabel' in fields ? Boolean(fields.untieColIdFromLabel) : col.untieColIdFromLabel;
+	if ('label' in fields && !untied && colId === undefined) colId = fields.label;
+	if (fields.untieColIdFromLabel === false && colId === undefined)
+		colId = 'label' in fields ? fields.label : col.label;
+	if (colId !== undefined && colId !== col.id) {
+		const newId = pickColIdent(colId, [...colIdsToAvoid(t, col), ...avoid]);
+		avoid.add(newId);
+		if (newId !== col.id) {
+			for (const row of t.rows.values()) {
+				if (col.id in row) {
+					row[newId] = row[col.id];
+					delete row[col.id];
+				}
 			}
+			col.id = newId;
 		}
-		if (col.label === col.id && fields.label === undefined) col.label = newId;
-		col.id = newId;
 	}
 	if (typeof fields.isFormula === 'boolean' && fields.isFormula !== col.isFormula) {
 		// a formula column turned into data keeps the values its (old) formula had

@@ -160,20 +160,69 @@ export function defaultFor(type: string): unknown {
 	}
 }
 
-export function tableIdent(raw: string, capitalize: boolean): string {
-	let s = String(raw).replace(/[^A-Za-z0-9_]+/g, '_');
-	if (!s || /^[0-9]/.test(s)) s = (capitalize ? 'T' : 'c') + s;
-	if (s.startsWith('_')) s = (capitalize ? 'T' : 'c') + s;
+/** Python's keywords: identifiers.py prefixes an identifier that is one (`class` → `cclass`). */
+const PY_KEYWORDS = new Set(
+	'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+		' ',
+	),
+);
+
+/**
+ * identifiers.py `_sanitize_ident`: accents dropped (NFKD, combining marks removed), every run of
+ * other characters → `_`, leading `_` stripped, `prefix` before a leading digit, the first letter
+ * capitalised for tables, a Python keyword prefixed. Empty when nothing valid is left.
+ */
+export function sanitizeIdent(raw: unknown, prefix: 'c' | 'T', capitalize: boolean): string {
+	let s = (raw === undefined || raw === null ? '' : String(raw))
+		.normalize('NFKD')
+		.replace(/\p{M}/gu, '')
+		.replace(/[^A-Za-z0-9_]+/g, '_')
+		.replace(/^_+/, '');
+	if (/^[0-9]/.test(s)) s = prefix + s;
+	if (!s) return s;
 	if (capitalize) s = s[0].toUpperCase() + s.slice(1);
+	while (PY_KEYWORDS.has(s)) s = prefix + s;
 	return s;
 }
 
+/** identifiers.py `_add_suffix`: `base2`, `base3`… (`base_2` when base ends in a digit), compared ignoring case. */
+function addSuffix(base: string, avoid: Set<string>, next: number): string {
+	const stem = /\d$/.test(base) ? `${base}_` : base;
+	for (let i = next; ; i++) if (!avoid.has(`${stem}${i}`.toUpperCase())) return `${stem}${i}`;
+}
+
+function upper(avoid: Iterable<string>): Set<string> {
+	return new Set([...avoid].map((x) => x.toUpperCase()));
+}
+
+/** identifiers.py `pick_table_ident`: sanitized (capitalised) and unique, or Table1, Table2… */
+export function pickTableIdent(raw: unknown, avoid: Iterable<string>): string {
+	const taken = upper(avoid);
+	const s = sanitizeIdent(raw, 'T', true);
+	if (!s) return addSuffix('Table', taken, 1);
+	return taken.has(s.toUpperCase()) ? addSuffix(s, taken, 2) : s;
+}
+
+/** identifiers.py `pick_col_ident`: sanitized and unique, or the first free letter A, B, … Z, AA… */
+export function pickColIdent(raw: unknown, avoid: Iterable<string>): string {
+	const taken = upper(avoid);
+	const s = sanitizeIdent(raw, 'c', false);
+	if (!s) {
+		for (let i = 0; ; i++) if (!taken.has(letters(i))) return letters(i);
+	}
+	return taken.has(s.toUpperCase()) ? addSuffix(s, taken, 2) : s;
+}
+
+/** A sanitized table (`capitalize`) or column identifier, without making it unique. */
+export function tableIdent(raw: string, capitalize: boolean): string {
+	return sanitizeIdent(raw, capitalize ? 'T' : 'c', capitalize) || (capitalize ? 'Table1' : 'A');
+}
+
+/** `base`, else identifiers.py's suffixes (`base2`… or `base_2` after a digit) until `taken` says no. */
 export function uniqueIdent(base: string, taken: (s: string) => boolean): string {
 	if (!taken(base)) return base;
-	for (let i = 2; ; i++) {
-		const cand = `${base}_${i}`;
-		if (!taken(cand)) return cand;
-	}
+	const stem = /\d$/.test(base) ? `${base}_` : base;
+	for (let i = 2; ; i++) if (!taken(`${stem}${i}`)) return `${stem}${i}`;
 }
 
 /** Grist's generated column ids: A, B, … Z, AA, AB, … (identifiers.py `_gen_ident`). */
@@ -184,12 +233,14 @@ function letters(i: number): string {
 	return s;
 }
 
+/** The column ids a new or renamed column of `t` must avoid (useractions.py `_pick_col_name`): the others and `id`. */
+export function colIdsToAvoid(t: Table, except?: Column): string[] {
+	return ['id', ...t.columns.filter((col) => col !== except).map((col) => col.id)];
+}
+
 /** A column id for a new column of `t` (identifiers.py `pick_col_ident`): sanitized and unique, or the next free letter. */
 export function newColId(t: Table, raw: string): string {
-	const taken = (x: string) =>
-		x.toLowerCase() === 'id' || t.columns.some((col) => col.id.toLowerCase() === x.toLowerCase());
-	if (raw) return uniqueIdent(tableIdent(raw, false), taken);
-	for (let i = 0; ; i++) if (!taken(letters(i))) return letters(i);
+	return pickColIdent(raw, colIdsToAvoid(t));
 }
 
 export class Store {
@@ -391,9 +442,10 @@ export class Store {
 
 	/** A table id for a new table (identifiers.py `pick_table_ident`): sanitized and unique, or Table1, Table2, … */
 	newTableId(doc: Doc, raw: string): string {
-		const taken = (x: string) => doc.tables.some((t) => t.id.toLowerCase() === x.toLowerCase());
-		if (raw) return uniqueIdent(tableIdent(raw, true), taken);
-		for (let i = 1; ; i++) if (!taken(`Table${i}`)) return `Table${i}`;
+		return pickTableIdent(
+			raw,
+			doc.tables.map((t) => t.id),
+		);
 	}
 
 	/** Grist's AddEmptyTable (what a new document holds): `Table1` with empty columns A, B, C (type Any, isFormula true, formula ""). */

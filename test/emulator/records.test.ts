@@ -525,7 +525,7 @@ describe('tables and columns', () => {
 				{ id: 'Name', fields: {} },
 			],
 		});
-		expect(added.json).toEqual({ columns: [{ id: 'Notes' }, { id: 'Name_2' }] });
+		expect(added.json).toEqual({ columns: [{ id: 'Notes' }, { id: 'Name2' }] });
 		expect(
 			(
 				await api.patch(base, {

@@ -110,7 +110,9 @@ export const tablesColumnsRoutes: Route[] = [
 			checkColFields(asObject(s.fields, 'fields'));
 			return col;
 		});
-		specs.forEach((s, i) => updateColumn(c, t, cols[i], asObject(s.fields, 'fields')));
+		// one BulkUpdateRecord: the IDs picked for earlier columns are avoided by later ones
+		const picked = new Set<string>();
+		specs.forEach((s, i) => updateColumn(c, t, cols[i], asObject(s.fields, 'fields'), picked));
 		return null;
 	}),
 	tableRoute('PUT', 'columns', 'editors', (c, doc, t) => {
