@@ -159,7 +159,7 @@ describe('references of encoded records', () => {
 		);
 		expect(describeIds([3, 1, 2])).toBe('1, 2, 3');
 		expect(describeIds([5, 4, 3, 2, 1], 2)).toBe('1, 2, … (5 in all)');
-		expect(sqlIdList([1, 22])).toBe('1,22');
+		expect(sqlIdList([1, 22])).toBe('[1,22]');
 		expect(() => sqlIdList([1, 0.5])).toThrow('Not a row ID: 0.5');
 	});
 });

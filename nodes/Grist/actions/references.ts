@@ -2,7 +2,7 @@
  * The reference check of the record writes (Create, Update, Upsert; issue #30, 3): before any
  * write request, the row IDs that the items' Reference and Reference List cells point at are
  * read from each referenced table — one read per referenced table and execution (`/sql`, or
- * records filtered by id where `/sql` is refused; transport/api.ts `existingRowIds`), not per
+ * records filtered by id where `/sql` is refused; transport/api.ts `missingRowIds`), not per
  * item — and the items pointing at rows that do not exist are refused, naming item, column and
  * IDs. Options → Allow Dangling References (`WriteGroup.allowDangling`) skips the check.
  */
@@ -11,7 +11,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { danglingText, forEachReference, refColumns, type RefColumn } from '../helpers/references';
 import type { GristClient } from '../transport';
-import { existingRowIds } from '../transport/api';
+import { missingRowIds } from '../transport/api';
 import type { BatchUnit, WriteGroup } from './batch';
 
 /** A record of a write body: `fields`, and for an upsert `require` (added too when nothing matches). */
@@ -68,7 +68,7 @@ export function referenceCheck<R extends WriteRecord>(
 		let anyMissing = false;
 		for (const w of wanted.values()) {
 			try {
-				const existing = await existingRowIds(
+				const missing = await missingRowIds(
 					client,
 					w.docId,
 					w.table,
@@ -76,14 +76,8 @@ export function referenceCheck<R extends WriteRecord>(
 					w.itemIndex,
 					sqlRefused,
 				);
-				if (existing === undefined) {
-					w.tableMissing = true;
-					w.missing = w.ids;
-				} else {
-					const missing = new Set<number>();
-					for (const id of w.ids) if (!existing.has(id)) missing.add(id);
-					w.missing = missing;
-				}
+				w.tableMissing = missing === undefined;
+				w.missing = missing ?? w.ids;
 				if (w.missing.size > 0) anyMissing = true;
 			} catch (error) {
 				if (error instanceof NodeApiError) {

@@ -95,8 +95,8 @@ export function danglingText(
 	};
 }
 
-/** A SQL list of row IDs (whole numbers only, checked), for `WHERE id IN (…)`. */
+/** Row IDs (whole numbers ≥ 1 only, checked) as the JSON array of a `/sql` `json_each(?)` argument. */
 export function sqlIdList(ids: number[]): string {
 	for (const id of ids) if (!isRowId(id)) throw new Error(`Not a row ID: ${String(id)}`);
-	return ids.join(',');
+	return `[${ids.join(',')}]`;
 }
