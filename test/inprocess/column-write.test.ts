@@ -46,7 +46,11 @@ describe('column.create', () => {
 			['Upper', 'Text', 'Upper', true],
 		]);
 		expect(items[1].json.choices).toEqual(['Low', 'High']);
-		expect(calls()).toEqual(['GET /columns', 'POST /columns']);
+		// Due was given a Label: its ID is untied from it after the create (#22)
+		expect(calls()).toEqual(['GET /columns', 'POST /columns', 'PATCH /columns']);
+		expect(emu.log[2].body).toEqual({
+			columns: [{ id: 'Due', fields: { untieColIdFromLabel: true } }],
+		});
 		expect(emu.log[0].query).toEqual({ hidden: '1' });
 		const after = await columns();
 		expect(after.find((c) => c.id === 'Prio')).toMatchObject({
@@ -110,9 +114,66 @@ describe('column.update', () => {
 		});
 		expect(renamed.error).toBeUndefined();
 		expect(emu.log[1].body).toEqual({
-			columns: [{ id: 'State', fields: { label: 'Status', colId: 'Status' } }],
+			columns: [
+				{
+					id: 'State',
+					fields: { label: 'Status', colId: 'Status', untieColIdFromLabel: true },
+				},
+			],
 		});
 		expect((await columns()).map((c) => c.id)).toContain('Status');
+	});
+
+	it('a new Label keeps the column ID (#22: Grist ties IDs to labels), also for a later relabel in Grist', async () => {
+		emu.addTable(demo.docId, 'Relabel', [
+			{ id: 'A', type: 'Int' },
+			{ id: 'B', type: 'Text' },
+		]);
+		emu.addRecords(demo.docId, 'Relabel', [{ A: 7, B: 'x' }]);
+		const relabel = { document: rl('id', demo.docId), table: rl('id', 'Relabel') };
+		const { items, error } = await run({
+			operation: 'update',
+			...relabel,
+			column: rl('id', 'A'),
+			updateFields: { label: 'Amount due' },
+		});
+		expect(error).toBeUndefined();
+		expect(emu.log[1].body).toEqual({
+			columns: [{ id: 'A', fields: { label: 'Amount due', untieColIdFromLabel: true } }],
+		});
+		expect(items[0].json).toMatchObject({ id: 'A', label: 'Amount due' });
+		const read = async () =>
+			(await run({ operation: 'getAll', ...relabel })).items.map((i) => [i.json.id, i.json.label]);
+		// the output's ID is a real column, still holding its data
+		expect(await read()).toEqual([
+			['A', 'Amount due'],
+			['B', 'B'],
+		]);
+		expect(emu.records(demo.docId, 'Relabel')[0].fields).toMatchObject({
+			A: 7,
+		});
+		// a relabel from Grist's UI (label only) no longer renames it either
+		await fetch(`${fx.site}/api/docs/${demo.docId}/tables/Relabel/columns`, {
+			method: 'PATCH',
+			headers: { Authorization: `Bearer ${demo.apiKey}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ columns: [{ id: 'A', fields: { label: 'Total' } }] }),
+		});
+		expect(await read()).toEqual([
+			['A', 'Total'],
+			['B', 'B'],
+		]);
+		// a New Column ID still renames, with or without a label
+		const renamed = await run({
+			operation: 'update',
+			...relabel,
+			column: rl('id', 'B'),
+			updateFields: { newId: 'Note' },
+		});
+		expect(renamed.items[0].json).toMatchObject({ id: 'Note' });
+		expect(await read()).toEqual([
+			['A', 'Total'],
+			['Note', 'B'],
+		]);
 	});
 
 	it('refuses an unknown column, choices on a Text column, and an empty update before writing', async () => {
@@ -183,6 +244,66 @@ describe('column.upsert', () => {
 		expect(left.items.map((i) => [i.json.id, i.json.type])).toEqual([['A', 'Numeric']]);
 	});
 
+	it('a Label never renames a listed column (#22): Never Update adds no twin, Remove Columns Not Listed keeps it', async () => {
+		emu.addTable(demo.docId, 'PutLabel', [
+			{ id: 'A', type: 'Int' },
+			{ id: 'B', type: 'Text' },
+		]);
+		emu.addRecords(demo.docId, 'PutLabel', [{ A: 7, B: 'x' }]);
+		const put = (options: Record<string, boolean>, cols: Array<Record<string, unknown>>) =>
+			run({
+				operation: 'upsert',
+				document: rl('id', demo.docId),
+				table: rl('id', 'PutLabel'),
+				columns: { column: cols },
+				options,
+			});
+		const ids = async () =>
+			(
+				await run({
+					operation: 'getAll',
+					document: rl('id', demo.docId),
+					table: rl('id', 'PutLabel'),
+				})
+			).items.map((i) => [i.json.id, i.json.label]);
+		emu.clearLog();
+		const labelled = await put({}, [
+			{ id: 'A', label: 'Amount', type: 'Int' },
+			{ id: 'C', label: 'Comment', type: 'Text' },
+		]);
+		expect(labelled.error).toBeUndefined();
+		expect(labelled.items.map((i) => i.json)).toEqual([
+			{ id: 'A', action: 'updated' },
+			{ id: 'C', action: 'added' },
+		]);
+		expect(calls().map((c) => c.replace(/\/api\/docs\/\w+\/tables\/PutLabel/, ''))).toEqual([
+			'GET /columns',
+			'PUT /columns',
+			'PATCH /columns',
+		]);
+		expect((emu.log[1].body as { columns: unknown[] }).columns[0]).toEqual({
+			id: 'A',
+			fields: { type: 'Int', label: 'Amount', untieColIdFromLabel: true },
+		});
+		// the new labelled column is untied after the PUT (Grist's add drops the flag)
+		expect(emu.log[2].body).toEqual({
+			columns: [{ id: 'C', fields: { untieColIdFromLabel: true } }],
+		});
+		expect(await ids()).toEqual([
+			['A', 'Amount'],
+			['B', 'B'],
+			['C', 'Comment'],
+		]);
+		const again = await put({ noupdate: true }, [{ id: 'A', label: 'Amount', type: 'Int' }]);
+		expect(again.items.map((i) => i.json)).toEqual([{ id: 'A', action: 'unchanged' }]);
+		const replace = await put({ replaceall: true }, [{ id: 'A', label: 'Amount', type: 'Int' }]);
+		expect(replace.error).toBeUndefined();
+		expect(await ids()).toEqual([['A', 'Amount']]);
+		expect(emu.records(demo.docId, 'PutLabel')[0].fields).toMatchObject({
+			A: 7,
+		});
+	});
+
 	it('refuses an empty list (with replaceall it would remove everything) and duplicates', async () => {
 		const empty = await run({
 			operation: 'upsert',
@@ -199,6 +320,61 @@ describe('column.upsert', () => {
 		});
 		expect(dup.error?.message).toMatch(/"x" is listed twice/);
 		expect(calls()).toEqual(['GET /columns']);
+	});
+});
+
+describe('a Reference to a table the document lacks (#30)', () => {
+	it('Update, Create and Create or Update refuse it before any write, naming the table; one read of the tables per execution', async () => {
+		emu.addTable(demo.docId, 'Refs', [{ id: 'N', type: 'Int' }]);
+		emu.addRecords(demo.docId, 'Refs', [{ N: 3 }]);
+		const refs = { document: rl('id', demo.docId), table: rl('id', 'Refs') };
+		const writes = () => emu.log.filter((e) => e.method !== 'GET');
+		emu.clearLog();
+		const update = await run({
+			operation: 'update',
+			...refs,
+			column: rl('id', 'N'),
+			updateFields: { type: 'Ref', refTable: 'Ghost' },
+		});
+		expect(update.error?.message).toMatch(
+			/The table "Ghost" does not exist in the document, so a Reference column to it would hold only broken references \(Update Fields: Referenced Table, item 0\)/,
+		);
+		expect(update.error?.description).toMatch(/Create the table "Ghost" first \(Table → Create\)/);
+		expect(writes()).toEqual([]);
+		const create = await run(
+			{
+				operation: 'create',
+				...refs,
+				columns: { column: [{ id: 'Owner', type: 'RefList', refTable: '={{ $json.t }}' }] },
+			},
+			{ continueOnFail: true, input: [{ json: { t: 'Ghost' } }, { json: { t: 'refs' } }] },
+		);
+		expect(create.items.map((i) => i.json.error)).toEqual([
+			expect.stringMatching(
+				/"Ghost" does not exist .* Reference List column .*column 1\): Referenced Table, item 0/,
+			),
+			expect.stringMatching(/"refs" does not exist/),
+		]);
+		expect(create.items[1].json.description ?? '').toMatch(/case-sensitive: did you mean "Refs"/);
+		const upsert = await run({
+			operation: 'upsert',
+			...refs,
+			columns: { column: [{ id: 'N', type: 'Ref:Ghost' }] },
+		});
+		expect(upsert.error?.message).toMatch(/"Ghost" does not exist/);
+		expect(writes()).toEqual([]);
+		expect(emu.log.filter((e) => e.apiPath === `/api/docs/${demo.docId}/tables`)).toHaveLength(3);
+		// an existing table (here the column's own) is fine; the column keeps its ID
+		emu.clearLog();
+		const ok = await run({
+			operation: 'update',
+			...refs,
+			column: rl('id', 'N'),
+			updateFields: { type: 'Ref', refTable: 'Refs' },
+		});
+		expect(ok.error).toBeUndefined();
+		expect(emu.log.map((e) => e.method)).toEqual(['GET', 'GET', 'PATCH']);
+		expect(ok.items[0].json).toMatchObject({ id: 'N', type: 'Ref:Refs' });
 	});
 });
 

@@ -33,7 +33,7 @@ const EVERY_TYPE = [
 ];
 
 describe('table.create', () => {
-	it('creates a table with every column type in one request', async () => {
+	it('creates a table with every column type in one request (after one read of the tables for its Reference columns); the labelled column is untied from its label', async () => {
 		const { items, error } = await run({
 			operation: 'create',
 			document: doc(),
@@ -44,8 +44,11 @@ describe('table.create', () => {
 		expect(items.map((i) => i.json)).toEqual([
 			{ id: 'Projects', columns: EVERY_TYPE.map((c) => c.id) },
 		]);
-		expect(calls()).toEqual(['POST /tables']);
-		const body = emu.log[0].body as {
+		expect(calls()).toEqual(['GET /tables', 'POST /tables', 'PATCH /tables/Projects/columns']);
+		expect(emu.log[2].body).toEqual({
+			columns: [{ id: 'Name', fields: { untieColIdFromLabel: true } }],
+		});
+		const body = emu.log[1].body as {
 			tables: Array<{
 				id: string;
 				columns: Array<{ id: string; fields: Record<string, unknown> }>;
@@ -107,6 +110,69 @@ describe('table.create', () => {
 			expect(error?.message).toMatch(message);
 			expect(emu.log).toEqual([]);
 		}
+	});
+
+	it('refuses a Reference to a table the document lacks before any write (#30); the new table itself and tables of earlier items count', async () => {
+		emu.clearLog();
+		const ghost = await run({
+			operation: 'create',
+			document: doc(),
+			tableId: 'Haunted',
+			columns: { column: [{ id: 'Who', type: 'Ref', refTable: 'Ghost' }] },
+		});
+		expect(ghost.error?.message).toMatch(
+			/The table "Ghost" does not exist in the document, so a Reference column to it would hold only broken references \(Columns \(column 1\): Referenced Table, item 0\)/,
+		);
+		expect(calls()).toEqual(['GET /tables']);
+		emu.clearLog();
+		const chain = await run(
+			{
+				operation: 'create',
+				document: doc(),
+				tableId: '={{ $json.t }}',
+				columns: {
+					column: [
+						{ id: 'Name', type: 'Text' },
+						{ id: 'Parent', type: 'Ref', refTable: '={{ $json.t }}' },
+						{ id: 'Links', type: 'RefList', refTable: '={{ $json.ref }}' },
+					],
+				},
+			},
+			{
+				input: [
+					{ json: { t: 'Folders', ref: 'Folders' } },
+					{ json: { t: 'Files', ref: 'Folders' } },
+				],
+			},
+		);
+		expect(chain.error).toBeUndefined();
+		expect(calls()).toEqual(['GET /tables', 'POST /tables', 'POST /tables']);
+		const listed = await run({ operation: 'getAll', document: doc() });
+		expect(listed.items.map((i) => i.json.id)).not.toContain('Haunted');
+	});
+
+	it('a labelled column of a new table keeps its ID when relabelled later in Grist (#22)', async () => {
+		const { error } = await run({
+			operation: 'create',
+			document: doc(),
+			tableId: 'Labelled',
+			columns: { column: [{ id: 'Due', label: 'Due date', type: 'Date' }] },
+		});
+		expect(error).toBeUndefined();
+		await fetch(`${fx.site}/api/docs/${demo.docId}/tables/Labelled/columns`, {
+			method: 'PATCH',
+			headers: { Authorization: `Bearer ${demo.apiKey}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ columns: [{ id: 'Due', fields: { label: 'Deadline' } }] }),
+		});
+		const cols = await resourceRunner(
+			fx,
+			'column',
+		)({
+			operation: 'getAll',
+			document: doc(),
+			table: rl('id', 'Labelled'),
+		});
+		expect(cols.items.map((i) => [i.json.id, i.json.label])).toEqual([['Due', 'Deadline']]);
 	});
 
 	it('says which items were done when a later item fails', async () => {

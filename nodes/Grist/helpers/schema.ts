@@ -205,6 +205,35 @@ export function composeType(input: ColumnInput, field = 'Type'): string {
 	return base;
 }
 
+/** The table a `Ref:<table>` / `RefList:<table>` type refers to; undefined for other types. */
+export function referencedTable(type: unknown): string | undefined {
+	if (typeof type !== 'string') return undefined;
+	const base = baseType(type);
+	if (base !== 'Ref' && base !== 'RefList') return undefined;
+	const table = typeArgument(type);
+	return table === undefined || table === '' ? undefined : table;
+}
+
+/**
+ * A SchemaInputError when `type` refers to a table that is not among `tables` (the document's
+ * table IDs): Grist accepts such a type and every cell becomes a broken reference.
+ */
+export function checkReferencedTable(type: unknown, tables: Iterable<string>, field: string): void {
+	const table = referencedTable(type);
+	if (table === undefined) return;
+	const known = [...tables];
+	if (known.includes(table)) return;
+	const kind = baseType(String(type)) === 'Ref' ? 'Reference' : 'Reference List';
+	const near = known.find((t) => t.toLowerCase() === table.toLowerCase());
+	throw new SchemaInputError(
+		`The table "${table}" does not exist in the document, so a ${kind} column to it would hold only broken references`,
+		field,
+		near !== undefined
+			? `Table IDs are case-sensitive: did you mean "${near}"?`
+			: `Create the table "${table}" first (Table → Create), or pick one of the document's tables${known.length > 0 ? `: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}` : ''}.`,
+	);
+}
+
 /**
  * The `fields` of a column spec. For a new column every given part is set (type Text when not
  * given); for an update only the parts given change, and choices are merged into the column's

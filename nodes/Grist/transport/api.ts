@@ -735,6 +735,31 @@ export class ColumnCache {
 	}
 }
 
+/**
+ * The table IDs of each document, read once per execution (one GET /tables per document, only
+ * when asked; a failed GET is not kept). `add` notes a table created since.
+ */
+export class TableCache {
+	private readonly cache = new Map<string, Promise<Set<string>>>();
+
+	constructor(private readonly client: GristClient) {}
+
+	async ids(docId: string, itemIndex?: number): Promise<Set<string>> {
+		let p = this.cache.get(docId);
+		if (!p) {
+			p = fetchTables(this.client, docId, { itemIndex }).then((ts) => new Set(ts.map((t) => t.id)));
+			this.cache.set(docId, p);
+			p.catch(() => this.cache.delete(docId));
+		}
+		return await p;
+	}
+
+	async add(docId: string, tableId: string): Promise<void> {
+		const p = this.cache.get(docId);
+		if (p) (await p.catch(() => undefined))?.add(tableId);
+	}
+}
+
 // ---------------------------------------------------------------------------------------------
 // Records
 

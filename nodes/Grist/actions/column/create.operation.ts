@@ -1,13 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toColumn } from '../../helpers/columns';
 import { columnSpecs } from '../../helpers/schema';
 import { readTarget } from '../../parameters';
 import type { GristClient } from '../../transport';
-import { addColumnsToTable, fetchColumns } from '../../transport/api';
+import { TableCache, addColumnsToTable, fetchColumns } from '../../transport/api';
 import { documentLocator, tableLocator } from '../common.descriptions';
-import { columnItem, columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
+import {
+	checkReferencedTables,
+	columnItem,
+	columnsCollection,
+	forEachSchemaItem,
+	readColumnInputs,
+	untieNewColumns,
+} from '../schema';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -20,18 +32,40 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** POST …/columns: the item's columns in one request; one output item per new column. */
+/**
+ * POST …/columns: the item's columns in one request; one output item per new column. A
+ * Reference to a table the document lacks is refused before; the IDs of columns given a Label
+ * are then untied from it (one PATCH, see untieNewColumns).
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
 		const inputs = readColumnInputs.call(this, itemIndex);
 		const existing = await fetchColumns(client, target, { hidden: true, itemIndex });
 		const specs = columnSpecs(inputs, { existing: existing.map((c) => c.id) });
+		await checkReferencedTables(
+			tables,
+			target.docId,
+			specs.map((spec, i) => ({
+				type: (spec.fields as IDataObject).type,
+				field: `Columns (column ${i + 1}): Referenced Table`,
+			})),
+			itemIndex,
+		);
 		const ids = await addColumnsToTable(client, target, specs, itemIndex);
+		await untieNewColumns(
+			client,
+			target,
+			specs.flatMap((spec, i) =>
+				(spec.fields as IDataObject).label !== undefined ? [ids[i] ?? String(spec.id)] : [],
+			),
+			itemIndex,
+		);
 		return specs.map((spec, i) =>
 			columnItem(toColumn({ id: ids[i] ?? String(spec.id), fields: spec.fields as never })),
 		);

@@ -10,9 +10,16 @@ import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
 import { locatorValue, readTarget } from '../../parameters';
 import type { GristClient } from '../../transport';
-import { fetchColumns, writeColumns } from '../../transport/api';
+import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
 import { documentLocator, tableLocator } from '../common.descriptions';
-import { columnDefinitionFields, columnItem, columnLocator, forEachSchemaItem } from '../schema';
+import {
+	checkReferencedTables,
+	columnDefinitionFields,
+	columnItem,
+	columnLocator,
+	forEachSchemaItem,
+	untieFromLabel,
+} from '../schema';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -35,12 +42,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** PATCH …/columns for one column: rename, label, type, formula, choices (merged into its options). */
+/**
+ * PATCH …/columns for one column: rename, label, type, formula, choices (merged into its
+ * options). A new Label keeps the column ID (Grist would rename it after the label otherwise,
+ * see untieFromLabel); a Reference to a table the document lacks is refused before the write.
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
 		const colId = locatorValue.call(this, 'column', itemIndex);
@@ -87,6 +99,13 @@ export async function execute(
 				);
 			}
 		}
+		if (fields.label !== undefined || fields.colId !== undefined) untieFromLabel(fields);
+		await checkReferencedTables(
+			tables,
+			target.docId,
+			[{ type: fields.type, field: 'Update Fields: Referenced Table' }],
+			itemIndex,
+		);
 		await writeColumns(client, target, 'PATCH', [{ id: colId, fields }], itemIndex);
 		const merged: IDataObject = {
 			type: current.type,

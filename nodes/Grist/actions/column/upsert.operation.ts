@@ -9,9 +9,16 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { SchemaInputError, attempt, checkIdentifier, columnFields } from '../../helpers/schema';
 import { readTarget } from '../../parameters';
 import type { GristClient } from '../../transport';
-import { fetchColumns, writeColumns } from '../../transport/api';
+import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
 import { documentLocator, tableLocator } from '../common.descriptions';
-import { columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
+import {
+	checkReferencedTables,
+	columnsCollection,
+	forEachSchemaItem,
+	readColumnInputs,
+	untieFromLabel,
+	untieNewColumns,
+} from '../schema';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -57,12 +64,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** PUT …/columns with noadd / noupdate / replaceall: one request per item. */
+/**
+ * PUT …/columns with noadd / noupdate / replaceall: one request per item. A label never renames
+ * a listed column (untied, see untieFromLabel; new columns given a Label are untied by one PATCH
+ * after); a Reference to a table the document lacks is refused before the request.
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
 		const flags = this.getNodeParameter('options', itemIndex, {}) as {
@@ -84,6 +96,8 @@ export async function execute(
 		const seen = new Set<string>();
 		const specs: IDataObject[] = [];
 		const outcome: IDataObject[] = [];
+		const refs: Array<{ type: unknown; field: string }> = [];
+		const labelledNew: string[] = [];
 		inputs.forEach((input, index) => {
 			const field = `Columns (column ${index + 1})`;
 			const id = checkIdentifier(String(input.id ?? '').trim(), 'column', field);
@@ -111,6 +125,8 @@ export async function execute(
 			}
 			if (built.error) throw built.error;
 			const fields: IDataObject = built.value;
+			// an update that sets the label would rename the column after it (see untieFromLabel)
+			if (current && fields.label !== undefined) untieFromLabel(fields);
 			specs.push({ id, fields });
 			const action = current
 				? flags.noupdate
@@ -120,8 +136,13 @@ export async function execute(
 					? 'skipped'
 					: 'added';
 			outcome.push({ id, action });
+			if (action === 'added' || action === 'updated')
+				refs.push({ type: fields.type, field: `${field}: Referenced Table` });
+			if (action === 'added' && fields.label !== undefined) labelledNew.push(id);
 		});
+		await checkReferencedTables(tables, target.docId, refs, itemIndex);
 		await writeColumns(client, target, 'PUT', specs, itemIndex, flags);
+		await untieNewColumns(client, target, labelledNew, itemIndex);
 		if (flags.replaceall) {
 			for (const c of existing)
 				if (

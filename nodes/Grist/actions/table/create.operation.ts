@@ -1,12 +1,23 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { SchemaInputError, checkIdentifier, columnSpecs } from '../../helpers/schema';
 import { documentIdValue } from '../../parameters';
 import type { GristClient } from '../../transport';
-import { createTables } from '../../transport/api';
+import { TableCache, createTables } from '../../transport/api';
 import { documentLocator } from '../common.descriptions';
-import { columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
+import {
+	checkReferencedTables,
+	columnsCollection,
+	forEachSchemaItem,
+	readColumnInputs,
+	untieNewColumns,
+} from '../schema';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -28,12 +39,18 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** POST /api/docs/{doc}/tables: one table per item, with its columns. */
+/**
+ * POST /api/docs/{doc}/tables: one table per item, with its columns. A Reference to a table the
+ * document lacks is refused before (the new table itself, and tables created by earlier items,
+ * count); the IDs of columns given a Label are then untied from it (one PATCH, see
+ * untieNewColumns).
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
 		const tableId = checkIdentifier(
@@ -50,7 +67,26 @@ export async function execute(
 			);
 		}
 		const columns = columnSpecs(inputs);
+		await checkReferencedTables(
+			tables,
+			docId,
+			columns.map((spec, i) => ({
+				type: (spec.fields as IDataObject).type,
+				field: `Columns (column ${i + 1}): Referenced Table`,
+			})),
+			itemIndex,
+			[tableId],
+		);
 		const [id] = await createTables(client, docId, [{ id: tableId, columns }], itemIndex);
+		await tables.add(docId, id ?? tableId);
+		await untieNewColumns(
+			client,
+			{ docId, tableId: id ?? tableId },
+			columns.flatMap((spec) =>
+				(spec.fields as IDataObject).label !== undefined ? [String(spec.id)] : [],
+			),
+			itemIndex,
+		);
 		return { id, columns: columns.map((c) => c.id) };
 	});
 }
