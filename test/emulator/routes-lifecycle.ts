@@ -18,7 +18,9 @@
  *   `Content-Type: application/x-sqlite3`, `attachment; filename="<title or name>.grist"`.
  * - POST /api/workspaces/{wid}/import, multipart `upload` (+ `documentName`): a new document from
  *   a CSV/TSV, XLSX or `.grist` file (import-file.ts); answers `{id, title}` (title: the file's
- *   base name). Unreadable file: 400 with Grist's parser message.
+ *   base name). Unreadable file: 400 with Grist's parser message, and the document, created
+ *   before the file was read, stays in the workspace without tables (as in grist-core: the error
+ *   body does not name it).
  */
 import type { Ctx, Route } from './context';
 import {
@@ -251,14 +253,16 @@ export const lifecycleRoutes: Route[] = [
 			if (c.body.kind !== 'multipart' || files.length === 0)
 				throw new ApiError(400, 'uploadId parameter cannot be understood as an integer: undefined');
 			const file = files[0];
-			const ws = targetWorkspace(c, wid);
+			const ws = askForHelp(() => targetWorkspace(c, wid));
 			const { base } = splitName(file.fileName);
+			// DocManager.importDocToWorkspace registers the document in the workspace before it
+			// reads the file, and nothing removes it when reading fails: it stays, without tables
 			const doc = newDoc(c, ws, fields.documentName || base);
 			try {
 				await importInto(c, doc, file.fileName, file.data);
 			} catch (e) {
-				c.store.docs.delete(doc.id);
-				if (e instanceof ImportError) throw new ApiError(400, e.message);
+				doc.tables = [];
+				if (e instanceof ImportError) throw new ApiError(400, e.message, { tips: ASK_FOR_HELP });
 				throw e;
 			}
 			return { id: doc.id, title: base };

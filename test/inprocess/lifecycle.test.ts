@@ -176,10 +176,11 @@ describe('document importFile', () => {
 			url: `${fx.site}/doc/${String(doc.id)}`,
 		});
 		expect(requests()).toEqual([
+			`GET /o/demo/api/workspaces/${demo.workspace2Id}`,
 			`POST /o/demo/api/workspaces/${demo.workspace2Id}/import`,
 			`GET /o/demo/api/docs/${String(doc.id)}`,
 		]);
-		expect(emu.log[0].body).toEqual({
+		expect(emu.log[1].body).toEqual({
 			files: [{ field: 'upload', fileName: 'clients.csv', size: csv.length }],
 			fields: { documentName: 'Clients' },
 		});
@@ -201,7 +202,17 @@ describe('document importFile', () => {
 		expect(await records(String(items[0].json.id), 'People')).toHaveLength(1);
 	});
 
-	it("a file Grist cannot read: Grist's message, and a hint naming the binary field", async () => {
+	it("a file Grist cannot read: Grist's message, a hint naming the binary field, and the empty document Grist created is deleted (#30)", async () => {
+		const docsOf = async (wid: number) =>
+			(
+				(await (
+					await fetch(`${emu.url}/api/workspaces/${wid}`, {
+						headers: { Authorization: `Bearer ${demo.apiKey}` },
+					})
+				).json()) as { docs: Array<{ id: string; name: string }> }
+			).docs;
+		const before = await docsOf(demo.workspaceId);
+		emu.clearLog();
 		const { error } = await runDoc(
 			{ operation: 'importFile', workspace: rl('id', String(demo.workspaceId)) },
 			{ input: [{ json: {}, binary: { data: file('garbage', 'book.xlsx', 'application/zip') } }] },
@@ -209,6 +220,70 @@ describe('document importFile', () => {
 		expect(error?.httpCode).toBe('400');
 		expect(error?.message).toContain('Failed to parse Excel file');
 		expect(error?.description).toContain('"book.xlsx" of the binary field "data"');
+		expect(error?.description).toMatch(
+			/Grist had created the document "book" \(ID \w+\) in workspace \d+ before reading the file; this empty document was deleted, so nothing is left behind\./,
+		);
+		const left = emu.log.find((e) => e.method === 'DELETE')!;
+		expect(requests()).toEqual([
+			`GET /o/demo/api/workspaces/${demo.workspaceId}`,
+			`POST /o/demo/api/workspaces/${demo.workspaceId}/import`,
+			`GET /o/demo/api/workspaces/${demo.workspaceId}`,
+			`GET ${left.path}/tables`,
+			`DELETE ${left.path}`,
+		]);
+		expect(await docsOf(demo.workspaceId)).toEqual(before);
+	});
+
+	it('never deletes a document the workspace had before, nor one with tables; names what it cannot delete', async () => {
+		// a document of the same name existed before: kept; the new empty one goes
+		const mine = await runDoc(
+			{
+				operation: 'importFile',
+				workspace: rl('id', String(demo.workspace2Id)),
+				documentName: 'Same',
+			},
+			{ input: [{ json: {}, binary: { data: file('a,b\n1,2\n', 'ok.csv', 'text/csv') } }] },
+		);
+		expect(mine.error).toBeUndefined();
+		emu.clearLog();
+		const failed = await runDoc(
+			{
+				operation: 'importFile',
+				workspace: rl('id', String(demo.workspace2Id)),
+				documentName: 'Same',
+			},
+			{ input: [{ json: {}, binary: { data: file('x', 'bad.png', 'image/png') } }] },
+		);
+		expect(failed.error?.message).toBe('File format is not supported.');
+		expect(failed.error?.description).toMatch(/"Same" \(ID \w+\).*was deleted/);
+		const deleted = emu.log.filter((e) => e.method === 'DELETE');
+		expect(deleted).toHaveLength(1);
+		expect(deleted[0].path).not.toContain(String(mine.items[0].json.id));
+		const kept = await fetch(`${emu.url}/api/docs/${String(mine.items[0].json.id)}`, {
+			headers: { Authorization: `Bearer ${demo.apiKey}` },
+		});
+		expect(kept.status).toBe(200);
+		// when the deletion fails, the error names the document left behind
+		emu.clearLog();
+		emu.fault({
+			method: 'DELETE',
+			path: /\/api\/docs\//,
+			status: 500,
+			body: { error: 'disk busy' },
+		});
+		const stuck = await runDoc(
+			{ operation: 'importFile', workspace: rl('id', String(demo.workspace2Id)) },
+			{ input: [{ json: {}, binary: { data: file('x', 'stuck.png', 'image/png') } }] },
+		);
+		emu.clearFaults();
+		expect(stuck.error?.description).toMatch(
+			/Grist created the document "stuck" \(ID (\w+)\) in workspace \d+ before reading the file, and it could not be deleted \(.*\): delete it in Grist\./,
+		);
+		const stuckId = /ID (\w+)/.exec(stuck.error?.description ?? '')![1];
+		const still = await fetch(`${emu.url}/api/docs/${stuckId}`, {
+			headers: { Authorization: `Bearer ${demo.apiKey}` },
+		});
+		expect(still.status).toBe(200);
 	});
 
 	it('a missing binary field is refused before the request, naming the item', async () => {

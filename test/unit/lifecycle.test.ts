@@ -3,6 +3,7 @@ import {
 	backupFileName,
 	documentUrl,
 	importFileName,
+	importedDocumentName,
 	parseUserActions,
 } from '../../nodes/Grist/helpers/lifecycle';
 
@@ -56,5 +57,16 @@ describe('importFileName', () => {
 			),
 		).toBe('upload.xlsx');
 		expect(importFileName('data', 'application/octet-stream')).toBe('data');
+	});
+});
+
+describe('importedDocumentName (#30: how Grist names the document of an import)', () => {
+	it('is the Document Name, else the file name without its last extension, else "Untitled upload"', () => {
+		expect(importedDocumentName('book.xlsx', 'Clients')).toBe('Clients');
+		expect(importedDocumentName('book.xlsx', '')).toBe('book');
+		expect(importedDocumentName(' b .csv')).toBe('b');
+		expect(importedDocumentName('x.tar.gz')).toBe('x.tar');
+		expect(importedDocumentName('noext')).toBe('noext');
+		expect(importedDocumentName('.grist')).toBe('Untitled upload');
 	});
 });

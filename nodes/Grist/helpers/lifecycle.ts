@@ -61,6 +61,19 @@ export function parseUserActions(raw: unknown): unknown[][] {
 	return list as unknown[][];
 }
 
+/**
+ * The name Grist gives the document of an import (DocManager `_doImportDoc` / `register`): the
+ * Document Name when given, else the file name without its last extension, trimmed, or
+ * "Untitled upload" when nothing is left (as `path.basename(name, extname("X" + name))`).
+ */
+export function importedDocumentName(fileName: string, documentName?: string): string {
+	if (documentName !== undefined && documentName !== '') return documentName;
+	const base = fileName.slice(fileName.lastIndexOf('/') + 1);
+	const dot = base.lastIndexOf('.');
+	const stem = dot >= 0 ? base.slice(0, dot) : base;
+	return stem.trim() || 'Untitled upload';
+}
+
 /** A file name the import can read: the binary's name, else one made from its MIME type. */
 export function importFileName(fileName: string | undefined, mimeType: string | undefined): string {
 	if (fileName && /\.[A-Za-z0-9]+$/.test(fileName)) return fileName;

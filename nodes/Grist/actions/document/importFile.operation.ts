@@ -1,17 +1,24 @@
 import type {
 	IBinaryData,
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { getDocument, importDocument } from '../../transport/api';
+import {
+	deleteDocument,
+	fetchTables,
+	getDocument,
+	getWorkspace,
+	importDocument,
+} from '../../transport/api';
 import { workspaceIdValue } from '../../parameters';
 import { withHint } from '../../helpers/errors';
-import { documentUrl, importFileName } from '../../helpers/lifecycle';
+import { documentUrl, importFileName, importedDocumentName } from '../../helpers/lifecycle';
 import { workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -39,6 +46,60 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['importFile'] } },
 	properties,
 );
+
+interface WorkspaceDoc {
+	id: string;
+	name?: string;
+}
+
+function workspaceDocs(ws: IDataObject): WorkspaceDoc[] {
+	return Array.isArray(ws.docs) ? (ws.docs as WorkspaceDoc[]) : [];
+}
+
+/**
+ * After a failed import: Grist registers the new document in the workspace before it reads the
+ * file (DocManager.importDocToWorkspace → `_doImportDoc`: `register`, then the parse), and keeps
+ * it when reading fails; its error does not name it. The document left is found as the one
+ * document of the workspace that was not there `before`, named as Grist names the import, and
+ * without tables (or that cannot be opened); it is deleted. Never a document the workspace had
+ * before, nor one with tables, nor when several match (then they are named). Returns what to
+ * add to the error, or undefined when the import left nothing.
+ */
+async function removeFailedImport(
+	client: GristClient,
+	wid: number,
+	before: Set<string>,
+	name: string,
+	itemIndex: number,
+): Promise<string | undefined> {
+	let docs: WorkspaceDoc[];
+	try {
+		docs = workspaceDocs(await getWorkspace(client, wid, itemIndex));
+	} catch {
+		return `Grist may have left an empty document named "${name}" in workspace ${wid} (it creates the document before reading the file); delete it in Grist if so.`;
+	}
+	const left = docs.filter((d) => !before.has(d.id) && d.name === name);
+	if (left.length === 0) return undefined;
+	const named = left.map((d) => `"${name}" (ID ${d.id})`).join(', ');
+	if (left.length > 1) {
+		return `Grist creates the document before reading the file; workspace ${wid} now has ${left.length} new documents named so: ${named}. None was deleted, as it is unclear which one this import left: delete the empty one in Grist.`;
+	}
+	const doc = left[0];
+	const tables = await fetchTables(client, doc.id, { itemIndex }).then(
+		(t) => t.length,
+		(e: unknown) => (e instanceof NodeApiError ? 0 : -1),
+	);
+	if (tables !== 0) {
+		return `Grist created the document ${named} in workspace ${wid} before reading the file; it was kept because ${tables > 0 ? 'it has tables' : 'it could not be checked'}: delete it in Grist if it is not yours.`;
+	}
+	const removal = await deleteDocument(client, doc.id, itemIndex).then(
+		() => undefined,
+		(e: unknown) => (e instanceof Error ? e.message : String(e)),
+	);
+	return removal === undefined
+		? `Grist had created the document ${named} in workspace ${wid} before reading the file; this empty document was deleted, so nothing is left behind.`
+		: `Grist created the document ${named} in workspace ${wid} before reading the file, and it could not be deleted (${removal}): delete it in Grist.`;
+}
 
 /**
  * POST /api/workspaces/{wid}/import: Grist reads the file (column types guessed as in its
@@ -85,20 +146,38 @@ export async function execute(
 			fileName,
 		);
 		if (documentName !== '') form.append('documentName', documentName);
+		const hints: Array<[RegExp, string]> = [
+			[
+				/Failed to parse|not supported|could not be/i,
+				`Grist could not read the file "${fileName}" of the binary field "${property}". It reads CSV, TSV, XLSX, JSON and .grist files; check the file and its extension.`,
+			],
+			[
+				/access denied|workspace not found/i,
+				`Check the Workspace (${wid}): it must exist and you need the Editor or Owner role there.`,
+			],
+		];
+		// the documents the workspace holds before: only a document added since can be removed
+		let before: Set<string>;
+		try {
+			before = new Set(workspaceDocs(await getWorkspace(client, wid, itemIndex)).map((d) => d.id));
+		} catch (error) {
+			throw withHint(error, hints);
+		}
 		let created: { id: string; title?: string };
 		try {
 			created = await importDocument(client, wid, form, itemIndex);
 		} catch (error) {
-			throw withHint(error, [
-				[
-					/Failed to parse|not supported|could not be/i,
-					`Grist could not read the file "${fileName}" of the binary field "${property}". It reads CSV, TSV, XLSX, JSON and .grist files; check the file and its extension.`,
-				],
-				[
-					/access denied|workspace not found/i,
-					`Check the Workspace (${wid}): it must exist and you need the Editor or Owner role there.`,
-				],
-			]);
+			const failure = withHint(error, hints);
+			const note = await removeFailedImport(
+				client,
+				wid,
+				before,
+				importedDocumentName(fileName, documentName),
+				itemIndex,
+			);
+			if (note && (failure instanceof NodeApiError || failure instanceof NodeOperationError))
+				failure.description = failure.description ? `${failure.description} ${note}` : note;
+			throw failure;
 		}
 		const doc = await getDocument(client, created.id, itemIndex);
 		return { ...doc, url: documentUrl(client.server.base, created.id), fileName };
