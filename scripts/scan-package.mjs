@@ -125,8 +125,9 @@ async function main() {
 
 	const failures = [];
 	const check = async (label, dir, patterns) => {
+		const started = Date.now();
 		const result = await analyzePackage(dir, patterns);
-		if (result.passed) log(`${label}: passed`);
+		if (result.passed) log(`${label}: passed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 		else {
 			// file names relative to the folder checked, not to this run's scratch folder
 			const details = (result.details ?? '').split(`${dir}/`).join('');
@@ -135,7 +136,9 @@ async function main() {
 	};
 
 	if (!tarball) await check('sources (scanner source patterns)', root, SOURCE_FILE_PATTERNS);
+	const packStarted = Date.now();
 	const tgz = tarball ?? (await buildAndPack(tscRun));
+	if (!tarball) log(`built and packed (${((Date.now() - packStarted) / 1000).toFixed(1)} s more)`);
 	await check(`tarball${tarball ? ` ${tarball}` : ' (npm pack of a fresh build)'}`, unpack(tgz));
 
 	if (failures.length > 0) {
