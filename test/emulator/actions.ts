@@ -170,8 +170,10 @@ export function updateRows(c: Ctx, t: Table, updates: Array<{ id: number; values
 /** POST /records/delete and /data/delete (BulkRemoveRecord): ids that do not exist are ignored (the data engine skips them). */
 export function deleteRows(c: Ctx, doc: Doc, t: Table, body: unknown): null {
 	if (!Array.isArray(body)) throw invalidPayload('body is not an array');
+	// measured: `["x"]` fails the data engine's row-id assertion (an empty message after the name)
 	for (const id of body)
-		if (typeof id !== 'number') throw new ApiError(400, `Invalid row id ${id}`);
+		if (typeof id !== 'number')
+			throw new ApiError(400, 'Error manipulating data: [Sandbox] AssertionError ');
 	c.store.removeRows(t, body as number[]);
 	doc.updatedAt = c.store.now();
 	return null;

@@ -10,12 +10,20 @@ export function parseIsoDate(s: string): number | undefined {
 	return m ? Date.UTC(+m[1], +m[2] - 1, +m[3]) / 1000 : undefined;
 }
 
-/** A Date column's ValueParser: an ISO date, or M/D/YYYY (whatever the column's dateFormat). */
-export function parseDateOnly(s: string): number | undefined {
+/**
+ * A Date column's ValueParser (parseDate.ts `parseDateStrict`): the column's dateFormat
+ * (`YYYY-MM-DD` when it has none) with any separators, so an ISO date always, `M/D/YYYY` only
+ * for a format in month-day-year order and `D/M/YYYY` for day-month-year (measured on grist-core
+ * 1.7.17: "3/2/2024" stays text in a Date column without a format). Month names are not parsed.
+ */
+export function parseDateOnly(s: string, dateFormat?: string): number | undefined {
 	const iso = parseIsoDate(s);
 	if (iso !== undefined) return iso;
-	const m = s.trim().match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/);
-	return m ? Date.UTC(+m[3], +m[1] - 1, +m[2]) / 1000 : undefined;
+	const m = s.trim().match(/^(\d{1,2})[-/. ](\d{1,2})[-/. ](\d{4})$/);
+	const order = (dateFormat ?? '').replace(/[^DMY]/g, '').replace(/(.)\1+/g, '$1');
+	if (!m || (order !== 'MDY' && order !== 'DMY')) return undefined;
+	const [month, day] = order === 'MDY' ? [+m[1], +m[2]] : [+m[2], +m[1]];
+	return Date.UTC(+m[3], month - 1, day) / 1000;
 }
 
 /** Offset (ms) of `tz` from UTC at the given UTC instant. */

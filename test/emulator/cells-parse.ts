@@ -57,7 +57,9 @@ export function parseCell(store: Store, doc: Doc, col: Column, value: unknown): 
 			return n === undefined ? value : n;
 		}
 		case 'Date': {
-			const d = parseDateOnly(value);
+			const opts = tryParseJson(col.widgetOptions || '{}');
+			const format = opts.ok ? (opts.value as { dateFormat?: unknown }).dateFormat : undefined;
+			const d = parseDateOnly(value, typeof format === 'string' ? format : undefined);
 			return d === undefined ? value : d;
 		}
 		case 'DateTime': {

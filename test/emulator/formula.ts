@@ -5,6 +5,18 @@
  */
 import { convertCell, isErrorCell } from './cells-convert';
 import type { Column, Row, Table } from './model';
+import { baseType, defaultFor } from './model';
+
+/**
+ * objtypes.py `AltText`: text held by a non-text column, as formulas see it. `str()` gives the
+ * text, `int()`/`float()` parse it, and arithmetic raises TypeError (Python finds no operator
+ * for an AltText), so `$Age * 2` of a Numeric cell holding "old" is an error, not "oldold".
+ */
+class AltText {
+	constructor(readonly text: string) {}
+}
+/** Column types whose cells are not text: a string there is an AltText (cells-convert.ts). */
+const TEXT_TYPES = new Set(['Text', 'Choice', 'Any']);
 
 type Tok = { t: 'num' | 'str' | 'col' | 'name' | 'op'; v: string };
 
@@ -53,6 +65,11 @@ type Node = (ctx: Ctx) => unknown;
 
 function num(v: unknown, op: string, other: unknown): number {
 	if (typeof v === 'number') return v;
+	if (v instanceof AltText && (op === 'int' || op === 'float')) {
+		const n = Number(v.text);
+		if (v.text.trim() !== '' && Number.isFinite(n)) return n;
+		throw new FormulaError('ValueError', `could not convert string to float: '${v.text}'`);
+	}
 	if (typeof v === 'boolean') return v ? 1 : 0;
 	throw new FormulaError(
 		'TypeError',
@@ -64,6 +81,7 @@ function pyType(v: unknown): string {
 	if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
 	if (typeof v === 'string') return 'str';
 	if (typeof v === 'boolean') return 'bool';
+	if (v instanceof AltText) return 'AltText';
 	return 'list';
 }
 
@@ -105,7 +123,12 @@ const FUNCS: Record<string, (ctx: Ctx, args: unknown[]) => unknown> = {
 		if (Array.isArray(v)) return v[0] === 'L' ? v.length - 1 : v.length;
 		throw new FormulaError('TypeError', `object of type '${pyType(v)}' has no len()`);
 	},
-	str: (_c, a) => (a[0] === null || a[0] === undefined ? 'None' : String(a[0])),
+	str: (_c, a) =>
+		a[0] === null || a[0] === undefined
+			? 'None'
+			: a[0] instanceof AltText
+				? a[0].text
+				: String(a[0]),
 	int: (_c, a) => Math.trunc(num(a[0], 'int', a[0])),
 	float: (_c, a) => num(a[0], 'float', a[0]),
 	round: (_c, a) => {
@@ -221,9 +244,11 @@ function compiled(formula: string): Node | FormulaError {
 
 /** `$colId` of a row: an unknown column raises AttributeError. */
 function columnValue(t: Table, row: Row, colId: string): unknown {
-	if (colId !== 'id' && !t.columns.some((c) => c.id === colId))
+	const col = t.columns.find((c) => c.id === colId);
+	if (colId !== 'id' && !col)
 		throw new FormulaError('AttributeError', `Table '${t.id}' has no column '${colId}'`);
-	return row[colId];
+	const v = row[colId];
+	return typeof v === 'string' && col && !TEXT_TYPES.has(baseType(col.type)) ? new AltText(v) : v;
 }
 
 /** A formula reading an error cell raises that error again. */
@@ -259,7 +284,9 @@ export class RowEvaluator {
 			inProgress.add(colId);
 			try {
 				if (f.node instanceof FormulaError) throw f.node;
-				out[colId] = f.node(ctx);
+				// an empty formula column holds its type's default (Text "", Numeric 0, Any None)
+				const v = f.col.formula.trim() === '' ? defaultFor(f.col.type) : f.node(ctx);
+				out[colId] = v instanceof AltText ? v.text : v;
 			} catch (e) {
 				out[colId] = errorCell(e);
 			}

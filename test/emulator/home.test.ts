@@ -40,6 +40,7 @@ describe('orgs', () => {
 			name: 'Demo Owner',
 			picture: null,
 			ref: expect.any(String),
+			createdAt: expect.any(String),
 			type: 'login',
 		});
 		expect(Object.keys(team).sort()).toEqual([
@@ -105,7 +106,7 @@ describe('orgs', () => {
 				name: 'CRM',
 				access: 'owners',
 				isPinned: false,
-				urlId: null,
+				urlId: demo.docId.slice(0, 12), // HomeDBManager.addDocument: a 12-character prefix of the id
 				trunkId: null,
 				type: null,
 				forks: [],

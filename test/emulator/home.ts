@@ -14,7 +14,14 @@ export function showRemoved(c: Ctx): boolean {
 }
 
 export function userOwner(u: User) {
-	return { id: u.id, name: u.name, picture: null, ref: u.ref, type: 'login' };
+	return {
+		id: u.id,
+		name: u.name,
+		picture: null,
+		ref: u.ref,
+		createdAt: u.createdAt,
+		type: 'login',
+	};
 }
 
 /** An org as listed (GET /api/orgs, workspaces' `org`); `withAccess: false` for the `org` inside GET /api/workspaces/{id}. */

@@ -65,14 +65,35 @@ export function readBody(
 	});
 }
 
-/** JSON.parse as a result value: the parsed value, or the parser's own message. */
+/**
+ * JSON.parse's message as the Node that grist-core runs on (22) words it, whatever Node runs the
+ * emulator: V8 12 (Node 22) ends a positioned message with ` (line L column C)`, V8 11 (Node 20)
+ * stops at `at position N`. Lines break at `\n`, `\r\n` and a lone `\r` (measured with Node
+ * 22.23: `{\r bad` → position 3, line 2 column 2).
+ */
+export function v8JsonMessage(text: string, message: string): string {
+	const m = /at position (\d+)$/.exec(message);
+	if (!m) return message;
+	let line = 1;
+	let column = 1;
+	for (let i = 0; i < Number(m[1]) && i < text.length; i++) {
+		const ch = text[i];
+		if (ch === '\n' || (ch === '\r' && text[i + 1] !== '\n')) {
+			line++;
+			column = 1;
+		} else if (ch !== '\r') column++;
+	}
+	return `${message} (line ${line} column ${column})`;
+}
+
+/** JSON.parse as a result value: the parsed value, or the parser's message (Node 22's words). */
 export function tryParseJson(
 	text: string,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
 	try {
 		return { ok: true, value: JSON.parse(text) };
 	} catch (e) {
-		return { ok: false, message: (e as Error).message };
+		return { ok: false, message: v8JsonMessage(text, (e as Error).message) };
 	}
 }
 

@@ -63,13 +63,13 @@
  * Known approximations and guesses (the reference and grist-core were silent or too large to
  * mirror): formulas are a small Python subset (arithmetic, $col, NOW, TODAY, len, str, int,
  * float, round, UPPER, LOWER), NOW() is the emulator clock; parsing follows ValueParser loosely
- * (numbers with `,` grouping, `(1)`, `%`, a currency sign; dates YYYY-MM-DD or M/D/YYYY whatever
- * the column's dateFormat); Python's float("inf"/"nan") is kept as text (JSON cannot carry it);
+ * (numbers with `,` grouping, `(1)`, `%`, a currency sign; dates YYYY-MM-DD, and M/D/YYYY or
+ * D/M/YYYY when the column's dateFormat has that order); Python's float("inf"/"nan") is kept as text (JSON cannot carry it);
  * values compare with JSON equality where Python would say 1 == 1.0 == True; the billing account
  * in GET /orgs/{id} has grist-core's keys but guessed values (product "Free", the org's owners
  * are its managers); GET /docs/{id} lists the urlId as the only alias and no forks (empty arrays
- * also in workspace listings for signed-in callers); `parentPos` numbers columns by position;
- * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `Invalid row id`;
+ * also in workspace listings for signed-in callers);
+ * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `… AssertionError ` (measured);
  * POST /columns' defaults follow grist-core's AddColumn source (isFormula true) — not measured.
  *
  * Lifecycle (routes-lifecycle.ts, from grist-core's source, not measured): GET /workspaces/{wid} of
@@ -817,6 +817,8 @@ export class GristEmulator {
 		else hostname = hostname.replace(/:\d+$/, '');
 		const base = this.opts.baseDomain;
 		if (!hostname || LOCAL_HOSTS.has(hostname) || hostname === base) {
+			// `/o/docs` is the merged personal site, as `docs.<base>` (grist-core's mergedOrgDomain)
+			if (pathOrg === 'docs' && !this.store.orgByKey('docs')) return { kind: 'merged' };
 			return pathOrg ? { kind: 'org', key: pathOrg } : { kind: 'none' };
 		}
 		if (hostname.endsWith(`.${base}`)) {

@@ -33,6 +33,7 @@ export interface User {
 	name: string;
 	apiKey: string | null;
 	ref: string;
+	createdAt: string;
 }
 
 export interface Org {
@@ -61,6 +62,12 @@ export interface Workspace {
 export interface Column {
 	id: string;
 	colRef: number;
+	/**
+	 * `_grist_Tables_column.parentPos`: one position column for every table's columns, a new
+	 * column appended after all (max + 1: a new document's Table1 has 1–4, the next table's
+	 * columns follow on; measured on grist-core 1.7.17).
+	 */
+	parentPos: number;
 	type: string;
 	label: string;
 	formula: string;
@@ -80,6 +87,8 @@ export interface Table {
 	id: string;
 	tableRef: number;
 	primaryViewId: number;
+	/** The primary view's section (`_grist_Views_section`; not in the API, it only takes a row id). */
+	viewSectionRef: number;
 	rawViewSectionRef: number;
 	recordCardViewSectionRef: number;
 	summarySourceTable: number;
@@ -115,7 +124,6 @@ export interface Doc {
 	tables: Table[];
 	attachments: Map<number, Attachment>;
 	maxAttId: number;
-	nextRef: number;
 	/** Soft delete (POST /docs/{docId}/remove): in the trash since then (routes-lifecycle.ts). */
 	removedAt?: string | null;
 }
@@ -286,7 +294,14 @@ export class Store {
 		if (existing) return existing;
 		const id = this.nextUserId++;
 		const e = email.trim().toLowerCase();
-		const user: User = { id, email: e, name: name ?? '', apiKey: null, ref: makeId(22) };
+		const user: User = {
+			id,
+			email: e,
+			name: name ?? '',
+			apiKey: null,
+			ref: makeId(22),
+			createdAt: this.now(),
+		};
 		this.users.set(id, user);
 		if (personal) {
 			const org = this.createOrg({ name: 'Personal', domain: `docs-${id}`, personalOwner: id });
@@ -345,10 +360,11 @@ export class Store {
 		d: { name: string; id?: string; urlId?: string | null; isPinned?: boolean },
 	): Doc {
 		const t = this.now();
+		const id = d.id ?? makeId(22);
 		const doc: Doc = {
-			id: d.id ?? makeId(22),
+			id,
 			name: d.name,
-			urlId: d.urlId ?? null,
+			urlId: d.urlId === undefined ? this.defaultUrlId(id) : d.urlId,
 			isPinned: d.isPinned ?? false,
 			workspaceId: wsId,
 			acl: new Map(),
@@ -360,10 +376,19 @@ export class Store {
 			tables: [],
 			attachments: new Map(),
 			maxAttId: 0,
-			nextRef: 1,
 		};
 		this.docs.set(doc.id, doc);
 		return doc;
+	}
+
+	/**
+	 * HomeDBManager.addDocument: a new document's urlId is the shortest prefix of its id, at least
+	 * 12 characters (MIN_URLID_PREFIX_LENGTH), that no other document uses.
+	 */
+	defaultUrlId(id: string): string {
+		const used = new Set([...this.docs.values()].map((x) => x.urlId));
+		for (let n = 12; n < id.length; n++) if (!used.has(id.slice(0, n))) return id.slice(0, n);
+		return id;
 	}
 
 	orgByKey(key: number | string): Org | undefined {
@@ -456,13 +481,28 @@ export class Store {
 		return t;
 	}
 
+	/**
+	 * Grist's AddTable (useractions.py `doAddTable`): a `_grist_Tables` row, its columns (manualSort
+	 * first), a primary view with its section, then the raw and record-card sections. Each
+	 * metadata table numbers its own rows, max + 1 (table.py `next_row_id`): a new document's
+	 * Table1 is tableRef 1, view 1, sections 1–3, columns 1–4, and the next table follows on.
+	 */
 	addTable(doc: Doc, tableId: string): Table {
+		const next = (refs: number[]) => Math.max(0, ...refs) + 1;
+		const section = next(
+			doc.tables.flatMap((x) => [
+				x.viewSectionRef,
+				x.rawViewSectionRef,
+				x.recordCardViewSectionRef,
+			]),
+		);
 		const t: Table = {
 			id: tableId,
-			tableRef: doc.nextRef++,
-			primaryViewId: doc.nextRef++,
-			rawViewSectionRef: doc.nextRef++,
-			recordCardViewSectionRef: doc.nextRef++,
+			tableRef: next(doc.tables.map((x) => x.tableRef)),
+			primaryViewId: next(doc.tables.map((x) => x.primaryViewId)),
+			viewSectionRef: section,
+			rawViewSectionRef: section + 1,
+			recordCardViewSectionRef: section + 2,
 			summarySourceTable: 0,
 			columns: [],
 			rows: new Map(),
@@ -477,12 +517,16 @@ export class Store {
 	addColumn(
 		doc: Doc,
 		t: Table,
-		c: Partial<Omit<Column, 'colRef' | 'widgetOptions'>> & { id: string; widgetOptions?: unknown },
+		c: Partial<Omit<Column, 'colRef' | 'parentPos' | 'widgetOptions'>> & {
+			id: string;
+			widgetOptions?: unknown;
+		},
 	): Column {
 		const type = c.type ?? 'Any';
 		const col: Column = {
 			id: c.id,
-			colRef: doc.nextRef++,
+			colRef: Math.max(0, ...doc.tables.flatMap((x) => x.columns.map((y) => y.colRef))) + 1,
+			parentPos: Math.max(0, ...doc.tables.flatMap((x) => x.columns.map((y) => y.parentPos))) + 1,
 			type,
 			label: c.label ?? c.id,
 			formula: c.formula ?? '',

@@ -20,12 +20,35 @@ function cloneTables(doc: Doc): Table[] {
 	}));
 }
 
+/** The user actions GranularAccess.ts classifies (SPECIAL, SURPRISING, OK, OTHER_RECOGNIZED_ACTIONS). */
+const GRIST_ACTIONS = new Set(
+	(
+		'AddColumn AddEmptyRule AddEmptyTable AddHiddenColumn AddOrUpdateRecord AddRawTable AddRecord ' +
+		'AddReverseColumn AddTable AddView AddViewSection AddVisibleColumn ApplyDocActions ' +
+		'ApplyUndoActions BulkAddOrUpdateRecord BulkAddRecord BulkRemoveRecord BulkUpdateRecord ' +
+		'Calculate ConvertFromColumn CopyFromColumn CreateViewSection DetachSummaryViewSection ' +
+		'DuplicateTable EvalCode FillTransformRuleColIds GenImporterView InitNewDoc ' +
+		'MakeImportTransformColumns MaybeCopyDisplayFormula ModifyColumn RemoveColumn RemoveRecord ' +
+		'RemoveTable RemoveView RemoveViewSection RenameChoices RenameColumn RenameTable ' +
+		'ReplaceTableData RespondToRequests SetDisplayFormula TransformAndFinishImport ' +
+		'UpdateCurrentTime UpdateRecord UpdateSummaryViewSection'
+	).split(' '),
+);
+
 function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
-	if (!Array.isArray(actions) || actions.some((a) => !Array.isArray(a) || typeof a[0] !== 'string'))
+	// ActiveDoc.applyUserActions asserts the array (a 500 with the assertion's text)
+	if (!Array.isArray(actions)) throw new ApiError(500, '`actions` parameter should be an array.');
+	if (actions.some((a) => !Array.isArray(a) || typeof a[0] !== 'string'))
 		throw invalidPayload('body is not an array of user actions');
+	// GranularAccess refuses an action name it does not know before the data engine sees it
+	for (const a of actions as unknown[][])
+		if (!GRIST_ACTIONS.has(String(a[0])))
+			throw new ApiError(
+				500,
+				`Blocked by access rules: '${String(a[0])}' actions are not controlled`,
+			);
 	const noparse = flag(c, 'noparse');
 	const backup = cloneTables(doc);
-	const backupRef = doc.nextRef;
 	const sbx = (msg: string) => new ApiError(500, `[Sandbox] ${msg}`);
 	const tableOf = (id: unknown): Table => {
 		const t = c.store.table(doc, String(id));
@@ -113,10 +136,12 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 						infos.map(({ id: colId, ...fields }) => ({ id: colId, fields })),
 						'table',
 					);
+					// useractions.py doAddTable: the primary view (doAddView) is in `views`, with its section
 					return {
 						id: t.tableRef,
 						table_id: t.id,
 						columns: t.columns.filter((x) => !isHiddenCol(x.id)).map((x) => x.id),
+						views: [{ id: t.primaryViewId, sections: [t.viewSectionRef] }],
 					};
 				}
 				case 'RemoveTable': {
@@ -172,7 +197,6 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 	} finally {
 		if (!applied) {
 			doc.tables = backup;
-			doc.nextRef = backupRef;
 		}
 	}
 }

@@ -3,6 +3,7 @@
  * raw), POST /data (add), PATCH /data (update), POST /data/delete, on
  * /api/docs/{docId}/tables/{tableId}.
  */
+import { isErrorCell } from './cells-convert';
 import type { Ctx, Route } from './context';
 import { json } from './context';
 import { RowWriter, deleteRows } from './actions';
@@ -13,7 +14,12 @@ import type { Doc, Table } from './model';
 function getData(c: Ctx, t: Table) {
 	const rows = queryRows(c, t, queryFromRequest(c));
 	const out: Record<string, unknown[]> = { id: rows.map((r) => r.id) };
-	for (const col of t.columns) out[col.id] = rows.map((r) => r.row[col.id] ?? null);
+	// measured: an error cell is `["E", kind]` here, without the message
+	for (const col of t.columns)
+		out[col.id] = rows.map((r) => {
+			const v = r.row[col.id] ?? null;
+			return isErrorCell(v) ? (v as unknown[]).slice(0, 2) : v;
+		});
 	return out;
 }
 

@@ -6,9 +6,28 @@
 import type { Route } from './context';
 import { docWorkerAccess, json, ownerOrDeny, resolveDoc } from './context';
 import { childAccessList, patchAccess } from './access';
-import { checkKeys, checkUrlId, docForHome, docJson, orgJson, requireName, wsBase } from './home';
+import {
+	checkKeys,
+	checkUrlId,
+	docForHome,
+	docJson,
+	orgJson,
+	requireName,
+	userOwner,
+	wsBase,
+} from './home';
+import { billingAccountJson } from './routes-orgs';
 import { ApiError } from './http';
 import { atLeast } from './model';
+
+/** The billing account of a document's org: the org's, without `paid` and `isManager` (measured). */
+function docBillingAccount(
+	c: Parameters<typeof billingAccountJson>[0],
+	org: Parameters<typeof billingAccountJson>[1],
+) {
+	const { paid: _paid, isManager: _isManager, ...rest } = billingAccountJson(c, org);
+	return rest;
+}
 
 export const docsRoutes: Route[] = [
 	{
@@ -20,11 +39,17 @@ export const docsRoutes: Route[] = [
 			const org = c.store.orgs.get(ws.orgId)!;
 			// aliases: the doc's urlId (grist-core's Alias rows); forks (signed-in callers): none are emulated
 			const aliases = doc.urlId
-				? [{ orgId: org.id, urlId: doc.urlId, docId: doc.id, createdAt: doc.updatedAt }]
+				? [{ orgId: org.id, urlId: doc.urlId, docId: doc.id, createdAt: doc.createdAt }]
 				: [];
 			const out: Record<string, unknown> = { ...docJson(c, doc), aliases };
 			if (!c.isAnon) out.forks = [];
-			out.workspace = { ...wsBase(c, ws), org: orgJson(c, org) };
+			// measured: the workspace of a personal org names its owner, and the org its billing account
+			const owner = org.personalOwner ? c.store.users.get(org.personalOwner) : undefined;
+			out.workspace = {
+				...wsBase(c, ws),
+				...(owner ? { owner: userOwner(owner) } : {}),
+				org: { ...orgJson(c, org), billingAccount: docBillingAccount(c, org) },
+			};
 			return out;
 		},
 	},

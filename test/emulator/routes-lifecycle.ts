@@ -46,6 +46,18 @@ function wsOrDeny(c: Ctx, raw: string): Workspace {
 	return ws;
 }
 
+const ASK_FOR_HELP = [{ action: 'ask-for-help', message: 'Ask for help' }];
+
+/** DocManager.importDocToWorkspace (copies and imports) adds a tip to every error it passes on. */
+function askForHelp<T>(fn: () => T): T {
+	try {
+		return fn();
+	} catch (e) {
+		if (e instanceof ApiError) throw new ApiError(e.status, e.message, { tips: ASK_FOR_HELP });
+		throw e;
+	}
+}
+
 /** HomeDBManager.addDocument's checks on the target workspace. */
 function targetWorkspace(c: Ctx, wid: number): Workspace {
 	const ws = c.store.workspaces.get(wid);
@@ -74,7 +86,6 @@ function copyTables(src: Doc, dst: Doc, withData: boolean): void {
 			version: 0,
 		}),
 	);
-	dst.nextRef = src.nextRef;
 	if (withData) {
 		for (const a of src.attachments.values())
 			dst.attachments.set(a.id, { ...a, data: Buffer.from(a.data) });
@@ -214,7 +225,7 @@ export const lifecycleRoutes: Route[] = [
 						`asTemplate parameter should be a boolean: ${String(body.asTemplate)}`,
 					);
 			}
-			const ws = targetWorkspace(c, wid);
+			const ws = askForHelp(() => targetWorkspace(c, wid));
 			const doc = newDoc(c, ws, (body.documentName as string | undefined) ?? src.id);
 			copyTables(src, doc, !asTemplate);
 			return doc.id;

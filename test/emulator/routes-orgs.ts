@@ -25,7 +25,7 @@ import type { Org } from './model';
  * guess for a self-hosted server with GRIST_DEFAULT_PRODUCT=Free: one account per org, product
  * "Free", the org's owners are its managers.
  */
-function billingAccountJson(c: Ctx, org: Org) {
+export function billingAccountJson(c: Ctx, org: Org) {
 	return {
 		id: org.id,
 		features: null,
@@ -37,7 +37,7 @@ function billingAccountJson(c: Ctx, org: Org) {
 		externalId: null,
 		externalOptions: null,
 		paid: false,
-		product: { id: 1, name: 'Free', features: {} },
+		product: { id: 1, name: 'Free', features: { workspaces: true, vanityDomain: true } }, // measured
 		isManager: org.acl.get(c.user.id) === 'owners',
 	};
 }
@@ -49,7 +49,8 @@ function orgWorkspaces(c: Ctx, orgs: Org[]) {
 		for (const ws of c.store.workspaces.values()) {
 			if (ws.orgId !== org.id || !wsAccess(c, ws) || !wsListed(c, ws)) continue;
 			const item: Record<string, unknown> = { ...wsBase(c, ws), orgDomain: org.domain };
-			if (owner) item.owner = userOwner(owner);
+			// measured: here the personal org's owner also has its email and `anonymous`
+			if (owner) item.owner = { ...userOwner(owner), email: owner.email, anonymous: false };
 			// signed-in callers also get each doc's forks (none are emulated)
 			item.docs = visibleDocs(c, ws).map((d) =>
 				c.isAnon ? docJson(c, d) : { ...docJson(c, d), forks: [] },
@@ -77,7 +78,20 @@ export const orgsRoutes: Route[] = [
 		handler: (c, m) => {
 			const org = resolveOrg(c, m[1]);
 			orgAccessOrDeny(c, org);
-			return { ...orgJson(c, org), billingAccount: billingAccountJson(c, org) };
+			const out: Record<string, unknown> = {
+				...orgJson(c, org),
+				billingAccount: billingAccountJson(c, org),
+			};
+			// HomeDBManager.getOrg: the merged personal site (`docs`) is the personal org with id 0
+			// and domain `docs`
+			const merged =
+				org.personalOwner === c.user.id &&
+				((m[1] === 'docs' && !c.store.orgByKey('docs')) ||
+					(m[1] === 'current' && c.scope.kind === 'merged'));
+			if (merged) Object.assign(out, { id: 0, domain: 'docs' });
+			// UsersManager makes a personal org with the owner's pref { showGristTour: true }
+			if (org.personalOwner === c.user.id) out.userOrgPrefs = { showGristTour: true };
+			return out;
 		},
 	},
 	{

@@ -12,11 +12,11 @@ import type { Column, Doc, Table } from './model';
 import { isHiddenCol, tableIdent } from './model';
 import { validateBody } from './payload';
 
-function columnFields(t: Table, col: Column, pos: number) {
+function columnFields(t: Table, col: Column) {
 	return {
 		colRef: col.colRef,
 		parentId: t.tableRef,
-		parentPos: pos,
+		parentPos: col.parentPos,
 		type: col.type,
 		widgetOptions: col.widgetOptions,
 		isFormula: col.isFormula,
@@ -36,9 +36,8 @@ function columnFields(t: Table, col: Column, pos: number) {
 
 function columnsJson(t: Table, hidden: boolean) {
 	return t.columns
-		.map((col, i) => ({ col, i }))
-		.filter(({ col }) => hidden || !isHiddenCol(col.id))
-		.map(({ col, i }) => ({ id: col.id, fields: columnFields(t, col, i + 1) }));
+		.filter((col) => hidden || !isHiddenCol(col.id))
+		.map((col) => ({ id: col.id, fields: columnFields(t, col) }));
 }
 
 function tablesJson(c: Ctx, doc: Doc) {

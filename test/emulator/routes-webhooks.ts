@@ -151,7 +151,7 @@ function summary(doc: Doc, h: Webhook): unknown {
 		id: h.id,
 		fields: {
 			url: h.url,
-			...(h.authorization !== undefined ? { authorization: h.authorization } : {}),
+			authorization: h.authorization ?? '', // measured: "" for a webhook created without one
 			unsubscribeKey: h.unsubscribeKey,
 			eventTypes: h.eventTypes,
 			isReadyColumn: h.isReadyColumn,
@@ -161,7 +161,16 @@ function summary(doc: Doc, h: Webhook): unknown {
 			name: h.name,
 			memo: h.memo,
 		},
-		usage: h.usage ?? { numWaiting: 0, status: 'idle', lastEventBatch: null },
+		// WebhookQueue.ts getUsage: once there are statistics, the last* keys are all there (NaN → null)
+		usage: h.usage
+			? {
+					lastSuccessTime: null,
+					lastFailureTime: null,
+					lastErrorMessage: null,
+					lastHttpStatus: null,
+					...h.usage,
+				}
+			: { numWaiting: 0, status: 'idle', lastEventBatch: null },
 	};
 }
 

@@ -101,7 +101,7 @@ export const workspacesRoutes: Route[] = [
 			const doc = c.store.createDoc(ws.id, {
 				name,
 				isPinned: Boolean(body.isPinned),
-				urlId: (body.urlId as string | undefined) ?? null,
+				urlId: (body.urlId as string | null | undefined) ?? undefined, // none: a prefix of the id
 			});
 			if (body.options && typeof body.options === 'object')
 				doc.options = body.options as Record<string, unknown>;

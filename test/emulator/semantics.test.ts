@@ -261,7 +261,12 @@ describe('object shapes', () => {
 		const listed = await api.get<Array<Record<string, unknown>>>('/api/orgs');
 		expect(listed.json.every((o) => !('billingAccount' in o))).toBe(true);
 		const doc = await api.get<Record<string, unknown>>(`/api/docs/${docId}`);
-		expect(doc.json).toMatchObject({ aliases: [], forks: [] });
+		// a new document's urlId is a 12-character prefix of its id, with its alias (measured)
+		expect(doc.json).toMatchObject({
+			urlId: docId.slice(0, 12),
+			aliases: [{ orgId, urlId: docId.slice(0, 12), docId, createdAt: expect.any(String) }],
+			forks: [],
+		});
 		await api.patch(`/api/docs/${docId}`, { urlId: 'sem-doc' });
 		expect((await api.get<Record<string, unknown>>(`/api/docs/${docId}`)).json.aliases).toEqual([
 			{ orgId, urlId: 'sem-doc', docId, createdAt: expect.any(String) },
