@@ -134,8 +134,8 @@ export function encodeFields(
 
 /**
  * Whether `encodeCellValue(value, type)` is `value` itself, answered without calling it for the
- * common cases (text in Text, numbers in Int / Numeric, booleans in Bool); `false` means "ask
- * encodeCellValue".
+ * common cases (text in Text, numbers in Int / Numeric, row IDs in Ref, booleans in Bool); `false`
+ * means "ask encodeCellValue".
  */
 function encodesToItself(value: unknown, type: string): boolean {
 	switch (typeof value) {
@@ -143,7 +143,11 @@ function encodesToItself(value: unknown, type: string): boolean {
 			return type === 'Text' || type === 'Choice' || type === 'Any';
 		case 'number':
 			if (!Number.isFinite(value)) return false;
-			return type === 'Numeric' || type === 'Any' || (type === 'Int' && Number.isInteger(value));
+			return (
+				type === 'Numeric' ||
+				type === 'Any' ||
+				(Number.isInteger(value) && (type === 'Int' || (value >= 0 && type.startsWith('Ref:'))))
+			);
 		case 'boolean':
 			return type === 'Bool' || type === 'Any';
 		default:

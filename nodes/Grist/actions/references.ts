@@ -37,26 +37,30 @@ export function referenceCheck<R extends WriteRecord>(
 	const sqlRefused = new Set<string>();
 	return async (units) => {
 		const verdict = new Map<number, Error>();
-		// 1. The IDs each referenced table must have, over all items.
+		// 1. The IDs each referenced table must have, over all items. Consecutive items of one
+		// group share the list of their referenced tables (no key built per cell).
 		const wanted = new Map<string, Wanted>();
-		let docId = '';
-		let itemIndex = 0;
-		const want = (ref: RefColumn, id: number) => {
-			const key = `${docId}\u0000${ref.table}`;
+		const wantedOf = (docId: string, table: string, itemIndex: number): Wanted => {
+			const key = `${docId}\u0000${table}`;
 			let w = wanted.get(key);
 			if (!w) {
-				w = { docId, table: ref.table, ids: new Set(), itemIndex };
+				w = { docId, table, ids: new Set(), itemIndex };
 				wanted.set(key, w);
 			}
-			w.ids.add(id);
+			return w;
 		};
+		let lastGroup: WriteGroup | undefined;
+		let lastWants: Wanted[] = [];
+		const want = (_ref: RefColumn, id: number, k: number) => lastWants[k].ids.add(id);
 		for (let u = 0; u < units.length; u++) {
 			const { group, records } = units[u];
 			if (group.allowDangling) continue;
 			const refs = refColumns(group.types);
 			if (refs.length === 0) continue;
-			docId = group.target.docId;
-			itemIndex = units[u].itemIndex;
+			if (group !== lastGroup) {
+				lastGroup = group;
+				lastWants = refs.map((ref) => wantedOf(group.target.docId, ref.table, units[u].itemIndex));
+			}
 			for (let r = 0; r < records.length; r++) {
 				forEachReference(records[r].fields, refs, want);
 				forEachReference(records[r].require, refs, want);

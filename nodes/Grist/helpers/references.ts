@@ -43,13 +43,14 @@ function isRowId(value: unknown): value is number {
 }
 
 /**
- * Calls `visit(column, table, id)` for every row ID that the encoded `fields` reference through
- * the columns `refs` (`refColumns`): a Ref cell's number, each number of a RefList's `["L", …]`.
+ * Calls `visit(ref, id, k)` for every row ID that the encoded `fields` reference through the
+ * columns `refs` (`refColumns`; `k` is the column's position in it): a Ref cell's number, each
+ * number of a RefList's `["L", …]`.
  */
 export function forEachReference(
 	fields: IDataObject | undefined,
 	refs: RefColumn[],
-	visit: (ref: RefColumn, id: number) => void,
+	visit: (ref: RefColumn, id: number, k: number) => void,
 ): void {
 	if (!fields) return;
 	for (let k = 0; k < refs.length; k++) {
@@ -57,12 +58,12 @@ export function forEachReference(
 		const value = fields[ref.column] as unknown;
 		if (value === undefined || value === null) continue;
 		if (!ref.list) {
-			if (isRowId(value)) visit(ref, value);
+			if (isRowId(value)) visit(ref, value, k);
 			continue;
 		}
 		if (Array.isArray(value)) {
 			const start = value[0] === 'L' ? 1 : 0;
-			for (let i = start; i < value.length; i++) if (isRowId(value[i])) visit(ref, value[i]);
+			for (let i = start; i < value.length; i++) if (isRowId(value[i])) visit(ref, value[i], k);
 		}
 	}
 }
