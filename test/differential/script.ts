@@ -1,0 +1,1092 @@
+/**
+ * The differential check's script: the calls sent, in this order, to the emulator and to a real
+ * Grist (run.ts), each side in a fresh workspace of its own. Every endpoint of
+ * nodes/Grist/transport/api.ts (and the credential test's GET /api/profile/user) is named in some
+ * call's `covers`; record.test.ts fails when one is not. A call's values come from what earlier
+ * calls of the same side answered (`save`), so both sides run the same script on their own ids.
+ */
+
+/** What a side has learnt so far (ids it created, the users it runs as, the webhook receiver). */
+export interface Vars {
+	org: string;
+	orgId?: number;
+	orgName?: string;
+	ownerEmail?: string;
+	viewerEmail?: string;
+	wsId?: number;
+	ws2Id?: number;
+	docId?: string;
+	copyId?: string;
+	importId?: string;
+	webhookId?: string;
+	attachmentId?: number;
+	/** The URL Grist posts webhook deliveries to (a receiver of run.ts, one path per side). */
+	hookUrl: string;
+	[key: string]: unknown;
+}
+
+/** Who sends the call: the owner's key, the viewer's key, a key Grist does not know, or no key. */
+export type Caller = 'owner' | 'viewer' | 'badkey' | 'anon';
+
+/** How the answer is read and compared: JSON, or a file read back into comparable values. */
+export type Answer = 'json' | 'csv' | 'xlsx' | 'grist' | 'bytes';
+
+export interface Call {
+	name: string;
+	/** The api.ts functions (or `credentialTest`) whose endpoint this call exercises. */
+	covers?: string[];
+	as?: Caller;
+	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+	/** The path after the site (`/o/<org>`), e.g. `/api/docs/…`. */
+	path: (v: Vars) => string;
+	query?: (v: Vars) => Record<string, string>;
+	/** A JSON body. */
+	body?: (v: Vars) => unknown;
+	/** A body sent as is, with its content type (bad JSON). */
+	raw?: { text: string; contentType: string };
+	/** A multipart body: file parts (field `upload`) and text fields. */
+	form?: (v: Vars) => {
+		files: Array<{ name: string; type: string; text: string }>;
+		fields?: Record<string, string>;
+	};
+	answer?: Answer;
+	/**
+	 * Home-DB answers carry org, workspace and user ids: numbers under `id` are normalised by the
+	 * kind of object holding them; `root` is the kind of the answer's top-level object(s).
+	 */
+	home?: { root: string };
+	/** Keeps only what this run made (other workspaces, orgs and users of the server are not ours). */
+	keep?: (json: unknown, v: Vars) => unknown;
+	save?: (json: unknown, v: Vars) => void;
+	/** Waits for the webhook delivery this many ms at most and compares its body instead of an answer. */
+	delivery?: number;
+}
+
+type J = Record<string, unknown>;
+const obj = (x: unknown) => (x ?? {}) as J;
+const docPath = (v: Vars, rest = '') => `/api/docs/${v.docId}${rest}`;
+const people = (v: Vars, rest = '') => docPath(v, `/tables/People${rest}`);
+const onlyOurs = (list: unknown, ids: Array<number | undefined>) =>
+	(list as J[]).filter((x) => ids.includes(x.id as number));
+const ourUsers = (json: unknown, v: Vars) => {
+	const users = (obj(json).users as J[] | undefined)?.filter((u) =>
+		[v.ownerEmail, v.viewerEmail].includes(String(u.email)),
+	);
+	return { ...obj(json), users };
+};
+
+const PEOPLE_COLUMNS = [
+	{ id: 'Name', fields: { label: 'Name', type: 'Text' } },
+	{ id: 'Age', fields: { type: 'Numeric' } },
+	{ id: 'Joined', fields: { type: 'Date' } },
+	{ id: 'Active', fields: { type: 'Bool' } },
+	{ id: 'Tags', fields: { type: 'ChoiceList', widgetOptions: '{"choices":["a","b","c"]}' } },
+	{ id: 'Score', fields: { type: 'Int' } },
+	{ id: 'Double', fields: { formula: '$Age * 2', isFormula: true } },
+];
+
+export const CALLS: Call[] = [
+	// ---------------------------------------------------------------- profile, orgs
+	{
+		name: 'profile',
+		covers: ['credentialTest'],
+		method: 'GET',
+		path: () => '/api/profile/user',
+		home: { root: 'user' },
+	},
+	{
+		name: 'profile of the viewer',
+		as: 'viewer',
+		method: 'GET',
+		path: () => '/api/profile/user',
+		home: { root: 'user' },
+	},
+	{
+		name: 'profile bad key',
+		as: 'badkey',
+		method: 'GET',
+		path: () => '/api/profile/user',
+	},
+	{
+		name: 'org current',
+		method: 'GET',
+		path: () => '/api/orgs/current',
+		home: { root: 'org' },
+	},
+	{
+		name: 'orgs list',
+		covers: ['listOrgs'],
+		method: 'GET',
+		path: () => '/api/orgs',
+		home: { root: 'org' },
+		// the site's org: the one of that domain, or for `docs` (the merged personal site) the personal org
+		save: (j, v) => {
+			const orgs = j as J[];
+			const site =
+				orgs.find((o) => o.domain === v.org) ??
+				orgs.find((o) => v.org === 'docs' && /^docs-\d+$/.test(String(o.domain)));
+			v.orgId = site?.id as number;
+		},
+		keep: (j, v) => onlyOurs(j, [v.orgId]),
+	},
+	{
+		name: 'org get',
+		covers: ['getOrg', 'siteOrg'],
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.org}`,
+		home: { root: 'org' },
+		save: (j, v) => (v.orgName = String(obj(j).name)),
+	},
+	{
+		name: 'org get by id',
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.orgId}`,
+		home: { root: 'org' },
+	},
+	{
+		name: 'org get unknown',
+		method: 'GET',
+		path: () => '/api/orgs/999999',
+	},
+	{
+		name: 'org patch same name',
+		covers: ['updateOrg'],
+		method: 'PATCH',
+		path: (v) => `/api/orgs/${v.org}`,
+		body: (v) => ({ name: v.orgName }),
+	},
+	{
+		name: 'org patch unknown property',
+		method: 'PATCH',
+		path: (v) => `/api/orgs/${v.org}`,
+		body: () => ({ colour: 'red' }),
+	},
+	{
+		name: 'org access',
+		covers: ['getAccess'],
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.org}/access`,
+		home: { root: 'user' },
+		keep: ourUsers,
+	},
+	// ---------------------------------------------------------------- workspaces
+	{
+		name: 'workspace create',
+		covers: ['createWorkspace'],
+		method: 'POST',
+		path: (v) => `/api/orgs/${v.org}/workspaces`,
+		body: () => ({ name: 'Differential check' }),
+		home: { root: 'ws' },
+		save: (j, v) => (v.wsId = j as number),
+	},
+	{
+		name: 'workspace create second',
+		method: 'POST',
+		path: (v) => `/api/orgs/${v.org}/workspaces`,
+		body: () => ({ name: 'Differential check 2' }),
+		home: { root: 'ws' },
+		save: (j, v) => (v.ws2Id = j as number),
+	},
+	{
+		name: 'workspace create without name',
+		method: 'POST',
+		path: (v) => `/api/orgs/${v.org}/workspaces`,
+		body: () => ({}),
+	},
+	{
+		name: 'workspace get',
+		covers: ['getWorkspace'],
+		method: 'GET',
+		path: (v) => `/api/workspaces/${v.wsId}`,
+		home: { root: 'ws' },
+	},
+	{
+		name: 'workspace get unknown',
+		method: 'GET',
+		path: () => '/api/workspaces/999999',
+	},
+	{
+		name: 'workspace get not a number',
+		method: 'GET',
+		path: () => '/api/workspaces/abc',
+	},
+	{
+		name: 'workspace patch',
+		covers: ['updateWorkspace'],
+		method: 'PATCH',
+		home: { root: 'ws' },
+		path: (v) => `/api/workspaces/${v.ws2Id}`,
+		body: () => ({ name: 'Differential check two' }),
+	},
+	{
+		name: 'workspace access share with viewer',
+		covers: ['updateAccess'],
+		method: 'PATCH',
+		path: (v) => `/api/workspaces/${v.wsId}/access`,
+		// nothing inherited: the viewer stays a viewer whatever its role in the org
+		body: (v) => ({
+			delta: { maxInheritedRole: null, users: { [String(v.viewerEmail)]: 'viewers' } },
+		}),
+	},
+	{
+		name: 'workspace access bad role',
+		method: 'PATCH',
+		path: (v) => `/api/workspaces/${v.wsId}/access`,
+		body: (v) => ({ delta: { users: { [String(v.viewerEmail)]: 'kings' } } }),
+	},
+	{
+		name: 'workspace access',
+		method: 'GET',
+		path: (v) => `/api/workspaces/${v.wsId}/access`,
+		home: { root: 'user' },
+		keep: ourUsers,
+	},
+	// ---------------------------------------------------------------- documents
+	{
+		name: 'doc create',
+		covers: ['createDocument'],
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.wsId}/docs`,
+		body: () => ({ name: 'Diff' }),
+		save: (j, v) => (v.docId = j as string),
+	},
+	{
+		name: 'doc create in unknown workspace',
+		method: 'POST',
+		path: () => '/api/workspaces/999999/docs',
+		body: () => ({ name: 'Nowhere' }),
+	},
+	{
+		name: 'doc get',
+		covers: ['getDocument'],
+		method: 'GET',
+		path: (v) => docPath(v),
+		home: { root: 'doc' },
+	},
+	{
+		name: 'doc get unknown',
+		method: 'GET',
+		path: () => '/api/docs/NoSuchDocument1234',
+	},
+	{
+		name: 'doc patch',
+		covers: ['updateDocument'],
+		method: 'PATCH',
+		path: (v) => docPath(v),
+		body: () => ({ name: 'Diff renamed', isPinned: true }),
+	},
+	{
+		name: 'doc patch unknown property',
+		method: 'PATCH',
+		path: (v) => docPath(v),
+		body: () => ({ colour: 'red' }),
+	},
+	{
+		name: 'doc access',
+		method: 'GET',
+		path: (v) => docPath(v, '/access'),
+		home: { root: 'user' },
+		keep: ourUsers,
+	},
+	{
+		name: 'org workspaces',
+		covers: ['listOrgWorkspaces', 'documentsOfWorkspaces'],
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.org}/workspaces`,
+		home: { root: 'ws' },
+		keep: (j, v) => onlyOurs(j, [v.wsId, v.ws2Id]),
+	},
+	// ---------------------------------------------------------------- tables and columns
+	{
+		name: 'tables of a new doc',
+		covers: ['listTables', 'fetchTables', 'TableCache'],
+		method: 'GET',
+		path: (v) => docPath(v, '/tables'),
+	},
+	{
+		name: 'tables create',
+		covers: ['createTables'],
+		method: 'POST',
+		path: (v) => docPath(v, '/tables'),
+		body: () => ({
+			tables: [
+				{ id: 'People', columns: PEOPLE_COLUMNS },
+				{ id: 'Scratch', columns: [{ id: 'X', fields: {} }] },
+			],
+		}),
+	},
+	{
+		name: 'tables create bad body',
+		method: 'POST',
+		path: (v) => docPath(v, '/tables'),
+		body: () => ({ tables: [{ columns: 'none' }] }),
+	},
+	{
+		name: 'tables with columns',
+		method: 'GET',
+		path: (v) => docPath(v, '/tables'),
+		query: () => ({ expand: 'column' }),
+	},
+	{
+		name: 'tables rename',
+		covers: ['updateTables'],
+		method: 'PATCH',
+		path: (v) => docPath(v, '/tables'),
+		body: () => ({ tables: [{ id: 'Scratch', fields: { tableId: 'Scratch2' } }] }),
+	},
+	{
+		name: 'tables rename unknown',
+		method: 'PATCH',
+		path: (v) => docPath(v, '/tables'),
+		body: () => ({ tables: [{ id: 'Nope', fields: { tableId: 'Nope2' } }] }),
+	},
+	{
+		name: 'tables of unknown doc',
+		method: 'GET',
+		path: () => '/api/docs/NoSuchDocument1234/tables',
+	},
+	{
+		name: 'columns hidden',
+		covers: ['fetchColumns', 'ColumnCache'],
+		method: 'GET',
+		path: (v) => people(v, '/columns'),
+		query: () => ({ hidden: '1' }),
+	},
+	{
+		name: 'columns of unknown table',
+		method: 'GET',
+		path: (v) => docPath(v, '/tables/Nope/columns'),
+	},
+	{
+		name: 'columns add',
+		covers: ['addColumnsToTable'],
+		method: 'POST',
+		path: (v) => people(v, '/columns'),
+		body: () => ({
+			columns: [
+				{ id: 'Notes', fields: { type: 'Text', label: 'Notes' } },
+				{ id: 'Extra', fields: {} },
+			],
+		}),
+	},
+	{
+		name: 'columns add duplicate id',
+		method: 'POST',
+		path: (v) => people(v, '/columns'),
+		body: () => ({ columns: [{ id: 'Notes', fields: { type: 'Text' } }] }),
+	},
+	{
+		name: 'columns patch',
+		covers: ['writeColumns'],
+		method: 'PATCH',
+		path: (v) => people(v, '/columns'),
+		body: () => ({ columns: [{ id: 'Notes', fields: { label: 'Remarks' } }] }),
+	},
+	{
+		name: 'columns patch unknown column',
+		method: 'PATCH',
+		path: (v) => people(v, '/columns'),
+		body: () => ({ columns: [{ id: 'Nope', fields: { label: 'x' } }] }),
+	},
+	{
+		name: 'columns put noadd',
+		method: 'PUT',
+		path: (v) => people(v, '/columns'),
+		query: () => ({ noadd: '1' }),
+		body: () => ({
+			columns: [
+				{ id: 'Extra', fields: { type: 'Numeric' } },
+				{ id: 'NotAdded', fields: { type: 'Text' } },
+			],
+		}),
+	},
+	{
+		name: 'columns put replaceall on scratch',
+		method: 'PUT',
+		path: (v) => docPath(v, '/tables/Scratch2/columns'),
+		query: () => ({ replaceall: '1' }),
+		body: () => ({ columns: [{ id: 'Y', fields: { type: 'Int' } }] }),
+	},
+	{
+		name: 'column delete',
+		covers: ['deleteColumn'],
+		method: 'DELETE',
+		path: (v) => people(v, '/columns/Extra'),
+	},
+	{
+		name: 'column delete unknown',
+		method: 'DELETE',
+		path: (v) => people(v, '/columns/Nope'),
+	},
+	{
+		name: 'columns after changes',
+		method: 'GET',
+		path: (v) => people(v, '/columns'),
+	},
+	// ---------------------------------------------------------------- records
+	{
+		name: 'records add',
+		covers: ['addRecords'],
+		method: 'POST',
+		path: (v) => people(v, '/records'),
+		body: () => ({
+			records: [
+				{
+					fields: {
+						Name: 'Ann',
+						Age: 31,
+						Joined: '2024-01-15',
+						Active: true,
+						Tags: ['L', 'a'],
+						Score: 5,
+					},
+				},
+				{ fields: { Name: 'Bob', Age: '42', Joined: '3/2/2024', Active: 'false', Score: '7' } },
+				{ fields: { Name: 'Cy', Age: 'old', Joined: 'someday', Score: 2.5 } },
+			],
+		}),
+	},
+	{
+		name: 'records add noparse',
+		method: 'POST',
+		path: (v) => people(v, '/records'),
+		query: () => ({ noparse: '1' }),
+		body: () => ({ records: [{ fields: { Name: 'Dee', Age: '$7', Joined: 1718000000 } }] }),
+	},
+	{
+		name: 'records add unknown column',
+		method: 'POST',
+		path: (v) => people(v, '/records'),
+		body: () => ({ records: [{ fields: { Nope: 1 } }] }),
+	},
+	{
+		name: 'records add bad body',
+		method: 'POST',
+		path: (v) => people(v, '/records'),
+		body: () => ({ records: { fields: {} } }),
+	},
+	{
+		name: 'records add bad json',
+		method: 'POST',
+		path: (v) => people(v, '/records'),
+		raw: { text: '{records: []}', contentType: 'application/json' },
+	},
+	{
+		name: 'records add to unknown table',
+		method: 'POST',
+		path: (v) => docPath(v, '/tables/Nope/records'),
+		body: () => ({ records: [{ fields: {} }] }),
+	},
+	{
+		name: 'records read',
+		covers: ['fetchRecords'],
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+	},
+	{
+		name: 'records read hidden sorted limited',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ hidden: '1', sort: '-Age', limit: '2' }),
+	},
+	{
+		name: 'records read filter',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ filter: JSON.stringify({ Name: ['Ann', 'Cy'] }) }),
+	},
+	{
+		name: 'records read filter by id',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ filter: '{"id": [1, 999]}' }),
+	},
+	{
+		name: 'records read filter bad json',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ filter: '{Name: ["Ann"]}' }),
+	},
+	{
+		name: 'records read filter not arrays',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ filter: '{"Name": "Ann"}' }),
+	},
+	{
+		name: 'records read filter unknown column',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ filter: '{"Nope": [1]}' }),
+	},
+	{
+		name: 'records read sort unknown column',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ sort: 'Nope' }),
+	},
+	{
+		name: 'records read unknown table',
+		method: 'GET',
+		path: (v) => docPath(v, '/tables/Nope/records'),
+	},
+	{
+		name: 'records update',
+		covers: ['updateRecords'],
+		method: 'PATCH',
+		path: (v) => people(v, '/records'),
+		body: () => ({ records: [{ id: 2, fields: { Age: 43, Active: true } }] }),
+	},
+	{
+		name: 'records update mixed fields',
+		method: 'PATCH',
+		path: (v) => people(v, '/records'),
+		body: () => ({
+			records: [
+				{ id: 1, fields: { Age: 1 } },
+				{ id: 2, fields: { Name: 'x' } },
+			],
+		}),
+	},
+	{
+		name: 'records update unknown row',
+		method: 'PATCH',
+		path: (v) => people(v, '/records'),
+		body: () => ({ records: [{ id: 999, fields: { Age: 1 } }] }),
+	},
+	{
+		name: 'records upsert',
+		covers: ['upsertRecords'],
+		method: 'PUT',
+		path: (v) => people(v, '/records'),
+		body: () => ({
+			records: [
+				{ require: { Name: 'Ann' }, fields: { Score: 9 } },
+				{ require: { Name: 'Eve' }, fields: { Age: 22 } },
+			],
+		}),
+	},
+	{
+		name: 'records upsert noadd noupdate',
+		method: 'PUT',
+		path: (v) => people(v, '/records'),
+		query: () => ({ noadd: '1', noupdate: '1' }),
+		body: () => ({ records: [{ require: { Name: 'Zed' } }] }),
+	},
+	{
+		name: 'records upsert bad onmany',
+		method: 'PUT',
+		path: (v) => people(v, '/records'),
+		query: () => ({ onmany: 'some' }),
+		body: () => ({ records: [{ require: { Name: 'Ann' } }] }),
+	},
+	{
+		name: 'records upsert empty require',
+		method: 'PUT',
+		path: (v) => people(v, '/records'),
+		body: () => ({ records: [{ require: {}, fields: { Name: 'Nobody' } }] }),
+	},
+	{
+		name: 'records after writes',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+	},
+	{
+		name: 'records delete',
+		covers: ['deleteRows'],
+		method: 'POST',
+		path: (v) => people(v, '/records/delete'),
+		body: () => [5],
+	},
+	{
+		name: 'records delete bad id',
+		method: 'POST',
+		path: (v) => people(v, '/records/delete'),
+		body: () => ['x'],
+	},
+	// ---------------------------------------------------------------- /data (deprecated)
+	{
+		name: 'data read',
+		covers: ['fetchColumnar'],
+		method: 'GET',
+		path: (v) => people(v, '/data'),
+		query: () => ({ sort: 'Name' }),
+	},
+	{
+		name: 'data add',
+		covers: ['writeColumnarData'],
+		method: 'POST',
+		path: (v) => people(v, '/data'),
+		body: () => ({ Name: ['Fay', 'Gus'], Age: [50, 60] }),
+	},
+	{
+		name: 'data update',
+		method: 'PATCH',
+		path: (v) => people(v, '/data'),
+		body: () => ({ id: [6], Age: [51] }),
+	},
+	{
+		name: 'data update unknown column',
+		method: 'PATCH',
+		path: (v) => people(v, '/data'),
+		body: () => ({ id: [6], Nope: [1] }),
+	},
+	{
+		name: 'data delete',
+		method: 'POST',
+		path: (v) => people(v, '/data/delete'),
+		body: () => [7],
+	},
+	// ---------------------------------------------------------------- /apply
+	{
+		name: 'apply actions',
+		covers: ['applyUserActions'],
+		method: 'POST',
+		path: (v) => docPath(v, '/apply'),
+		body: () => [
+			['AddRecord', 'People', null, { Name: 'Hal', Age: 70 }],
+			['BulkUpdateRecord', 'People', [1, 2], { Score: [11, 12] }],
+			['RemoveTable', 'Scratch2'],
+			['AddTable', 'Extra Table', [{ id: 'Kind' }, { id: 'Count', type: 'Int' }]],
+		],
+	},
+	{
+		name: 'apply unknown action',
+		method: 'POST',
+		path: (v) => docPath(v, '/apply'),
+		body: () => [['Frobnicate', 'People']],
+	},
+	{
+		name: 'apply unknown table',
+		method: 'POST',
+		path: (v) => docPath(v, '/apply'),
+		body: () => [['AddRecord', 'Nope', null, {}]],
+	},
+	{
+		name: 'apply not a list',
+		method: 'POST',
+		path: (v) => docPath(v, '/apply'),
+		body: () => ({ actions: [] }),
+	},
+	// ---------------------------------------------------------------- SQL
+	{
+		name: 'sql select',
+		covers: ['runSql'],
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({
+			sql: 'SELECT id, Name, Age, Active, Joined, Tags FROM People WHERE Age > ? ORDER BY id',
+			args: [30],
+			timeout: 1000,
+		}),
+	},
+	{
+		name: 'sql max id (polling trigger)',
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({ sql: 'SELECT max(id) AS m FROM People', args: [] }),
+	},
+	{
+		name: 'sql ids of a reference check',
+		covers: ['missingRowIds'],
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({ sql: 'SELECT id FROM "People" WHERE id IN (1,2,999)', args: [] }),
+	},
+	{
+		name: 'sql get form',
+		method: 'GET',
+		path: (v) => docPath(v, '/sql'),
+		query: () => ({ q: 'select count(*) as n from People' }),
+	},
+	{
+		name: 'sql not a select',
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({ sql: 'DELETE FROM People', args: [] }),
+	},
+	{
+		name: 'sql syntax error',
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({ sql: 'SELECT FROM WHERE', args: [] }),
+	},
+	{
+		name: 'sql unknown table',
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({ sql: 'SELECT * FROM Nope', args: [] }),
+	},
+	{
+		name: 'sql bad body',
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({ sql: 1 }),
+	},
+	// ---------------------------------------------------------------- attachments
+	{
+		name: 'attachments upload',
+		covers: ['uploadAttachments'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments'),
+		form: () => ({ files: [{ name: 'note.txt', type: 'text/plain', text: 'hello grist\n' }] }),
+		save: (j, v) => (v.attachmentId = (j as number[])[0]),
+	},
+	{
+		name: 'attachments list',
+		covers: ['listAttachments'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments'),
+		query: () => ({ limit: '5' }),
+	},
+	{
+		name: 'attachment get',
+		covers: ['getAttachment'],
+		method: 'GET',
+		path: (v) => docPath(v, `/attachments/${v.attachmentId}`),
+	},
+	{
+		name: 'attachment get unknown',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/999'),
+	},
+	{
+		name: 'attachment download',
+		covers: ['downloadAttachment'],
+		method: 'GET',
+		path: (v) => docPath(v, `/attachments/${v.attachmentId}/download`),
+		answer: 'bytes',
+	},
+	{
+		name: 'attachment download unknown',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/999/download'),
+	},
+	// ---------------------------------------------------------------- webhooks
+	{
+		name: 'webhooks create',
+		covers: ['createWebhooks'],
+		method: 'POST',
+		path: (v) => docPath(v, '/webhooks'),
+		body: (v) => ({
+			webhooks: [
+				{
+					fields: {
+						url: v.hookUrl,
+						tableId: 'People',
+						eventTypes: ['add', 'update'],
+						enabled: true,
+						name: 'diff',
+						memo: 'differential check',
+						isReadyColumn: 'Active',
+						watchedColumns: ['Name', 'Age'],
+					},
+				},
+			],
+		}),
+		save: (j, v) => (v.webhookId = String((obj(j).webhooks as J[])[0].id)),
+	},
+	{
+		name: 'webhooks create unknown table',
+		method: 'POST',
+		path: (v) => docPath(v, '/webhooks'),
+		body: (v) => ({
+			webhooks: [{ fields: { url: v.hookUrl, tableId: 'Nope', eventTypes: ['add'] } }],
+		}),
+	},
+	{
+		name: 'webhooks create no event types',
+		method: 'POST',
+		path: (v) => docPath(v, '/webhooks'),
+		body: (v) => ({ webhooks: [{ fields: { url: v.hookUrl, tableId: 'People' } }] }),
+	},
+	{
+		name: 'webhooks create bad url',
+		method: 'POST',
+		path: (v) => docPath(v, '/webhooks'),
+		body: () => ({
+			webhooks: [{ fields: { url: 'ftp://nowhere', tableId: 'People', eventTypes: ['add'] } }],
+		}),
+	},
+	{
+		name: 'webhooks list',
+		covers: ['listWebhooks'],
+		method: 'GET',
+		path: (v) => docPath(v, '/webhooks'),
+	},
+	{
+		name: 'webhook update',
+		covers: ['updateWebhook'],
+		method: 'PATCH',
+		path: (v) => docPath(v, `/webhooks/${v.webhookId}`),
+		body: () => ({ isReadyColumn: null, watchedColumns: [] }),
+	},
+	{
+		name: 'webhook update unknown property',
+		method: 'PATCH',
+		path: (v) => docPath(v, `/webhooks/${v.webhookId}`),
+		body: () => ({ colour: 'red' }),
+	},
+	{
+		name: 'records add for webhook',
+		method: 'POST',
+		path: (v) => people(v, '/records'),
+		body: () => ({ records: [{ fields: { Name: 'Ivy', Age: 28, Active: true } }] }),
+	},
+	{
+		name: 'webhook delivery',
+		method: 'POST',
+		path: () => '(delivery)',
+		delivery: 15000,
+	},
+	{
+		name: 'webhooks list after delivery',
+		method: 'GET',
+		path: (v) => docPath(v, '/webhooks'),
+	},
+	{
+		name: 'webhooks clear queue',
+		covers: ['clearWebhookQueue'],
+		method: 'DELETE',
+		path: (v) => docPath(v, '/webhooks/queue'),
+	},
+	{
+		name: 'webhook delete',
+		covers: ['deleteWebhook'],
+		method: 'DELETE',
+		path: (v) => docPath(v, `/webhooks/${v.webhookId}`),
+	},
+	{
+		name: 'webhook delete again',
+		method: 'DELETE',
+		path: (v) => docPath(v, `/webhooks/${v.webhookId}`),
+	},
+	// ---------------------------------------------------------------- the viewer
+	{
+		name: 'viewer reads records',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+		query: () => ({ limit: '1' }),
+	},
+	{
+		name: 'viewer adds records',
+		as: 'viewer',
+		method: 'POST',
+		path: (v) => people(v, '/records'),
+		body: () => ({ records: [{ fields: { Name: 'Mallory' } }] }),
+	},
+	{
+		name: 'viewer adds columns',
+		as: 'viewer',
+		method: 'POST',
+		path: (v) => people(v, '/columns'),
+		body: () => ({ columns: [{ id: 'Evil', fields: {} }] }),
+	},
+	{
+		name: 'viewer runs sql',
+		as: 'viewer',
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({ sql: 'SELECT count(*) AS n FROM People', args: [] }),
+	},
+	{
+		name: 'viewer lists webhooks',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => docPath(v, '/webhooks'),
+	},
+	{
+		name: 'viewer renames doc',
+		as: 'viewer',
+		method: 'PATCH',
+		path: (v) => docPath(v),
+		body: () => ({ name: 'Mine' }),
+	},
+	{
+		name: 'viewer deletes doc',
+		as: 'viewer',
+		method: 'DELETE',
+		path: (v) => docPath(v),
+	},
+	{
+		name: 'viewer shares workspace',
+		as: 'viewer',
+		method: 'PATCH',
+		path: (v) => `/api/workspaces/${v.wsId}/access`,
+		body: () => ({ delta: { users: { 'someone@example.com': 'owners' } } }),
+	},
+	{
+		name: 'anonymous reads records',
+		as: 'anon',
+		method: 'GET',
+		path: (v) => people(v, '/records'),
+	},
+	// ---------------------------------------------------------------- downloads
+	{
+		name: 'export csv',
+		covers: ['exportDocument'],
+		method: 'GET',
+		path: (v) => docPath(v, '/download/csv'),
+		query: () => ({ tableId: 'People' }),
+		answer: 'csv',
+	},
+	{
+		name: 'export csv without table',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/csv'),
+	},
+	{
+		name: 'export xlsx',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/xlsx'),
+		answer: 'xlsx',
+	},
+	{
+		name: 'download .grist',
+		covers: ['downloadDocumentFile'],
+		method: 'GET',
+		path: (v) => docPath(v, '/download'),
+		query: () => ({ nohistory: '1' }),
+		answer: 'grist',
+	},
+	// ---------------------------------------------------------------- lifecycle
+	{
+		name: 'doc copy',
+		covers: ['copyDocument'],
+		method: 'POST',
+		path: (v) => docPath(v, '/copy'),
+		body: (v) => ({ workspaceId: v.ws2Id, documentName: 'Diff copy', asTemplate: false }),
+		save: (j, v) => (v.copyId = j as string),
+	},
+	{
+		name: 'doc copy records',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.copyId}/tables/People/records`,
+		query: () => ({ limit: '2' }),
+	},
+	{
+		name: 'doc copy to unknown workspace',
+		method: 'POST',
+		path: (v) => docPath(v, '/copy'),
+		body: () => ({ workspaceId: 999999, documentName: 'x', asTemplate: false }),
+	},
+	{
+		name: 'doc import csv',
+		covers: ['importDocument'],
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.ws2Id}/import`,
+		form: () => ({
+			files: [{ name: 'pets.csv', type: 'text/csv', text: 'Pet,Legs,Born\nRex,4,2020-05-01\n' }],
+			fields: { documentName: 'Pets' },
+		}),
+		save: (j, v) => (v.importId = String(obj(j).id)),
+	},
+	{
+		name: 'doc import columns',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.importId}/tables/Pets/records`,
+	},
+	{
+		name: 'doc import unsupported',
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.ws2Id}/import`,
+		form: () => ({ files: [{ name: 'x.zzz', type: 'application/octet-stream', text: 'zzz' }] }),
+	},
+	{
+		name: 'doc move',
+		covers: ['moveDocument'],
+		method: 'PATCH',
+		path: (v) => `/api/docs/${v.copyId}/move`,
+		body: (v) => ({ workspace: v.wsId }),
+	},
+	{
+		name: 'doc move to unknown workspace',
+		method: 'PATCH',
+		path: (v) => `/api/docs/${v.copyId}/move`,
+		body: () => ({ workspace: 999999 }),
+	},
+	{
+		name: 'doc trash',
+		covers: ['moveToTrash'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.copyId}/remove`,
+	},
+	{
+		name: 'doc get trashed',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.copyId}`,
+	},
+	{
+		name: 'doc get trashed showRemoved',
+		covers: ['getTrashedDocument'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.copyId}`,
+		query: () => ({ showRemoved: '1' }),
+		home: { root: 'doc' },
+	},
+	{
+		name: 'workspace trash view',
+		covers: ['getWorkspaceTrash'],
+		method: 'GET',
+		path: (v) => `/api/workspaces/${v.wsId}`,
+		query: () => ({ showRemoved: '1' }),
+		home: { root: 'ws' },
+	},
+	{
+		name: 'doc restore',
+		covers: ['restoreFromTrash'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.copyId}/unremove`,
+	},
+	{
+		name: 'workspace trash',
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.ws2Id}/remove`,
+	},
+	{
+		name: 'workspace get trashed',
+		method: 'GET',
+		path: (v) => `/api/workspaces/${v.ws2Id}`,
+	},
+	{
+		name: 'workspace restore',
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.ws2Id}/unremove`,
+	},
+	{
+		name: 'doc delete',
+		covers: ['deleteDocument'],
+		method: 'DELETE',
+		path: (v) => `/api/docs/${v.copyId}`,
+	},
+	{
+		name: 'doc delete again',
+		method: 'DELETE',
+		path: (v) => `/api/docs/${v.copyId}`,
+	},
+	{
+		name: 'workspace delete',
+		covers: ['deleteWorkspace'],
+		home: { root: 'ws' },
+		method: 'DELETE',
+		path: (v) => `/api/workspaces/${v.ws2Id}`,
+	},
+	{
+		name: 'workspace delete again',
+		method: 'DELETE',
+		path: (v) => `/api/workspaces/${v.ws2Id}`,
+	},
+	{
+		name: 'workspace delete main',
+		home: { root: 'ws' },
+		method: 'DELETE',
+		path: (v) => `/api/workspaces/${v.wsId}`,
+	},
+];
+
+/**
+ * The exports of transport/api.ts that send no request of their own (path builders, caches'
+ * keys, helpers around calls). Every other export must be covered by a call.
+ */
+export const NOT_ENDPOINTS = ['buildPath', 'targetKey'];
