@@ -130,7 +130,6 @@ import { ROUTES } from './routes';
 import { OAuthServer } from './routes-oauth';
 import type { WebhookService } from './webhooks';
 import { docActivity, webhooksOf } from './webhooks';
-import { startRealGrist } from '../harness/real-grist';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -878,10 +877,13 @@ export class GristEmulator {
  * test:real`) it returns instead the real-Grist facade (../harness/real-grist): the same
  * interface, a proxy to the real server at GRIST_URL and seeding helpers that call it.
  */
-export function startEmulator(options: EmulatorOptions = {}): Promise<GristEmulator> {
-	if (process.env.GRIST_TARGET === 'real')
-		return startRealGrist(options) as unknown as Promise<GristEmulator>;
-	return startEmulatorOn('127.0.0.1', 0, options);
+export async function startEmulator(options: EmulatorOptions = {}): Promise<GristEmulator> {
+	// loaded only in that mode: the emulator's CLI (cli.test.ts, `npm start`) is built without it
+	if (process.env.GRIST_TARGET === 'real') {
+		const { startRealGrist } = await import('../harness/real-grist');
+		return (await startRealGrist(options)) as unknown as GristEmulator;
+	}
+	return await startEmulatorOn('127.0.0.1', 0, options);
 }
 
 /** Starts an emulator on a given host/port (used by the CLI). */
