@@ -67,12 +67,8 @@ export function displayValue(
 						.join(', ')
 				: '';
 		case 'Attachments':
-			return Array.isArray(v)
-				? v
-						.slice(1)
-						.map((id) => doc.attachments.get(Number(id))?.fileName ?? String(id))
-						.join(', ')
-				: '';
+			// the attachment ids, not file names (measured on grist-core 1.7.17: `1, 2`)
+			return Array.isArray(v) ? v.slice(1).map(String).join(', ') : '';
 		case 'ChoiceList':
 			return Array.isArray(v) ? v.slice(1).join(', ') : '';
 		default:

@@ -9,6 +9,13 @@ import {
 	type TablesBody,
 	type Workspace,
 } from './testutil';
+import { emulatorOnly } from '../harness/target';
+
+// Every test here reads the demo team site: its name and domain, its three members by name and
+// email (owner, editor, viewer), a personal site beside it. A real run has one site and two accounts.
+const teamSite = emulatorOnly(
+	'the demo team site with three chosen members (owner, editor, viewer) besides the personal site',
+);
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -25,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-describe('orgs', () => {
+teamSite.describe('orgs', () => {
 	it('lists visible orgs with owner/personal shapes', async () => {
 		const r = await owner.get<Org[]>('/api/orgs');
 		expect(r.json).toHaveLength(2);
@@ -117,7 +124,7 @@ describe('orgs', () => {
 	});
 });
 
-describe('workspaces', () => {
+teamSite.describe('workspaces', () => {
 	it('create (integer id), describe, patch, delete with its docs', async () => {
 		const noName = await owner.post('/api/orgs/demo/workspaces', {});
 		expect(noName.status).toBe(400);
@@ -149,7 +156,7 @@ describe('workspaces', () => {
 	});
 });
 
-describe('docs', () => {
+teamSite.describe('docs', () => {
 	it('create: name required, viewers 403; describe includes workspace and org', async () => {
 		expect((await owner.post(`/api/workspaces/${demo.workspaceId}/docs`, {})).json).toEqual({
 			error: 'Bad request: name required',
@@ -253,7 +260,7 @@ describe('docs', () => {
 	});
 });
 
-describe('access', () => {
+teamSite.describe('access', () => {
 	it('org access listing and delta validation', async () => {
 		const list = await owner.get<AccessBody>(`/api/orgs/${demo.orgId}/access`);
 		const byEmail = Object.fromEntries(list.json.users.map((u) => [u.email, u]));

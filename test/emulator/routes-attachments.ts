@@ -1,7 +1,8 @@
 /**
  * §8 Attachments: POST /api/docs/{docId}/attachments (multipart, field `upload`), GET
  * /attachments (filter/sort/limit), GET /attachments/{id} (metadata), GET
- * /attachments/{id}/download (raw bytes; Content-Type from the file name's extension).
+ * /attachments/{id}/download (raw bytes; Content-Type from the stored file's extension, even with
+ * `?name=`, as grist-core's DocApi does).
  */
 import type { Route } from './context';
 import { RAW, integerParam } from './context';
@@ -87,7 +88,7 @@ export const attachmentsRoutes: Route[] = [
 	docRoute('GET', 'attachments/([^/]+)/download', 'viewers', (c, doc, m) => {
 		const a = getAttachment(doc, m[2]);
 		const name = c.query.name || a.fileName;
-		const type = mimeFor(name);
+		const type = mimeFor(a.fileName); // grist-core: `.type(ext)` of the stored file, not of `name`
 		const inline = flag(c, 'inline') && type !== 'text/html';
 		sendRaw(
 			c.res,

@@ -71,6 +71,26 @@ export function realGristConfig(): RealGristConfig {
 	};
 }
 
+/** GRIST_ORG's id and domain; `docs` (Grist's merged personal site, id 0) is the owner's personal site. */
+export function realSite(cfg: RealGristConfig, ownerId: number): { id: number; domain: string } {
+	const res = syncRequest({
+		method: 'GET',
+		url: `${cfg.url}/api/orgs`,
+		headers: { Authorization: `Bearer ${cfg.apiKey}` },
+	});
+	const orgs = (res.json ?? []) as Array<{
+		id: number;
+		domain: string | null;
+		owner?: { id: number } | null;
+	}>;
+	const org = orgs.find((o) =>
+		cfg.org === 'docs' ? o.owner?.id === ownerId : o.domain === cfg.org || String(o.id) === cfg.org,
+	);
+	if (res.status !== 200 || !org?.domain)
+		throw new Error(`real Grist: site ${cfg.org} not found among the key's sites (${res.status})`);
+	return { id: org.id, domain: org.domain };
+}
+
 interface Account {
 	key: string;
 	id: number;
@@ -128,13 +148,18 @@ export class RealGrist {
 	private readonly owner: Account;
 	private readonly viewer?: Account;
 	private readonly orgId: number;
+	/**
+	 * GRIST_ORG's own domain: `docs` (the merged personal site, id 0 in Grist's answers) is the
+	 * owner's personal site, `docs-<userId>`, so that its id is the one `addOrg` returns.
+	 */
+	private readonly orgDomain: string;
 	private users: TestUser[] = [];
 	/** Test site domains the proxy maps to GRIST_ORG. */
 	private sites = new Set<string>();
 	private workspaces = new Set<number>();
 	private docs = new Set<string>();
-	/** Site sharing changed by setAccess: email → the role it had before (restored on close). */
-	private orgAccessBefore = new Map<string, string | null>();
+	/** The site's sharing when this instance started (email → role), restored on close. */
+	private readonly orgAccessBefore: Map<string, string | null>;
 	private closed = false;
 
 	constructor(private readonly cfg: RealGristConfig) {
@@ -144,7 +169,16 @@ export class RealGrist {
 		});
 		this.owner = this.account(cfg.apiKey, 'GRIST_API_KEY');
 		if (cfg.viewerApiKey) this.viewer = this.account(cfg.viewerApiKey, 'GRIST_VIEWER_API_KEY');
-		this.orgId = (this.call('GET', '/api/orgs/current').json as { id: number }).id;
+		const site = realSite(cfg, this.owner.id);
+		this.orgId = site.id;
+		this.orgDomain = site.domain;
+		this.orgAccessBefore = this.orgAccess();
+		// The viewer cases need an account whose access comes from what each test shares with it.
+		const inherited = this.viewer && this.orgAccessBefore.get(this.viewer.email.toLowerCase());
+		if (inherited)
+			throw new Error(
+				`real Grist: GRIST_VIEWER_EMAIL has ${inherited} access to the whole site ${site.domain}; the viewer cases need an account that is not a member of the site`,
+			);
 		this.server = http.createServer({ keepAliveTimeout: 5000 });
 		this.server.on('connection', (s: Socket) => {
 			this.sockets.add(s);
@@ -183,7 +217,7 @@ export class RealGrist {
 		if (body?.type) headers['Content-Type'] = body.type;
 		const res = syncRequest({
 			method,
-			url: `${this.cfg.url}/o/${this.cfg.org}${path}`,
+			url: `${this.cfg.url}/o/${this.orgDomain ?? this.cfg.org}${path}`,
 			headers,
 			json: body?.json,
 			body: body?.raw,
@@ -209,6 +243,16 @@ export class RealGrist {
 				throw new Error(`real Grist: ${name} is refused (${res.status} ${res.text})`);
 			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
 		}
+	}
+
+	/** The site's members and their roles (emails in lower case). */
+	private orgAccess(): Map<string, string | null> {
+		const users = (
+			this.call('GET', `/api/orgs/${this.orgId}/access`).json as {
+				users: Array<{ email: string; access: string | null }>;
+			}
+		).users;
+		return new Map(users.map((u) => [u.email.toLowerCase(), u.access]));
 	}
 
 	private remember(kind: 'workspace' | 'doc', id: number | string): void {
@@ -299,15 +343,6 @@ export class RealGrist {
 		let path: string;
 		if (kind === 'org') {
 			path = `/api/orgs/${this.orgId}/access`;
-			if (!this.orgAccessBefore.has(who)) {
-				const users = (
-					this.call('GET', path).json as { users: Array<{ email: string; access: string | null }> }
-				).users;
-				this.orgAccessBefore.set(
-					who,
-					users.find((x) => x.email.toLowerCase() === who.toLowerCase())?.access ?? null,
-				);
-			}
 		} else
 			path = kind === 'workspace' ? `/api/workspaces/${ref}/access` : `/api/docs/${ref}/access`;
 		this.call('PATCH', path, { json: { delta: { users: { [who]: role } } } });
@@ -374,6 +409,22 @@ export class RealGrist {
 		}).json as { tables: Array<{ id: string }> };
 		if (made.tables[0]?.id !== tableId)
 			throw new Error(`real Grist: table ${tableId} was created as ${made.tables[0]?.id}`);
+		// A reference column shows its visible column through a display column, which Grist's UI
+		// sets with SetDisplayFormula (AddColumn only stores visibleCol); the emulator's seeding
+		// makes the column as the UI does, so do the same here.
+		const shown = columns.filter((c) => c.visibleCol !== undefined);
+		if (shown.length) {
+			const refs = this.colRefs(docId, tableId);
+			const actions = shown.map((c) => {
+				const target = (c.type ?? '').split(':')[1] ?? '';
+				const visible =
+					typeof c.visibleCol === 'string'
+						? c.visibleCol
+						: [...this.colRefs(docId, target)].find(([, ref]) => ref === c.visibleCol)?.[0];
+				return ['SetDisplayFormula', tableId, null, refs.get(c.id), `$${c.id}.${visible}`];
+			});
+			this.call('POST', `/api/docs/${docId}/apply`, { json: actions });
+		}
 	}
 
 	/** Rows in Grist's stored encoding (BulkAddRecord: no parsing), with their `id` when given. */
@@ -655,7 +706,7 @@ export class RealGrist {
 		const orgPart =
 			pathOrg === undefined
 				? ''
-				: `/o/${this.sites.has(pathOrg) ? this.cfg.org : encodeURIComponent(pathOrg)}`;
+				: `/o/${this.sites.has(pathOrg) ? this.orgDomain : encodeURIComponent(pathOrg)}`;
 		const search = absolute
 			? u.search
 			: rawUrl.includes('?')
@@ -750,11 +801,21 @@ export class RealGrist {
 		};
 		for (const id of this.docs) attempt('DELETE', `/api/docs/${id}`);
 		for (const id of this.workspaces) attempt('DELETE', `/api/workspaces/${id}`);
-		for (const [email, role] of this.orgAccessBefore)
-			attempt('PATCH', `/api/orgs/${this.orgId}/access`, { delta: { users: { [email]: role } } });
+		// the site's sharing as it was (setAccess('org') and tests that share the site change it)
+		try {
+			const now = this.orgAccess();
+			const emails = new Set([...now.keys(), ...this.orgAccessBefore.keys()]);
+			const delta: Record<string, string | null> = {};
+			for (const e of emails)
+				if ((now.get(e) ?? null) !== (this.orgAccessBefore.get(e) ?? null))
+					delta[e] = this.orgAccessBefore.get(e) ?? null;
+			if (Object.keys(delta).length)
+				attempt('PATCH', `/api/orgs/${this.orgId}/access`, { delta: { users: delta } });
+		} catch (e) {
+			problems.push((e as Error).message);
+		}
 		this.docs.clear();
 		this.workspaces.clear();
-		this.orgAccessBefore.clear();
 		await closeSyncHttp();
 		// what could not be deleted stays in the ledger for the run's sweep
 		if (problems.length) process.stderr.write(`real Grist clean-up:\n${problems.join('\n')}\n`);
