@@ -495,6 +495,60 @@ async function ownTime() {
 	return own;
 }
 
+/**
+ * The reference check alone (issue #30): `verify` of the record writes over CREATE_ROWS prepared
+ * create units with a Reference column (1,000 distinct row IDs), the request stubbed (it answers
+ * "none missing"), so this is the package's CPU for collecting the IDs and deciding. Median of 50
+ * after 10 warm-up runs, before the other measurements (a heap of their leftovers slows it).
+ */
+async function refCheckTime() {
+	const { referenceCheck } = require(
+		process.env.BENCH_SOURCE
+			? '../nodes/Grist/actions/references.ts'
+			: '../dist/nodes/Grist/actions/references.js',
+	);
+	const node = {
+		id: '1',
+		name: 'Grist',
+		type: 'grist',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	let requests = 0;
+	const client = {
+		isOAuth: false,
+		getNode: () => node,
+		request: async () => {
+			requests++;
+			return { records: [] };
+		},
+	};
+	const types = {
+		Name: 'Text',
+		Email: 'Text',
+		Score: 'Int',
+		Amount: 'Numeric',
+		Active: 'Bool',
+		Owner: 'Ref:Owners',
+	};
+	const group = { target: { docId: 'd', tableId: 'Tasks' }, qs: {}, types, batchSize: 500 };
+	const units = Array.from({ length: CREATE_ROWS }, (_, i) => ({
+		key: 'k',
+		group,
+		itemIndex: i,
+		records: [{ fields: { ...makeRow(i), Owner: 1 + (i % 1000) } }],
+	}));
+	const times = [];
+	for (let r = 0; r < 60; r++) {
+		const verify = referenceCheck({ getNode: () => node }, client);
+		const start = performance.now();
+		await verify(units);
+		if (r >= 10) times.push(performance.now() - start);
+	}
+	return { ms: median(times), requestsPerRun: requests / 60 };
+}
+
 const OWN_LABEL = {
 	create: 'record create (Batch Size 500, default)',
 	createRef: 'create with a Reference column (checked)',
@@ -525,12 +579,17 @@ function ownReport(own) {
 		'   A target is met only when both medians are within it.',
 		`   ${pad('operation', 40)}${padL('node wall', 10)}${padL('in HTTP', 10)}${padL('requests', 9)}${padL('ours wall', 11)}${padL('ours CPU', 10)}  runs of ours (CPU)`,
 	];
-	for (const k of Object.keys(own))
+	const { refCheck, ...ops } = own;
+	for (const k of Object.keys(ops))
 		lines.push(
 			`   ${pad(OWN_LABEL[k], 40)}${padL(ms(medOf(own[k], 'total')), 10)}${padL(ms(medOf(own[k], 'http')), 10)}${padL(medOf(own[k], 'requests'), 9)}${padL(ms(medOf(own[k], 'ours')), 11)}${padL(ms(medOf(own[k], 'oursCpu')), 10)}  ${runs(own[k].map((x) => x.oursCpu))}`,
 		);
+	if (refCheck)
+		lines.push(
+			`   The reference check alone (collecting the row IDs of ${fmtInt(CREATE_ROWS)} items, 1,000 distinct; the request stubbed): ${ms(refCheck.ms)} ms, ${refCheck.requestsPerRun} request`,
+		);
 	const targets = [];
-	for (const k of Object.keys(own)) {
+	for (const k of Object.keys(ops)) {
 		const cpu = medOf(own[k], 'oursCpu');
 		const wall = medOf(own[k], 'ours');
 		targets.push(
@@ -545,7 +604,9 @@ async function main() {
 	const t0 = Date.now();
 	if (process.env.BENCH_ONLY === 'own') {
 		log(`own time only: ${fmtInt(CREATE_ROWS)} items, ${OWN_REPEATS} repeats`);
+		const refCheck = await refCheckTime();
 		const own = await ownTime();
+		own.refCheck = refCheck;
 		const r = ownReport(own);
 		process.stdout.write(
 			`${['', ...r.lines, '', 'Targets (issue 17):', ...r.targets].join('\n')}\n`,
@@ -555,7 +616,9 @@ async function main() {
 	log(
 		`n8n ${N8N_VERSION}; create ${fmtInt(CREATE_ROWS)} rows (built-in sample ${fmtInt(BUILTIN_ITEMS)}), read ${fmtInt(READ_ROWS)} rows, ${REPEATS} repeats (built-in create ${BUILTIN_REPEATS})`,
 	);
+	const refCheck = await refCheckTime();
 	const own = await ownTime();
+	own.refCheck = refCheck;
 	const emu = await startEmulator({ logBodies: false, timing: true });
 	let n8n;
 	const stop = async () => {
