@@ -174,6 +174,8 @@ function timeoutOf(raw: unknown): number {
 export const sqlRoutes: Route[] = [
 	docRoute('GET', 'sql', 'viewers', async (c, doc) => {
 		const q = c.query.q;
+		// grist-core's stringParam: a missing parameter is 'required', another type 'should be a string'
+		if (q === undefined) throw new ApiError(400, 'q parameter is required');
 		if (typeof q !== 'string') throw new ApiError(400, `q parameter should be a string: ${q}`);
 		return await runSql(c, doc, q, [], MAX_SQL_MSEC);
 	}),

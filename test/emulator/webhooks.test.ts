@@ -7,6 +7,13 @@ import { startEmulator, type GristEmulator } from './index';
 import { client, type ErrorBody } from './testutil';
 import { docActivity } from './webhooks';
 
+// Every test of this file resets and reads the emulator's webhook registry, queues and deliveries
+// (emu.webhooks: configure, list, idle, deliveries), which a test cannot reach on a real server:
+// `test` here is the emulator-only one.
+const { test } = emulatorOnly(
+	'reads and resets the emulator’s webhook registry, queues and delivery log (emu.webhooks)',
+);
+
 interface Received {
 	headers: http.IncomingHttpHeaders;
 	body: Array<Record<string, unknown>>;

@@ -245,14 +245,17 @@ export class RealGrist {
 		}
 	}
 
-	/** The site's members and their roles (emails in lower case). */
+	/** The site's members and their roles (emails in lower case), guests left out. */
 	private orgAccess(): Map<string, string | null> {
 		const users = (
 			this.call('GET', `/api/orgs/${this.orgId}/access`).json as {
 				users: Array<{ email: string; access: string | null }>;
 			}
 		).users;
-		return new Map(users.map((u) => [u.email.toLowerCase(), u.access]));
+		// `guests` is not a role one sets: it follows from a share inside the site
+		return new Map(
+			users.filter((u) => u.access !== 'guests').map((u) => [u.email.toLowerCase(), u.access]),
+		);
 	}
 
 	private remember(kind: 'workspace' | 'doc', id: number | string): void {
