@@ -197,7 +197,7 @@ describe('records in a real n8n', () => {
 		);
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toBe(
-			'Field "Score" of item 1: The value "lots" does not fit a Int column: expected a whole number',
+			'Field "Score" of item 1: The value "lots" does not fit a Int column: expected a whole number; no item was written',
 		);
 		expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
 	});
