@@ -11,6 +11,12 @@ import {
 	type RecordsBody,
 	type TablesBody,
 } from './testutil';
+import { emulatorOnly } from '../harness/target';
+
+const teamSite = emulatorOnly(
+	'reads the demo team site (not individual) and its workspace listing',
+);
+const clock = emulatorOnly('trigger formulas are checked at times set by the emulator’s clock');
 
 let emu: GristEmulator;
 let api: ReturnType<typeof client>;
@@ -236,45 +242,48 @@ describe('POST /tables', () => {
 });
 
 describe('object shapes', () => {
-	it("GET /orgs/{id} has billingAccount; GET /docs/{id} has aliases and forks; a workspace's org has no access", async () => {
-		const org = await api.get<Record<string, unknown>>(`/api/orgs/${orgId}`);
-		expect(Object.keys(org.json.billingAccount as object).sort()).toEqual(
-			[
-				'id',
-				'features',
-				'individual',
-				'inGoodStanding',
-				'status',
-				'stripePlanId',
-				'paymentLink',
-				'externalId',
-				'externalOptions',
-				'paid',
-				'product',
-				'isManager',
-			].sort(),
-		);
-		expect(org.json).toMatchObject({
-			access: 'owners',
-			billingAccount: { individual: false, isManager: true, product: { name: 'Free' } },
-		});
-		const listed = await api.get<Array<Record<string, unknown>>>('/api/orgs');
-		expect(listed.json.every((o) => !('billingAccount' in o))).toBe(true);
-		const doc = await api.get<Record<string, unknown>>(`/api/docs/${docId}`);
-		// a new document's urlId is a 12-character prefix of its id, with its alias (measured)
-		expect(doc.json).toMatchObject({
-			urlId: docId.slice(0, 12),
-			aliases: [{ orgId, urlId: docId.slice(0, 12), docId, createdAt: expect.any(String) }],
-			forks: [],
-		});
-		await api.patch(`/api/docs/${docId}`, { urlId: 'sem-doc' });
-		expect((await api.get<Record<string, unknown>>(`/api/docs/${docId}`)).json.aliases).toEqual([
-			{ orgId, urlId: 'sem-doc', docId, createdAt: expect.any(String) },
-		]);
-		const ws = await api.get<{ org: Record<string, unknown> }>(`/api/workspaces/${wsId}`);
-		expect(ws.json.org).toMatchObject({ id: orgId, domain: 't' });
-		expect('access' in ws.json.org).toBe(false);
-	});
+	teamSite.it(
+		"GET /orgs/{id} has billingAccount; GET /docs/{id} has aliases and forks; a workspace's org has no access",
+		async () => {
+			const org = await api.get<Record<string, unknown>>(`/api/orgs/${orgId}`);
+			expect(Object.keys(org.json.billingAccount as object).sort()).toEqual(
+				[
+					'id',
+					'features',
+					'individual',
+					'inGoodStanding',
+					'status',
+					'stripePlanId',
+					'paymentLink',
+					'externalId',
+					'externalOptions',
+					'paid',
+					'product',
+					'isManager',
+				].sort(),
+			);
+			expect(org.json).toMatchObject({
+				access: 'owners',
+				billingAccount: { individual: false, isManager: true, product: { name: 'Free' } },
+			});
+			const listed = await api.get<Array<Record<string, unknown>>>('/api/orgs');
+			expect(listed.json.every((o) => !('billingAccount' in o))).toBe(true);
+			const doc = await api.get<Record<string, unknown>>(`/api/docs/${docId}`);
+			// a new document's urlId is a 12-character prefix of its id, with its alias (measured)
+			expect(doc.json).toMatchObject({
+				urlId: docId.slice(0, 12),
+				aliases: [{ orgId, urlId: docId.slice(0, 12), docId, createdAt: expect.any(String) }],
+				forks: [],
+			});
+			await api.patch(`/api/docs/${docId}`, { urlId: 'sem-doc' });
+			expect((await api.get<Record<string, unknown>>(`/api/docs/${docId}`)).json.aliases).toEqual([
+				{ orgId, urlId: 'sem-doc', docId, createdAt: expect.any(String) },
+			]);
+			const ws = await api.get<{ org: Record<string, unknown> }>(`/api/workspaces/${wsId}`);
+			expect(ws.json.org).toMatchObject({ id: orgId, domain: 't' });
+			expect('access' in ws.json.org).toBe(false);
+		},
+	);
 });
 
 describe('payload errors', () => {
@@ -341,7 +350,7 @@ describe('payload errors', () => {
 	});
 });
 
-describe('/apply: columns, tables and trigger formulas', () => {
+clock.describe('/apply: columns, tables and trigger formulas', () => {
 	let clock = 1_700_000_000_000;
 	beforeAll(() => emu.setClock(() => clock));
 
