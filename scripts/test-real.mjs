@@ -72,7 +72,12 @@ async function sweep() {
 		if (kind === 'workspace') workspaces.add(id);
 	}
 	try {
-		const { id: orgId } = await api('GET', '/api/orgs/current');
+		// the site's real id (`docs`, the merged personal site, is id 0: take the personal site)
+		const me = await api('GET', '/api/profile/user');
+		const orgs = await api('GET', '/api/orgs');
+		const orgId = orgs.find((o) =>
+			org === 'docs' ? o.owner?.id === me.id : o.domain === org || String(o.id) === org,
+		)?.id;
 		// the live workspaces, then the trash's (showRemoved lists those)
 		for (const q of ['', '?showRemoved=1']) {
 			for (const ws of (await api('GET', `/api/orgs/${orgId}/workspaces${q}`)) ?? [])
