@@ -484,12 +484,12 @@ export function readBatchSize(this: IExecuteFunctions, itemIndex: number): numbe
 	return n;
 }
 
-/** Options → the noparse flag of item `itemIndex` (values stored as sent, not parsed by Grist). */
 /** Options → Allow Dangling References of the record writes (default off: references are checked). */
 export function readAllowDangling(this: IExecuteFunctions, itemIndex: number): boolean {
 	return !!itemParameter.call(this, 'options.allowDanglingReferences', itemIndex, false);
 }
 
+/** Options → the noparse flag of item `itemIndex` (values stored as sent, not parsed by Grist). */
 export function readNoparse(this: IExecuteFunctions, itemIndex: number): boolean {
 	return !!itemParameter.call(this, 'options.noparse', itemIndex, false);
 }
