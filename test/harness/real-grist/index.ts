@@ -385,8 +385,7 @@ export class RealGrist {
 		}>,
 		opts?: { summarySourceTable?: string },
 	): void {
-		if (opts?.summarySourceTable)
-			throw new Error('real Grist: a summary table made by seeding is emulator-only');
+		if (opts?.summarySourceTable) return this.addSummaryTable(docId, tableId, columns, opts);
 		const cols = columns.map((c) => {
 			const isFormula = c.isFormula ?? Boolean(c.formula);
 			const fields: Record<string, unknown> = {
@@ -428,6 +427,42 @@ export class RealGrist {
 			});
 			this.call('POST', `/api/docs/${docId}/apply`, { json: actions });
 		}
+	}
+
+	/**
+	 * A summary table as Grist's UI makes one: CreateViewSection on the source table grouped by the
+	 * given columns (Grist adds `group` and `count`, and names it `<Source>_summary_<cols>`).
+	 */
+	private addSummaryTable(
+		docId: string,
+		tableId: string,
+		columns: Array<{ id: string }>,
+		opts: { summarySourceTable?: string },
+	): void {
+		const source = opts.summarySourceTable ?? '';
+		const tables = (
+			this.call('GET', `/api/docs/${docId}/tables`).json as {
+				tables: Array<{ id: string; fields: { tableRef: number } }>;
+			}
+		).tables;
+		const tableRef = tables.find((t) => t.id === source)?.fields.tableRef;
+		if (!tableRef) throw new Error(`real Grist: summary source table ${source} not found`);
+		const refs = this.colRefs(docId, source);
+		const groupBy = columns.map((c) => {
+			const ref = refs.get(c.id);
+			if (!ref) throw new Error(`real Grist: group-by column ${source}.${c.id} not found`);
+			return ref;
+		});
+		this.call('POST', `/api/docs/${docId}/apply`, {
+			json: [['CreateViewSection', tableRef, 0, 'record', groupBy, null]],
+		});
+		const after = (
+			this.call('GET', `/api/docs/${docId}/tables`).json as { tables: Array<{ id: string }> }
+		).tables;
+		if (!after.some((t) => t.id === tableId))
+			throw new Error(
+				`real Grist: the summary table of ${source} is not ${tableId} (${after.map((t) => t.id).join(', ')})`,
+			);
 	}
 
 	/** Rows in Grist's stored encoding (BulkAddRecord: no parsing), with their `id` when given. */
