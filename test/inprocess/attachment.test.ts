@@ -9,6 +9,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { loadOptions, runNode, type RunNodeResult } from '../harness/inprocess';
+import { emulatorOnly } from '../harness/target';
 
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -227,7 +228,9 @@ describe('upload', () => {
 		expect(JSON.stringify(r.error)).not.toContain(demo.viewerApiKey);
 	});
 
-	it('explains a file over the server limit (413) with the size sent', async () => {
+	emulatorOnly(
+		'the 413 comes from the emulator’s attachmentMaxBytes switch (a real server’s limit is its GRIST_MAX_UPLOAD_ATTACHMENT_MB)',
+	).it('explains a file over the server limit (413) with the size sent', async () => {
 		const small = await startEmulator({ attachmentMaxBytes: 100 * 1024 });
 		try {
 			const site = small.seedDemo();

@@ -12,6 +12,7 @@ import { Grist } from '../../nodes/Grist/Grist.node';
 import type { DemoSite, GristEmulator } from '../emulator';
 import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
 import { runNode } from '../harness/inprocess';
+import { emulatorOnly } from '../harness/target';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -347,42 +348,45 @@ describe('bad input and refusals', () => {
 		expect(error?.description).toMatch(/Is One Of and Is Empty conditions combined with AND/);
 	});
 
-	it('an OAuth2 credential: a clear message before any SQL; equality conditions still work', async () => {
-		const app = emu.oauth.registerApp({
-			redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'],
-		});
-		const token = emu.oauth.issue({
-			userId: demo.userId,
-			clientId: app.clientId,
-			scopes: ['offline_access', 'doc:read'],
-		});
-		const oauthRun = (conditions: Cond[]) =>
-			runNode({
-				node: new Grist(),
-				parameters: {
-					authentication: 'oAuth2',
-					resource: 'record',
-					operation: 'getAll',
-					document: rl('id', demo.docId),
-					table: rl('id', 'Items'),
-					returnAll: true,
-					filterType: 'builder',
-					filters: { conditions },
-				} as INodeParameters,
-				otherCredentials: {
-					gristRecordsOAuth2Api: {
-						url: fx.site,
-						clientId: app.clientId,
-						clientSecret: app.clientSecret,
-						oauthTokenData: { ...token },
-					},
-				},
+	emulatorOnly('the OAuth2 token is issued by the emulator’s OAuth server (emu.oauth)').it(
+		'an OAuth2 credential: a clear message before any SQL; equality conditions still work',
+		async () => {
+			const app = emu.oauth.registerApp({
+				redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'],
 			});
-		const refused = await oauthRun([{ column: 'Qty', match: 'gt', values: '0' }]);
-		expect(refused.error?.message).toMatch(/refuses to OAuth2 connections \(item 0\)/);
-		expect(emu.log.some((e) => e.apiPath.endsWith('/sql'))).toBe(false);
-		const ok = await oauthRun([{ column: 'Kind', match: 'anyOf', values: 'kit' }]);
-		expect(ok.error).toBeUndefined();
-		expect(ok.items.map((i) => i.json.Kind)).toEqual(['kit']);
-	});
+			const token = emu.oauth.issue({
+				userId: demo.userId,
+				clientId: app.clientId,
+				scopes: ['offline_access', 'doc:read'],
+			});
+			const oauthRun = (conditions: Cond[]) =>
+				runNode({
+					node: new Grist(),
+					parameters: {
+						authentication: 'oAuth2',
+						resource: 'record',
+						operation: 'getAll',
+						document: rl('id', demo.docId),
+						table: rl('id', 'Items'),
+						returnAll: true,
+						filterType: 'builder',
+						filters: { conditions },
+					} as INodeParameters,
+					otherCredentials: {
+						gristRecordsOAuth2Api: {
+							url: fx.site,
+							clientId: app.clientId,
+							clientSecret: app.clientSecret,
+							oauthTokenData: { ...token },
+						},
+					},
+				});
+			const refused = await oauthRun([{ column: 'Qty', match: 'gt', values: '0' }]);
+			expect(refused.error?.message).toMatch(/refuses to OAuth2 connections \(item 0\)/);
+			expect(emu.log.some((e) => e.apiPath.endsWith('/sql'))).toBe(false);
+			const ok = await oauthRun([{ column: 'Kind', match: 'anyOf', values: 'kit' }]);
+			expect(ok.error).toBeUndefined();
+			expect(ok.items.map((i) => i.json.Kind)).toEqual(['kit']);
+		},
+	);
 });

@@ -13,6 +13,7 @@ import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client, type ColumnsBody } from '../emulator/testutil';
 import { createPoller, type Poller } from '../harness/inprocess';
+import { emulatorOnly } from '../harness/target';
 
 const USER_KEY = `key-${randomUUID()}`;
 let emu: GristEmulator;
@@ -93,44 +94,49 @@ function emitted(result: INodeExecutionData[][] | null): IDataObject[] {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-it('Row Added or Updated on a NOW() trigger-formula column: new rows, then exactly the updated row', async () => {
-	await setUpTable();
-	await api.post(records(), { records: [{ fields: { Name: 'old', Status: 'Open' } }] });
-	const p = poller();
-	expect(await p.poll('trigger')).toBeNull(); // baseline
+emulatorOnly(
+	'the NOW() values and the cursor’s timestamps are stated against the emulator’s clock (setClock)',
+).it(
+	'Row Added or Updated on a NOW() trigger-formula column: new rows, then exactly the updated row',
+	async () => {
+		await setUpTable();
+		await api.post(records(), { records: [{ fields: { Name: 'old', Status: 'Open' } }] });
+		const p = poller();
+		expect(await p.poll('trigger')).toBeNull(); // baseline
 
-	clock += 60_000;
-	const added = clock;
-	const ids = (
-		await api.post<{ records: Array<{ id: number }> }>(records(), {
-			records: [
-				{ fields: { Name: 'write spec', Status: 'Open' } },
-				{ fields: { Name: 'review', Status: 'Open' } },
-			],
-		})
-	).json.records.map((r) => r.id);
-	expect(ids).toEqual([2, 3]);
-	expect(emitted(await p.poll('trigger'))).toEqual([
-		{ id: 2, Name: 'write spec', Status: 'Open', Updated: iso(added) },
-		{ id: 3, Name: 'review', Status: 'Open', Updated: iso(added) },
-	]);
-	expect(await p.poll('trigger')).toBeNull();
+		clock += 60_000;
+		const added = clock;
+		const ids = (
+			await api.post<{ records: Array<{ id: number }> }>(records(), {
+				records: [
+					{ fields: { Name: 'write spec', Status: 'Open' } },
+					{ fields: { Name: 'review', Status: 'Open' } },
+				],
+			})
+		).json.records.map((r) => r.id);
+		expect(ids).toEqual([2, 3]);
+		expect(emitted(await p.poll('trigger'))).toEqual([
+			{ id: 2, Name: 'write spec', Status: 'Open', Updated: iso(added) },
+			{ id: 3, Name: 'review', Status: 'Open', Updated: iso(added) },
+		]);
+		expect(await p.poll('trigger')).toBeNull();
 
-	clock += 90_500;
-	const changed = clock;
-	await api.patch(records(), { records: [{ id: 1, fields: { Status: 'Done' } }] });
-	expect(emitted(await p.poll('trigger'))).toEqual([
-		{ id: 1, Name: 'old', Status: 'Done', Updated: iso(changed) },
-	]);
-	expect(await p.poll('trigger')).toBeNull();
+		clock += 90_500;
+		const changed = clock;
+		await api.patch(records(), { records: [{ id: 1, fields: { Status: 'Done' } }] });
+		expect(emitted(await p.poll('trigger'))).toEqual([
+			{ id: 1, Name: 'old', Status: 'Done', Updated: iso(changed) },
+		]);
+		expect(await p.poll('trigger')).toBeNull();
 
-	// a write that changes nothing does not touch the timestamp: nothing to emit
-	clock += 1_000;
-	await api.patch(records(), { records: [{ id: 2, fields: { Status: 'Open' } }] });
-	expect(await p.poll('trigger')).toBeNull();
-	expect(emu.records(docId, 'Tasks').map((r) => r.fields.Updated)).toEqual([
-		changed / 1000,
-		added / 1000,
-		added / 1000,
-	]);
-});
+		// a write that changes nothing does not touch the timestamp: nothing to emit
+		clock += 1_000;
+		await api.patch(records(), { records: [{ id: 2, fields: { Status: 'Open' } }] });
+		expect(await p.poll('trigger')).toBeNull();
+		expect(emu.records(docId, 'Tasks').map((r) => r.fields.Updated)).toEqual([
+			changed / 1000,
+			added / 1000,
+			added / 1000,
+		]);
+	},
+);
