@@ -45,3 +45,12 @@ export function emulatorOnly(reason: string): EmulatorOnly {
 		describe: (name, fn) => skipDescribe(title(name), fn),
 	};
 }
+
+/**
+ * A workspace's name as seeding made it (`addWorkspace`, `seedDemo`'s Sales and Projects): the
+ * test's name with the emulator; with a real Grist, the run's prefix and that name
+ * (`n8nt-<time>-<random> Sales`, so the run's sweep finds it).
+ */
+export function workspaceName(name: string): string {
+	return realGrist ? `${process.env.GRIST_RUN_PREFIX} ${name}` : name;
+}

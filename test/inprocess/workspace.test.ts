@@ -5,6 +5,7 @@ import { Grist } from '../../nodes/Grist/Grist.node';
 import type { DemoSite, GristEmulator } from '../emulator';
 import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
 import { runNode } from '../harness/inprocess';
+import { workspaceName } from '../harness/target';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -37,7 +38,7 @@ describe('workspace create', () => {
 	it('without an org, creates in the /o/<team> site of the Server URL', async () => {
 		const { items, error } = await run({ operation: 'create', org: rl('list', ''), name: 'Ops' });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ name: 'Ops', org: { domain: 'demo' } });
+		expect(items[0].json).toMatchObject({ name: 'Ops', org: { id: demo.orgId } });
 		expect(requests()[0]).toBe('POST /o/demo/api/orgs/demo/workspaces');
 	});
 
@@ -72,7 +73,10 @@ describe('workspace get', () => {
 			workspace: rl('id', String(demo.workspaceId)),
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: demo.workspaceId, name: 'Sales' });
+		expect(items[0].json).toMatchObject({
+			id: demo.workspaceId,
+			name: workspaceName('Sales'),
+		});
 		expect((items[0].json.docs as Array<{ id: string }>).map((d) => d.id)).toEqual([demo.docId]);
 		expect(requests()).toEqual([`GET /o/demo/api/workspaces/${demo.workspaceId}`]);
 	});
@@ -83,7 +87,10 @@ describe('workspace get', () => {
 			workspace: rl('url', `https://demo.getgrist.com/ws/${demo.workspace2Id}/`),
 		});
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: demo.workspace2Id, name: 'Projects' });
+		expect(items[0].json).toMatchObject({
+			id: demo.workspace2Id,
+			name: workspaceName('Projects'),
+		});
 	});
 
 	it('a non-integer workspace ID is refused before the request, naming the field', async () => {

@@ -11,7 +11,9 @@
  *   On the way it maps the test's fake API keys to real ones (the first user the test adds is
  *   the account of GRIST_API_KEY, the second the account of GRIST_VIEWER_API_KEY; other keys pass
  *   unchanged, so the server refuses them) and the test's sites (`/o/<domain>/` of an `addOrg`
- *   or of `seedDemo`) to GRIST_ORG. Request and answer bodies pass unchanged. `fault()` works as
+ *   or of `seedDemo`, and `/api/orgs/<domain>`) to GRIST_ORG; through HTTP_PROXY, a test
+ *   site's team host (`<domain>.getgrist.com`) goes to GRIST_ORG, any other host reaches the server
+ *   with its own Host header (so it answers "Domain not recognized" as it would). Request and answer bodies pass unchanged. `fault()` works as
  *   in the emulator where a proxy can do it: a status answer (the emulator's default bodies), a
  *   delay, a dropped connection.
  * - Seeding helpers (`addWorkspace`, `addDoc`, `addTable`, `addRecords`, `records`, …) call the
@@ -66,7 +68,8 @@ export function realGristConfig(): RealGristConfig {
 		org: process.env.GRIST_ORG || 'docs',
 		viewerApiKey: process.env.GRIST_VIEWER_API_KEY || undefined,
 		viewerEmail: process.env.GRIST_VIEWER_EMAIL || undefined,
-		runPrefix: process.env.GRIST_RUN_PREFIX || `n8nt-${Date.now()}-${process.pid}`,
+		// kept in the environment: workspaceName() (../target.ts) names workspaces with it
+		runPrefix: (process.env.GRIST_RUN_PREFIX ||= `n8nt-${Date.now()}-${process.pid}`),
 		ledger: process.env.GRIST_REAL_LEDGER || undefined,
 	};
 }
@@ -740,17 +743,35 @@ export class RealGrist {
 			return;
 		}
 
-		// the test's site is GRIST_ORG; the test's keys are the accounts' keys
+		// the test's site is GRIST_ORG (in /o/<domain>/ and in /api/orgs/<domain>); the test's
+		// keys are the accounts' keys. A host reached through the proxy (HTTP_PROXY, a request in
+		// absolute form): a test site's team host (`<domain>.<base>`) is GRIST_ORG too; any other
+		// host is passed on as it is, so the server answers for it as it would ("Domain not
+		// recognized" from a server that does not know it).
+		const proxiedHost = absolute && !LOCAL_HOSTS.has(u.hostname) ? u.hostname : undefined;
+		const teamHost =
+			proxiedHost !== undefined &&
+			proxiedHost.includes('.') &&
+			this.sites.has(proxiedHost.split('.')[0]);
 		const orgPart =
 			pathOrg === undefined
-				? ''
+				? teamHost
+					? `/o/${this.orgDomain}`
+					: ''
 				: `/o/${this.sites.has(pathOrg) ? this.orgDomain : encodeURIComponent(pathOrg)}`;
+		const forwardPath = (prefix ? apiPath : path).replace(/^\/api\/orgs\/([^/]+)/, (m, d) =>
+			this.sites.has(decodeURIComponent(d)) ? `/api/orgs/${this.orgDomain}` : m,
+		);
 		const search = absolute
 			? u.search
 			: rawUrl.includes('?')
 				? rawUrl.slice(rawUrl.indexOf('?'))
 				: '';
-		const headers: http.OutgoingHttpHeaders = { ...req.headers, host: this.upstream.host };
+		const headers: http.OutgoingHttpHeaders = {
+			...req.headers,
+			host:
+				proxiedHost !== undefined && !teamHost ? (req.headers.host ?? u.host) : this.upstream.host,
+		};
 		delete headers.connection;
 		delete headers['proxy-connection'];
 		delete headers['transfer-encoding'];
@@ -772,7 +793,7 @@ export class RealGrist {
 					hostname: this.upstream.hostname,
 					port: this.upstream.port,
 					method,
-					path: `${basePath}${orgPart}${prefix ? apiPath : path}${search}`,
+					path: `${basePath}${orgPart}${forwardPath}${search}`,
 					headers,
 					agent: this.agent,
 				},
