@@ -13,6 +13,7 @@ import {
 } from '../../credentials/GristRecordsApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { testCredential } from '../harness/inprocess';
+import { emulatorOnly } from '../harness/target';
 
 let emulator: GristEmulator;
 let demo: DemoSite;
@@ -159,17 +160,22 @@ describe('credential test', () => {
 			]);
 		});
 
-		it('explains a team host with another team in /o/<team> ("Wrong org for this domain")', async () => {
-			const result = await test('http://demo.getgrist.com/o/other');
-			expect(result).toEqual({
-				status: 'Error',
-				message:
-					'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
-			});
-			expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([
-				['demo.getgrist.com', '/o/other/api/profile/user', 400],
-			]);
-		});
+		emulatorOnly(
+			'a team host (demo.getgrist.com) is the emulator’s: a self-hosted server has none, so it cannot say "Wrong org for this domain"',
+		).it(
+			'explains a team host with another team in /o/<team> ("Wrong org for this domain")',
+			async () => {
+				const result = await test('http://demo.getgrist.com/o/other');
+				expect(result).toEqual({
+					status: 'Error',
+					message:
+						'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
+				});
+				expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([
+					['demo.getgrist.com', '/o/other/api/profile/user', 400],
+				]);
+			},
+		);
 
 		it('passes on the team host itself', async () => {
 			expect(await test('http://demo.getgrist.com')).toEqual({
