@@ -9,6 +9,7 @@ import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhoo
 import type { DemoSite, GristEmulator } from '../emulator';
 import { rl, useDemoSite } from '../harness/demo-site';
 import { loadOptions } from '../harness/inprocess';
+import { emulatorOnly, workspaceName } from '../harness/target';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -37,7 +38,9 @@ async function search(
 }
 
 describe('searchOrgs', () => {
-	it('lists the orgs of the key, searchable by name or domain', async () => {
+	emulatorOnly(
+		'the key’s sites are the emulator’s demo team and personal site; a real key has its own',
+	).it('lists the orgs of the key, searchable by name or domain', async () => {
 		const all = await search('searchOrgs', { resource: 'org', operation: 'get' });
 		expect(all.results.map((r) => r.name).sort()).toEqual([
 			'Demo Team (demo)',
@@ -56,7 +59,9 @@ describe('searchOrgs', () => {
 });
 
 describe('searchWorkspaces', () => {
-	it("on an /o/<team> Server URL lists that team's workspaces", async () => {
+	emulatorOnly(
+		'the emulator’s demo team site holds the two demo workspaces only; a real key’s site (GRIST_ORG) holds others (Home, other runs’) under its own domain',
+	).it("on an /o/<team> Server URL lists that team's workspaces", async () => {
 		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' });
 		expect(res.results).toEqual([
 			{
@@ -73,7 +78,9 @@ describe('searchWorkspaces', () => {
 		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/orgs/demo/workspaces`]);
 	});
 
-	it('uses the picked organization (By URL) and filters by name', async () => {
+	emulatorOnly(
+		'the emulator’s demo team site holds the two demo workspaces only; a real key’s site (GRIST_ORG) holds others (Home, other runs’) under its own domain',
+	).it('uses the picked organization (By URL) and filters by name', async () => {
 		const res = await search(
 			'searchWorkspaces',
 			{
@@ -87,19 +94,24 @@ describe('searchWorkspaces', () => {
 		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /api/orgs/demo/workspaces`]);
 	});
 
-	it('self-hosted without /o/: every org the key can see, names qualified by the org', async () => {
-		const res = await search(
-			'searchWorkspaces',
-			{ resource: 'workspace', operation: 'get' },
-			{ serverUrl: emu.url },
-		);
-		expect(res.results.map((r) => r.name).sort()).toEqual([
-			`Home (docs-${demo.userId})`,
-			'Projects (demo)',
-			'Sales (demo)',
-		]);
-		expect(requests()[0]).toBe(`GET 127.0.0.1:${emu.port} /api/orgs`);
-	});
+	emulatorOnly(
+		'the emulator’s demo team site holds the two demo workspaces only; a real key’s site (GRIST_ORG) holds others (Home, other runs’) under its own domain',
+	).it(
+		'self-hosted without /o/: every org the key can see, names qualified by the org',
+		async () => {
+			const res = await search(
+				'searchWorkspaces',
+				{ resource: 'workspace', operation: 'get' },
+				{ serverUrl: emu.url },
+			);
+			expect(res.results.map((r) => r.name).sort()).toEqual([
+				`Home (docs-${demo.userId})`,
+				'Projects (demo)',
+				'Sales (demo)',
+			]);
+			expect(requests()[0]).toBe(`GET 127.0.0.1:${emu.port} /api/orgs`);
+		},
+	);
 });
 
 describe('searchDocuments', () => {
@@ -113,7 +125,11 @@ describe('searchDocuments', () => {
 		// its id), as Grist's own document links do
 		const urlId = demo.docId.slice(0, 12);
 		expect(res.results).toEqual([
-			{ name: 'CRM (Sales)', value: demo.docId, url: `${emu.url}/o/demo/doc/${urlId}` },
+			{
+				name: `CRM (${workspaceName('Sales')})`,
+				value: demo.docId,
+				url: `${emu.url}/o/demo/doc/${urlId}`,
+			},
 		]);
 	});
 
@@ -151,7 +167,9 @@ describe('searchTables', () => {
 	});
 });
 
-describe('team host through a proxy', () => {
+emulatorOnly(
+	'team hosts (demo.getgrist.com, docs.getgrist.com) are the emulator’s: a self-hosted server answers "Domain not recognized"',
+).describe('team host through a proxy', () => {
 	const saved: Record<string, string | undefined> = {};
 	const keys = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 	beforeAll(() => {
