@@ -27,7 +27,8 @@
  * - `setClock`, `webhooks` (the emulator's delivery internals), `oauth` (its OAuth server) throw:
  *   tests that need them are `emulatorOnly` (../target.ts).
  * - `close()` deletes, for good, the workspaces and documents this instance made, and those the
- *   tests made through the proxy (creations it saw answered), and restores the site's sharing.
+ *   tests made through the proxy (creations it saw answered), and restores the site's sharing
+ *   and name.
  *   Every creation is also appended to the run's ledger file (GRIST_REAL_LEDGER), which
  *   scripts/test-real.mjs sweeps at the end of the run with every workspace named with the run's
  *   prefix, so an interrupted run leaves nothing behind either.
@@ -163,6 +164,8 @@ export class RealGrist {
 	private docs = new Set<string>();
 	/** The site's sharing when this instance started (email → role), restored on close. */
 	private readonly orgAccessBefore: Map<string, string | null>;
+	/** The site's name when this instance started, restored on close (tests rename the site). */
+	private readonly orgNameBefore: string;
 	private closed = false;
 
 	constructor(private readonly cfg: RealGristConfig) {
@@ -176,6 +179,9 @@ export class RealGrist {
 		this.orgId = site.id;
 		this.orgDomain = site.domain;
 		this.orgAccessBefore = this.orgAccess();
+		this.orgNameBefore = (
+			this.call('GET', `/api/orgs/${this.orgId}`).json as { name: string }
+		).name;
 		// The viewer cases need an account whose access comes from what each test shares with it.
 		const inherited = this.viewer && this.orgAccessBefore.get(this.viewer.email.toLowerCase());
 		if (inherited)
@@ -860,6 +866,14 @@ export class RealGrist {
 		};
 		for (const id of this.docs) attempt('DELETE', `/api/docs/${id}`);
 		for (const id of this.workspaces) attempt('DELETE', `/api/workspaces/${id}`);
+		// the site's name as it was (an org rename test renames GRIST_ORG)
+		try {
+			const name = (this.call('GET', `/api/orgs/${this.orgId}`).json as { name: string }).name;
+			if (name !== this.orgNameBefore)
+				attempt('PATCH', `/api/orgs/${this.orgId}`, { name: this.orgNameBefore });
+		} catch (e) {
+			problems.push((e as Error).message);
+		}
 		// the site's sharing as it was (setAccess('org') and tests that share the site change it)
 		try {
 			const now = this.orgAccess();
