@@ -4,6 +4,7 @@
  */
 import type { DemoSite, GristEmulator } from '../emulator';
 import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { emulatorOnly, realGrist } from '../harness/target';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -13,7 +14,9 @@ const requests = () => emu.log.map((e) => `${e.method} ${e.path}`);
 const run = resourceRunner(fx, 'org');
 
 describe('org getAll', () => {
-	it('lists the orgs of the key, limited', async () => {
+	emulatorOnly(
+		'the key’s sites are the emulator’s demo team and personal site; a real key has its own',
+	).it('lists the orgs of the key, limited', async () => {
 		const all = await run({ operation: 'getAll', returnAll: true });
 		expect(all.error).toBeUndefined();
 		expect(all.items.map((i) => i.json.domain).sort()).toEqual(['demo', `docs-${demo.userId}`]);
@@ -24,7 +27,9 @@ describe('org getAll', () => {
 });
 
 describe('org get', () => {
-	it('gets the org picked by ID', async () => {
+	emulatorOnly(
+		'the demo team’s name and domain: a real site (GRIST_ORG, which the facade puts in its place) has its own',
+	).it('gets the org picked by ID', async () => {
 		const { items, error } = await run({ operation: 'get', org: rl('id', String(demo.orgId)) });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
@@ -44,7 +49,8 @@ describe('org get', () => {
 			{ serverUrl: emu.url },
 		);
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: demo.orgId, domain: 'demo' });
+		// the org by the id seeding gave (its domain is the real site's against a real Grist)
+		expect(items[0].json).toMatchObject({ id: demo.orgId });
 		expect(requests()).toEqual(['GET /api/orgs/demo']);
 	});
 
@@ -56,7 +62,11 @@ describe('org get', () => {
 	});
 
 	it('on a self-hosted URL without /o/ and several orgs, asks to pick one', async () => {
-		const { error } = await run({ operation: 'get', org: rl('list', '') }, { serverUrl: emu.url });
+		// the viewer: its personal site and the demo site (as a member, or a guest of its workspaces)
+		const { error } = await run(
+			{ operation: 'get', org: rl('list', '') },
+			{ serverUrl: emu.url, apiKey: demo.viewerApiKey },
+		);
 		expect(error?.message).toBe(
 			'This Grist server has 2 organizations and the Server URL does not say which one to use',
 		);
@@ -115,7 +125,9 @@ describe('org update', () => {
 });
 
 describe('org access', () => {
-	it('getAccess gives one item per user', async () => {
+	emulatorOnly(
+		'the demo team’s three members with their roles: a real run has two accounts, the viewer a guest of shared workspaces',
+	).it('getAccess gives one item per user', async () => {
 		const { items, error } = await run({
 			operation: 'getAccess',
 			org: rl('id', String(demo.orgId)),
@@ -207,7 +219,9 @@ describe('org access', () => {
 	});
 });
 
-describe('org getWorkspaces', () => {
+emulatorOnly(
+	'the demo team site holds the two demo workspaces only; a real site (GRIST_ORG) holds others (Home, other runs’)',
+).describe('org getWorkspaces', () => {
 	it('one item per workspace, with its documents', async () => {
 		const { items, error } = await run({
 			operation: 'getWorkspaces',
@@ -280,9 +294,13 @@ describe('org key rules of every operation with an Organization field (self-host
 	it.each(ops)(
 		'%s: uses the only org of the key, never "current"',
 		async (_name, params, expected) => {
-			const solo = emu.addUser({
-				email: `solo-${String(params.resource ?? 'org')}-${String(params.operation)}@example.com`,
-			});
+			// a key with one site: a fresh user of the emulator; against a real Grist the owner's key,
+			// whose only site is GRIST_ORG (its rename, sharing and new workspace are undone on close)
+			const solo = realGrist
+				? { apiKey: demo.apiKey }
+				: emu.addUser({
+						email: `solo-${String(params.resource ?? 'org')}-${String(params.operation)}@example.com`,
+					});
 			const listed = await run(
 				{ operation: 'getAll', returnAll: true },
 				{ serverUrl: emu.url, apiKey: solo.apiKey },
@@ -307,7 +325,10 @@ describe('org key rules of every operation with an Organization field (self-host
 	it.each(ops)(
 		'%s: with several orgs and none picked, asks to pick one and sends nothing else',
 		async (_name, params) => {
-			const { error } = await run({ org: rl('list', ''), ...params }, { serverUrl: emu.url });
+			const { error } = await run(
+				{ org: rl('list', ''), ...params },
+				{ serverUrl: emu.url, apiKey: demo.viewerApiKey },
+			);
 			expect(error?.message).toBe(
 				'This Grist server has 2 organizations and the Server URL does not say which one to use',
 			);
