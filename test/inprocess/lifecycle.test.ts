@@ -394,7 +394,7 @@ describe('trash and restore', () => {
 		emu.clearLog();
 		const restored = await runWs({ operation: 'restore', workspace: rl('id', String(ws.id)) });
 		expect(restored.error).toBeUndefined();
-		expect(restored.items[0].json).toMatchObject({ id: ws.id, name: 'Archive 2023' });
+		expect(restored.items[0].json).toMatchObject({ id: ws.id, name: ws.name });
 		expect((restored.items[0].json.docs as Array<{ name: string }>).map((d) => d.name)).toEqual([
 			'Inside',
 		]);
