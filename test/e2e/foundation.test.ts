@@ -18,6 +18,7 @@ import {
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
 import { REPO_ROOT, locateRuntime } from '../harness/e2e/runtime';
+import { emulatorOnly } from '../harness/target';
 
 let emulator: GristEmulator;
 let n8n: N8n;
@@ -236,71 +237,80 @@ describe('workflow: Manual Trigger → Grist (org, getAll)', () => {
 	});
 });
 
-describe('a team site URL (http://demo.getgrist.com, routed to the emulator by HTTP_PROXY)', () => {
-	/** GET /api/orgs straight from the emulator with the team site's Host header. */
-	async function orgsAsTeamSite(): Promise<unknown> {
-		return await new Promise((resolve, reject) => {
-			const req = request(
-				{
-					host: '127.0.0.1',
-					port: emulator.port,
-					path: '/api/orgs',
-					headers: { host: 'demo.getgrist.com', authorization: `Bearer ${apiKey}` },
-				},
-				(res) => {
-					const chunks: Buffer[] = [];
-					res.on('data', (c: Buffer) => chunks.push(c));
-					res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-				},
+emulatorOnly(
+	'a team host (demo.getgrist.com) reached through the emulator as n8n’s HTTP_PROXY, with its Host-based site routing',
+).describe(
+	'a team site URL (http://demo.getgrist.com, routed to the emulator by HTTP_PROXY)',
+	() => {
+		/** GET /api/orgs straight from the emulator with the team site's Host header. */
+		async function orgsAsTeamSite(): Promise<unknown> {
+			return await new Promise((resolve, reject) => {
+				const req = request(
+					{
+						host: '127.0.0.1',
+						port: emulator.port,
+						path: '/api/orgs',
+						headers: { host: 'demo.getgrist.com', authorization: `Bearer ${apiKey}` },
+					},
+					(res) => {
+						const chunks: Buffer[] = [];
+						res.on('data', (c: Buffer) => chunks.push(c));
+						res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+					},
+				);
+				req.on('error', reject);
+				req.end();
+			});
+		}
+
+		test('the credential test and a workflow reach the team site', async () => {
+			const cred = await n8n.createCredential({
+				name: 'Grist team site',
+				type: 'gristRecordsApi',
+				data: { apiKey, url: 'http://demo.getgrist.com' },
+			});
+			const expected = await orgsAsTeamSite();
+			expect(expected).toEqual(
+				expect.arrayContaining([expect.objectContaining({ domain: 'demo' })]),
 			);
-			req.on('error', reject);
-			req.end();
-		});
-	}
+			emulator.clearLog();
 
-	test('the credential test and a workflow reach the team site', async () => {
-		const cred = await n8n.createCredential({
-			name: 'Grist team site',
-			type: 'gristRecordsApi',
-			data: { apiKey, url: 'http://demo.getgrist.com' },
-		});
-		const expected = await orgsAsTeamSite();
-		expect(expected).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'demo' })]));
-		emulator.clearLog();
+			expect(await n8n.testCredential(cred.id)).toEqual({
+				status: 'OK',
+				message: 'Connection successful!',
+			});
+			const run = await n8n.runWorkflow(
+				manualWorkflow([
+					gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred),
+				]),
+			);
 
-		expect(await n8n.testCredential(cred.id)).toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
+			expect(run.status).toBe('success');
+			expect(run.output('Grist')).toEqual(expected);
+			expect(emulator.log.map((r) => [r.method, r.host, r.apiPath, r.status])).toEqual([
+				['GET', 'demo.getgrist.com', '/api/profile/user', 200],
+				['GET', 'demo.getgrist.com', '/api/orgs', 200],
+			]);
 		});
-		const run = await n8n.runWorkflow(
-			manualWorkflow([gristNode({ resource: 'org', operation: 'getAll', returnAll: true }, cred)]),
-		);
 
-		expect(run.status).toBe('success');
-		expect(run.output('Grist')).toEqual(expected);
-		expect(emulator.log.map((r) => [r.method, r.host, r.apiPath, r.status])).toEqual([
-			['GET', 'demo.getgrist.com', '/api/profile/user', 200],
-			['GET', 'demo.getgrist.com', '/api/orgs', 200],
-		]);
-	});
-
-	test('a team host with another team in /o/<team> gets the 400 message ("Wrong org for this domain")', async () => {
-		const cred = await n8n.createCredential({
-			name: 'Grist two teams',
-			type: 'gristRecordsApi',
-			data: { apiKey, url: 'http://demo.getgrist.com/o/other' },
+		test('a team host with another team in /o/<team> gets the 400 message ("Wrong org for this domain")', async () => {
+			const cred = await n8n.createCredential({
+				name: 'Grist two teams',
+				type: 'gristRecordsApi',
+				data: { apiKey, url: 'http://demo.getgrist.com/o/other' },
+			});
+			emulator.clearLog();
+			expect(await n8n.testCredential(cred.id)).toEqual({
+				status: 'Error',
+				message:
+					'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
+			});
+			expect(emulator.log.map((r) => [r.method, r.host, r.path, r.status])).toEqual([
+				['GET', 'demo.getgrist.com', '/o/other/api/profile/user', 400],
+			]);
 		});
-		emulator.clearLog();
-		expect(await n8n.testCredential(cred.id)).toEqual({
-			status: 'Error',
-			message:
-				'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
-		});
-		expect(emulator.log.map((r) => [r.method, r.host, r.path, r.status])).toEqual([
-			['GET', 'demo.getgrist.com', '/o/other/api/profile/user', 400],
-		]);
-	});
-});
+	},
+);
 
 describe("side by side with n8n's built-in Grist node", () => {
 	type CredentialTypeJson = {
