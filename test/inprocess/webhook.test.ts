@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: a local receiver for Grist's deliveries */
 /**
  * Webhook resource (Get Many with delivery health, Create, Update, Delete, Clear Queue) run
- * through n8n-core (test harness level b) against the emulator's webhooks.
+ * through n8n-core (test harness level b) against the emulator's webhooks, or a real Grist's
+ * (`npm run test:real`: its ALLOWED_WEBHOOK_DOMAINS is `*`, it delivers to the local receiver).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import type { DemoSite, GristEmulator } from '../emulator';
 import { loadOptions } from '../harness/inprocess';
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { emulatorOnly, realGrist } from '../harness/target';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -19,10 +21,14 @@ let demo: DemoSite;
 let receiver: http.Server;
 let receiverUrl: string;
 let answer = 200;
+/** Deliveries the receiver got (what Grist sent, whichever Grist it is). */
+let received = 0;
 beforeAll(async () => {
 	({ emu, demo } = fx);
-	emu.webhooks.configure({ allowedDomains: '*', retryDelaysMs: [60_000] });
+	// a real Grist's own settings apply (ALLOWED_WEBHOOK_DOMAINS='*', its retry delays)
+	if (!realGrist) emu.webhooks.configure({ allowedDomains: '*', retryDelaysMs: [60_000] });
 	receiver = http.createServer((req, res) => {
+		received++;
 		req.resume();
 		req.on('end', () => {
 			res.writeHead(answer, { 'Content-Type': 'text/plain' });
@@ -33,7 +39,7 @@ beforeAll(async () => {
 	receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 });
 afterAll(async () => {
-	await new Promise<void>((r) => receiver.close(() => r()));
+	await new Promise<void>((r) => receiver?.close(() => r()) ?? r());
 });
 const requests = () => emu.log.map((e) => `${e.method} ${e.path}`);
 const run = resourceRunner(fx, 'webhook');
@@ -46,9 +52,23 @@ async function addRow(docId: string, tableId: string, fields: Record<string, unk
 	});
 }
 
-async function until(check: () => boolean, ms = 5000) {
+/** The delivery health Grist reports for a webhook (GET /webhooks, as any client reads it). */
+async function usageOf(
+	docId: string,
+	id: string,
+): Promise<{ status?: string; numWaiting?: number }> {
+	const res = await fetch(`${emu.url}/api/docs/${docId}/webhooks`, {
+		headers: { Authorization: `Bearer ${demo.apiKey}` },
+	});
+	const body = (await res.json()) as {
+		webhooks: Array<{ id: string; usage: { status?: string; numWaiting?: number } | null }>;
+	};
+	return body.webhooks.find((w) => w.id === id)?.usage ?? {};
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 5000) {
 	const end = Date.now() + ms;
-	while (!check()) {
+	while (!(await check())) {
 		if (Date.now() > end) throw new Error('timed out');
 		await sleep(20);
 	}
@@ -113,8 +133,8 @@ describe('webhook create / getAll / update / delete / clearQueue', () => {
 	it('lists the webhooks with delivery health once deliveries fail (one item per webhook)', async () => {
 		answer = 500;
 		await addRow(demo.docId, 'Customers', { Name: 'Zed' });
-		await until(() => emu.webhooks.deliveries.some((d) => d.webhookId === webhookId));
-		await until(() => emu.webhooks.list(demo.docId)[0]?.usage?.status === 'retrying');
+		await until(() => received > 0);
+		await until(async () => (await usageOf(demo.docId, webhookId)).status === 'retrying');
 		emu.clearLog();
 		const { items, error } = await run({
 			operation: 'getAll',
@@ -160,7 +180,7 @@ describe('webhook create / getAll / update / delete / clearQueue', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ documentId: demo.docId, queueCleared: true });
 		expect(requests()).toEqual([`DELETE /o/demo/api/docs/${demo.docId}/webhooks/queue`]);
-		expect(emu.webhooks.queue(demo.docId)).toEqual([]);
+		expect((await usageOf(demo.docId, webhookId)).numWaiting).toBe(0);
 		answer = 200;
 	});
 
@@ -251,7 +271,9 @@ describe('webhook create / getAll / update / delete / clearQueue', () => {
 		expect(upd.items[0].json).toMatchObject({ httpCode: '404' });
 	});
 
-	it('a URL Grist may not call: its 403 with a hint; a non-http URL is refused before the request', async () => {
+	emulatorOnly(
+		'ALLOWED_WEBHOOK_DOMAINS is the real server’s own setting (`*` for test:real); the emulator’s is a switch',
+	).it('a URL Grist may not call: its 403 with a hint', async () => {
 		emu.webhooks.configure({ allowedDomains: 'example.com' });
 		try {
 			const forbidden = await run({
@@ -265,7 +287,9 @@ describe('webhook create / getAll / update / delete / clearQueue', () => {
 		} finally {
 			emu.webhooks.configure({ allowedDomains: '*' });
 		}
-		emu.clearLog();
+	});
+
+	it('a non-http URL is refused before the request', async () => {
 		const bad = await run({
 			operation: 'create',
 			document: rl('id', demo.docId),
