@@ -420,19 +420,28 @@ export class RealGrist {
 		}).json as { tables: Array<{ id: string }> };
 		if (made.tables[0]?.id !== tableId)
 			throw new Error(`real Grist: table ${tableId} was created as ${made.tables[0]?.id}`);
-		// A reference column shows its visible column through a display column, which Grist's UI
-		// sets with SetDisplayFormula (AddColumn only stores visibleCol); the emulator's seeding
-		// makes the column as the UI does, so do the same here.
+		// POST /tables (AddTable) drops visibleCol (useractions.py doAddTable keeps only type,
+		// isFormula, formula, label and widgetOptions; measured on grist-core 1.7.17), and Grist
+		// parses a reference string by the column's visibleCol (ValueParser.ts), so set it with
+		// ModifyColumn; then the display column, which Grist's UI sets with SetDisplayFormula.
 		const shown = columns.filter((c) => c.visibleCol !== undefined);
 		if (shown.length) {
 			const refs = this.colRefs(docId, tableId);
-			const actions = shown.map((c) => {
+			const actions = shown.flatMap((c) => {
 				const target = (c.type ?? '').split(':')[1] ?? '';
 				const visible =
 					typeof c.visibleCol === 'string'
 						? c.visibleCol
 						: [...this.colRefs(docId, target)].find(([, ref]) => ref === c.visibleCol)?.[0];
-				return ['SetDisplayFormula', tableId, null, refs.get(c.id), `$${c.id}.${visible}`];
+				return [
+					[
+						'ModifyColumn',
+						tableId,
+						c.id,
+						{ visibleCol: cols.find((x) => x.id === c.id)?.fields.visibleCol },
+					],
+					['SetDisplayFormula', tableId, null, refs.get(c.id), `$${c.id}.${visible}`],
+				];
 			});
 			this.call('POST', `/api/docs/${docId}/apply`, { json: actions });
 		}
