@@ -12,7 +12,14 @@ import { asObject, flag, invalidPayload, sandbox } from './docworker';
 import { RowEvaluator, dependsOn, evalTrigger, isTriggerCol } from './formula';
 import { ApiError } from './http';
 import type { Column, Doc, Row, Table } from './model';
-import { colIdsToAvoid, defaultFor, newColId, pickColIdent, widgetOptionsString } from './model';
+import {
+	colIdsToAvoid,
+	defaultFor,
+	dropColumnSlots,
+	newColId,
+	pickColIdent,
+	widgetOptionsString,
+} from './model';
 import { valueKey } from './query';
 import { webhooksOf } from './webhooks';
 
@@ -228,9 +235,14 @@ export function addColumns(
 			formula,
 			isFormula,
 			widgetOptions: fields.widgetOptions,
-			visibleCol: typeof fields.visibleCol === 'number' ? fields.visibleCol : 0,
-			recalcWhen: typeof fields.recalcWhen === 'number' ? fields.recalcWhen : 0,
-			recalcDeps: fields.recalcDeps ?? null,
+			// AddTable (POST /tables) keeps only colId, type, isFormula, formula, label and
+			// widgetOptions (useractions.py doAddTable; measured on grist-core 1.7.17: visibleCol
+			// and recalcWhen given to POST /tables read 0); AddColumn (POST /columns) keeps them
+			visibleCol:
+				mode === 'column' && typeof fields.visibleCol === 'number' ? fields.visibleCol : 0,
+			recalcWhen:
+				mode === 'column' && typeof fields.recalcWhen === 'number' ? fields.recalcWhen : 0,
+			recalcDeps: mode === 'column' ? (fields.recalcDeps ?? null) : null,
 			// useractions.py doAddColumn / doAddTable store neither: a new column is tied to its
 			// label (untied only by a later update) and has no description
 			untieColIdFromLabel: false,
@@ -304,7 +316,8 @@ export function updateColumn(
 	if ('recalcDeps' in fields) col.recalcDeps = fields.recalcDeps;
 }
 
-export function removeColumn(t: Table, col: Column): void {
+export function removeColumn(doc: Doc, t: Table, col: Column): void {
 	t.columns = t.columns.filter((x) => x !== col);
+	dropColumnSlots(doc, [col.colRef]);
 	for (const row of t.rows.values()) delete row[col.id];
 }

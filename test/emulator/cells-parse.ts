@@ -83,7 +83,11 @@ export function parseCell(store: Store, doc: Doc, col: Column, value: unknown): 
 			if (!l.length) return null;
 			const ids: number[] = [];
 			for (const part of l) {
-				const id = bt === 'Attachments' ? intOf(part) : lookupRef(store, doc, col, part);
+				// Attachments parse as a RefList by row id of _grist_Attachments (gristTypes.ts
+				// isRefListType; ValueParser.ts ReferenceListParser): an id without an attachment
+				// leaves the text as it is (measured on grist-core 1.7.17)
+				const id =
+					bt === 'Attachments' ? attachmentOf(doc, part) : lookupRef(store, doc, col, part);
 				if (id === undefined) return value;
 				ids.push(id);
 			}
@@ -92,6 +96,11 @@ export function parseCell(store: Store, doc: Doc, col: Column, value: unknown): 
 		default:
 			return value;
 	}
+}
+
+function attachmentOf(doc: Doc, s: string): number | undefined {
+	const id = intOf(s);
+	return id !== undefined && doc.attachments.has(id) ? id : undefined;
 }
 
 function intOf(s: string): number | undefined {

@@ -38,8 +38,12 @@
  * `noparse`, then the data engine's conversion (usertypes.py) in every case, so "7" is 7 in a
  * Numeric column even with `noparse`, "$7" only without it, and what neither understands stays
  * text (an AltText cell). POST /tables and AddTable make data columns unless a formula is given
- * (type Text by default); POST/PUT /columns and AddColumn make empty formula columns (type Any
- * by default) that become data columns when written. Deleting ids that do not exist is a no-op.
+ * (type Text by default) and keep only type, isFormula, formula, label and widgetOptions
+ * (visibleCol and recalcWhen are dropped); POST/PUT /columns and AddColumn make empty formula
+ * columns (type Any by default) that become data columns when written. POST /records writes the
+ * union of the records' fields: a field another record names is null where missing. GET
+ * /columns lists columns in the open document's metadata order (model.ts `columnSlots`).
+ * Sorting is grist-core's typedCompare (null after numbers). Deleting ids that do not exist is a no-op.
  * Trigger formulas (data columns with a formula): computed for added rows that were not given
  * a value (recalcWhen 0 or 2) and, after an update that really changes a row, for recalcWhen 2,
  * or recalcWhen 0 when a recalcDeps column changed, unless the update set the column itself.
@@ -58,7 +62,9 @@
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
  * are removed, user actions other than those listed, cascades between trigger formulas (one
  * trigger column feeding another's recalcDeps), document settings (locale, currency: parsing is
- * en-US, `$`/`€`/`£`).
+ * en-US, `$`/`€`/`£`), the home server's doc-auth cache (HomeDBManager, 5 s: /unremove does not
+ * flush it, so real Grist can answer a restored document's API 404 `Document is deleted` for up
+ * to 5 s; the emulator answers 200 at once).
  *
  * Known approximations and guesses (the reference and grist-core were silent or too large to
  * mirror): formulas are a small Python subset (arithmetic, $col, NOW, TODAY, len, str, int,
@@ -79,8 +85,10 @@
  * `nohistory` changes nothing) and schemaVersion 44; an import that fails leaves no document
  * (grist-core registers it first); imports guess types for plain cases only (ValueGuesser's order:
  * Bool, Numeric, Date YYYY-MM-DD, Text; typed XLSX cells keep their type; no delimiter sniffing,
- * `,` for .csv/.txt and tab for .tsv), the first row is the header when it is all non-numeric text,
- * and the new document holds only the imported tables; a `.grist` import keeps tables, columns and
+ * `,` for .csv/.txt and tab for .tsv; an all-empty column is an Any data column), CSV is read as
+ * Python's csv.reader reads it (measured on 1.7.17: blank lines are rows, `"ab"c` is `abc`, a
+ * quote left open runs to the end of the file), the first row is the header when it is all
+ * non-numeric text, and the new document holds only the imported tables; a `.grist` import keeps tables, columns and
  * rows, not attachments; JSON imports are not emulated (400 `File format is not supported.`).
  *
  * Webhooks (routes-webhooks.ts, delivery in webhooks.ts, `emu.webhooks`: registrations, `queue(docId)`,

@@ -126,6 +126,35 @@ export interface Doc {
 	maxAttId: number;
 	/** Soft delete (POST /docs/{docId}/remove): in the trash since then (routes-lifecycle.ts). */
 	removedAt?: string | null;
+	/**
+	 * The colRefs in the order the open document's `_grist_Tables_column` TableData holds them
+	 * (unset: colRef order, as when a document opens); see `columnSlots`.
+	 */
+	colSlots?: number[];
+}
+
+/**
+ * GET /columns lists a table's columns in the order of ActiveDoc's metadata cache
+ * (ActiveDoc.getTableCols → fetchMetaTables → TableData), not by colRef or parentPos: a new
+ * column goes last, and TableData.onRemoveRecord moves the last row (of all tables' columns)
+ * into a removed row's place. So after PUT /columns?replaceall a table can list `Name, New,
+ * Memo` though Memo is older (measured on grist-core 1.7.17). Records keep the data engine's
+ * column order (creation order), which the emulator's `Table.columns` is.
+ */
+export function columnSlots(doc: Doc): number[] {
+	doc.colSlots ??= doc.tables.flatMap((t) => t.columns.map((c) => c.colRef)).sort((a, b) => a - b);
+	return doc.colSlots;
+}
+
+/** TableData.onRemoveRecord for each removed column, in order: the last row fills its place. */
+export function dropColumnSlots(doc: Doc, colRefs: number[]): void {
+	const slots = columnSlots(doc);
+	for (const ref of colRefs) {
+		const i = slots.indexOf(ref);
+		if (i < 0) continue;
+		slots[i] = slots[slots.length - 1];
+		slots.pop();
+	}
 }
 
 const ID_CHARS = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -539,6 +568,7 @@ export class Store {
 			recalcDeps: c.recalcDeps ?? null,
 			displayCol: 0,
 		};
+		columnSlots(doc).push(col.colRef);
 		t.columns.push(col);
 		if (!col.isFormula) {
 			const dflt = defaultFor(type);

@@ -55,33 +55,48 @@ export function parseLimit(raw: unknown): number | undefined {
 	return n;
 }
 
-function isEmptyVal(v: unknown): boolean {
-	return (
-		v === null ||
-		v === undefined ||
-		v === '' ||
-		(Array.isArray(v) && v[0] === 'L' && v.length === 1)
-	);
-}
-
-function typeRank(v: unknown): number {
-	if (typeof v === 'boolean') return 1;
-	if (typeof v === 'number') return 2;
-	if (typeof v === 'string') return 3;
-	return 4;
-}
-function nativeCmp(a: unknown, b: unknown): number {
-	const ra = typeRank(a);
-	const rb = typeRank(b);
-	if (ra !== rb) return ra - rb;
-	if (ra === 4) {
-		const sa = JSON.stringify(a);
-		const sb = JSON.stringify(b);
-		return sa < sb ? -1 : sa > sb ? 1 : 0;
-	}
+/**
+ * grist-core's SortFunc.ts (`GET …/records?sort=` sorts with it, DocApiUtils.applySort):
+ * typedCompare orders values first by the name of their JS type (`boolean` < `number` <
+ * `object`, i.e. null and lists, < `string`), null before lists, lists element by element,
+ * strings with an en-US collator, others natively; so an ascending sort puts null after
+ * numbers (measured on grist-core 1.7.17). `-col` reverses the whole comparison.
+ */
+function nativeCompare(a: unknown, b: unknown): number {
 	return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 }
-const naturalCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const localeCollator = new Intl.Collator('en-US');
+export function typedCompare(a: unknown, b: unknown): number {
+	const ta = typeof a;
+	let r = nativeCompare(ta, typeof b);
+	if (r !== 0) return r;
+	if (ta === 'object') {
+		const la = Array.isArray(a);
+		r = nativeCompare(la, Array.isArray(b));
+		if (r !== 0) return r;
+		if (la) return arrayCompare(a as unknown[], b as unknown[]);
+	}
+	if (ta === 'string') return localeCollator.compare(a as string, b as string);
+	return nativeCompare(a, b);
+}
+function arrayCompare(a: unknown[], b: unknown[]): number {
+	for (let i = 0; i < a.length; i++) {
+		if (i >= b.length) return 1;
+		const r = typedCompare(a[i], b[i]);
+		if (r) return r;
+	}
+	return a.length === b.length ? 0 : -1;
+}
+/** SortFunc.ts's naturalSort: numeric collation for two strings, typedCompare otherwise. */
+const naturalCollator = new Intl.Collator(undefined, { numeric: true });
+function naturalCompare(a: unknown, b: unknown): number {
+	if (typeof a === 'string' && typeof b === 'string') return naturalCollator.compare(a, b);
+	return typedCompare(a, b);
+}
+/** SortFunc.ts's emptyLast: falsy values other than numbers (null, '', false) go last. */
+function isEmptyVal(v: unknown): boolean {
+	return !v && typeof v !== 'number';
+}
 
 export interface QueryRow {
 	id: number;
@@ -130,7 +145,11 @@ export function runQuery(
 			if (!resolved) throw new ApiError(500, `unknown key ${spec}`);
 			const colId = typeof resolved === 'string' ? resolved : resolved.id;
 			let choiceOrder: Map<string, number> | undefined;
-			if (opts.includes('orderByChoice') && typeof resolved !== 'string') {
+			if (
+				opts.includes('orderByChoice') &&
+				typeof resolved !== 'string' &&
+				resolved.type === 'Choice' // ServerColumnGetters: Choice columns only
+			) {
 				try {
 					const wo = resolved.widgetOptions ? JSON.parse(resolved.widgetOptions) : {};
 					if (Array.isArray(wo.choices))
@@ -151,32 +170,22 @@ export function runQuery(
 			for (const s of specs) {
 				let va = s.colId === 'id' ? a.id : a.row[s.colId];
 				let vb = s.colId === 'id' ? b.id : b.row[s.colId];
-				if (s.emptyLast) {
-					const ea = isEmptyVal(va);
-					const eb = isEmptyVal(vb);
-					if (ea !== eb) return ea ? 1 : -1;
-				}
-				let r: number;
 				if (s.choiceOrder) {
-					const ia =
-						typeof va === 'string' && s.choiceOrder.has(va) ? s.choiceOrder.get(va)! : Infinity;
-					const ib =
-						typeof vb === 'string' && s.choiceOrder.has(vb) ? s.choiceOrder.get(vb)! : Infinity;
-					r = ia === ib ? nativeCmp(va, vb) : ia < ib ? -1 : 1;
-				} else if (s.natural && typeof va === 'string' && typeof vb === 'string') {
-					r = naturalCollator.compare(va, vb);
-				} else {
-					if (isEmptyVal(va) && !isEmptyVal(vb)) r = -1;
-					else if (!isEmptyVal(va) && isEmptyVal(vb)) r = 1;
-					else {
-						va = va ?? '';
-						vb = vb ?? '';
-						r = nativeCmp(va, vb);
-					}
+					// SortFunc.ts's choiceGetter: a choice's index padded to 5 digits, other values as they are
+					const order = s.choiceOrder;
+					const key = (v: unknown) =>
+						typeof v === 'string' && order.has(v) ? String(order.get(v)).padStart(5, '0') : v;
+					va = key(va);
+					vb = key(vb);
 				}
+				const compare = s.natural ? naturalCompare : typedCompare;
+				let r: number;
+				if (s.emptyLast && isEmptyVal(va) !== isEmptyVal(vb)) r = isEmptyVal(va) ? 1 : -1;
+				else r = compare(va, vb);
 				if (r !== 0) return s.desc ? -r : r;
 			}
-			return a.id - b.id;
+			// then manualSort (ServerColumnGetters.getManualSortGetter), then the row id
+			return typedCompare(a.row.manualSort, b.row.manualSort) || a.id - b.id;
 		};
 		out = out === rows ? [...out] : out;
 		out.sort(cmp);

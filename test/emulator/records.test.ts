@@ -207,7 +207,8 @@ describe('POST/PATCH/delete /records', () => {
 			Tags: ['L', 'a', 'b'],
 		});
 		expect(rows[1].fields).toMatchObject({ Age: 'lots', Team: 'Green' }); // alt text
-		expect(rows[2].fields).toMatchObject({ Name: '', Age: 0, Team: 0 });
+		// fields the others name are null in a record without them (a Ref's null is stored as 0)
+		expect(rows[2].fields).toMatchObject({ Name: null, Age: null, Team: 0 });
 		await api.post(rec(P, '?noparse=1'), { records: [{ fields: { Age: '$7' } }] });
 		expect(emu.records(docId, P)[3].fields.Age).toBe('$7');
 		await api.post(rec(P, '?noparse=false'), { records: [{ fields: { Age: '$8' } }] });
@@ -225,6 +226,10 @@ describe('POST/PATCH/delete /records', () => {
 			{ id: 'At', type: 'Attachments' },
 			{ id: 'CL', type: 'ChoiceList' },
 		]);
+		// Attachments parse by row id of _grist_Attachments: the ids must exist in the document
+		const att = [1, 2].map((i) =>
+			emu.addAttachment(docId, { fileName: `a${i}.txt`, data: Buffer.from(`a${i}`) }),
+		);
 		await api.post(rec(T), {
 			records: [
 				{
@@ -233,7 +238,7 @@ describe('POST/PATCH/delete /records', () => {
 						I: '12',
 						DT: '2024-01-10 09:30',
 						RL: 'Red, Blue',
-						At: '1,2',
+						At: att.join(','),
 						CL: '["x","y"]',
 					},
 				},
@@ -255,7 +260,7 @@ describe('POST/PATCH/delete /records', () => {
 			I: 12,
 			DT: Date.UTC(2024, 0, 10, 14, 30) / 1000, // 09:30 EST = 14:30 UTC
 			RL: ['L', 1, 2],
-			At: ['L', 1, 2],
+			At: ['L', ...att],
 			CL: ['L', 'x', 'y'],
 		});
 		expect(rows[1].fields).toEqual({
@@ -270,8 +275,12 @@ describe('POST/PATCH/delete /records', () => {
 		expect(typed.json.records[0].fields).toMatchObject({
 			DT: ['D', Date.UTC(2024, 0, 10, 14, 30) / 1000, 'America/New_York'],
 			RL: ['r', Teams, [1, 2]],
-			At: ['r', '_grist_Attachments', [1, 2]],
+			At: ['r', '_grist_Attachments', att],
 		});
+		// an id without an attachment leaves the text as it is (measured on grist-core 1.7.17)
+		const gone = Math.max(...att) + 1000;
+		await api.post(rec(T), { records: [{ fields: { At: `${att[0]},${gone}` } }] });
+		expect(emu.records(docId, T)[2].fields.At).toBe(`${att[0]},${gone}`);
 	});
 
 	it('POST errors: empty records, unknown column (atomic), formula column', async () => {
@@ -554,10 +563,13 @@ describe('tables and columns', () => {
 				{ id: 'New', fields: { type: 'Int' } },
 			],
 		});
+		// GET /columns follows the metadata cache's row order: New is added last, then removing
+		// Age, Born, Team, Tags, Level, Double and Name2 each moves the last row into its place
+		// (TableData.onRemoveRecord), so New lands before Memo (measured on grist-core 1.7.17)
 		expect((await api.get<ColumnsBody>(base)).json.columns.map((c) => c.id)).toEqual([
 			'Name',
-			'Memo',
 			'New',
+			'Memo',
 		]);
 		expect((await api.del(`${base}/Memo`)).json).toBeNull();
 		const gone = await api.del(`${base}/Memo`);
@@ -598,7 +610,9 @@ describe('POST /apply (user actions subset)', () => {
 			['UpdateRecord', 'Scratch', 99, { A: 1 }],
 		]);
 		expect(bad.status).toBe(500);
-		expect(bad.json.error).toMatch(/^\[Sandbox\] KeyError/);
+		expect(bad.json.error).toBe(
+			'[Sandbox] AssertionError docactions.[Bulk]UpdateRecord for non-existent record #99',
+		);
 		expect(emu.records(docId, 'Scratch')).toHaveLength(2);
 		expect((await api.post(base, [['RemoveTable', 'Scratch']])).status).toBe(200);
 		expect((await api.get(rec('Scratch'))).status).toBe(404);

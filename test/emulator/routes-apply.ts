@@ -10,7 +10,7 @@ import { addColumns, addRows, removeColumn, storeValue, updateColumn, updateRows
 import { docRoute, flag, invalidPayload } from './docworker';
 import { ApiError } from './http';
 import type { Column, Doc, Row, Table } from './model';
-import { isHiddenCol, tableIdent, uniqueIdent } from './model';
+import { dropColumnSlots, isHiddenCol, tableIdent, uniqueIdent } from './model';
 
 function cloneTables(doc: Doc): Table[] {
 	return doc.tables.map((t) => ({
@@ -49,6 +49,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 			);
 	const noparse = flag(c, 'noparse');
 	const backup = cloneTables(doc);
+	const slotsBackup = doc.colSlots && [...doc.colSlots];
 	const sbx = (msg: string) => new ApiError(500, `[Sandbox] ${msg}`);
 	const tableOf = (id: unknown): Table => {
 		const t = c.store.table(doc, String(id));
@@ -107,8 +108,14 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 					const t = tableOf(args[0]);
 					const bulk = name === 'BulkUpdateRecord';
 					const ids = (bulk ? args[1] : [args[1]]) as number[];
+					// docactions.py's BulkUpdateRecord asserts each id in order (measured on grist-core
+					// 1.7.17); an update without columns is a no-op that asserts nothing (measured)
+					if (Object.keys((args[2] ?? {}) as object).length === 0) return null;
 					for (const id of ids)
-						if (!t.rows.has(id)) throw sbx(`KeyError "Can't update non-existent record #${id}"`);
+						if (!t.rows.has(id))
+							throw sbx(
+								`AssertionError docactions.[Bulk]UpdateRecord for non-existent record #${id}`,
+							);
 					updateRows(
 						c,
 						t,
@@ -147,6 +154,10 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 				case 'RemoveTable': {
 					const t = tableOf(args[0]);
 					doc.tables = doc.tables.filter((x) => x !== t);
+					dropColumnSlots(
+						doc,
+						t.columns.map((x) => x.colRef),
+					);
 					return null;
 				}
 				case 'RenameTable': {
@@ -172,7 +183,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 				case 'RemoveColumn': {
 					const t = tableOf(args[0]);
 					const col = colOf(t, args[1]);
-					removeColumn(t, col);
+					removeColumn(doc, t, col);
 					return null;
 				}
 				case 'ModifyColumn': {
@@ -197,6 +208,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 	} finally {
 		if (!applied) {
 			doc.tables = backup;
+			doc.colSlots = slotsBackup;
 		}
 	}
 }

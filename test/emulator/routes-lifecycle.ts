@@ -273,6 +273,7 @@ export const lifecycleRoutes: Route[] = [
 				await importInto(c, doc, file.fileName, file.data);
 			} catch (e) {
 				doc.tables = [];
+				doc.colSlots = undefined;
 				if (e instanceof ImportError) throw new ApiError(400, e.message, { tips: ASK_FOR_HELP });
 				throw e;
 			}

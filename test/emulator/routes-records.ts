@@ -47,7 +47,14 @@ function recordsArray(c: Ctx, type: 'RecordsPost' | 'RecordsPatch' | 'RecordsPut
 
 function postRecords(c: Ctx, doc: Doc, t: Table) {
 	const recs = recordsArray(c, 'RecordsPost') as Array<{ fields?: unknown }>;
-	const fieldsList = recs.map((r, i) => asObject(r.fields, `body.records[${i}].fields`));
+	const given = recs.map((r, i) => asObject(r.fields, `body.records[${i}].fields`));
+	// DocApi sends one BulkAddRecord of the union of the records' fields (DocActions.ts
+	// getColValues): a field another record names is null in a record without it, stored as an
+	// explicit null is (null in a Text column, not ''; measured on grist-core 1.7.17)
+	const named = [...new Set(given.flatMap((f) => Object.keys(f)))];
+	const fieldsList = given.map((f) =>
+		Object.fromEntries(named.map((k) => [k, k in f ? f[k] : null])),
+	);
 	const ids = new RowWriter(c, doc, t).add(fieldsList);
 	return { records: ids.map((id) => ({ id })) };
 }

@@ -9,7 +9,7 @@ import { addColumns, checkColFields, removeColumn, updateColumn } from './action
 import { asObject, docRoute, flag, getTable, tableRoute } from './docworker';
 import { ApiError } from './http';
 import type { Column, Doc, Table } from './model';
-import { isHiddenCol, tableIdent } from './model';
+import { columnSlots, isHiddenCol, tableIdent } from './model';
 import { validateBody } from './payload';
 
 function columnFields(t: Table, col: Column) {
@@ -34,8 +34,15 @@ function columnFields(t: Table, col: Column) {
 	};
 }
 
-function columnsJson(t: Table, hidden: boolean) {
-	return t.columns
+/** A table's columns in GET /columns order (model.ts columnSlots). */
+function listedOrder(doc: Doc, t: Table): Column[] {
+	const slots = columnSlots(doc);
+	const at = new Map(slots.map((ref, i) => [ref, i]));
+	return [...t.columns].sort((a, b) => (at.get(a.colRef) ?? 0) - (at.get(b.colRef) ?? 0));
+}
+
+function columnsJson(doc: Doc, t: Table, hidden: boolean) {
+	return listedOrder(doc, t)
 		.filter((col) => hidden || !isHiddenCol(col.id))
 		.map((col) => ({ id: col.id, fields: columnFields(t, col) }));
 }
@@ -55,7 +62,7 @@ function tablesJson(c: Ctx, doc: Doc) {
 					recordCardViewSectionRef: t.recordCardViewSectionRef,
 				},
 			};
-			if (expand) out.columns = columnsJson(t, false);
+			if (expand) out.columns = columnsJson(doc, t, false);
 			return out;
 		}),
 	};
@@ -90,8 +97,8 @@ export const tablesColumnsRoutes: Route[] = [
 		});
 		return null;
 	}),
-	tableRoute('GET', 'columns', 'viewers', (c, _doc, t) => ({
-		columns: columnsJson(t, flag(c, 'hidden')),
+	tableRoute('GET', 'columns', 'viewers', (c, doc, t) => ({
+		columns: columnsJson(doc, t, flag(c, 'hidden')),
 	})),
 	tableRoute('POST', 'columns', 'editors', (c, doc, t) => {
 		const ids = addColumns(c, doc, t, colSpecs(json(c), 'ColumnsPost'), 'column');
@@ -129,10 +136,13 @@ export const tablesColumnsRoutes: Route[] = [
 				if (!noupdate) updateColumn(c, t, col, asObject(s.fields, 'fields'));
 			} else if (!noadd) toAdd.push(s);
 		}
-		if (replaceall)
-			for (const col of [...t.columns])
-				if (!listed.has(col) && !isHiddenCol(col.id)) removeColumn(t, col);
+		// DocApi's PUT /columns: the updates, then the additions, then one BulkRemoveRecord of the
+		// columns it did not update, listed (GET /columns order) before any of it was applied
+		const unlisted = replaceall
+			? listedOrder(doc, t).filter((col) => !listed.has(col) && !isHiddenCol(col.id))
+			: [];
 		addColumns(c, doc, t, toAdd, 'column');
+		for (const col of unlisted) removeColumn(doc, t, col);
 		return null;
 	}),
 	// an unknown table is not `Table not found` here
@@ -142,7 +152,7 @@ export const tablesColumnsRoutes: Route[] = [
 		const t = c.store.table(doc, tableId);
 		const col = t?.columns.find((x) => x.id === colId);
 		if (!t || !col) throw new ApiError(404, `Table or column not found "${tableId}.${colId}"`);
-		removeColumn(t, col);
+		removeColumn(doc, t, col);
 		return null;
 	}),
 ];

@@ -117,7 +117,7 @@ describe('writes convert values to the column type', () => {
 		await api.post(rec(t), { records: ['41', '5', '100', ''].map((Num) => ({ fields: { Num } })) });
 		expect(emu.records(docId, t).map((r) => r.fields.Num)).toEqual([41, 5, 100, null]);
 		const sorted = await api.get<RecordsBody>(rec(t, '?sort=Num'));
-		expect(sorted.json.records.map((r) => r.fields.Num)).toEqual([null, 5, 41, 100]);
+		expect(sorted.json.records.map((r) => r.fields.Num)).toEqual([5, 41, 100, null]);
 		await api.patch(rec(t), { records: [{ id: 1, fields: { Num: '1,234.5' } }] });
 		expect(emu.records(docId, t)[0].fields.Num).toBe(1234.5);
 		await api.post(`/api/docs/${docId}/tables/${t}/data`, { Num: ['7'], Int: ['8'] });
@@ -179,7 +179,9 @@ describe('writes convert values to the column type', () => {
 			],
 		});
 		const rows = emu.records(docId, t).slice(flags.length);
-		expect(rows.map((r) => r.fields.Txt)).toEqual(['41', '2.5', 'True', '']);
+		// the last record names no Txt while the others do: POST /records sends it as null (one
+		// BulkAddRecord of the union of fields), and a Text column keeps null (not its default '')
+		expect(rows.map((r) => r.fields.Txt)).toEqual(['41', '2.5', 'True', null]);
 		expect(rows[3].fields).toMatchObject({ Num: 1, Int: 7 });
 	});
 
