@@ -1,18 +1,17 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * Reading an uploaded file as Grist's importer does for a new document (POST
- * /api/workspaces/{wid}/import): CSV/TSV (csv-parse), XLSX (exceljs, one table per sheet) and
+ * /api/workspaces/{wid}/import): CSV/TSV (Python's csv.reader, ported), XLSX (exceljs, one table per sheet) and
  * `.grist` (grist-file.ts). Column types follow grist-core's plain cases: typed XLSX cells give
  * Numeric / Bool / Date / DateTime (parse_data.py); text columns go through ValueGuesser.ts's
  * order — Bool when every value is exactly `true`/`false`, Numeric when at most 10% of the
  * non-empty values are not plain numbers, Date when they are `YYYY-MM-DD`, else Text — and an
- * all-empty column becomes an empty formula column (type Any). The first row is the header when
+ * all-empty column becomes an Any data column of nulls. The first row is the header when
  * every cell of it is text that is not a number (labels; ids from them as Grist makes them).
  * Errors as in DocPluginManager.parseFile: `Failed to parse CSV file.\nError: …` (Excel, TSV),
  * `File format is not supported.` for other extensions.
  */
 import ExcelJS from 'exceljs';
-import { parse as parseCsv } from 'csv-parse/sync';
 
 import { readGristFile, type ReadTable } from './grist-file';
 
@@ -68,8 +67,9 @@ export function guessTextColumn(values: string[]): {
 	values: unknown[];
 	isFormula: boolean;
 } {
+	// parse_data.py: an all-empty column is an Any data column of nulls (measured on 1.7.17)
 	if (values.every((v) => v === ''))
-		return { type: 'Any', isFormula: true, values: values.map(() => null) };
+		return { type: 'Any', isFormula: false, values: values.map(() => null) };
 	if (values.every((v) => v === 'true' || v === 'false'))
 		return { type: 'Bool', isFormula: false, values: values.map((v) => v === 'true') };
 	const filled = values.filter((v) => v !== '').length;
@@ -92,6 +92,101 @@ export function guessTextColumn(values: string[]): {
 	const dates = tryType(isoDate);
 	if (dates) return { type: 'Date', isFormula: false, values: dates };
 	return { type: 'Text', isFormula: false, values };
+}
+
+/**
+ * Python's csv.reader as grist-core's import_csv.py runs it (the excel dialect with doublequote,
+ * not strict; _csv.c's state machine), on the file's lines: a blank line is an empty row, a
+ * quote inside an unquoted field is kept, a character after a closing quote joins the field
+ * (`"ab"c` is `abc`), and a quoted field still open at the end of the file ends there with what
+ * it holds, newlines included (`"x,1\n` is one field `x,1\n`; measured on grist-core 1.7.17).
+ * No dialect sniffing: `delimiter` is given.
+ */
+export function readCsvRows(text: string, delimiter: string): string[][] {
+	const rows: string[][] = [];
+	const EOL = '';
+	type State = 'record' | 'field' | 'unquoted' | 'quoted' | 'quoteInQuoted' | 'eatCrnl';
+	let state: State = 'record';
+	let fields: string[] = [];
+	let field = '';
+	const save = () => {
+		fields.push(field);
+		field = '';
+	};
+	const step = (c: string) => {
+		const eol = c === EOL;
+		const crnl = c === '\n' || c === '\r';
+		switch (state) {
+			case 'record':
+				if (eol) return;
+				if (crnl) {
+					state = 'eatCrnl';
+					return;
+				}
+				state = 'field';
+			// falls through
+			case 'field':
+				if (crnl || eol) {
+					save();
+					state = eol ? 'record' : 'eatCrnl';
+				} else if (c === '"') state = 'quoted';
+				else if (c === delimiter) save();
+				else {
+					field += c;
+					state = 'unquoted';
+				}
+				return;
+			case 'unquoted':
+				if (crnl || eol) {
+					save();
+					state = eol ? 'record' : 'eatCrnl';
+				} else if (c === delimiter) {
+					save();
+					state = 'field';
+				} else field += c;
+				return;
+			case 'quoted':
+				if (eol) return;
+				if (c === '"') state = 'quoteInQuoted';
+				else field += c;
+				return;
+			case 'quoteInQuoted':
+				if (c === '"') {
+					field += c;
+					state = 'quoted';
+				} else if (c === delimiter) {
+					save();
+					state = 'field';
+				} else if (crnl || eol) {
+					save();
+					state = eol ? 'record' : 'eatCrnl';
+				} else {
+					field += c;
+					state = 'unquoted';
+				}
+				return;
+			case 'eatCrnl':
+				if (eol) state = 'record';
+				return;
+		}
+	};
+	// the file object yields lines with their endings (codecs' readline)
+	const lines = text.match(/[^\r\n]*(\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
+	for (const line of lines) {
+		for (const c of line) step(c);
+		step(EOL);
+		if (state === 'record') {
+			rows.push(fields);
+			fields = [];
+		}
+	}
+	// end of input in an open quoted field (every line ends with EOL, so no other state is left
+	// open): the field read so far ends the record (not strict)
+	if ((state as State) === 'quoted') {
+		save();
+		rows.push(fields);
+	}
+	return rows;
 }
 
 function isHeaderRow(row: unknown[]): boolean {
@@ -187,18 +282,9 @@ export async function readImport(fileName: string, data: Buffer): Promise<Import
 		}
 	}
 	if (ext === '.csv' || ext === '.tsv' || ext === '.txt') {
-		let rows: string[][];
-		try {
-			rows = parseCsv(data, {
-				delimiter: ext === '.tsv' ? '\t' : ',',
-				bom: true,
-				relax_column_count: true,
-				skip_empty_lines: true,
-			}) as string[][];
-		} catch (e) {
-			throw fail(e);
-		}
-		if (rows.length === 0) throw fail(new Error('No data found in the file'));
+		const text = data.toString('utf8').replace(/^\uFEFF/, '');
+		const rows = readCsvRows(text, ext === '.tsv' ? '\t' : ',');
+		if (rows.every((r) => r.length === 0)) throw fail(new Error('No data found in the file'));
 		return { kind: 'tables', tables: [{ name: base, columns: toColumns(rows) }] };
 	}
 	if (ext === '.xlsx') {
