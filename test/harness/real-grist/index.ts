@@ -665,8 +665,58 @@ export class RealGrist {
 	setClock(): never {
 		throw new Error('real Grist: the clock is the server’s (setClock is emulator-only)');
 	}
-	get webhooks(): never {
-		throw new Error('real Grist: emu.webhooks are the emulator’s internals (emulator-only)');
+	/**
+	 * What of the emulator's webhook service a real server can answer, through its API with the
+	 * owner's key: `list` (GET /webhooks, each webhook's fields flattened with its id and usage),
+	 * `idle` (until no document this instance knows has a delivery waiting), `configure` (only
+	 * `allowedDomains: '*'`, which test:real's server has). Its internals (hooks, deliveries,
+	 * queues) stay the emulator's.
+	 */
+	get webhooks(): {
+		configure(c: { allowedDomains?: string }): void;
+		list(docId: string): Array<Record<string, unknown> & { id: string }>;
+		idle(timeoutMs?: number): Promise<void>;
+	} {
+		const list = (docId: string) =>
+			(
+				this.call('GET', `/api/docs/${docId}/webhooks`).json as {
+					webhooks: Array<{
+						id: string;
+						fields: Record<string, unknown>;
+						usage: { numWaiting?: number; status?: string } | null;
+					}>;
+				}
+			).webhooks.map((w) => ({ ...w.fields, id: w.id, docId, usage: w.usage }));
+		return {
+			configure: (c) => {
+				if (c.allowedDomains !== undefined && c.allowedDomains !== '*')
+					throw new Error(
+						'real Grist: ALLOWED_WEBHOOK_DOMAINS is the server’s own setting (emulator-only)',
+					);
+			},
+			list,
+			idle: async (timeoutMs = 20_000) => {
+				const end = Date.now() + timeoutMs;
+				for (;;) {
+					const busy = [...this.docs].some((d) => {
+						const res = this.call(
+							'GET',
+							`/api/docs/${d}/webhooks`,
+							undefined,
+							undefined,
+							[403, 404],
+						);
+						if (res.status !== 200) return false;
+						return (
+							res.json as { webhooks: Array<{ usage: { numWaiting?: number } | null }> }
+						).webhooks.some((w) => (w.usage?.numWaiting ?? 0) > 0);
+					});
+					if (!busy) return;
+					if (Date.now() > end) throw new Error('real Grist: webhook deliveries still waiting');
+					await new Promise((r) => setTimeout(r, 50));
+				}
+			},
+		};
 	}
 	get oauth(): never {
 		throw new Error('real Grist: emu.oauth is the emulator’s OAuth server (emulator-only)');
