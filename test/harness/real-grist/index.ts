@@ -24,8 +24,10 @@
  *   names and emails, team sites by domain, documents with a chosen id) are the real ones:
  *   `addUser` returns the real account's id and email; `addOrg` returns GRIST_ORG's id with the
  *   test's domain (the proxy maps it).
- * - `setClock`, `webhooks` (the emulator's delivery internals), `oauth` (its OAuth server) throw:
- *   tests that need them are `emulatorOnly` (../target.ts).
+ * - `webhooks` answers `list`, `idle` and `configure({ allowedDomains: '*' })` through the real
+ *   server's GET /webhooks; `setClock`, the webhook service's internals and `oauth` (the
+ *   emulator's OAuth server) throw: tests that need them are `emulatorOnly` (../target.ts).
+ * - `addTable(…, { summarySourceTable })` makes the summary table as Grist's UI does.
  * - `close()` deletes, for good, the workspaces and documents this instance made, and those the
  *   tests made through the proxy (creations it saw answered), and restores the site's sharing
  *   and name.
