@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sleep } from 'n8n-workflow';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, type ErrorBody, type RecordsBody, type Workspace } from './testutil';
 import { buildXlsx } from './zip';
@@ -49,7 +50,7 @@ async function statusAfterAuthCache(path: string): Promise<number> {
 	for (;;) {
 		const { status } = await api.get(path);
 		if (status !== 404 || Date.now() > until) return status;
-		await new Promise((r) => setTimeout(r, 250));
+		await sleep(250);
 	}
 }
 
