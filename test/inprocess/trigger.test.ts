@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { WINDOW_IDS } from '../../nodes/GristTrigger/cursor';
@@ -870,7 +871,7 @@ describe('errors after activation', () => {
 		emu.setAccess('doc', docId, other.email, null);
 		// grist-core caches a user's access to a document for 5 s (DOC_AUTH_CACHE_TTL) and a
 		// sharing change does not flush it: the loss shows once the cached access expires
-		if (realGrist) await new Promise((resolve) => setTimeout(resolve, 5500));
+		if (realGrist) await sleep(5500);
 		const error = await p.poll('trigger').then(
 			() => undefined,
 			(e: Error & { description?: string }) => e,
