@@ -131,6 +131,8 @@ export interface Doc {
 	 * (unset: colRef order, as when a document opens); see `columnSlots`.
 	 */
 	colSlots?: number[];
+	/** The tableRefs in the order of the open document's `_grist_Tables` TableData (see `tableSlots`). */
+	tableSlots?: number[];
 }
 
 /**
@@ -146,15 +148,32 @@ export function columnSlots(doc: Doc): number[] {
 	return doc.colSlots;
 }
 
+/**
+ * GET /tables follows the same metadata cache for `_grist_Tables`: after RemoveTable the last
+ * table takes the removed one's place (measured on grist-core 1.7.17: removing the second of
+ * eight tables lists the eighth second).
+ */
+export function tableSlots(doc: Doc): number[] {
+	doc.tableSlots ??= doc.tables.map((t) => t.tableRef).sort((a, b) => a - b);
+	return doc.tableSlots;
+}
+
+/** TableData.onRemoveRecord: the last row fills the removed one's place. */
+function dropSlot(slots: number[], ref: number): void {
+	const i = slots.indexOf(ref);
+	if (i < 0) return;
+	slots[i] = slots[slots.length - 1];
+	slots.pop();
+}
+
+export function dropTableSlot(doc: Doc, tableRef: number): void {
+	dropSlot(tableSlots(doc), tableRef);
+}
+
 /** TableData.onRemoveRecord for each removed column, in order: the last row fills its place. */
 export function dropColumnSlots(doc: Doc, colRefs: number[]): void {
 	const slots = columnSlots(doc);
-	for (const ref of colRefs) {
-		const i = slots.indexOf(ref);
-		if (i < 0) continue;
-		slots[i] = slots[slots.length - 1];
-		slots.pop();
-	}
+	for (const ref of colRefs) dropSlot(slots, ref);
 }
 
 const ID_CHARS = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -538,6 +557,7 @@ export class Store {
 			ordered: true,
 			maxId: 0,
 		};
+		tableSlots(doc).push(t.tableRef);
 		doc.tables.push(t);
 		this.addColumn(doc, t, { id: 'manualSort', type: 'ManualSortPos', isFormula: false });
 		return t;

@@ -10,7 +10,7 @@ import { addColumns, addRows, removeColumn, storeValue, updateColumn, updateRows
 import { docRoute, flag, invalidPayload } from './docworker';
 import { ApiError } from './http';
 import type { Column, Doc, Row, Table } from './model';
-import { dropColumnSlots, isHiddenCol, tableIdent, uniqueIdent } from './model';
+import { dropColumnSlots, dropTableSlot, isHiddenCol, tableIdent, uniqueIdent } from './model';
 
 function cloneTables(doc: Doc): Table[] {
 	return doc.tables.map((t) => ({
@@ -50,6 +50,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 	const noparse = flag(c, 'noparse');
 	const backup = cloneTables(doc);
 	const slotsBackup = doc.colSlots && [...doc.colSlots];
+	const tableSlotsBackup = doc.tableSlots && [...doc.tableSlots];
 	const sbx = (msg: string) => new ApiError(500, `[Sandbox] ${msg}`);
 	const tableOf = (id: unknown): Table => {
 		const t = c.store.table(doc, String(id));
@@ -154,6 +155,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 				case 'RemoveTable': {
 					const t = tableOf(args[0]);
 					doc.tables = doc.tables.filter((x) => x !== t);
+					dropTableSlot(doc, t.tableRef);
 					dropColumnSlots(
 						doc,
 						t.columns.map((x) => x.colRef),
@@ -209,6 +211,7 @@ function applyActions(c: Ctx, doc: Doc, actions: unknown): unknown {
 		if (!applied) {
 			doc.tables = backup;
 			doc.colSlots = slotsBackup;
+			doc.tableSlots = tableSlotsBackup;
 		}
 	}
 }

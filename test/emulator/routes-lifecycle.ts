@@ -274,6 +274,7 @@ export const lifecycleRoutes: Route[] = [
 			} catch (e) {
 				doc.tables = [];
 				doc.colSlots = undefined;
+				doc.tableSlots = undefined;
 				if (e instanceof ImportError) throw new ApiError(400, e.message, { tips: ASK_FOR_HELP });
 				throw e;
 			}

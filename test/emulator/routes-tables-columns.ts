@@ -9,7 +9,7 @@ import { addColumns, checkColFields, removeColumn, updateColumn } from './action
 import { asObject, docRoute, flag, getTable, tableRoute } from './docworker';
 import { ApiError } from './http';
 import type { Column, Doc, Table } from './model';
-import { columnSlots, isHiddenCol, tableIdent } from './model';
+import { columnSlots, isHiddenCol, tableIdent, tableSlots } from './model';
 import { validateBody } from './payload';
 
 function columnFields(t: Table, col: Column) {
@@ -34,6 +34,12 @@ function columnFields(t: Table, col: Column) {
 	};
 }
 
+/** The document's tables in GET /tables order (model.ts tableSlots). */
+function listedTables(doc: Doc): Table[] {
+	const at = new Map(tableSlots(doc).map((ref, i) => [ref, i]));
+	return [...doc.tables].sort((a, b) => (at.get(a.tableRef) ?? 0) - (at.get(b.tableRef) ?? 0));
+}
+
 /** A table's columns in GET /columns order (model.ts columnSlots). */
 function listedOrder(doc: Doc, t: Table): Column[] {
 	const slots = columnSlots(doc);
@@ -50,7 +56,7 @@ function columnsJson(doc: Doc, t: Table, hidden: boolean) {
 function tablesJson(c: Ctx, doc: Doc) {
 	const expand = c.query.expand === 'column';
 	return {
-		tables: doc.tables.map((t) => {
+		tables: listedTables(doc).map((t) => {
 			const out: Record<string, unknown> = {
 				id: t.id,
 				fields: {

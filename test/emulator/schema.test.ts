@@ -8,6 +8,7 @@ import { client, type ErrorBody } from './testutil';
 
 let emu: GristEmulator;
 let docId: string;
+let orgId: number;
 let api: ReturnType<typeof client>;
 const OWNER = 'schema-test-key-0123456789';
 
@@ -22,6 +23,7 @@ beforeAll(async () => {
 	emu = await startEmulator();
 	emu.addUser({ email: 'o@example.com', name: 'O', apiKey: OWNER });
 	const org = emu.addOrg({ name: 'T', domain: 't', owner: 'o@example.com' });
+	orgId = org.id;
 	const ws = emu.addWorkspace(org.id, 'W');
 	docId = emu.addDoc(ws.id, { name: 'D' }).id;
 	emu.addTable(docId, 'Things', [
@@ -267,4 +269,22 @@ test('a Reference to a table the document lacks is accepted, as in grist-core (t
 			.type,
 	).toBe('Ref:Ghost');
 	await api.patch(cols(), { columns: [{ id: 'Name', fields: { type: 'Text' } }] });
+});
+
+test('GET /tables and /columns follow the open document’s metadata order: a removed row’s place goes to the last row', async () => {
+	// ActiveDoc answers both from its metadata cache (TableData), which fills a removed row's
+	// place with the last row (onRemoveRecord); measured on grist-core 1.7.17
+	const d = emu.addDoc(emu.addWorkspace(orgId, 'W2').id, { name: 'Order' }).id;
+	const made = await api.post(`/api/docs/${d}/tables`, {
+		tables: ['A', 'B', 'C', 'E'].map((id) => ({ id, columns: [{ id: 'X', fields: {} }] })),
+	});
+	expect(made.status).toBe(200);
+	expect((await api.post(`/api/docs/${d}/apply`, [['RemoveTable', 'B']])).status).toBe(200);
+	const tables = await api.get<{ tables: Array<{ id: string }> }>(`/api/docs/${d}/tables`);
+	expect(tables.json.tables.map((t) => t.id)).toEqual(['A', 'E', 'C']);
+	const colsOf = `/api/docs/${d}/tables/A/columns`;
+	await api.post(colsOf, { columns: ['Y', 'Z'].map((id) => ({ id, fields: {} })) });
+	// A's Z is the last column row (added last), so it fills X's place
+	expect((await api.del(`${colsOf}/X`)).status).toBe(200);
+	expect((await api.get<ColumnsBody>(colsOf)).json.columns.map((c) => c.id)).toEqual(['Z', 'Y']);
 });
