@@ -55,7 +55,10 @@ export function patchAccess(
 		Object.keys(users).length === 1 &&
 		users[self] === null &&
 		!('maxInheritedRole' in d);
-	if (self !== undefined && !selfRemovalOnly)
+	// HomeDBManager._failIfPowerfulAndChangingSelf: a caller who can edit the resource's access
+	// (an owner) may not change its own access at all, removal included; others may only remove
+	// themselves
+	if (self !== undefined && (!selfRemovalOnly || ownerRole === 'owners'))
 		throw new ApiError(400, 'Bad request: cannot update own permissions');
 	if (c.isAnon) throw new ApiError(403, 'access denied');
 	if (!selfRemovalOnly && ownerRole !== 'owners') throw new ApiError(403, 'access denied');

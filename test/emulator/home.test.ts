@@ -347,7 +347,11 @@ teamSite.describe('access', () => {
 		expect(
 			(await viewer.post(`/api/docs/${docId}/tables/Nope/records`, { records: [{}] })).status,
 		).toBe(404);
-		// removing only yourself is allowed
+		// an owner may not remove itself (grist-core: cannot update own permissions); a non-owner
+		// may remove only itself
+		expect((await dp({ delta: { users: { 'demo@example.com': null } } })).json).toEqual({
+			error: 'Bad request: cannot update own permissions',
+		});
 		expect(
 			(await dp({ delta: { users: { 'viewer@example.com': null } } }, viewer)).json,
 		).toBeNull();

@@ -214,7 +214,7 @@ describe('org access', () => {
 			},
 		});
 		expect(error?.message).toBe('Bad request: cannot update own permissions');
-		expect(error?.description).toContain('does not let you change your own role');
+		expect(error?.description).toContain('does not let an owner change or remove their own access');
 		expect(requests()).toEqual(['PATCH /o/demo/api/orgs/demo/access']);
 	});
 });

@@ -239,7 +239,7 @@ export function accessItems(target: AccessTarget, listing: AccessListing): IData
 export const ACCESS_HINTS: Array<[RegExp, string]> = [
 	[
 		/cannot update own permissions/i,
-		'The API key belongs to one of the users listed: Grist does not let you change your own role (removing only yourself is allowed). Remove that row, or use the key of another owner.',
+		'The API key belongs to one of the users listed: Grist does not let an owner change or remove their own access (only a user who is not an owner may remove themselves). Remove that row, or use the key of another owner.',
 	],
 	[/Invalid email/i, 'Check the Email of every user row.'],
 	[/Invalid user role/i, 'Check the Role of every user row: Member is for organizations only.'],
