@@ -46,7 +46,12 @@ function orgWorkspaces(c: Ctx, orgs: Org[]) {
 	const out: unknown[] = [];
 	for (const org of orgs) {
 		const owner = org.personalOwner ? c.store.users.get(org.personalOwner) : undefined;
-		for (const ws of c.store.workspaces.values()) {
+		// HomeDBManager._orgWorkspaces orders an org's workspaces by name (SQLite's binary order of
+		// the home database), their documents by creation
+		const byName = [...c.store.workspaces.values()].sort((a, b) =>
+			a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+		);
+		for (const ws of byName) {
 			if (ws.orgId !== org.id || !wsAccess(c, ws) || !wsListed(c, ws)) continue;
 			const item: Record<string, unknown> = { ...wsBase(c, ws), orgDomain: org.domain };
 			// measured: here the personal org's owner also has its email and `anonymous`

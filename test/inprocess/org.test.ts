@@ -229,8 +229,9 @@ emulatorOnly(
 			output: 'workspace',
 		});
 		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json.name)).toEqual(['Sales', 'Projects']);
-		expect((items[0].json.docs as Array<{ id: string }>).map((d) => d.id)).toEqual([demo.docId]);
+		// Grist lists an org's workspaces by name
+		expect(items.map((i) => i.json.name)).toEqual(['Projects', 'Sales']);
+		expect((items[1].json.docs as Array<{ id: string }>).map((d) => d.id)).toEqual([demo.docId]);
 		expect(requests()).toEqual(['GET /o/demo/api/orgs/demo/workspaces']);
 	});
 
@@ -243,14 +244,15 @@ emulatorOnly(
 		expect(
 			items.map((i) => [i.json.id, i.json.name, (i.json.workspace as { id: number }).id]),
 		).toEqual([
-			[demo.docId, 'CRM', demo.workspaceId],
 			[demo.doc2Id, 'Tasks', demo.workspace2Id],
+			[demo.docId, 'CRM', demo.workspaceId],
 		]);
-		expect(items[1].json.workspace).toEqual({
+		expect(items[0].json.workspace).toEqual({
 			id: demo.workspace2Id,
 			name: 'Projects',
 			orgDomain: 'demo',
 		});
+		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[1].pairedItem).toEqual({ item: 0 });
 	});
 });

@@ -64,15 +64,16 @@ describe('searchWorkspaces', () => {
 	).it("on an /o/<team> Server URL lists that team's workspaces", async () => {
 		const res = await search('searchWorkspaces', { resource: 'workspace', operation: 'get' });
 		expect(res.results).toEqual([
-			{
-				name: 'Sales',
-				value: String(demo.workspaceId),
-				url: `${emu.url}/o/demo/ws/${demo.workspaceId}/`,
-			},
+			// Grist lists an org's workspaces by name
 			{
 				name: 'Projects',
 				value: String(demo.workspace2Id),
 				url: `${emu.url}/o/demo/ws/${demo.workspace2Id}/`,
+			},
+			{
+				name: 'Sales',
+				value: String(demo.workspaceId),
+				url: `${emu.url}/o/demo/ws/${demo.workspaceId}/`,
 			},
 		]);
 		expect(requests()).toEqual([`GET 127.0.0.1:${emu.port} /o/demo/api/orgs/demo/workspaces`]);
@@ -195,8 +196,8 @@ emulatorOnly(
 			},
 		);
 		expect(res.results.map((r) => [r.name, r.url])).toEqual([
-			['Sales', `https://demo.getgrist.com/ws/${demo.workspaceId}/`],
 			['Projects', `https://demo.getgrist.com/ws/${demo.workspace2Id}/`],
+			['Sales', `https://demo.getgrist.com/ws/${demo.workspaceId}/`],
 		]);
 		expect(requests()).toEqual(['GET demo.getgrist.com /api/orgs/current/workspaces']);
 	});
