@@ -25,8 +25,10 @@ function docBillingAccount(
 	c: Parameters<typeof billingAccountJson>[0],
 	org: Parameters<typeof billingAccountJson>[1],
 ) {
-	const { paid: _paid, isManager: _isManager, ...rest } = billingAccountJson(c, org);
-	return rest;
+	const account: Record<string, unknown> = { ...billingAccountJson(c, org) };
+	delete account.paid;
+	delete account.isManager;
+	return account;
 }
 
 export const docsRoutes: Route[] = [
