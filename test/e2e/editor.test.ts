@@ -99,11 +99,24 @@ async function closeNode(): Promise<void> {
 	});
 }
 
-/** The text of the tooltip that hovering `target` opens. */
+/**
+ * The text of the tooltip that hovering `target` opens. A hover that lands while the page is
+ * still settling can open nothing (seen on a loaded machine): the mouse leaves and hovers again,
+ * up to three times.
+ */
 async function tooltipOf(target: string, contains: string): Promise<string> {
-	await page.hover(target);
 	const tip = page.locator('[role=tooltip], [data-side]').filter({ hasText: contains }).last();
-	await tip.waitFor({ state: 'visible', timeout: 10_000 });
+	for (let attempt = 1; attempt < 3; attempt++) {
+		await page.hover(target);
+		const shown = await tip.waitFor({ state: 'visible', timeout: 5_000 }).then(
+			() => true,
+			() => false,
+		);
+		if (shown) return await tip.innerText();
+		await page.mouse.move(0, 0);
+	}
+	await page.hover(target);
+	await tip.waitFor({ state: 'visible', timeout: 5_000 });
 	return await tip.innerText();
 }
 

@@ -76,9 +76,10 @@ emulatorOnly(
 		expect(run.output('Share Org')).toEqual([
 			{ updated: true, users: { 'member@example.com': 'members' } },
 		]);
+		// Grist lists an org's workspaces by name: Projects (Tasks) before Sales (CRM)
 		expect((run.output('Org Docs') as Array<{ name: string }>).map((d) => d.name)).toEqual([
-			'CRM',
 			'Tasks',
+			'CRM',
 		]);
 
 		const accessRun = await n8n.runWorkflow(
