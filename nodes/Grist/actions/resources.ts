@@ -27,3 +27,20 @@ export const resources: Partial<Record<GristResource, ResourceModule>> = {
 export const resourceModules: ResourceModule[] = Object.values(resources).filter(
 	(m): m is ResourceModule => m !== undefined,
 );
+
+/**
+ * The canvas subtitle: an n8n expression mapping `resource.operation` to the operation's action
+ * text ("Get many records"), read from each resource's Operation options, so a new operation needs
+ * no entry here.
+ */
+export function subtitleExpression(): string {
+	const actions: Record<string, string> = {};
+	for (const m of resourceModules) {
+		const selector = m.description.find((p) => p.name === 'operation');
+		for (const o of selector?.options ?? []) {
+			if ('action' in o && typeof o.action === 'string' && 'value' in o)
+				actions[`${m.option.value}.${String(o.value)}`] = o.action;
+		}
+	}
+	return `={{ (${JSON.stringify(actions)})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}`;
+}
