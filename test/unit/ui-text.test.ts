@@ -13,6 +13,7 @@ import * as ts from 'typescript';
 
 import { GristRecordsApi } from '../../credentials/GristRecordsApi.credentials';
 import { Grist } from '../../nodes/Grist/Grist.node';
+import { subtitleExpression } from '../../nodes/Grist/actions/resources';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
 
@@ -176,6 +177,10 @@ describe('canvas subtitles', () => {
 			operation: String(o.value),
 			action: o.action,
 		}));
+	});
+
+	it('is the one generated from the Operation options (else run `npm run subtitle`)', () => {
+		expect(grist.description.subtitle).toBe(subtitleExpression());
 	});
 
 	it('every resource has operations', () => {
