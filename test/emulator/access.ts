@@ -147,6 +147,15 @@ export function childAccessList(c: Ctx, kind: 'workspace' | 'doc', entity: Works
 			? c.store.wsRole(c.user.id, ws)
 			: c.store.docRole(c.user.id, entity as Doc);
 	if (role === 'owners') return { maxInheritedRole: entity.maxInherited, users };
+	// HomeDBManager.getDocAccess: a doc's editor (not through a public share) sees every user who
+	// can view the doc (measured on 1.7.17: the owner and itself)
+	if (kind === 'doc' && role === 'editors' && ids.has(c.user.id))
+		return {
+			maxInheritedRole: entity.maxInherited,
+			users: users.filter((u) => c.store.docRole(u.id, entity as Doc)),
+			personal: true,
+			public: false,
+		};
 	return {
 		maxInheritedRole: entity.maxInherited,
 		users: users.filter((u) => u.id === c.user.id),

@@ -24,6 +24,15 @@ export function userOwner(u: User) {
 	};
 }
 
+/**
+ * The `access` an org or workspace is listed with: grist-core names it from the permission bits
+ * (GroupsManager.getRoleFromPermissions), and its guests and members groups have VIEW, so a guest
+ * (or member) is listed as a viewer (measured on 1.7.17 for a guest of a site and its workspace).
+ */
+function listedRole(role: Grant): Grant {
+	return role === 'guests' || role === 'members' ? 'viewers' : role;
+}
+
 /** An org as listed (GET /api/orgs, workspaces' `org`); `withAccess: false` for the `org` inside GET /api/workspaces/{id}. */
 export function orgJson(c: Ctx, org: Org, withAccess = true) {
 	const owner = org.personalOwner ? c.store.users.get(org.personalOwner) : undefined;
@@ -34,7 +43,7 @@ export function orgJson(c: Ctx, org: Org, withAccess = true) {
 		host: org.host,
 		owner: owner ? userOwner(owner) : null,
 	};
-	if (withAccess) out.access = c.store.orgListRole(c.user.id, org);
+	if (withAccess) out.access = listedRole(c.store.orgListRole(c.user.id, org));
 	out.createdAt = org.createdAt;
 	out.updatedAt = org.updatedAt;
 	return out;
@@ -87,7 +96,7 @@ export function wsBase(c: Ctx, ws: Workspace) {
 	return {
 		id: ws.id,
 		name: ws.name,
-		access: wsAccess(c, ws),
+		access: listedRole(wsAccess(c, ws)),
 		createdAt: ws.createdAt,
 		updatedAt: ws.updatedAt,
 		isSupportWorkspace: false,

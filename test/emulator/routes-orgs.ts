@@ -110,8 +110,9 @@ export const orgsRoutes: Route[] = [
 			if (('name' in body || 'domain' in body) && role !== 'owners')
 				throw new ApiError(403, 'access denied');
 			if ('domain' in body) {
-				if (org.personalOwner)
-					throw new ApiError(400, 'Bad request: cannot set domain for personal organization');
+				// a personal org's domain is set too: HomeDBManager.updateOrg's "Cannot set a domain for
+				// a personal organization" tests `org.owner`, which its query does not load (measured on
+				// 1.7.17: 200, and the site is then named by the new domain)
 				const dom = String(body.domain);
 				if (!DOMAIN_RE.test(dom) || dom.startsWith('docs') || dom.length > 63)
 					throw new ApiError(400, `Domain is not permitted: ${dom}`);
