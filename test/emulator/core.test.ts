@@ -12,9 +12,15 @@ import {
 } from './testutil';
 import { emulatorOnly } from '../harness/target';
 
-// A real server gives the run one site (GRIST_ORG): no team sites, hosts or switches of our own.
-const teamSites = emulatorOnly(
-	'team sites by domain and host (demo, <team>.getgrist.com, custom hosts, proxy-form requests, singleOrg)',
+// A real server gives the run one site (GRIST_ORG): no second site, hosts or switches of our own.
+const secondSite = emulatorOnly(
+	'a second site of the owner’s (a real run works in one site, GRIST_ORG)',
+);
+const hosts = emulatorOnly(
+	'Grist’s answer by Host: team subdomains, docs.<base>, custom hosts, proxy-form request lines (the real-Grist proxy sends every test site to GRIST_ORG itself)',
+);
+const singleOrg = emulatorOnly(
+	'singleOrg is an emulator switch (GRIST_SINGLE_ORG is the server’s own setting)',
 );
 const costModel = emulatorOnly('the log’s rowsScanned is the emulator’s cost model');
 
@@ -86,8 +92,13 @@ describe('authentication', () => {
 	});
 });
 
-teamSites.describe('org addressing', () => {
+describe('org addressing', () => {
 	const auth = () => ({ Authorization: `Bearer ${demo.apiKey}` });
+	/** The site as the server names it (the facade maps the test's `demo` to GRIST_ORG). */
+	let site: Org;
+	beforeAll(async () => {
+		site = (await raw<Org>(emu, { path: `/api/orgs/${demo.orgId}`, headers: auth() })).json;
+	});
 
 	it('127.0.0.1 without prefix: no org chosen, docs still reachable', async () => {
 		const r = await raw(emu, { path: '/api/orgs/current', headers: auth() });
@@ -107,8 +118,8 @@ teamSites.describe('org addressing', () => {
 		expect(r.status).toBe(200);
 		expect(r.json).toMatchObject({
 			id: demo.orgId,
-			domain: 'demo',
-			name: 'Demo Team',
+			domain: site.domain,
+			name: site.name,
 			access: 'owners',
 		});
 		expect(emu.log[0]).toMatchObject({
@@ -124,7 +135,7 @@ teamSites.describe('org addressing', () => {
 		expect(unknown.json).toEqual({ error: 'organization not found' });
 	});
 
-	it('a doc requested under the wrong org is 404', async () => {
+	secondSite.it('a doc requested under the wrong org is 404', async () => {
 		const personal = (await raw<Org[]>(emu, { path: '/api/orgs', headers: auth() })).json.find(
 			(o) => o.owner,
 		)!;
@@ -138,32 +149,35 @@ teamSites.describe('org addressing', () => {
 		expect(ok.status).toBe(200);
 	});
 
-	it('<team>.getgrist.com selects the team; docs.getgrist.com is the merged personal org', async () => {
-		const team = await raw<Org>(emu, {
-			path: '/api/orgs/current',
-			host: 'demo.getgrist.com',
-			headers: auth(),
-		});
-		expect(team.json.domain).toBe('demo');
-		const merged = await raw<Org>(emu, {
-			path: '/api/orgs/current',
-			host: 'docs.getgrist.com',
-			headers: auth(),
-		});
-		expect(merged.status).toBe(200);
-		// HomeDBManager.getOrg: the merged personal site is id 0, domain `docs` (measured on 1.7.17)
-		expect(merged.json).toMatchObject({ id: 0, domain: 'docs' });
-		expect(merged.json.owner).toMatchObject({ name: 'Demo Owner' });
-		const teamDoc = await raw(emu, {
-			path: `/api/docs/${demo.docId}`,
-			host: 'docs.getgrist.com',
-			headers: auth(),
-		});
-		expect(teamDoc.status).toBe(200);
-		expect(emu.log.map((e) => e.org)).toEqual(['demo', 'docs', 'docs']);
-	});
+	hosts.it(
+		'<team>.getgrist.com selects the team; docs.getgrist.com is the merged personal org',
+		async () => {
+			const team = await raw<Org>(emu, {
+				path: '/api/orgs/current',
+				host: 'demo.getgrist.com',
+				headers: auth(),
+			});
+			expect(team.json.domain).toBe('demo');
+			const merged = await raw<Org>(emu, {
+				path: '/api/orgs/current',
+				host: 'docs.getgrist.com',
+				headers: auth(),
+			});
+			expect(merged.status).toBe(200);
+			// HomeDBManager.getOrg: the merged personal site is id 0, domain `docs` (measured on 1.7.17)
+			expect(merged.json).toMatchObject({ id: 0, domain: 'docs' });
+			expect(merged.json.owner).toMatchObject({ name: 'Demo Owner' });
+			const teamDoc = await raw(emu, {
+				path: `/api/docs/${demo.docId}`,
+				host: 'docs.getgrist.com',
+				headers: auth(),
+			});
+			expect(teamDoc.status).toBe(200);
+			expect(emu.log.map((e) => e.org)).toEqual(['demo', 'docs', 'docs']);
+		},
+	);
 
-	it('prefix disagreeing with the subdomain is 400; unknown host is 404', async () => {
+	hosts.it('prefix disagreeing with the subdomain is 400; unknown host is 404', async () => {
 		const wrong = await raw(emu, {
 			path: '/o/other/api/orgs/current',
 			host: 'demo.getgrist.com',
@@ -178,7 +192,7 @@ teamSites.describe('org addressing', () => {
 		expect(unknown.json).toEqual({ error: 'Domain not recognized: grist' });
 	});
 
-	it('custom org host selects the org', async () => {
+	hosts.it('custom org host selects the org', async () => {
 		const o = emu.addOrg({
 			name: 'Custom',
 			domain: 'custom',
@@ -194,7 +208,7 @@ teamSites.describe('org addressing', () => {
 		expect(r.json.id).toBe(o.id);
 	});
 
-	it('accepts proxy-form request lines (HTTP_PROXY routing)', async () => {
+	hosts.it('accepts proxy-form request lines (HTTP_PROXY routing)', async () => {
 		const r = await proxyForm<Org>(emu, 'http://demo.getgrist.com/api/orgs/current', auth());
 		expect(r.status).toBe(200);
 		expect(r.json.domain).toBe('demo');
@@ -213,7 +227,7 @@ teamSites.describe('org addressing', () => {
 		expect(emu.log[1].query).toEqual({ limit: '1' });
 	});
 
-	it('singleOrg puts every request in that org', async () => {
+	singleOrg.it('singleOrg puts every request in that org', async () => {
 		const single = await startEmulator({ singleOrg: 'demo' });
 		try {
 			const d = single.seedDemo();
@@ -231,7 +245,7 @@ teamSites.describe('org addressing', () => {
 
 	it('org keys: id, domain or current', async () => {
 		const c = client(emu, demo.apiKey);
-		expect((await c.get<Org>(`/api/orgs/${demo.orgId}`)).json.domain).toBe('demo');
+		expect((await c.get<Org>(`/api/orgs/${demo.orgId}`)).json.domain).toBe(site.domain);
 		expect((await c.get<Org>('/api/orgs/demo')).json.id).toBe(demo.orgId);
 		expect((await c.get('/api/orgs/9999')).json).toEqual({ error: 'organization not found' });
 		const personal = await c.get<Org>('/api/orgs/docs');
