@@ -1,19 +1,24 @@
 /**
- * Jest fixture of the level (b) tests of the home resources (org, workspace, document, pickers):
- * one emulator per test file, seeded with the demo site, its request log cleared before each test,
- * and a runner of the Grist node for one resource.
+ * Jest fixture of the level (b) tests: one emulator per test file, seeded with the demo site, its
+ * request log cleared before each test, and a runner of the Grist node for one resource.
  *
  * ```ts
  * const fx = useDemoSite();
  * const run = resourceRunner(fx, 'document');
  * const { items, error } = await run({ operation: 'get', document: rl('id', fx.demo.docId) });
+ * // every run in the demo document, the Tasks table, through a proxy:
+ * const write = resourceRunner(fx, 'record', {
+ * 	defaults: () => docTable(fx.demo.docId, 'Tasks'),
+ * 	serverUrl: () => proxy.url,
+ * });
+ * await write({ operation: 'create', columns: autoMap() }, { input, continueOnFail: true });
  * ```
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode, type RunNodeResult } from './inprocess';
+import { runNode, type AnyNodeType, type RunNodeResult } from './inprocess';
 
 export interface DemoSiteFixture {
 	/** Set in `beforeAll`. */
@@ -38,9 +43,7 @@ export function useDemoSite(): DemoSiteFixture {
 	return fx;
 }
 
-/** A resource locator value, as the editor stores it. */
-export const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value });
-
+/** What one run changes: the credential, the input items, "On Error → Continue". */
 export interface RunOpts {
 	apiKey?: string;
 	serverUrl?: string;
@@ -48,16 +51,35 @@ export interface RunOpts {
 	continueOnFail?: boolean;
 }
 
+/** What every run of one runner shares; functions, as the fixture is set only in `beforeAll`. */
+export interface RunnerOptions {
+	/** Parameters each run starts from (after `resource`, before its own), e.g. the document. */
+	defaults?: () => Record<string, unknown>;
+	/** The node to run (default `new Grist()`). */
+	node?: () => AnyNodeType;
+	/** The Server URL when a run gives none (default the team site), e.g. a proxy's. */
+	serverUrl?: () => string;
+}
+
+export type Runner = (
+	parameters: Record<string, unknown>,
+	opts?: RunOpts,
+) => Promise<RunNodeResult>;
+
 /** Runs the Grist node on `resource` (overridable in `parameters`) with the demo owner's key at the team site. */
 export function resourceRunner(
 	fx: DemoSiteFixture,
 	resource: string,
-): (parameters: Record<string, unknown>, opts?: RunOpts) => Promise<RunNodeResult> {
+	options: RunnerOptions = {},
+): Runner {
 	return async (parameters, opts = {}) =>
 		await runNode({
-			node: new Grist(),
-			parameters: { resource, ...parameters } as never,
-			credentials: { apiKey: opts.apiKey ?? fx.demo.apiKey, url: opts.serverUrl ?? fx.site },
+			node: options.node?.() ?? new Grist(),
+			parameters: { resource, ...options.defaults?.(), ...parameters } as never,
+			credentials: {
+				apiKey: opts.apiKey ?? fx.demo.apiKey,
+				url: opts.serverUrl ?? options.serverUrl?.() ?? fx.site,
+			},
 			input: opts.input,
 			continueOnFail: opts.continueOnFail,
 		});

@@ -4,51 +4,32 @@
  * request, Grist's errors (404, 413, 403) explained, Continue On Fail and paired items.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { loadOptions, runNode, type RunNodeResult } from '../harness/inprocess';
+import { byId, docTable } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
+import { loadOptions, runNode } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let serverUrl: string;
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	serverUrl = `${emu.url}/o/${demo.orgDomain}`;
-});
-afterAll(async () => {
-	await emu?.close();
-});
-beforeEach(() => {
-	emu.clearFaults();
-	emu.clearLog();
-});
+beforeAll(() => ({ emu, demo, site: serverUrl } = fx));
+beforeEach(() => emu.clearFaults());
 
-const doc = () => ({ __rl: true, mode: 'id', value: demo.docId });
-const ordersTable = { __rl: true, mode: 'id', value: 'Orders' };
+const doc = () => byId(demo.docId);
+const ordersTable = byId('Orders');
 
 function file(content: Buffer | string, fileName: string, mimeType: string) {
 	const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
 	return { data: data.toString('base64'), mimeType, fileName };
 }
 
-async function run(
-	parameters: INodeParameters,
-	input?: INodeExecutionData[],
-	opts: { apiKey?: string; continueOnFail?: boolean; url?: string } = {},
-): Promise<RunNodeResult> {
-	return await runNode({
-		node: new Grist(),
-		parameters: { resource: 'attachment', document: doc(), ...parameters },
-		credentials: { apiKey: opts.apiKey ?? demo.apiKey, url: opts.url ?? serverUrl },
-		input,
-		continueOnFail: opts.continueOnFail,
-	});
-}
+const run = resourceRunner(fx, 'attachment', { defaults: () => docTable(demo.docId) });
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const calls = () => emu.log.map((e) => `${e.method} ${e.apiPath}`);
@@ -58,9 +39,14 @@ const orderInvoice = (rowId: number) =>
 
 describe('upload', () => {
 	it('uploads the named binary field as one multipart part and returns id, name and size', async () => {
-		const r = await run({ operation: 'upload' }, [
-			{ json: { n: 1 }, binary: { data: file('hello grist', 'hello.txt', 'text/plain') } },
-		]);
+		const r = await run(
+			{ operation: 'upload' },
+			{
+				input: [
+					{ json: { n: 1 }, binary: { data: file('hello grist', 'hello.txt', 'text/plain') } },
+				],
+			},
+		);
 		expect(r.error).toBeUndefined();
 		expect(r.items).toHaveLength(1);
 		const { attachments } = r.items[0].json as { attachments: IDataObject[] };
@@ -87,23 +73,28 @@ describe('upload', () => {
 	});
 
 	it('uploads several comma-separated fields in one request, one request per item, ids in order', async () => {
-		const r = await run({ operation: 'upload', binaryPropertyName: 'invoice, photo' }, [
+		const r = await run(
+			{ operation: 'upload', binaryPropertyName: 'invoice, photo' },
 			{
-				json: {},
-				binary: {
-					invoice: file('%PDF-1.4 fake', 'inv.pdf', 'application/pdf'),
-					photo: file(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), 'p.png', 'image/png'),
-					ignored: file('x', 'x.txt', 'text/plain'),
-				},
+				input: [
+					{
+						json: {},
+						binary: {
+							invoice: file('%PDF-1.4 fake', 'inv.pdf', 'application/pdf'),
+							photo: file(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), 'p.png', 'image/png'),
+							ignored: file('x', 'x.txt', 'text/plain'),
+						},
+					},
+					{
+						json: {},
+						binary: {
+							invoice: file('second', 'b.pdf', 'application/pdf'),
+							photo: file('p2', 'p2.png', 'image/png'),
+						},
+					},
+				],
 			},
-			{
-				json: {},
-				binary: {
-					invoice: file('second', 'b.pdf', 'application/pdf'),
-					photo: file('p2', 'p2.png', 'image/png'),
-				},
-			},
-		]);
+		);
 		expect(r.error).toBeUndefined();
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		const first = (r.items[0].json.attachments as IDataObject[]).map((a) => [
@@ -146,12 +137,14 @@ describe('upload', () => {
 	it('uploads every binary field of the item with "Upload All Binary Fields"', async () => {
 		const r = await run(
 			{ operation: 'upload', uploadAllBinaries: true, binaryPropertyName: 'nope' },
-			[
-				{
-					json: {},
-					binary: { a: file('A', 'a.txt', 'text/plain'), b: file('BB', 'b.csv', 'text/csv') },
-				},
-			],
+			{
+				input: [
+					{
+						json: {},
+						binary: { a: file('A', 'a.txt', 'text/plain'), b: file('BB', 'b.csv', 'text/csv') },
+					},
+				],
+			},
 		);
 		expect(r.error).toBeUndefined();
 		expect((r.items[0].json.attachments as IDataObject[]).map((a) => a.binaryProperty)).toEqual([
@@ -168,12 +161,20 @@ describe('upload', () => {
 	});
 
 	it('names a missing binary field and lists the ones the item has, before any request', async () => {
-		const r = await run({ operation: 'upload', binaryPropertyName: 'data, attachment' }, [
+		const r = await run(
+			{ operation: 'upload', binaryPropertyName: 'data, attachment' },
 			{
-				json: {},
-				binary: { data: file('x', 'x.txt', 'text/plain'), file0: file('y', 'y.txt', 'text/plain') },
+				input: [
+					{
+						json: {},
+						binary: {
+							data: file('x', 'x.txt', 'text/plain'),
+							file0: file('y', 'y.txt', 'text/plain'),
+						},
+					},
+				],
 			},
-		]);
+		);
 		expect(r.error?.message).toBe(
 			'Item 0 has no binary field "attachment" (named in "Input Binary Field(s)")',
 		);
@@ -182,12 +183,15 @@ describe('upload', () => {
 	});
 
 	it('says when the item has no binary data at all', async () => {
-		const r = await run({ operation: 'upload' }, [{ json: { a: 1 } }]);
+		const r = await run({ operation: 'upload' }, { input: [{ json: { a: 1 } }] });
 		expect(r.error?.message).toBe(
 			'Item 0 has no binary field "data" (named in "Input Binary Field(s)")',
 		);
 		expect(r.error?.description).toContain('The item has no binary data at all');
-		const all = await run({ operation: 'upload', uploadAllBinaries: true }, [{ json: { a: 1 } }]);
+		const all = await run(
+			{ operation: 'upload', uploadAllBinaries: true },
+			{ input: [{ json: { a: 1 } }] },
+		);
 		expect(all.error?.message).toBe('Item 0 has no binary fields to upload');
 		expect(emu.log).toHaveLength(0);
 	});
@@ -195,12 +199,14 @@ describe('upload', () => {
 	it('with Continue On Fail, keeps going and pairs every output with its item', async () => {
 		const r = await run(
 			{ operation: 'upload' },
-			[
-				{ json: {}, binary: { data: file('one', '1.txt', 'text/plain') } },
-				{ json: {}, binary: { other: file('two', '2.txt', 'text/plain') } },
-				{ json: {}, binary: { data: file('three', '3.txt', 'text/plain') } },
-			],
-			{ continueOnFail: true },
+			{
+				input: [
+					{ json: {}, binary: { data: file('one', '1.txt', 'text/plain') } },
+					{ json: {}, binary: { other: file('two', '2.txt', 'text/plain') } },
+					{ json: {}, binary: { data: file('three', '3.txt', 'text/plain') } },
+				],
+				continueOnFail: true,
+			},
 		);
 		expect(r.error).toBeUndefined();
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -216,8 +222,8 @@ describe('upload', () => {
 	it('explains a viewer upload (403 No write access)', async () => {
 		const r = await run(
 			{ operation: 'upload' },
-			[{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }],
 			{
+				input: [{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }],
 				apiKey: demo.viewerApiKey,
 			},
 		);
@@ -239,7 +245,7 @@ describe('upload', () => {
 				parameters: {
 					resource: 'attachment',
 					operation: 'upload',
-					document: { __rl: true, mode: 'id', value: site.docId },
+					document: byId(site.docId),
 				},
 				credentials: { apiKey: site.apiKey, url: `${small.url}/o/${site.orgDomain}` },
 				input: [
@@ -263,9 +269,12 @@ describe('upload', () => {
 		emu.fault({ method: 'POST', path: attPath(), status: 503, times: 1 });
 		emu.fault({ method: 'POST', path: attPath(), status: 429, times: 1 });
 		const content = randomBytes(64 * 1024);
-		const r = await run({ operation: 'upload' }, [
-			{ json: {}, binary: { data: file(content, 'r.bin', 'application/octet-stream') } },
-		]);
+		const r = await run(
+			{ operation: 'upload' },
+			{
+				input: [{ json: {}, binary: { data: file(content, 'r.bin', 'application/octet-stream') } }],
+			},
+		);
 		expect(r.error).toBeUndefined();
 		expect(emu.log.map((e) => `${e.method} ${e.apiPath} ${e.status}`)).toEqual([
 			`POST ${attPath()} 503`,
@@ -285,9 +294,10 @@ describe('upload', () => {
 	it('never repeats an upload after the connection broke', async () => {
 		const before = [...Array(50).keys()].filter((id) => emu.attachmentData(demo.docId, id)).length;
 		emu.fault({ method: 'POST', path: attPath(), drop: true, times: 1 });
-		const r = await run({ operation: 'upload' }, [
-			{ json: {}, binary: { data: file('once', 'once.txt', 'text/plain') } },
-		]);
+		const r = await run(
+			{ operation: 'upload' },
+			{ input: [{ json: {}, binary: { data: file('once', 'once.txt', 'text/plain') } }] },
+		);
 		expect(r.error?.message).toMatch(
 			/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke after the request was sent .*may or may not have been applied$/,
 		);
@@ -313,9 +323,9 @@ describe('upload → Attach to Record', () => {
 		const row = demo.orderIds[0];
 		const before = orderInvoice(row) as unknown[];
 		expect(before).toEqual(['L', demo.attachmentId]);
-		const r = await run(attachParams(row, 'append'), [
-			{ json: {}, binary: { data: file('scan', 'scan.pdf', 'application/pdf') } },
-		]);
+		const r = await run(attachParams(row, 'append'), {
+			input: [{ json: {}, binary: { data: file('scan', 'scan.pdf', 'application/pdf') } }],
+		});
 		expect(r.error).toBeUndefined();
 		const newId = (r.items[0].json.attachments as IDataObject[])[0].id as number;
 		expect(orderInvoice(row)).toEqual(['L', demo.attachmentId, newId]);
@@ -340,16 +350,21 @@ describe('upload → Attach to Record', () => {
 	it('replaces the cell, and fills an empty cell, for several items (columns read once)', async () => {
 		const [row1, row2] = [demo.orderIds[0], demo.orderIds[1]];
 		expect(orderInvoice(row2)).toBeNull();
-		const r = await run({ ...attachParams(row1, 'replace'), rowId: '={{ $json.row }}' }, [
+		const r = await run(
+			{ ...attachParams(row1, 'replace'), rowId: '={{ $json.row }}' },
 			{
-				json: { row: row1 },
-				binary: {
-					data: file('new1', 'n1.txt', 'text/plain'),
-					extra: file('e', 'e.txt', 'text/plain'),
-				},
+				input: [
+					{
+						json: { row: row1 },
+						binary: {
+							data: file('new1', 'n1.txt', 'text/plain'),
+							extra: file('e', 'e.txt', 'text/plain'),
+						},
+					},
+					{ json: { row: row2 }, binary: { data: file('new2', 'n2.txt', 'text/plain') } },
+				],
 			},
-			{ json: { row: row2 }, binary: { data: file('new2', 'n2.txt', 'text/plain') } },
-		]);
+		);
 		expect(r.error).toBeUndefined();
 		const id1 = (r.items[0].json.attachments as IDataObject[])[0].id as number;
 		const id2 = (r.items[1].json.attachments as IDataObject[])[0].id as number;
@@ -383,9 +398,9 @@ describe('upload → Attach to Record', () => {
 	});
 
 	it('refuses a column that is not of type Attachments, before uploading', async () => {
-		const r = await run(attachParams(demo.orderIds[2], 'append', 'Amount'), [
-			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
-		]);
+		const r = await run(attachParams(demo.orderIds[2], 'append', 'Amount'), {
+			input: [{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }],
+		});
 		expect(r.error?.message).toBe(
 			'Column "Amount" of table "Orders" is of type Numeric, not Attachments',
 		);
@@ -394,17 +409,17 @@ describe('upload → Attach to Record', () => {
 	});
 
 	it('refuses an unknown column and lists the Attachments columns', async () => {
-		const r = await run(attachParams(demo.orderIds[2], 'append', 'Files'), [
-			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
-		]);
+		const r = await run(attachParams(demo.orderIds[2], 'append', 'Files'), {
+			input: [{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }],
+		});
 		expect(r.error?.message).toBe('Table "Orders" has no column "Files"');
 		expect(r.error?.description).toContain('Attachments columns of table "Orders": Invoice.');
 	});
 
 	it('refuses a row that does not exist, before uploading', async () => {
-		const r = await run(attachParams(9999, 'append'), [
-			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
-		]);
+		const r = await run(attachParams(9999, 'append'), {
+			input: [{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }],
+		});
 		expect(r.error?.message).toBe('Table "Orders" has no record with ID 9999');
 		expect(calls()).toEqual([`GET ${tablePath()}/columns`, `GET ${tablePath()}/records`]);
 	});
@@ -416,9 +431,9 @@ describe('upload → Attach to Record', () => {
 			status: 400,
 			body: { error: 'Invalid row id 3' },
 		});
-		const r = await run(attachParams(demo.orderIds[2], 'append'), [
-			{ json: {}, binary: { data: file('late', 'late.txt', 'text/plain') } },
-		]);
+		const r = await run(attachParams(demo.orderIds[2], 'append'), {
+			input: [{ json: {}, binary: { data: file('late', 'late.txt', 'text/plain') } }],
+		});
 		expect(r.error?.message).toBe('Invalid row id 3');
 		const uploaded = emu.log.find((e) => e.method === 'POST');
 		expect(uploaded?.status).toBe(200);
@@ -434,9 +449,10 @@ describe('upload → Attach to Record', () => {
 	});
 
 	it('refuses a Row ID that is not a whole number, before any request', async () => {
-		const r = await run({ ...attachParams(1, 'append'), rowId: '={{ "abc" }}' }, [
-			{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } },
-		]);
+		const r = await run(
+			{ ...attachParams(1, 'append'), rowId: '={{ "abc" }}' },
+			{ input: [{ json: {}, binary: { data: file('x', 'x.txt', 'text/plain') } }] },
+		);
 		expect(r.error?.message).toBe('The Row ID "abc" is not a record ID (item 0)');
 		expect(emu.log).toHaveLength(0);
 	});
@@ -484,8 +500,14 @@ describe('get', () => {
 	it('with Continue On Fail, gives an error item for the bad id and the metadata for the good one', async () => {
 		const r = await run(
 			{ operation: 'get', attachmentId: '={{ $json.att }}' },
-			[{ json: { att: 'x' } }, { json: { att: demo.attachmentId } }, { json: { att: 777 } }],
-			{ continueOnFail: true },
+			{
+				input: [
+					{ json: { att: 'x' } },
+					{ json: { att: demo.attachmentId } },
+					{ json: { att: 777 } },
+				],
+				continueOnFail: true,
+			},
 		);
 		expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(r.items[0].json).toEqual({
@@ -529,7 +551,7 @@ describe('download', () => {
 			.filter((row) => Array.isArray(row.fields.Invoice));
 		const r = await run(
 			{ operation: 'download', attachmentId: '={{ $json.fields.Invoice[1] }}' },
-			rows.map((row) => ({ json: row as unknown as IDataObject })),
+			{ input: rows.map((row) => ({ json: row as unknown as IDataObject })) },
 		);
 		expect(r.error).toBeUndefined();
 		expect(r.items).toHaveLength(rows.length);
@@ -614,7 +636,7 @@ describe('getAll', () => {
 		const r = await run({
 			operation: 'getAll',
 			returnAll: true,
-			document: { __rl: true, mode: 'id', value: 'NoSuchDoc12345' },
+			document: byId('NoSuchDoc12345'),
 		});
 		expect(r.error?.message).toBe('document not found');
 		expect(r.error?.httpCode).toBe('404');
@@ -624,9 +646,14 @@ describe('getAll', () => {
 describe('20 MB round trip', () => {
 	it('uploads and downloads a 20 MB random file byte for byte', async () => {
 		const content = randomBytes(20 * 1024 * 1024);
-		const up = await run({ operation: 'upload' }, [
-			{ json: {}, binary: { data: file(content, 'big.bin', 'application/octet-stream') } },
-		]);
+		const up = await run(
+			{ operation: 'upload' },
+			{
+				input: [
+					{ json: {}, binary: { data: file(content, 'big.bin', 'application/octet-stream') } },
+				],
+			},
+		);
 		expect(up.error).toBeUndefined();
 		const id = (up.items[0].json.attachments as IDataObject[])[0].id as number;
 		expect((up.items[0].json.attachments as IDataObject[])[0].size).toBe(content.length);

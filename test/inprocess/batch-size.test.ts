@@ -2,21 +2,18 @@
  * Options → Batch Size of batched writes (issue #17): records per request, still bounded by
  * Grist's 1 MB body limit; default 500 as before the option. Request counts from the emulator's log.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode } from '../harness/inprocess';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { autoMap, byId, docTable } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let seq = 0;
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-});
-afterAll(async () => await emu.close());
+beforeAll(() => ({ emu, demo } = fx));
 
 function newTable(): string {
 	seq += 1;
@@ -28,24 +25,12 @@ function newTable(): string {
 	return t;
 }
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-const autoMap = (matchingColumns: string[] = []) => ({
-	mappingMode: 'autoMapInputData',
-	value: null,
-	matchingColumns,
-	schema: [],
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
-});
+const write = resourceRunner(fx, 'record', { defaults: () => docTable(demo.docId) });
 
+/** Runs on `table` with the resource of `parameters`; `writes`: method and last path segment of each write. */
 async function run(table: string, parameters: IDataObject, input: INodeExecutionData[]) {
 	emu.clearLog();
-	const r = await runNode({
-		node: new Grist(),
-		parameters: { document: rl(demo.docId), table: rl(table), ...parameters } as INodeParameters,
-		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-		input,
-	});
+	const r = await write({ table: byId(table), ...parameters }, { input });
 	const writes = emu.log.filter((e) => e.method !== 'GET');
 	return { ...r, writes: writes.map((e) => `${e.method} ${e.apiPath.split('/').pop()}`) };
 }

@@ -3,7 +3,8 @@
  * against the emulator; requests and bodies from its log, the table read back through Get Many.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
 const fx = useDemoSite();
 let emu: GristEmulator;

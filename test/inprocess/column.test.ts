@@ -1,36 +1,21 @@
 /**
  * column.getAll (level b) against the emulator.
  */
-import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode } from '../harness/inprocess';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { docTable } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
+beforeAll(() => ({ emu, demo } = fx));
+const column = resourceRunner(fx, 'column');
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-});
-afterAll(async () => await emu.close());
-beforeEach(() => emu.clearLog());
-
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-
-async function run(table: string, options = {}, continueOnFail = false) {
-	return await runNode({
-		node: new Grist(),
-		parameters: {
-			resource: 'column',
-			operation: 'getAll',
-			document: rl(demo.docId),
-			table: rl(table),
-			options,
-		},
-		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-		continueOnFail,
-	});
-}
+const run = async (table: string, options = {}, continueOnFail = false) =>
+	await column(
+		{ operation: 'getAll', ...docTable(demo.docId, table), options },
+		{ continueOnFail },
+	);
 
 describe('column.getAll', () => {
 	it("lists the table's columns with label, type, formula and whether it is a formula", async () => {

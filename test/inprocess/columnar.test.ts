@@ -1,43 +1,27 @@
 /**
  * columnar (the deprecated /data form) at level b against the emulator.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode } from '../harness/inprocess';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { byId, docTable } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
+beforeAll(() => {
+	({ emu, demo } = fx);
 	emu.addTable(demo.docId, 'Items', [
 		{ id: 'Name', type: 'Text' },
 		{ id: 'Qty', type: 'Int' },
 		{ id: 'Day', type: 'Date' },
 	]);
 });
-afterAll(async () => await emu.close());
-beforeEach(() => emu.clearLog());
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const path = (t: string) => `/api/docs/${demo.docId}/tables/${t}/data`;
-
-async function run(
-	parameters: INodeParameters,
-	input?: INodeExecutionData[],
-	continueOnFail = false,
-) {
-	return await runNode({
-		node: new Grist(),
-		parameters: { resource: 'columnar', document: rl(demo.docId), ...parameters },
-		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-		input,
-		continueOnFail,
-	});
-}
+const run = resourceRunner(fx, 'columnar', { defaults: () => docTable(demo.docId) });
 
 function clear() {
 	const ids = emu.records(demo.docId, 'Items').map((r) => r.id);
@@ -49,7 +33,7 @@ describe('columnar.getAll', () => {
 	it('outputs the raw columnar object (hidden columns included, as Grist sends it)', async () => {
 		const { items, error } = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			output: 'raw',
 			returnAll: true,
 		});
@@ -69,7 +53,7 @@ describe('columnar.getAll', () => {
 	it('outputs one simplified item per row, with filter, sort and limit', async () => {
 		const { items } = await run({
 			operation: 'getAll',
-			table: rl('Orders'),
+			table: byId('Orders'),
 			limit: 2,
 			filterType: 'json',
 			filterJson: '{"Customer": [1]}',
@@ -109,11 +93,13 @@ describe('columnar writes', () => {
 	it('creates rows of all items in one POST …/data, encoding by column type', async () => {
 		clear();
 		const { items, error } = await run(
-			{ operation: 'create', table: rl('Items'), data: '={{ JSON.stringify($json) }}' },
-			[
-				{ json: { Name: ['a', 'b'], Qty: ['1', 2], Day: ['2024-01-10', null] } },
-				{ json: { Name: ['c'], Qty: [3], Day: ['2024-01-11'] } },
-			],
+			{ operation: 'create', table: byId('Items'), data: '={{ JSON.stringify($json) }}' },
+			{
+				input: [
+					{ json: { Name: ['a', 'b'], Qty: ['1', 2], Day: ['2024-01-10', null] } },
+					{ json: { Name: ['c'], Qty: [3], Day: ['2024-01-11'] } },
+				],
+			},
 		);
 		expect(error).toBeUndefined();
 		const posts = emu.log.filter((e) => e.method === 'POST');
@@ -135,12 +121,14 @@ describe('columnar writes', () => {
 		const ids = emu.addRecords(demo.docId, 'Items', [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
 		emu.clearLog();
 		const { error } = await run(
-			{ operation: 'update', table: rl('Items'), data: '={{ JSON.stringify($json) }}' },
-			[
-				{ json: { id: [ids[0]], Qty: [5] } },
-				{ json: { id: [ids[1]], Name: ['B'] } },
-				{ json: { id: [ids[2]], Qty: [7] } },
-			],
+			{ operation: 'update', table: byId('Items'), data: '={{ JSON.stringify($json) }}' },
+			{
+				input: [
+					{ json: { id: [ids[0]], Qty: [5] } },
+					{ json: { id: [ids[1]], Name: ['B'] } },
+					{ json: { id: [ids[2]], Qty: [7] } },
+				],
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(emu.log.filter((e) => e.method === 'PATCH').map((e) => e.body)).toEqual([
@@ -160,7 +148,7 @@ describe('columnar writes', () => {
 		emu.clearLog();
 		const { items, error } = await run({
 			operation: 'delete',
-			table: rl('Items'),
+			table: byId('Items'),
 			rowIds: ids.join(','),
 		});
 		expect(error).toBeUndefined();
@@ -176,18 +164,17 @@ describe('columnar writes', () => {
 		['{"Name": ["a"', 'is not valid JSON'],
 		['{}', 'has no rows'],
 	])('rejects %s before any request', async (data, message) => {
-		const { error } = await run({ operation: 'create', table: rl('Items'), data });
+		const { error } = await run({ operation: 'create', table: byId('Items'), data });
 		expect(error?.message).toContain(message);
 		expect(emu.log).toEqual([]);
 	});
 
 	it('requires an id array to update, and a value that fits each column', async () => {
-		const noId = await run({ operation: 'update', table: rl('Items'), data: '{"Qty": [1]}' });
+		const noId = await run({ operation: 'update', table: byId('Items'), data: '{"Qty": [1]}' });
 		expect(noId.error?.message).toBe('The Columns (JSON) of item 0 has no "id" array');
 		const bad = await run(
-			{ operation: 'create', table: rl('Items'), data: '{"Qty": ["lots"]}' },
-			undefined,
-			true,
+			{ operation: 'create', table: byId('Items'), data: '{"Qty": ["lots"]}' },
+			{ continueOnFail: true },
 		);
 		expect(bad.items.map((i) => i.json.error as IDataObject)).toEqual([
 			'Field "Qty" of item 0: The value "lots" does not fit a Int column: expected a whole number',

@@ -2,7 +2,8 @@
  * Document operations run through n8n-core (test harness level b) against the emulator.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 import { workspaceName } from '../harness/target';
 
 const fx = useDemoSite();

@@ -10,7 +10,8 @@ import path from 'node:path';
 
 import type { DemoSite, GristEmulator } from '../emulator';
 import { buildXlsx } from '../emulator/zip';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
 const fx = useDemoSite();
 let emu: GristEmulator;

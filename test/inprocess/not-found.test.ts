@@ -4,7 +4,8 @@
  * table the operation was about.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
 const fx = useDemoSite();
 let emu: GristEmulator;

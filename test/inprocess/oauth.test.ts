@@ -11,6 +11,7 @@ import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import type { OAuthApp, OAuthTokenAnswer } from '../emulator/routes-oauth';
+import { byId } from '../harness/builders';
 import { createPoller, loadOptions, runNode } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 
@@ -30,8 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => await emu.close());
 beforeEach(() => emu.clearLog());
-
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 function connect(scopes = ['offline_access', 'doc:read', 'doc:write'], docs?: string[]) {
 	return emu.oauth.issue({ userId: demo.userId, clientId: app.clientId, scopes, docs });
@@ -77,8 +76,8 @@ oauthServer.describe('OAuth2 credential in-process', () => {
 			{
 				resource: 'record',
 				operation: 'getAll',
-				document: rl(demo.docId),
-				table: rl('Customers'),
+				document: byId(demo.docId),
+				table: byId('Customers'),
 				returnAll: true,
 			},
 			token,
@@ -89,8 +88,8 @@ oauthServer.describe('OAuth2 credential in-process', () => {
 			{
 				resource: 'record',
 				operation: 'create',
-				document: rl(demo.docId),
-				table: rl('Customers'),
+				document: byId(demo.docId),
+				table: byId('Customers'),
 				columns: {
 					mappingMode: 'defineBelow',
 					value: { Name: 'Dora OAuth' },
@@ -113,8 +112,8 @@ oauthServer.describe('OAuth2 credential in-process', () => {
 			{
 				resource: 'record',
 				operation: 'getAll',
-				document: rl(demo.docId),
-				table: rl('Customers'),
+				document: byId(demo.docId),
+				table: byId('Customers'),
 				returnAll: true,
 			},
 			token,
@@ -134,8 +133,8 @@ oauthServer.describe('OAuth2 credential in-process', () => {
 			{
 				resource: 'record',
 				operation: 'getAll',
-				document: rl(demo.docId),
-				table: rl('Customers'),
+				document: byId(demo.docId),
+				table: byId('Customers'),
 				returnAll: true,
 			},
 			{ ...token, access_token: 'grist_at_expired' },
@@ -146,7 +145,7 @@ oauthServer.describe('OAuth2 credential in-process', () => {
 	test('an operation Grist refuses to OAuth apps fails before any request, saying to use an API key', async () => {
 		const token = connect();
 		const result = await run(
-			{ resource: 'document', operation: 'get', document: rl(demo.docId) },
+			{ resource: 'document', operation: 'get', document: byId(demo.docId) },
 			token,
 		);
 		expect(result.error?.message).toBe(
@@ -162,8 +161,8 @@ oauthServer.describe('OAuth2 credential in-process', () => {
 			{
 				resource: 'record',
 				operation: 'delete',
-				document: rl(demo.docId),
-				table: rl('Customers'),
+				document: byId(demo.docId),
+				table: byId('Customers'),
 				rowIds: String(demo.customerIds[0]),
 			},
 			token,
@@ -180,8 +179,8 @@ oauthServer.describe('OAuth2 credential in-process', () => {
 			{
 				resource: 'record',
 				operation: 'getAll',
-				document: rl(demo.docId),
-				table: rl('Customers'),
+				document: byId(demo.docId),
+				table: byId('Customers'),
 				returnAll: true,
 			},
 			token,
@@ -204,7 +203,7 @@ oauthServer.describe('pickers with an OAuth2 credential', () => {
 				authentication: 'oAuth2',
 				resource: 'document',
 				operation: 'create',
-				workspace: { __rl: true, mode: 'id', value: String(demo.workspace2Id) },
+				workspace: byId(String(demo.workspace2Id)),
 			} as never,
 			otherCredentials: {
 				gristRecordsOAuth2Api: {
@@ -248,7 +247,7 @@ oauthServer.describe('pickers with an OAuth2 credential', () => {
 				await list('searchTables', {
 					resource: 'record',
 					operation: 'getAll',
-					document: rl(demo.docId),
+					document: byId(demo.docId),
 				})
 			).results.map((r) => r.name),
 		).toContain('Customers');
@@ -262,8 +261,8 @@ oauthServer.describe('Grist Trigger with an OAuth2 credential', () => {
 			node: new GristTrigger(),
 			parameters: {
 				authentication: 'oAuth2',
-				document: rl(demo.docId),
-				table: rl('Customers'),
+				document: byId(demo.docId),
+				table: byId('Customers'),
 				event: 'rowAdded',
 			},
 			otherCredentials: {

@@ -3,7 +3,8 @@
  * exact requests from the request log, outputs, paired items, bad input and Continue On Fail.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 import { emulatorOnly, realGrist } from '../harness/target';
 
 const fx = useDemoSite();

@@ -5,23 +5,19 @@
  * getNodeParameter calls; runs of 3 and 30 items must make the same number of calls, except one
  * call per item for each parameter that holds an expression.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeParameters,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode } from '../harness/inprocess';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { autoMap, docTable, mapper } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
+beforeAll(() => {
+	({ emu, demo } = fx);
 	emu.addTable(demo.docId, 'Reads', [
 		{ id: 'Email', type: 'Text' },
 		{ id: 'Name', type: 'Text' },
@@ -34,7 +30,6 @@ beforeAll(async () => {
 		Array.from({ length: 40 }, (_, i) => ({ Email: `e${i}@x`, Name: `n${i}`, N: i })),
 	);
 });
-afterAll(async () => await emu.close());
 
 /** The Grist node, with getNodeParameter counted by parameter name. */
 class CountingGrist extends Grist {
@@ -57,18 +52,9 @@ class CountingGrist extends Grist {
 	}
 }
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-const mapper = (
-	value: IDataObject | null,
-	mappingMode = 'defineBelow',
-	matching: string[] = [],
-) => ({
-	mappingMode,
-	value,
-	matchingColumns: matching,
-	schema: [],
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
+const runCounted = resourceRunner(fx, 'record', {
+	defaults: () => docTable(demo.docId, 'Reads'),
+	node: () => new CountingGrist(),
 });
 
 async function callsFor(
@@ -77,16 +63,7 @@ async function callsFor(
 	n: number,
 ): Promise<Map<string, number>> {
 	CountingGrist.calls = new Map();
-	const r = await runNode({
-		node: new CountingGrist(),
-		parameters: {
-			document: rl(demo.docId),
-			table: rl('Reads'),
-			...parameters,
-		} as INodeParameters,
-		credentials: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-		input: Array.from({ length: n }, (_, i) => input(i)),
-	});
+	const r = await runCounted(parameters, { input: Array.from({ length: n }, (_, i) => input(i)) });
 	expect(r.error).toBeUndefined();
 	expect(r.items).toHaveLength(n);
 	return CountingGrist.calls;
@@ -119,7 +96,7 @@ describe('a parameter without an expression is read once per execution', () => {
 			await perItemReads({
 				resource: 'record',
 				operation: 'create',
-				columns: mapper(null, 'autoMapInputData'),
+				columns: autoMap(),
 				options: { noparse: true },
 			}),
 		).toEqual({});
@@ -157,7 +134,7 @@ describe('a parameter without an expression is read once per execution', () => {
 					resource: 'record',
 					operation: 'update',
 					rowId,
-					columns: mapper(null, 'autoMapInputData'),
+					columns: autoMap(),
 				},
 				(i) => ({ json: { id: i + 1, Name: `u${i}` } }),
 			);
@@ -197,7 +174,7 @@ describe('a parameter without an expression is read once per execution', () => {
 			await perItemReads({
 				resource: 'record',
 				operation: 'upsert',
-				columns: mapper(null, 'autoMapInputData', ['Email']),
+				columns: autoMap(['Email']),
 				options: { onMany: 'all', noAdd: false, noUpdate: false, allowEmptyRequire: false },
 			}),
 		).toEqual({});

@@ -7,7 +7,8 @@
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
 import type { DemoSite, GristEmulator } from '../emulator';
-import { rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { useDemoSite } from '../harness/demo-site';
 import { loadOptions } from '../harness/inprocess';
 import { emulatorOnly, workspaceName } from '../harness/target';
 

@@ -8,20 +8,16 @@
  * - an item with no field to write is refused instead of adding a blank row;
  * - with Continue On Fail, each item of a request Grist refused says what happened to it.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { autoMap, docTable, items, mapper } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
-import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode } from '../harness/inprocess';
-
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
-let serverUrl: string;
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	serverUrl = `${emu.url}/o/${demo.orgDomain}`;
+beforeAll(() => {
+	({ emu, demo } = fx);
 	emu.addTable(demo.docId, 'Owners', [{ id: 'Name', type: 'Text' }]);
 	emu.addRecords(demo.docId, 'Owners', [{ Name: 'Ann' }, { Name: 'Bob' }, { Name: 'Cy' }]);
 	emu.addTable(demo.docId, 'Tasks', [
@@ -31,7 +27,6 @@ beforeAll(async () => {
 		{ id: 'Score', type: 'Numeric', formula: 'len($Title)', isFormula: true },
 	]);
 });
-afterAll(async () => await emu.close());
 beforeEach(() => {
 	emu.clearFaults();
 	const ids = emu.records(demo.docId, 'Tasks').map((r) => r.id);
@@ -39,43 +34,12 @@ beforeEach(() => {
 	emu.clearLog();
 });
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-const autoMap = (matchingColumns: string[] = []) => ({
-	mappingMode: 'autoMapInputData',
-	value: null,
-	matchingColumns,
-	schema: [],
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
-});
-const mapper = (value: IDataObject) => ({
-	mappingMode: 'defineBelow',
-	value,
-	matchingColumns: [],
-	schema: [],
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
-});
-const items = (list: IDataObject[]): INodeExecutionData[] => list.map((json) => ({ json }));
 const requests = () => emu.log.map((e) => `${e.method} ${e.apiPath}`);
 const writes = () => emu.log.filter((e) => e.method !== 'GET' && !e.apiPath.endsWith('/sql'));
 const stored = () => emu.records(demo.docId, 'Tasks');
 const docPath = () => `/api/docs/${demo.docId}`;
 
-async function run(parameters: IDataObject, input: INodeExecutionData[], continueOnFail = false) {
-	return await runNode({
-		node: new Grist(),
-		parameters: {
-			resource: 'record',
-			document: rl(demo.docId),
-			table: rl('Tasks'),
-			...parameters,
-		} as INodeParameters,
-		credentials: { apiKey: demo.apiKey, url: serverUrl },
-		input,
-		continueOnFail,
-	});
-}
+const run = resourceRunner(fx, 'record', { defaults: () => docTable(demo.docId, 'Tasks') });
 
 describe('an all-or-nothing refusal says so (#22, 4)', () => {
 	const withX = (n: number) =>
@@ -86,7 +50,10 @@ describe('an all-or-nothing refusal says so (#22, 4)', () => {
 		);
 
 	it('create: 1,500 items, 600–610 with an unknown column: every refused item named, nothing written', async () => {
-		const { error } = await run({ operation: 'create', columns: autoMap() }, withX(1500));
+		const { error } = await run(
+			{ operation: 'create', columns: autoMap() },
+			{ input: withX(1500) },
+		);
 		expect(error?.message).toBe(
 			'Table "Tasks" has no column "X" (items 600–610); no item was written',
 		);
@@ -108,13 +75,20 @@ describe('an all-or-nothing refusal says so (#22, 4)', () => {
 		const input = items(
 			ids.map((id, i) => (i === 1 || i === 2 ? { id, Title: 'u', Nope: 1 } : { id, Title: 'u' })),
 		);
-		const update = await run({ operation: 'update', columns: autoMap() }, input);
+		const update = await run({ operation: 'update', columns: autoMap() }, { input });
 		expect(update.error?.message).toBe(
 			'Table "Tasks" has no column "Nope" (items 1–2); no item was written',
 		);
 		const upsert = await run(
 			{ operation: 'upsert', columns: autoMap(['Title']) },
-			items([{ Title: 'a' }, { Title: 'b', Nope: 1 }, { Title: 'c' }, { Title: 'd', Nope: 2 }]),
+			{
+				input: items([
+					{ Title: 'a' },
+					{ Title: 'b', Nope: 1 },
+					{ Title: 'c' },
+					{ Title: 'd', Nope: 2 },
+				]),
+			},
 		);
 		expect(upsert.error?.message).toBe(
 			'Table "Tasks" has no column "Nope" (items 1, 3); no item was written',
@@ -126,12 +100,14 @@ describe('an all-or-nothing refusal says so (#22, 4)', () => {
 	it('refusals of different kinds are listed by kind, each with its items and fix', async () => {
 		const { error } = await run(
 			{ operation: 'create', columns: autoMap() },
-			items([
-				{ Title: 'a' },
-				{ Title: 'b', X: 1 },
-				{ Title: 'c', Owner: 99999 },
-				{ Title: 'd', X: 2 },
-			]),
+			{
+				input: items([
+					{ Title: 'a' },
+					{ Title: 'b', X: 1 },
+					{ Title: 'c', Owner: 99999 },
+					{ Title: 'd', X: 2 },
+				]),
+			},
 		);
 		expect(error?.message).toBe('3 items were refused (items 1–3); no item was written');
 		expect(error?.description).toContain('Table "Tasks" has no column "X" (items 1, 3).');
@@ -142,7 +118,10 @@ describe('an all-or-nothing refusal says so (#22, 4)', () => {
 	});
 
 	it('one input item keeps its own message', async () => {
-		const { error } = await run({ operation: 'create', columns: autoMap() }, items([{ X: 1 }]));
+		const { error } = await run(
+			{ operation: 'create', columns: autoMap() },
+			{ input: items([{ X: 1 }]) },
+		);
 		expect(error?.message).toBe('Table "Tasks" has no column "X" (item 0)');
 	});
 });
@@ -157,7 +136,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 		]);
 
 	it('create: one read of the referenced table (ids only), the items pointing nowhere named with column and ID', async () => {
-		const { error } = await run({ operation: 'create', columns: autoMap() }, input());
+		const { error } = await run({ operation: 'create', columns: autoMap() }, { input: input() });
 		expect(error?.message).toBe('2 items were refused (items 1–2); no item was written');
 		expect(error?.description).toContain(
 			'"Owner" points at row 99999 of table "Owners", which does not exist',
@@ -177,8 +156,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 	it('with Continue On Fail the refused items error, the others are written', async () => {
 		const { items: out, error } = await run(
 			{ operation: 'create', columns: autoMap() },
-			input(),
-			true,
+			{ input: input(), continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
 		expect(out.map((o) => (o.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3]);
@@ -200,7 +178,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 				columns: autoMap(),
 				options: { allowDanglingReferences: true },
 			},
-			input(),
+			{ input: input() },
 		);
 		expect(error).toBeUndefined();
 		expect(requests().filter((r) => r.endsWith('/sql'))).toEqual([]);
@@ -212,17 +190,19 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 		emu.clearLog();
 		const update = await run(
 			{ operation: 'update', columns: autoMap() },
-			items([{ id, Owner: 99999 }]),
+			{ input: items([{ id, Owner: 99999 }]) },
 		);
 		expect(update.error?.message).toBe(
 			'Reference to missing rows in item 0: "Owner" points at row 99999 of table "Owners", which does not exist',
 		);
 		const upsert = await run(
 			{ operation: 'upsert', columns: autoMap(['Title']) },
-			items([
-				{ Title: 'x', Owner: 2 },
-				{ Title: 'new', Helpers: [5000] },
-			]),
+			{
+				input: items([
+					{ Title: 'x', Owner: 2 },
+					{ Title: 'new', Helpers: [5000] },
+				]),
+			},
 		);
 		expect(upsert.error?.message).toBe(
 			'Reference to missing rows in item 1: "Helpers" points at row 5000 of table "Owners", which does not exist; no item was written',
@@ -235,7 +215,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 		const many = items(
 			Array.from({ length: 3000 }, (_, i) => ({ Title: `t${i}`, Owner: 1 + (i % 3) })),
 		);
-		const { error } = await run({ operation: 'create', columns: autoMap() }, many);
+		const { error } = await run({ operation: 'create', columns: autoMap() }, { input: many });
 		expect(error).toBeUndefined();
 		expect(requests().filter((r) => r.endsWith('/sql'))).toHaveLength(1);
 		expect(stored()).toHaveLength(3000);
@@ -248,7 +228,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 			status: 403,
 			body: { error: 'insufficient document access' },
 		});
-		const { error } = await run({ operation: 'create', columns: autoMap() }, input());
+		const { error } = await run({ operation: 'create', columns: autoMap() }, { input: input() });
 		expect(error?.message).toBe('2 items were refused (items 1–2); no item was written');
 		expect(requests()).toEqual([
 			`GET ${docPath()}/tables/Tasks/columns`,
@@ -263,7 +243,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 	it('a reference given as text (Grist looks it up by the visible column) is not checked', async () => {
 		const { error } = await run(
 			{ operation: 'create', columns: autoMap() },
-			items([{ Title: 'by name', Owner: 'Bob' }]),
+			{ input: items([{ Title: 'by name', Owner: 'Bob' }]) },
 		);
 		expect(error).toBeUndefined();
 		expect(requests().filter((r) => r.endsWith('/sql'))).toEqual([]);
@@ -273,7 +253,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 describe('an item with no field to write is refused, not a blank row (#30, 4)', () => {
 	it('Map Automatically: an empty item, one with only id, one with only a formula column', async () => {
 		const input = items([{ Title: 'a' }, {}, { id: 5 }, { Score: 3 }]);
-		const { error } = await run({ operation: 'create', columns: autoMap() }, input);
+		const { error } = await run({ operation: 'create', columns: autoMap() }, { input });
 		expect(error?.message).toBe('3 items were refused (items 1–3); no item was written');
 		expect(error?.description).toContain(
 			'Items 1–2 have no field to write to table "Tasks": it has no fields.',
@@ -283,7 +263,10 @@ describe('an item with no field to write is refused, not a blank row (#30, 4)', 
 		);
 		expect(stored()).toEqual([]);
 
-		const cof = await run({ operation: 'create', columns: autoMap() }, input, true);
+		const cof = await run(
+			{ operation: 'create', columns: autoMap() },
+			{ input, continueOnFail: true },
+		);
 		expect(cof.items.map((o) => o.json.error ?? 'written')).toEqual([
 			'written',
 			'Item 1 has no field to write to table "Tasks": it has no fields',
@@ -294,25 +277,31 @@ describe('an item with no field to write is refused, not a blank row (#30, 4)', 
 	});
 
 	it('Map Each Column Below with nothing mapped, and Fields (JSON) {}; an empty value writes on purpose', async () => {
-		const below = await run({ operation: 'create', columns: mapper({}) }, items([{}]));
+		const below = await run({ operation: 'create', columns: mapper({}) }, { input: items([{}]) });
 		expect(below.error?.message).toBe(
 			'Item 0 has no field to write to table "Tasks": it has no fields',
 		);
 		const json = await run(
 			{ operation: 'create', dataMode: 'json', fieldsJson: '{}' },
-			items([{}]),
+			{ input: items([{}]) },
 		);
 		expect(json.error?.message).toBe(
 			'Item 0 has no field to write to table "Tasks": it has no fields',
 		);
 		expect(writes()).toEqual([]);
-		const blank = await run({ operation: 'create', columns: mapper({ Title: '' }) }, items([{}]));
+		const blank = await run(
+			{ operation: 'create', columns: mapper({ Title: '' }) },
+			{ input: items([{}]) },
+		);
 		expect(blank.error).toBeUndefined();
 		expect(stored()).toHaveLength(1);
 	});
 
 	it('an item whose every key is unknown is refused by the unknown-column check', async () => {
-		const { error } = await run({ operation: 'create', columns: autoMap() }, items([{ Nope: 1 }]));
+		const { error } = await run(
+			{ operation: 'create', columns: autoMap() },
+			{ input: items([{ Nope: 1 }]) },
+		);
 		expect(error?.message).toBe('Table "Tasks" has no column "Nope" (item 0)');
 	});
 });
@@ -328,8 +317,7 @@ describe('with Continue On Fail each item of a refused request says what happene
 		]);
 		const { items: out, error } = await run(
 			{ operation: 'update', columns: autoMap() },
-			input,
-			true,
+			{ input, continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
 		expect(out[1].json.error).toBe('Invalid row id 999999');
@@ -348,8 +336,7 @@ describe('with Continue On Fail each item of a refused request says what happene
 		// A re-run without item 1 writes the others.
 		const again = await run(
 			{ operation: 'update', columns: autoMap() },
-			[input[0], input[2]],
-			true,
+			{ input: [input[0], input[2]], continueOnFail: true },
 		);
 		expect(again.items.every((o) => o.json.error === undefined)).toBe(true);
 		expect(stored().map((r) => r.fields.Title)).toEqual(['A', 'B']);
@@ -360,10 +347,12 @@ describe('with Continue On Fail each item of a refused request says what happene
 		emu.clearLog();
 		const { error } = await run(
 			{ operation: 'update', columns: autoMap() },
-			items([
-				{ id: ids[0], Title: 'A' },
-				{ id: 999999, Title: 'X' },
-			]),
+			{
+				input: items([
+					{ id: ids[0], Title: 'A' },
+					{ id: 999999, Title: 'X' },
+				]),
+			},
 		);
 		expect(error?.message).toBe('Invalid row id 999999');
 		expect(error?.description).toContain('The row ID 999999 is in item 1.');
@@ -379,8 +368,7 @@ describe('with Continue On Fail each item of a refused request says what happene
 		});
 		const { items: out } = await run(
 			{ operation: 'create', columns: autoMap(), options: { batchSize: 2 } },
-			items([{ Title: 'a' }, { Title: 'b' }, { Title: 'c' }]),
-			true,
+			{ input: items([{ Title: 'a' }, { Title: 'b' }, { Title: 'c' }]), continueOnFail: true },
 		);
 		for (const k of [0, 1]) {
 			expect(out[k].json.error).toBe('Error manipulating data: [Sandbox] ValueError something odd');

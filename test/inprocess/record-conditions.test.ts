@@ -10,7 +10,8 @@ import { DateTime } from 'luxon';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 import { runNode } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 

@@ -6,7 +6,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
 const fx = useDemoSite();
 let emu: GristEmulator;

@@ -2,27 +2,23 @@
  * Record operations (level b): the real node in n8n-core against the Grist emulator. Requests are
  * asserted from the emulator's request log; stored values from the emulator's data.
  */
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeParameters,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { loadOptions, runNode } from '../harness/inprocess';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { autoMap, byId, docTable, items, mapper } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
+import { loadOptions } from '../harness/inprocess';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let serverUrl: string;
 
 const JAN_10_2024 = 1704844800;
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	serverUrl = `${emu.url}/o/${demo.orgDomain}`;
+beforeAll(() => {
+	({ emu, demo, site: serverUrl } = fx);
 	emu.addTable(demo.docId, 'AllTypes', [
 		{ id: 'Text', type: 'Text' },
 		{ id: 'Num', type: 'Numeric' },
@@ -48,39 +44,10 @@ beforeAll(async () => {
 		{ id: 'Visits', type: 'Int' },
 	]);
 });
-afterAll(async () => await emu.close());
-beforeEach(() => emu.clearLog());
-
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** Node parameters as a workflow stores them (resource-mapper values included). */
-async function run(parameters: IDataObject, input?: INodeExecutionData[], continueOnFail = false) {
-	return await runNode({
-		node: new Grist(),
-		parameters: { resource: 'record', document: rl(demo.docId), ...parameters } as INodeParameters,
-		credentials: { apiKey: demo.apiKey, url: serverUrl },
-		input,
-		continueOnFail,
-	});
-}
+const run = resourceRunner(fx, 'record', { defaults: () => docTable(demo.docId) });
 
-const mapper = (value: IDataObject, matchingColumns: string[] = []) => ({
-	mappingMode: 'defineBelow',
-	value,
-	matchingColumns,
-	schema: [],
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
-});
-const autoMap = (matchingColumns: string[] = []) => ({
-	mappingMode: 'autoMapInputData',
-	value: null,
-	matchingColumns,
-	schema: [],
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
-});
-const items = (list: IDataObject[]): INodeExecutionData[] => list.map((json) => ({ json }));
 const requests = () => emu.log.map((e) => `${e.method} ${e.apiPath}`);
 const paired = (out: INodeExecutionData[]) =>
 	out.map((o) => (o.pairedItem as { item: number }).item);
@@ -96,7 +63,7 @@ describe('record.getAll', () => {
 	it('simplifies: flat records, dates as ISO, lists as arrays, refs as row ids (one GET of columns, one GET of records)', async () => {
 		const { items: out, error } = await run({
 			operation: 'getAll',
-			table: rl('Orders'),
+			table: byId('Orders'),
 			returnAll: true,
 		});
 		expect(error).toBeUndefined();
@@ -142,7 +109,7 @@ describe('record.getAll', () => {
 	it("raw mode gives Grist's { id, fields } with one request", async () => {
 		const { items: out } = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			simplify: false,
 			limit: 2,
 		});
@@ -174,7 +141,7 @@ describe('record.getAll', () => {
 	it('builds typed filters and sorts with Grist option names', async () => {
 		const { items: out, error } = await run({
 			operation: 'getAll',
-			table: rl('Orders'),
+			table: byId('Orders'),
 			returnAll: true,
 			filterType: 'builder',
 			filters: {
@@ -208,7 +175,7 @@ describe('record.getAll', () => {
 		emu.addRecords(demo.docId, 'People', [{ Email: '007', Name: 'Bond', Visits: 7 }]);
 		const { items: out } = await run({
 			operation: 'getAll',
-			table: rl('People'),
+			table: byId('People'),
 			returnAll: true,
 			filterType: 'builder',
 			filters: {
@@ -228,7 +195,7 @@ describe('record.getAll', () => {
 	it('passes a JSON filter and rejects malformed JSON before any request', async () => {
 		const ok = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			returnAll: true,
 			simplify: false,
 			filterType: 'json',
@@ -238,7 +205,7 @@ describe('record.getAll', () => {
 		emu.clearLog();
 		const bad = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			simplify: false,
 			filterType: 'json',
 			filterJson: '{"Country": ["USA"]',
@@ -248,7 +215,7 @@ describe('record.getAll', () => {
 		expect(requests()).toEqual([]);
 		const notArray = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			simplify: false,
 			filterType: 'json',
 			filterJson: '{"Country": "USA"}',
@@ -260,7 +227,7 @@ describe('record.getAll', () => {
 	it("gives Grist's message for a filter on an unknown column", async () => {
 		const { error } = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			simplify: false,
 			filterType: 'json',
 			filterJson: '{"Nope": [1]}',
@@ -272,7 +239,7 @@ describe('record.getAll', () => {
 	it('rejects a sort on an unknown column and a negative limit before reading records', async () => {
 		const sort = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			sort: { rules: [{ column: 'Nope', direction: 'asc' }] },
 		});
 		expect(sort.error?.message).toBe(
@@ -282,7 +249,7 @@ describe('record.getAll', () => {
 		emu.clearLog();
 		const limit = await run({
 			operation: 'getAll',
-			table: rl('Customers'),
+			table: byId('Customers'),
 			simplify: false,
 			limit: '={{ -1 }}',
 		});
@@ -297,7 +264,7 @@ describe('record.getAll', () => {
 		emu.addRecords(demo.docId, 'AllTypes', [{ Num: 3, Int: 0 }]);
 		const { items: out } = await run({
 			operation: 'getAll',
-			table: rl('AllTypes'),
+			table: byId('AllTypes'),
 			returnAll: true,
 			options: { includeHidden: true },
 		});
@@ -306,7 +273,7 @@ describe('record.getAll', () => {
 		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query).toEqual({ hidden: '1' });
 		const raw = await run({
 			operation: 'getAll',
-			table: rl('AllTypes'),
+			table: byId('AllTypes'),
 			returnAll: true,
 			simplify: false,
 		});
@@ -322,12 +289,14 @@ describe('record.getAll', () => {
 		const { items: out } = await run(
 			{
 				operation: 'getAll',
-				table: { __rl: true, mode: 'id', value: '={{ $json.t }}' },
+				table: byId('={{ $json.t }}'),
 				simplify: false,
 				limit: 1,
 			},
-			items([{ t: 'Customers' }, { t: 'Missing' }, { t: 'Orders' }]),
-			true,
+			{
+				input: items([{ t: 'Customers' }, { t: 'Missing' }, { t: 'Orders' }]),
+				continueOnFail: true,
+			},
 		);
 		expect(out.map((o) => [paired([o])[0], o.json.error ?? o.json.id])).toEqual([
 			[0, 1],
@@ -355,8 +324,8 @@ describe('record.create', () => {
 			Ratio: 99,
 		};
 		const { items: out, error } = await run(
-			{ operation: 'create', table: rl('AllTypes'), columns: autoMap() },
-			items([input]),
+			{ operation: 'create', table: byId('AllTypes'), columns: autoMap() },
+			{ input: items([input]) },
 		);
 		expect(error).toBeUndefined();
 		const post = emu.log.find((e) => e.method === 'POST' && e.apiPath.endsWith('/records'))!;
@@ -394,7 +363,7 @@ describe('record.create', () => {
 			Refs: [1, 3],
 			Files: [demo.attachmentId],
 		});
-		const read = await run({ operation: 'getAll', table: rl('AllTypes'), returnAll: true });
+		const read = await run({ operation: 'getAll', table: byId('AllTypes'), returnAll: true });
 		const { Ratio, ...stored } = read.items.find((o) => o.json.id === id)!.json;
 		expect(Ratio).toBeCloseTo(0.625);
 		expect(stored).toEqual(out[0].json);
@@ -404,7 +373,7 @@ describe('record.create', () => {
 		resetTable('AllTypes');
 		const { error } = await run({
 			operation: 'create',
-			table: rl('AllTypes'),
+			table: byId('AllTypes'),
 			columns: mapper({ Text: 'hi', Ratio: 5, Date: '2024-01-10' }),
 			options: { noparse: true },
 		});
@@ -456,7 +425,7 @@ describe('record.create', () => {
 		];
 		const { error } = await run({
 			operation: 'create',
-			table: rl('AllTypes'),
+			table: byId('AllTypes'),
 			columns: {
 				...mapper({
 					Date: '2024-01-10',
@@ -513,7 +482,7 @@ describe('record.create', () => {
 			resetTable('AllTypes');
 			const { error } = await run({
 				operation: 'create',
-				table: rl('AllTypes'),
+				table: byId('AllTypes'),
 				columns: { ...mapper(value), schema },
 			});
 			expect(error).toBeUndefined();
@@ -538,8 +507,8 @@ describe('record.create', () => {
 			{ When: JAN_10_2024 + 14 * H, Paris: null, Day: null },
 		]);
 		const { items: out, error } = await run(
-			{ operation: 'create', table: rl('Zoned'), columns: autoMap() },
-			input,
+			{ operation: 'create', table: byId('Zoned'), columns: autoMap() },
+			{ input },
 		);
 		expect(error).toBeUndefined();
 		const JUL_10_2024 = Date.UTC(2024, 6, 10) / 1000;
@@ -565,7 +534,7 @@ describe('record.create', () => {
 		).toEqual(expected);
 		const read = await run({
 			operation: 'getAll',
-			table: rl('Zoned'),
+			table: byId('Zoned'),
 			returnAll: true,
 			sort: { rules: [{ column: 'id', direction: 'asc' }] },
 		});
@@ -584,7 +553,7 @@ describe('record.create', () => {
 		}));
 		const mapped = await run({
 			operation: 'create',
-			table: rl('Zoned'),
+			table: byId('Zoned'),
 			columns: { ...mapper({ When: '2024-07-10T09:00:00-04:00', Day: '2024-07-10' }), schema },
 		});
 		expect(mapped.error).toBeUndefined();
@@ -603,8 +572,8 @@ describe('record.create', () => {
 		resetTable('Bulk');
 		const input = items(Array.from({ length: 1200 }, (_, i) => ({ N: i, Label: `row ${i}` })));
 		const { items: out, error } = await run(
-			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
-			input,
+			{ operation: 'create', table: byId('Bulk'), columns: autoMap() },
+			{ input },
 		);
 		expect(error).toBeUndefined();
 		const posts = emu.log.filter((e) => e.method === 'POST');
@@ -625,8 +594,8 @@ describe('record.create', () => {
 		resetTable('Bulk');
 		const big = 'é'.repeat(150_000); // 300 kB of JSON per item
 		const { error } = await run(
-			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
-			items(Array.from({ length: 5 }, (_, i) => ({ N: i, Big: big }))),
+			{ operation: 'create', table: byId('Bulk'), columns: autoMap() },
+			{ input: items(Array.from({ length: 5 }, (_, i) => ({ N: i, Big: big }))) },
 		);
 		expect(error).toBeUndefined();
 		const posts = emu.log.filter((e) => e.method === 'POST');
@@ -638,8 +607,8 @@ describe('record.create', () => {
 	it('rejects one item over 1 MB before any request, naming the item', async () => {
 		resetTable('Bulk');
 		const { error } = await run(
-			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
-			items([{ N: 1 }, { N: 2, Big: 'x'.repeat(1_100_000) }]),
+			{ operation: 'create', table: byId('Bulk'), columns: autoMap() },
+			{ input: items([{ N: 1 }, { N: 2, Big: 'x'.repeat(1_100_000) }]) },
 		);
 		expect(error?.message).toMatch(
 			/^Item 1 is \d+ bytes of JSON \(its largest field, "Big", is 1100002 bytes\), more than Grist accepts in one request/,
@@ -650,8 +619,8 @@ describe('record.create', () => {
 	it('rejects a value that does not fit its column, naming the field and item, before any write', async () => {
 		resetTable('Bulk');
 		const { error } = await run(
-			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
-			items([{ N: 1 }, { N: 'many' }]),
+			{ operation: 'create', table: byId('Bulk'), columns: autoMap() },
+			{ input: items([{ N: 1 }, { N: 'many' }]) },
 		);
 		expect(error?.message).toBe(
 			'Field "N" of item 1: The value "many" does not fit a Int column: expected a whole number; no item was written',
@@ -664,11 +633,11 @@ describe('record.create', () => {
 		const { error } = await run(
 			{
 				operation: 'create',
-				table: { __rl: true, mode: 'id', value: '={{ $json.t }}' },
+				table: byId('={{ $json.t }}'),
 				dataMode: 'json',
 				fieldsJson: '={{ { N: 1 } }}',
 			},
-			items([{ t: 'Bulk' }, { t: '' }]),
+			{ input: items([{ t: 'Bulk' }, { t: '' }]) },
 		);
 		expect(error?.message).toBe('The Table field is empty (item 1); no item was written');
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
@@ -677,15 +646,15 @@ describe('record.create', () => {
 	it('names the item whose Fields (JSON) is not an object or not JSON, before any write', async () => {
 		resetTable('Bulk');
 		const list = await run(
-			{ operation: 'create', table: rl('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
-			items([{ f: '{"N": 1}' }, { f: '[1, 2]' }]),
+			{ operation: 'create', table: byId('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
+			{ input: items([{ f: '{"N": 1}' }, { f: '[1, 2]' }]) },
 		);
 		expect(list.error?.message).toBe(
 			'The Fields (JSON) of item 1 must be a JSON object of column IDs and values; no item was written',
 		);
 		const broken = await run(
-			{ operation: 'create', table: rl('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
-			items([{ f: '{"N": 1}' }, { f: '{"N": 1' }]),
+			{ operation: 'create', table: byId('Bulk'), dataMode: 'json', fieldsJson: '={{ $json.f }}' },
+			{ input: items([{ f: '{"N": 1}' }, { f: '{"N": 1' }]) },
 		);
 		expect(broken.error?.message).toBe(
 			'The Fields (JSON) of item 1 is not valid JSON; no item was written',
@@ -696,8 +665,8 @@ describe('record.create', () => {
 	it("refuses an unknown column before any request; Grist's refusal of a request fails only that chunk's items with Continue On Fail", async () => {
 		resetTable('Bulk');
 		const { error } = await run(
-			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
-			items([{ N: 1 }, { N: 2, Nope: 2 }]),
+			{ operation: 'create', table: byId('Bulk'), columns: autoMap() },
+			{ input: items([{ N: 1 }, { N: 2, Nope: 2 }]) },
 		);
 		expect(error?.message).toBe('Table "Bulk" has no column "Nope" (item 1); no item was written');
 		expect(emu.log.filter((e) => e.method === 'POST')).toEqual([]);
@@ -713,9 +682,8 @@ describe('record.create', () => {
 		});
 		const input = items(Array.from({ length: 1001 }, (_, i) => ({ N: i })));
 		const { items: out, error: e2 } = await run(
-			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
-			input,
-			true,
+			{ operation: 'create', table: byId('Bulk'), columns: autoMap() },
+			{ input, continueOnFail: true },
 		);
 		expect(e2).toBeUndefined();
 		expect(out).toHaveLength(1001);
@@ -738,8 +706,8 @@ describe('record.create', () => {
 			return origPush(...entries);
 		};
 		const { error } = await run(
-			{ operation: 'create', table: rl('Bulk'), columns: autoMap() },
-			input,
+			{ operation: 'create', table: byId('Bulk'), columns: autoMap() },
+			{ input },
 		);
 		emu.log.push = origPush;
 		expect(error?.message).toBe('Invalid row id 9');
@@ -755,15 +723,17 @@ describe('record.create', () => {
 		const { items: out } = await run(
 			{
 				operation: 'create',
-				table: { __rl: true, mode: 'id', value: '={{ $json.t }}' },
+				table: byId('={{ $json.t }}'),
 				dataMode: 'json',
 				fieldsJson: '={{ JSON.stringify($json.f) }}',
 			},
-			items([
-				{ t: 'Bulk', f: { N: 1 } },
-				{ t: 'People', f: { Name: 'A' } },
-				{ t: 'Bulk', f: { N: 2 } },
-			]),
+			{
+				input: items([
+					{ t: 'Bulk', f: { N: 1 } },
+					{ t: 'People', f: { Name: 'A' } },
+					{ t: 'Bulk', f: { N: 2 } },
+				]),
+			},
 		);
 		expect(
 			emu.log
@@ -788,12 +758,14 @@ describe('record.update', () => {
 		const ids = emu.addRecords(demo.docId, 'People', [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
 		emu.clearLog();
 		const { items: out, error } = await run(
-			{ operation: 'update', table: rl('People'), rowId: '={{ $json.id }}', columns: autoMap() },
-			items([
-				{ id: ids[0], Name: 'A' },
-				{ id: ids[1], Visits: '5' },
-				{ id: ids[2], Name: 'C' },
-			]),
+			{ operation: 'update', table: byId('People'), rowId: '={{ $json.id }}', columns: autoMap() },
+			{
+				input: items([
+					{ id: ids[0], Name: 'A' },
+					{ id: ids[1], Visits: '5' },
+					{ id: ids[2], Name: 'C' },
+				]),
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(emu.log.filter((e) => e.method === 'PATCH').map((e) => e.body)).toEqual([
@@ -816,7 +788,7 @@ describe('record.update', () => {
 	it('rejects non-integer row ids before any request', async () => {
 		const { error } = await run({
 			operation: 'update',
-			table: rl('People'),
+			table: byId('People'),
 			rowId: '1.5',
 			columns: mapper({ Name: 'x' }),
 		});
@@ -827,7 +799,7 @@ describe('record.update', () => {
 	it("gives Grist's message for a row that does not exist", async () => {
 		const { error } = await run({
 			operation: 'update',
-			table: rl('People'),
+			table: byId('People'),
 			rowId: '9999',
 			columns: mapper({ Name: 'x' }),
 		});
@@ -843,11 +815,13 @@ describe('record.upsert', () => {
 		]);
 		emu.clearLog();
 		const { items: out, error } = await run(
-			{ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']) },
-			items([
-				{ Email: 'a@x', Visits: 2 },
-				{ Email: 'b@x', Name: 'Bob', Visits: 1 },
-			]),
+			{ operation: 'upsert', table: byId('People'), columns: autoMap(['Email']) },
+			{
+				input: items([
+					{ Email: 'a@x', Visits: 2 },
+					{ Email: 'b@x', Name: 'Bob', Visits: 1 },
+				]),
+			},
 		);
 		expect(error).toBeUndefined();
 		const puts = emu.log.filter((e) => e.method === 'PUT');
@@ -874,17 +848,19 @@ describe('record.upsert', () => {
 		const { error } = await run(
 			{
 				operation: 'upsert',
-				table: rl('People'),
+				table: byId('People'),
 				dataMode: 'json',
 				fieldsJson: '={{ JSON.stringify($json) }}',
 				matchColumns: 'Email',
 				options: { onMany: 'all', noUpdate: true, noparse: true },
 			},
-			items([
-				{ Email: 'a', Visits: 1 },
-				{ Email: 'a', Visits: 2 },
-				{ Email: 'b', Visits: 3 },
-			]),
+			{
+				input: items([
+					{ Email: 'a', Visits: 1 },
+					{ Email: 'a', Visits: 2 },
+					{ Email: 'b', Visits: 3 },
+				]),
+			},
 		);
 		expect(error).toBeUndefined();
 		const puts = emu.log.filter((e) => e.method === 'PUT');
@@ -915,7 +891,7 @@ describe('record.upsert', () => {
 		const upsert = async (options: IDataObject, visits: number) =>
 			await run({
 				operation: 'upsert',
-				table: rl('People'),
+				table: byId('People'),
 				columns: mapper({ Email: 'd', Visits: visits }, ['Email']),
 				options,
 			});
@@ -952,14 +928,16 @@ describe('record.upsert', () => {
 		const noAdd = await run(
 			{
 				operation: 'upsert',
-				table: rl('People'),
+				table: byId('People'),
 				columns: autoMap(['Email']),
 				options: { noAdd: true },
 			},
-			items([
-				{ Email: 'new@x', Visits: 1 },
-				{ Email: 'd', Visits: 8 },
-			]),
+			{
+				input: items([
+					{ Email: 'new@x', Visits: 1 },
+					{ Email: 'd', Visits: 8 },
+				]),
+			},
 		);
 		expect(noAdd.error).toBeUndefined();
 		expect(emu.log.filter((e) => e.method === 'PUT').map((e) => e.query)).toEqual([{ noadd: '1' }]);
@@ -980,14 +958,14 @@ describe('record.upsert', () => {
 		emu.clearLog();
 		const refused = await run({
 			operation: 'upsert',
-			table: rl('People'),
+			table: byId('People'),
 			columns: mapper({ Visits: 9 }),
 		});
 		expect(refused.error?.message).toBe('Item 0 has no columns to match on');
 		expect(emu.log.filter((e) => e.method === 'PUT')).toEqual([]);
 		const allowed = await run({
 			operation: 'upsert',
-			table: rl('People'),
+			table: byId('People'),
 			columns: mapper({ Visits: 9 }),
 			options: { allowEmptyRequire: true, onMany: 'all' },
 		});
@@ -1001,8 +979,8 @@ describe('record.upsert', () => {
 
 	it('names a match column without a value', async () => {
 		const { error } = await run(
-			{ operation: 'upsert', table: rl('People'), columns: autoMap(['Email']) },
-			items([{ Name: 'n' }]),
+			{ operation: 'upsert', table: byId('People'), columns: autoMap(['Email']) },
+			{ input: items([{ Name: 'n' }]) },
 		);
 		expect(error?.message).toBe('Item 0 has no value for the match column "Email"');
 	});
@@ -1014,8 +992,8 @@ describe('record.delete', () => {
 		const ids = emu.addRecords(demo.docId, 'People', [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }]);
 		emu.clearLog();
 		const { items: out, error } = await run(
-			{ operation: 'delete', table: rl('People'), rowIds: '={{ $json.ids }}' },
-			items([{ ids: `${ids[0]}, ${ids[1]}` }, { ids: [ids[2]] }]),
+			{ operation: 'delete', table: byId('People'), rowIds: '={{ $json.ids }}' },
+			{ input: items([{ ids: `${ids[0]}, ${ids[1]}` }, { ids: [ids[2]] }]) },
 		);
 		expect(error).toBeUndefined();
 		expect(emu.log.map((e) => [e.method, e.apiPath, e.body])).toEqual([
@@ -1040,7 +1018,7 @@ describe('record.delete', () => {
 		});
 		const { error } = await run({
 			operation: 'delete',
-			table: rl('People'),
+			table: byId('People'),
 			rowIds: String(ids[0]),
 		});
 		expect(error).toBeUndefined();
@@ -1050,13 +1028,13 @@ describe('record.delete', () => {
 		]);
 		expect(emu.records(demo.docId, 'People')).toEqual([]);
 		emu.clearLog();
-		const missing = await run({ operation: 'delete', table: rl('Nope'), rowIds: '1' });
+		const missing = await run({ operation: 'delete', table: byId('Nope'), rowIds: '1' });
 		expect(missing.error?.message).toBe('Table not found "Nope"');
 		expect(requests()).toEqual([`POST ${tablePath('Nope')}/records/delete`]);
 	});
 
 	it('rejects non-integer row ids before any request', async () => {
-		const { error } = await run({ operation: 'delete', table: rl('People'), rowIds: '1, two' });
+		const { error } = await run({ operation: 'delete', table: byId('People'), rowIds: '1, two' });
 		expect(error?.message).toBe('The Row IDs field of item 0 has "two", which is not a row ID');
 		expect(requests()).toEqual([]);
 	});
@@ -1113,8 +1091,8 @@ describe('methods', () => {
 		const params = {
 			resource: 'record',
 			operation: 'create',
-			document: rl(demo.docId),
-			table: rl('Stages'),
+			document: byId(demo.docId),
+			table: byId('Stages'),
 		};
 		const credentials = { apiKey: demo.apiKey, url: serverUrl };
 		const mapping = (await loadOptions({
@@ -1150,7 +1128,7 @@ describe('methods', () => {
 		}));
 		const ok = await run({
 			operation: 'create',
-			table: rl('Stages'),
+			table: byId('Stages'),
 			columns: { ...mapper({ Stage: 'draft', Phase: 'one', Level: 'low' }), schema },
 		});
 		expect(ok.error).toBeUndefined();
@@ -1163,7 +1141,7 @@ describe('methods', () => {
 		await expect(
 			run({
 				operation: 'create',
-				table: rl('Stages'),
+				table: byId('Stages'),
 				columns: { ...mapper({ Level: 'medium' }), schema },
 			}),
 		).rejects.toThrow(
@@ -1175,8 +1153,8 @@ describe('methods', () => {
 		const params = {
 			resource: 'record',
 			operation: 'create',
-			document: rl(demo.docId),
-			table: rl('AllTypes'),
+			document: byId(demo.docId),
+			table: byId('AllTypes'),
 		};
 		const credentials = { apiKey: demo.apiKey, url: serverUrl };
 		const options = (await loadOptions({

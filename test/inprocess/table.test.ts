@@ -3,7 +3,8 @@
  * type), Update (rename), Delete (/apply RemoveTable) against the emulator; requests from its log.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 
 const fx = useDemoSite();
 let emu: GristEmulator;

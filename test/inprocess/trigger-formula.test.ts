@@ -12,6 +12,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client, type ColumnsBody } from '../emulator/testutil';
+import { docTable } from '../harness/builders';
 import { createPoller, type Poller } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 
@@ -77,8 +78,7 @@ function poller(): Poller {
 	return createPoller({
 		node: new GristTrigger(),
 		parameters: {
-			document: { __rl: true, mode: 'id', value: docId },
-			table: { __rl: true, mode: 'id', value: 'Tasks' },
+			...docTable(docId, 'Tasks'),
 			event: 'rowAddedOrUpdated',
 			timestampColumn: 'Updated',
 		},

@@ -11,6 +11,7 @@ import { sleep } from 'n8n-workflow';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { WINDOW_IDS } from '../../nodes/GristTrigger/cursor';
 import { startEmulator, type GristEmulator } from '../emulator';
+import { docTable, seedTeamDoc } from '../harness/builders';
 import { createPoller, loadOptions, type Poller } from '../harness/inprocess';
 import { emulatorOnly, realGrist } from '../harness/target';
 
@@ -21,10 +22,7 @@ let tableSeq = 0;
 
 beforeAll(async () => {
 	emu = await startEmulator();
-	emu.addUser({ email: 'owner@example.com', name: 'Owner', apiKey: USER_KEY });
-	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
-	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
-	docId = emu.addDoc(ws.id, { name: 'Trigger doc', owner: 'owner@example.com' }).id;
+	({ docId } = seedTeamDoc(emu, USER_KEY, 'Trigger doc'));
 });
 
 afterAll(async () => {
@@ -50,8 +48,7 @@ function poller(tableId: string, params: IDataObject = {}): Poller {
 	return createPoller({
 		node: new GristTrigger(),
 		parameters: {
-			document: { __rl: true, mode: 'id', value: docId },
-			table: { __rl: true, mode: 'id', value: tableId },
+			...docTable(docId, tableId),
 			event: 'rowAdded',
 			...params,
 		},
@@ -807,8 +804,7 @@ describe('column pickers', () => {
 			kind: 'loadOptions',
 			method,
 			parameters: {
-				document: { __rl: true, mode: 'id', value: docId },
-				table: { __rl: true, mode: 'id', value: tableId },
+				...docTable(docId, tableId),
 				event: 'rowAddedOrUpdated',
 			},
 			credentials: { apiKey: USER_KEY, url: emu.url },
@@ -861,8 +857,7 @@ describe('errors after activation', () => {
 		const p = createPoller({
 			node: new GristTrigger(),
 			parameters: {
-				document: { __rl: true, mode: 'id', value: docId },
-				table: { __rl: true, mode: 'id', value: t },
+				...docTable(docId, t),
 				event: 'rowAdded',
 			},
 			credentials: { apiKey: other.apiKey, url: emu.url },
@@ -897,8 +892,7 @@ emulatorOnly(
 		const p = createPoller({
 			node: new GristTrigger(),
 			parameters: {
-				document: { __rl: true, mode: 'id', value: docId },
-				table: { __rl: true, mode: 'id', value: t },
+				...docTable(docId, t),
 				event: 'rowAddedOrUpdated',
 				timestampColumn: 'Updated',
 			},

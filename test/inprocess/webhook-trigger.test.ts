@@ -15,6 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client } from '../emulator/testutil';
+import { docTable } from '../harness/builders';
 import { ensureRuntime } from '../harness/inprocess';
 import {
 	createWebhookTrigger,
@@ -77,8 +78,7 @@ function trigger(tableId: string, params: IDataObject = {}, key = OWNER_KEY): We
 	current = createWebhookTrigger({
 		node: new GristWebhookTrigger(),
 		parameters: {
-			document: { __rl: true, mode: 'id', value: docId },
-			table: { __rl: true, mode: 'id', value: tableId },
+			...docTable(docId, tableId),
 			event: 'addOrUpdate',
 			...params,
 		},
@@ -207,8 +207,7 @@ test('changing event, options, table or document replaces the registration', asy
 	// n8n saves an edited active workflow: deactivate with the old settings, activate the new ones
 	await t.deactivate();
 	t.setParameters({
-		document: { __rl: true, mode: 'id', value: docId },
-		table: { __rl: true, mode: 'id', value: tableId },
+		...docTable(docId, tableId),
 		event: 'update',
 		options: { readyColumn: 'Ready', watchedColumns: ['N'] },
 	});
@@ -218,16 +217,14 @@ test('changing event, options, table or document replaces the registration', asy
 	).toEqual([[false, ['update'], 'Ready', ['N']]]);
 	// settings changed without a deactivation (e.g. an import): the stale one is replaced, not kept
 	t.setParameters({
-		document: { __rl: true, mode: 'id', value: docId },
-		table: { __rl: true, mode: 'id', value: other },
+		...docTable(docId, other),
 		event: 'add',
 	});
 	expect(await t.activate()).toBe('created');
 	expect(hooksOf().map((h) => h.eventTypes)).toEqual([['add']]);
 	// another document: the registration in the first one goes
 	t.setParameters({
-		document: { __rl: true, mode: 'id', value: doc2Id },
-		table: { __rl: true, mode: 'id', value: 'Other' },
+		...docTable(doc2Id, 'Other'),
 		event: 'add',
 	});
 	expect(await t.activate()).toBe('created');
@@ -335,8 +332,7 @@ test("queue mode's webhook process (a fresh workflow per delivery, webhook()'s s
 	const t = (current = createWebhookTrigger({
 		node: new GristWebhookTrigger(),
 		parameters: {
-			document: { __rl: true, mode: 'id', value: docId },
-			table: { __rl: true, mode: 'id', value: tableId },
+			...docTable(docId, tableId),
 			event: 'addOrUpdate',
 		},
 		credentials: { gristRecordsApi: { apiKey: OWNER_KEY, url: emu.url } },
@@ -408,8 +404,7 @@ describe('activation errors say what to change', () => {
 		current = createWebhookTrigger({
 			node: new GristWebhookTrigger(),
 			parameters: {
-				document: { __rl: true, mode: 'id', value: docId },
-				table: { __rl: true, mode: 'id', value: 'Anything' },
+				...docTable(docId, 'Anything'),
 			},
 			credentials: { gristRecordsApi: { apiKey: OWNER_KEY, url: 'https://docs.getgrist.com' } },
 		});
@@ -437,8 +432,7 @@ describe('activation errors say what to change', () => {
 					node: new GristWebhookTrigger(),
 					parameters: {
 						authentication: 'oAuth2',
-						document: { __rl: true, mode: 'id', value: docId },
-						table: { __rl: true, mode: 'id', value: newTable() },
+						...docTable(docId, newTable()),
 					},
 					credentials: {
 						gristRecordsOAuth2Api: {

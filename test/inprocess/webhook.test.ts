@@ -12,7 +12,8 @@ import { sleep } from 'n8n-workflow';
 import type { DemoSite, GristEmulator } from '../emulator';
 import { loadOptions } from '../harness/inprocess';
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 import { emulatorOnly, realGrist } from '../harness/target';
 
 const fx = useDemoSite();

@@ -3,7 +3,8 @@
  */
 import { Grist } from '../../nodes/Grist/Grist.node';
 import type { DemoSite, GristEmulator } from '../emulator';
-import { resourceRunner, rl, useDemoSite } from '../harness/demo-site';
+import { rl } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 import { runNode } from '../harness/inprocess';
 import { workspaceName } from '../harness/target';
 

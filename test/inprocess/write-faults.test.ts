@@ -8,31 +8,30 @@
  * - an item naming a column the table lacks is refused before any request, alone.
  * What Grist holds afterwards is read from the emulator.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { docTable, items } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy';
-import { runNode } from '../harness/inprocess';
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let proxy: FaultProxy;
 
 beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
+	({ emu, demo } = fx);
 	emu.addTable(demo.docId, 'Bulk', [
 		{ id: 'N', type: 'Int' },
 		{ id: 'Label', type: 'Text' },
 		{ id: 'First_Name', label: 'First Name', type: 'Text' },
 		{ id: 'Double', type: 'Int', formula: '$N * 2' },
 	]);
-	proxy = await startFaultProxy(`${emu.url}/o/${demo.orgDomain}`);
+	proxy = await startFaultProxy(fx.site);
 });
 afterAll(async () => {
 	await proxy.close();
-	await emu.close();
 });
 beforeEach(async () => {
 	await proxy.accept();
@@ -44,38 +43,26 @@ beforeEach(async () => {
 	emu.clearLog();
 });
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+// Map Automatically without attemptToConvertTypes / convertFieldsToString (autoMap() sets both).
 const autoMap = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
-const items = (list: IDataObject[]): INodeExecutionData[] => list.map((json) => ({ json }));
 const numbered = (n: number) => items(Array.from({ length: n }, (_, i) => ({ N: i })));
 const bulkPath = (rest = 'records') => new RegExp(`/tables/Bulk/${rest}$`);
 const posts = () => emu.log.filter((e) => e.method === 'POST');
 const stored = () => emu.records(demo.docId, 'Bulk');
 
-async function run(
-	parameters: IDataObject,
-	input: INodeExecutionData[],
-	continueOnFail = false,
-	resource = 'record',
-) {
-	return await runNode({
-		node: new Grist(),
-		parameters: {
-			resource,
-			document: rl(demo.docId),
-			table: rl('Bulk'),
-			...parameters,
-		} as INodeParameters,
-		credentials: { apiKey: demo.apiKey, url: proxy.url },
-		input,
-		continueOnFail,
-	});
-}
+/** Runs through the fault proxy. */
+const run = resourceRunner(fx, 'record', {
+	defaults: () => docTable(demo.docId, 'Bulk'),
+	serverUrl: () => proxy.url,
+});
 
 describe('a write whose answer was lost is uncertain, not "not written"', () => {
 	it('without Continue On Fail: at least 500 written, items 500–999 uncertain, 1000–1199 not sent; not repeated', async () => {
 		proxy.rule({ method: 'POST', path: bulkPath(), skip: 1, action: 'reset-after-answer' });
-		const { error } = await run({ operation: 'create', columns: autoMap }, numbered(1200));
+		const { error } = await run(
+			{ operation: 'create', columns: autoMap },
+			{ input: numbered(1200) },
+		);
 		expect(error?.message).toMatch(
 			/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke after the request was sent \(.*\): the write may or may not have been applied$/,
 		);
@@ -95,8 +82,7 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 		proxy.rule({ method: 'POST', path: bulkPath(), skip: 1, action: 'reset-after-answer' });
 		const { items: out, error } = await run(
 			{ operation: 'create', columns: autoMap },
-			numbered(1200),
-			true,
+			{ input: numbered(1200), continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
 		expect(out).toHaveLength(1200);
@@ -124,7 +110,7 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 				dataMode: 'json',
 				fieldsJson: '={{ JSON.stringify({ N: $json.n }) }}',
 			},
-			items(ids.map((id) => ({ id, n: id * 100 }))),
+			{ input: items(ids.map((id) => ({ id, n: id * 100 }))) },
 		);
 		expect(update.error?.message).toMatch(
 			/broke after the request was sent .*may or may not have been applied$/,
@@ -138,7 +124,7 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 		proxy.rule({ method: 'POST', path: bulkPath('records/delete'), action: 'reset-after-answer' });
 		const del = await run(
 			{ operation: 'delete', rowIds: '={{ $json.id }}' },
-			items(ids.map((id) => ({ id }))),
+			{ input: items(ids.map((id) => ({ id }))) },
 		);
 		expect(del.error?.description).toContain('may or may not have been deleted');
 		expect(stored()).toEqual([]);
@@ -157,10 +143,8 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 			},
 		});
 		const { items: out, error } = await run(
-			{ operation: 'upload' },
-			[upload('one'), upload('two'), upload('three')],
-			true,
-			'attachment',
+			{ resource: 'attachment', operation: 'upload' },
+			{ input: [upload('one'), upload('two'), upload('three')], continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
 		expect(out.map((o) => o.json.writeUncertain ?? false)).toEqual([false, true, false]);
@@ -181,7 +165,10 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 			status: 504,
 			body: '<html>Gateway Timeout</html>',
 		});
-		const gateway = await run({ operation: 'create', columns: autoMap }, numbered(2), true);
+		const gateway = await run(
+			{ operation: 'create', columns: autoMap },
+			{ input: numbered(2), continueOnFail: true },
+		);
 		expect(gateway.items.map((o) => o.json.writeUncertain)).toEqual([true, true]);
 
 		emu.fault({
@@ -190,7 +177,7 @@ describe('a write whose answer was lost is uncertain, not "not written"', () => 
 			status: 400,
 			body: { error: 'Invalid row id 9' },
 		});
-		const refused = await run({ operation: 'create', columns: autoMap }, numbered(2));
+		const refused = await run({ operation: 'create', columns: autoMap }, { input: numbered(2) });
 		expect(refused.error?.message).toBe('Invalid row id 9');
 		expect(refused.error?.description).toContain(
 			'none of them was written: Grist answered with an error',
@@ -207,7 +194,10 @@ describe('network messages match the failure', () => {
 			action: 'refuse-after-answer',
 			refuseForMs: 400,
 		});
-		const { items: out, error } = await run({ operation: 'create', columns: autoMap }, numbered(3));
+		const { items: out, error } = await run(
+			{ operation: 'create', columns: autoMap },
+			{ input: numbered(3) },
+		);
 		expect(error).toBeUndefined();
 		expect(out.map((o) => o.json.N)).toEqual([0, 1, 2]);
 		expect(stored()).toHaveLength(3);
@@ -220,7 +210,7 @@ describe('network messages match the failure', () => {
 
 	it('a write refused every time: could not reach, tried 6 times, nothing written', async () => {
 		proxy.rule({ method: 'GET', path: bulkPath('columns'), action: 'refuse-after-answer' });
-		const { error } = await run({ operation: 'create', columns: autoMap }, numbered(3));
+		const { error } = await run({ operation: 'create', columns: autoMap }, { input: numbered(3) });
 		expect(error?.message).toMatch(
 			/^Could not reach the Grist server at http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
 		);
@@ -233,7 +223,10 @@ describe('network messages match the failure', () => {
 
 	it('a read whose connection breaks every time is retried and says how often', async () => {
 		proxy.rule({ method: 'GET', path: bulkPath(), action: 'reset-after-answer', times: 20 });
-		const { error } = await run({ operation: 'getAll', returnAll: true }, [{ json: {} }]);
+		const { error } = await run(
+			{ operation: 'getAll', returnAll: true },
+			{ input: [{ json: {} }] },
+		);
 		expect(error?.message).toMatch(
 			/^The connection to the Grist server at http:\/\/127\.0\.0\.1:\d+ broke before its answer arrived: /,
 		);
@@ -251,8 +244,7 @@ describe('an item naming a column the table lacks is refused before any request'
 	it('with Continue On Fail only those items fail; the 989 others are written', async () => {
 		const { items: out, error } = await run(
 			{ operation: 'create', columns: autoMap },
-			withX(1000, (i) => i >= 600 && i <= 610),
-			true,
+			{ input: withX(1000, (i) => i >= 600 && i <= 610), continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
 		expect(out).toHaveLength(1000);
@@ -271,7 +263,7 @@ describe('an item naming a column the table lacks is refused before any request'
 	it('without it the node fails before any write, naming the item, the columns and the table', async () => {
 		const { error } = await run(
 			{ operation: 'create', columns: autoMap },
-			withX(1000, (i) => i === 600),
+			{ input: withX(1000, (i) => i === 600) },
 		);
 		expect(error?.message).toBe('Table "Bulk" has no column "X" (item 600); no item was written');
 		expect(error?.description).toMatch(
@@ -284,7 +276,7 @@ describe('an item naming a column the table lacks is refused before any request'
 	it('names the column ID of a label; hidden columns (manualSort) and formula columns are not refused', async () => {
 		const label = await run(
 			{ operation: 'create', dataMode: 'json', fieldsJson: '{"First Name": "Ann", "Nope": 1}' },
-			[{ json: {} }],
+			{ input: [{ json: {} }] },
 		);
 		expect(label.error?.message).toBe('Table "Bulk" has no columns "First Name", "Nope" (item 0)');
 		expect(label.error?.description).toContain(
@@ -297,7 +289,7 @@ describe('an item naming a column the table lacks is refused before any request'
 				dataMode: 'json',
 				fieldsJson: '{"First_Name": "Ann", "manualSort": 7, "Double": 5}',
 			},
-			[{ json: {} }],
+			{ input: [{ json: {} }] },
 		);
 		expect(ok.error).toBeUndefined();
 		expect(stored().map((r) => r.fields.First_Name)).toEqual(['Ann']);
@@ -309,7 +301,10 @@ describe('an item naming a column the table lacks is refused before any request'
 		const [id] = emu.addRecords(demo.docId, 'Bulk', [{ N: 1 }]);
 		emu.clearLog();
 		const update = (fieldsJson: string) =>
-			run({ operation: 'update', rowId: String(id), dataMode: 'json', fieldsJson }, [{ json: {} }]);
+			run(
+				{ operation: 'update', rowId: String(id), dataMode: 'json', fieldsJson },
+				{ input: [{ json: {} }] },
+			);
 		const unknown = await update('{"N": 2, "Nope": 3}');
 		expect(unknown.error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
 		const withId = await update(`{"id": ${id}, "N": 2}`);
@@ -320,7 +315,10 @@ describe('an item naming a column the table lacks is refused before any request'
 
 	it('upsert: unknown match or field columns are refused, a match on id is allowed (Grist takes require.id)', async () => {
 		const upsert = (fieldsJson: string, matchColumns: string) =>
-			run({ operation: 'upsert', dataMode: 'json', fieldsJson, matchColumns }, [{ json: {} }]);
+			run(
+				{ operation: 'upsert', dataMode: 'json', fieldsJson, matchColumns },
+				{ input: [{ json: {} }] },
+			);
 		expect((await upsert('{"Nope": 1, "N": 2}', 'Nope')).error?.message).toBe(
 			'Table "Bulk" has no column "Nope" (item 0)',
 		);
@@ -335,27 +333,25 @@ describe('an item naming a column the table lacks is refused before any request'
 
 	it('columnar create and update', async () => {
 		const create = await run(
-			{ operation: 'create', data: '{"N": [1, 2], "Nope": ["a", "b"]}' },
-			[{ json: {} }],
-			false,
-			'columnar',
+			{ resource: 'columnar', operation: 'create', data: '{"N": [1, 2], "Nope": ["a", "b"]}' },
+			{ input: [{ json: {} }] },
 		);
 		expect(create.error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
 		const ids = emu.addRecords(demo.docId, 'Bulk', [{ N: 1 }, { N: 2 }]);
 		emu.clearLog();
 		const update = await run(
-			{ operation: 'update', data: JSON.stringify({ id: ids, Nope: [1, 2] }) },
-			[{ json: {} }],
-			false,
-			'columnar',
+			{
+				resource: 'columnar',
+				operation: 'update',
+				data: JSON.stringify({ id: ids, Nope: [1, 2] }),
+			},
+			{ input: [{ json: {} }] },
 		);
 		expect(update.error?.message).toBe('Table "Bulk" has no column "Nope" (item 0)');
 		expect(emu.log.filter((e) => e.method !== 'GET')).toEqual([]);
 		const ok = await run(
-			{ operation: 'update', data: JSON.stringify({ id: ids, N: [10, 20] }) },
-			[{ json: {} }],
-			false,
-			'columnar',
+			{ resource: 'columnar', operation: 'update', data: JSON.stringify({ id: ids, N: [10, 20] }) },
+			{ input: [{ json: {} }] },
 		);
 		expect(ok.error).toBeUndefined();
 		expect(stored().map((r) => r.fields.N)).toEqual([10, 20]);
