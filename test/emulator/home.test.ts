@@ -1,4 +1,5 @@
 /** Emulator: orgs, workspaces, docs (home DB) and access control. */
+import { sleep } from 'n8n-workflow';
 import { startEmulator, type GristEmulator } from './index';
 import {
 	client,
@@ -417,7 +418,7 @@ describe('access', () => {
 			public: false,
 		});
 		// a real Grist caches the refusal above for 5 s (HomeDBManager's docAuthCacheTTL)
-		if (realGrist) await new Promise((r) => setTimeout(r, 5500));
+		if (realGrist) await sleep(5500);
 		expect(
 			(await other.post(`/api/docs/${docId}/tables/Nope/records`, { records: [{}] })).status,
 		).toBe(404);
