@@ -5,23 +5,15 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { byId } from '../harness/builders';
+import { gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
 
+const fx = useN8nDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
-
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	n8n = await startN8n();
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emu?.close();
-});
+beforeAll(() => ({ emu, demo, n8n } = fx));
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -32,7 +24,7 @@ test('a file made in the workflow is uploaded, attached to a record, downloaded 
 		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
-	const document = { __rl: true, mode: 'id', value: demo.docId };
+	const document = byId(demo.docId);
 	const row = demo.orderIds[2];
 	const wf = manualWorkflow([
 		{
@@ -59,7 +51,7 @@ test('a file made in the workflow is uploaded, attached to a record, downloaded 
 				document,
 				binaryPropertyName: 'data',
 				attachToRecord: true,
-				table: { __rl: true, mode: 'id', value: 'Orders' },
+				table: byId('Orders'),
 				rowId: row,
 				attachmentsColumn: 'Invoice',
 				attachMode: 'append',
@@ -123,7 +115,7 @@ test('README recipe: read a record, Split Out its Attachments cell, download eve
 		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
-	const document = { __rl: true, mode: 'id', value: demo.docId };
+	const document = byId(demo.docId);
 	const run = await n8n.runWorkflow(
 		manualWorkflow([
 			gristNode(
@@ -131,7 +123,7 @@ test('README recipe: read a record, Split Out its Attachments cell, download eve
 					resource: 'record',
 					operation: 'getAll',
 					document,
-					table: { __rl: true, mode: 'id', value: 'Orders' },
+					table: byId('Orders'),
 					returnAll: true,
 					filterType: 'json',
 					filterJson: JSON.stringify({ id: [row] }),

@@ -13,19 +13,37 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/lib/chromium.cjs';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { rl } from '../harness/builders';
 import {
 	OWNER_EMAIL,
 	OWNER_PASSWORD,
 	START_TIMEOUT,
 	gristNode,
 	manualWorkflow,
-	startN8n,
+	useN8nDemoSite,
 	type CredentialRef,
 	type N8n,
 } from '../harness/e2e';
 import { emulatorOnly } from '../harness/target';
 
+const fx = useN8nDemoSite({
+	credential: 'Grist account',
+	seed: (emu, demo) =>
+		emu.addTable(demo.docId, 'Lists', [
+			{ id: 'Name', type: 'Text' },
+			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['rush', 'gift'] } },
+			{ id: 'Buyers', type: 'RefList:Customers', visibleCol: 'Name' },
+			{ id: 'Files', type: 'Attachments' },
+			{
+				id: 'Double',
+				type: 'Numeric',
+				label: 'Double',
+				formula: 'len($Name) * 2',
+				isFormula: true,
+			},
+		]),
+});
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
@@ -33,27 +51,12 @@ let cred: CredentialRef;
 let browser: Browser;
 let page: Page;
 
-const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
 const shot = async (name: string) =>
 	await page.screenshot({ path: `/tmp/grist-editor-${name}.png` });
 
 beforeAll(async () => {
+	({ emu, demo, n8n, cred } = fx);
 	const executablePath = ensureChromium();
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	emu.addTable(demo.docId, 'Lists', [
-		{ id: 'Name', type: 'Text' },
-		{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['rush', 'gift'] } },
-		{ id: 'Buyers', type: 'RefList:Customers', visibleCol: 'Name' },
-		{ id: 'Files', type: 'Attachments' },
-		{ id: 'Double', type: 'Numeric', label: 'Double', formula: 'len($Name) * 2', isFormula: true },
-	]);
-	n8n = await startN8n();
-	cred = await n8n.createCredential({
-		name: 'Grist account',
-		type: 'gristRecordsApi',
-		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-	});
 	browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 	await context.route('**/*', async (route) => {
@@ -78,8 +81,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	await n8n?.stop();
-	await emu?.close();
 });
 
 async function openWorkflow(id: string): Promise<void> {

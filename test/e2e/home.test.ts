@@ -3,39 +3,23 @@
  * workspace, document), each chaining several operations on the emulator, plus a document export
  * workflow and a bad-input case as n8n shows it.
  */
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { rl } from '../harness/builders';
 import {
-	START_TIMEOUT,
 	gristNode,
 	manualWorkflow,
-	startN8n,
+	useN8nDemoSite,
 	type CredentialRef,
 	type N8n,
 } from '../harness/e2e';
 import { emulatorOnly } from '../harness/target';
 
+const fx = useN8nDemoSite({ credential: 'Grist home' });
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
 let cred: CredentialRef;
-
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	n8n = await startN8n();
-	cred = await n8n.createCredential({
-		name: 'Grist home',
-		type: 'gristRecordsApi',
-		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-	});
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emu?.close();
-});
-
-const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value });
+beforeAll(() => ({ emu, demo, n8n, cred } = fx));
 
 emulatorOnly(
 	'the demo team site by its chosen domain and name (demo.getgrist.com, "Demo Team"), its members with chosen emails (the editor has no real account) and holding only the demo documents',

@@ -14,23 +14,17 @@ import path from 'node:path';
 
 import { sleep } from 'n8n-workflow';
 
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { byId } from '../harness/builders';
+import { gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
 
+const fx = useN8nDemoSite({
+	emulator: { allowedWebhookDomains: '*', webhookRetryDelaysMs: [60_000] },
+});
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
-
-beforeAll(async () => {
-	emu = await startEmulator({ allowedWebhookDomains: '*', webhookRetryDelaysMs: [60_000] });
-	demo = emu.seedDemo();
-	n8n = await startN8n();
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emu?.close();
-});
+beforeAll(() => ({ emu, demo, n8n } = fx));
 
 async function api(method: string, p: string, body?: unknown) {
 	const res = await fetch(`${emu.url}${p}`, {
@@ -74,7 +68,6 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
-	const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
 	const csv = 'Client,Amount,Paid\nAcme,12.5,true\nBeta,7,false\n';
 	const wf = manualWorkflow([
 		gristNode(
@@ -124,7 +117,7 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 			{
 				resource: 'document',
 				operation: 'downloadBackup',
-				document: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				document: byId('={{ $json.id }}'),
 				binaryPropertyName: 'backup',
 				options: { nohistory: true },
 			},
@@ -135,7 +128,7 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 			{
 				resource: 'document',
 				operation: 'moveToTrash',
-				document: { __rl: true, mode: 'id', value: "={{ $('Import').item.json.id }}" },
+				document: byId("={{ $('Import').item.json.id }}"),
 			},
 			cred,
 			{ name: 'Trash' },
@@ -144,7 +137,7 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 			{
 				resource: 'document',
 				operation: 'restore',
-				document: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				document: byId('={{ $json.id }}'),
 			},
 			cred,
 			{ name: 'Restore' },
@@ -222,7 +215,6 @@ test('apply user actions, create, update and delete a webhook, clear the queue, 
 		type: 'gristRecordsApi',
 		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
 	});
-	const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
 	const doc = byId(demo.doc2Id);
 	const ws = emu.addWorkspace(demo.orgId, 'Archive 2023');
 	emu.addDoc(ws.id, { name: 'Old report' });

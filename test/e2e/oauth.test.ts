@@ -7,39 +7,28 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
 import type { OAuthApp } from '../emulator/routes-oauth';
-import {
-	START_TIMEOUT,
-	manualWorkflow,
-	startN8n,
-	type CredentialRef,
-	type N8n,
-} from '../harness/e2e';
+import { byId } from '../harness/builders';
+import { manualWorkflow, useN8nDemoSite, type CredentialRef, type N8n } from '../harness/e2e';
 import { emulatorOnly } from '../harness/target';
 
 // Grist's OAuth server is not in grist-core: a real one needs a Grist SaaS app registration.
 const oauthServer = emulatorOnly('needs the emulator’s OAuth server (not in grist-core)');
 
+const fx = useN8nDemoSite({ n8n: { env: { N8N_LOG_LEVEL: 'debug' } } });
 let emulator: GristEmulator;
 let n8n: N8n;
 let demo: DemoSite;
 let app: OAuthApp;
 let credential: CredentialRef;
 
-beforeAll(async () => {
-	emulator = await startEmulator();
-	demo = emulator.seedDemo();
-	n8n = await startN8n({ env: { N8N_LOG_LEVEL: 'debug' } });
+beforeAll(() => {
+	({ emu: emulator, demo, n8n } = fx);
 	// The redirect URL n8n shows in the credential dialog, registered in the OAuth app.
 	app = emulator.oauth.registerApp({
 		redirectUris: [`${n8n.baseUrl}/rest/oauth2-credential/callback`],
 	});
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emulator?.close();
 });
 
 const grist = (parameters: Record<string, unknown>) => ({
@@ -48,7 +37,6 @@ const grist = (parameters: Record<string, unknown>) => ({
 	parameters: { authentication: 'oAuth2', ...parameters },
 	credentials: { gristRecordsOAuth2Api: credential },
 });
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** The cookies a browser would send back: `name=value` of every Set-Cookie. */
 const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(';')[0]);
@@ -105,8 +93,8 @@ oauthServer.describe('OAuth2 credential in a real n8n', () => {
 				grist({
 					resource: 'record',
 					operation: 'getAll',
-					document: rl(demo.docId),
-					table: rl('Customers'),
+					document: byId(demo.docId),
+					table: byId('Customers'),
 					returnAll: true,
 				}),
 			]),
@@ -118,8 +106,8 @@ oauthServer.describe('OAuth2 credential in a real n8n', () => {
 				grist({
 					resource: 'record',
 					operation: 'create',
-					document: rl(demo.docId),
-					table: rl('Customers'),
+					document: byId(demo.docId),
+					table: byId('Customers'),
 					columns: {
 						mappingMode: 'defineBelow',
 						value: { Name: 'Erin OAuth' },
@@ -143,8 +131,8 @@ oauthServer.describe('OAuth2 credential in a real n8n', () => {
 				grist({
 					resource: 'record',
 					operation: 'getAll',
-					document: rl(demo.docId),
-					table: rl('Customers'),
+					document: byId(demo.docId),
+					table: byId('Customers'),
 					returnAll: true,
 				}),
 			]),
@@ -167,8 +155,8 @@ oauthServer.describe('OAuth2 credential in a real n8n', () => {
 				grist({
 					resource: 'record',
 					operation: 'getAll',
-					document: rl(demo.docId),
-					table: rl('Customers'),
+					document: byId(demo.docId),
+					table: byId('Customers'),
 					returnAll: true,
 				}),
 			]),
@@ -184,7 +172,7 @@ oauthServer.describe('OAuth2 credential in a real n8n', () => {
 		emulator.clearLog();
 		const run = await n8n.runWorkflow(
 			manualWorkflow([
-				grist({ resource: 'document', operation: 'delete', document: rl(demo.docId) }),
+				grist({ resource: 'document', operation: 'delete', document: byId(demo.docId) }),
 			]),
 		);
 		expect(run.status).toBe('error');

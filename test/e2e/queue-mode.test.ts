@@ -16,6 +16,7 @@ import { sleep } from 'n8n-workflow';
 
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client } from '../emulator/testutil';
+import { byId, seedTeamDoc } from '../harness/builders';
 import {
 	START_TIMEOUT,
 	chainWorkflow,
@@ -36,10 +37,7 @@ let docId: string;
 
 beforeAll(async () => {
 	emu = await startEmulator();
-	emu.addUser({ email: 'owner@example.com', name: 'Owner', apiKey: USER_KEY });
-	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
-	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
-	docId = emu.addDoc(ws.id, { name: 'Queue doc', owner: 'owner@example.com' }).id;
+	({ docId } = seedTeamDoc(emu, USER_KEY, 'Queue doc'));
 	emu.addTable(docId, 'Leads', [
 		{ id: 'Email', type: 'Text' },
 		{ id: 'Score', type: 'Numeric' },
@@ -62,7 +60,6 @@ afterAll(async () => {
 	await emu?.close();
 });
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** The worker's log line for an execution it ran (n8n's job processor writes it at info level). */
@@ -79,8 +76,8 @@ test('record create (batched) and Get Many run on the worker with the same resul
 				{
 					resource: 'record',
 					operation: 'create',
-					document: rl(docId),
-					table: rl('Leads'),
+					document: byId(docId),
+					table: byId('Leads'),
 					columns: {
 						mappingMode: 'autoMapInputData',
 						value: null,
@@ -111,8 +108,8 @@ test('record create (batched) and Get Many run on the worker with the same resul
 				{
 					resource: 'record',
 					operation: 'getAll',
-					document: rl(docId),
-					table: rl('Leads'),
+					document: byId(docId),
+					table: byId('Leads'),
 					returnAll: true,
 				},
 				cred,
@@ -158,10 +155,10 @@ test('attachment upload and download keep the bytes identical across processes',
 				{
 					resource: 'attachment',
 					operation: 'upload',
-					document: rl(docId),
+					document: byId(docId),
 					binaryPropertyName: 'data',
 					attachToRecord: true,
-					table: rl('Files'),
+					table: byId('Files'),
 					rowId: row,
 					attachmentsColumn: 'File',
 					attachMode: 'append',
@@ -173,7 +170,7 @@ test('attachment upload and download keep the bytes identical across processes',
 				{
 					resource: 'attachment',
 					operation: 'download',
-					document: rl(docId),
+					document: byId(docId),
 					attachmentId: '={{ $json.attachments[0].id }}',
 					binaryPropertyName: 'file',
 				},
@@ -213,7 +210,7 @@ async function waitFor<T>(
 }
 
 test('the polling trigger emits each new row exactly once, across a restart of the main process', async () => {
-	const params = { document: rl(docId), table: rl('Tasks'), event: 'rowAdded' };
+	const params = { document: byId(docId), table: byId('Tasks'), event: 'rowAdded' };
 	const id = await cluster.main.createWorkflow(chainWorkflow([gristTriggerNode(params, cred)]));
 	await cluster.main.activate(id);
 	const baseline = await waitFor(
@@ -311,7 +308,7 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 		{
 			name: NODE,
 			type: 'n8n-nodes-grist.gristWebhookTrigger',
-			parameters: { document: rl(docId), table: rl('Hooks'), event: 'addOrUpdate' },
+			parameters: { document: byId(docId), table: byId('Hooks'), event: 'addOrUpdate' },
 			credentials: { gristRecordsApi: cred },
 		},
 	]);

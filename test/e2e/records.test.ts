@@ -2,55 +2,34 @@
  * Record operations in a real n8n 2.41.1 with the packed package installed (test level c),
  * against the emulator: batching across items, typed filters, updates, upserts, deletes, errors.
  */
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { autoMap, byId } from '../harness/builders';
 import {
-	START_TIMEOUT,
 	gristNode,
 	manualWorkflow,
-	startN8n,
+	useN8nDemoSite,
 	type CredentialRef,
 	type N8n,
 	rowsSource,
 } from '../harness/e2e';
 
+const fx = useN8nDemoSite({
+	credential: 'Grist records',
+	seed: (emu, demo) =>
+		emu.addTable(demo.docId, 'Leads', [
+			{ id: 'Email', type: 'Text' },
+			{ id: 'Score', type: 'Int' },
+			{ id: 'Seen', type: 'Date' },
+			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['hot', 'cold'] } },
+		]),
+});
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
 let cred: CredentialRef;
+beforeAll(() => ({ emu, demo, n8n, cred } = fx));
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	emu.addTable(demo.docId, 'Leads', [
-		{ id: 'Email', type: 'Text' },
-		{ id: 'Score', type: 'Int' },
-		{ id: 'Seen', type: 'Date' },
-		{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['hot', 'cold'] } },
-	]);
-	n8n = await startN8n();
-	cred = await n8n.createCredential({
-		name: 'Grist records',
-		type: 'gristRecordsApi',
-		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-	});
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emu?.close();
-});
-
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-const base = () => ({ resource: 'record', document: rl(demo.docId), table: rl('Leads') });
-
-const autoMap = (matchingColumns: string[] = []) => ({
-	mappingMode: 'autoMapInputData',
-	value: null,
-	matchingColumns,
-	schema: [],
-	attemptToConvertTypes: false,
-	convertFieldsToString: false,
-});
+const base = () => ({ resource: 'record', document: byId(demo.docId), table: byId('Leads') });
 
 describe('records in a real n8n', () => {
 	test('create: 1,200 items → 3 POSTs, values encoded, outputs paired', async () => {

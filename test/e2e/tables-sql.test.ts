@@ -5,43 +5,27 @@
  * column and deletes the table; a second one adds columns, creates or updates them, deletes one
  * and renames the table.
  */
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
+import { byId } from '../harness/builders';
 import {
-	START_TIMEOUT,
 	gristNode,
 	manualWorkflow,
 	rowsSource,
-	startN8n,
+	useN8nDemoSite,
 	type CredentialRef,
 	type N8n,
 } from '../harness/e2e';
 
+const fx = useN8nDemoSite({ credential: 'Grist tables' });
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
 let cred: CredentialRef;
-
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
-	n8n = await startN8n();
-	cred = await n8n.createCredential({
-		name: 'Grist tables',
-		type: 'gristRecordsApi',
-		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
-	});
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emu?.close();
-});
-
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+beforeAll(() => ({ emu, demo, n8n, cred } = fx));
 
 test('create a table with every column type, fill it, search it, query it with SQL, change a column, delete the table', async () => {
-	const doc = rl(demo.docId);
-	const table = rl('Catalog');
+	const doc = byId(demo.docId);
+	const table = byId('Catalog');
 	const rows = [
 		{
 			Name: 'Hammer',
@@ -163,7 +147,7 @@ test('create a table with every column type, fill it, search it, query it with S
 				operation: 'update',
 				document: doc,
 				table,
-				column: rl('Kind'),
+				column: byId('Kind'),
 				updateFields: { newId: 'Category', choices: 'tool, part, kit' },
 			},
 			cred,
@@ -260,8 +244,8 @@ test('create a table with every column type, fill it, search it, query it with S
 });
 
 test('add columns, create or update them, delete one, rename the table, in a real n8n', async () => {
-	const doc = rl(demo.docId);
-	const stock = rl('Stock');
+	const doc = byId(demo.docId);
+	const stock = byId('Stock');
 	const wf = manualWorkflow([
 		gristNode(
 			{
@@ -308,7 +292,13 @@ test('add columns, create or update them, delete one, rename the table, in a rea
 			{ name: 'Create or Update Columns' },
 		),
 		gristNode(
-			{ resource: 'column', operation: 'delete', document: doc, table: stock, column: rl('Note') },
+			{
+				resource: 'column',
+				operation: 'delete',
+				document: doc,
+				table: stock,
+				column: byId('Note'),
+			},
 			cred,
 			{ name: 'Delete Column' },
 		),

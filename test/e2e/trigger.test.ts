@@ -7,48 +7,35 @@ import { randomUUID } from 'node:crypto';
 
 import { sleep } from 'n8n-workflow';
 
-import { startEmulator, type GristEmulator } from '../emulator';
+import type { GristEmulator } from '../emulator';
+import { docTable } from '../harness/builders';
 import {
-	START_TIMEOUT,
 	chainWorkflow,
 	gristTriggerNode,
 	type CredentialRef,
 	type N8n,
-	startN8n,
+	useN8nTeamDoc,
 } from '../harness/e2e';
 
 const USER_KEY = `key-${randomUUID()}`;
+const fx = useN8nTeamDoc({
+	apiKey: USER_KEY,
+	docName: 'Trigger doc',
+	credential: 'Grist',
+	seed: (emu, docId) =>
+		emu.addTable(docId, 'Tasks', [
+			{ id: 'Name', type: 'Text' },
+			{ id: 'Due', type: 'Date' },
+		]),
+});
 let emu: GristEmulator;
 let n8n: N8n;
 let cred: CredentialRef;
 let docId: string;
-
-beforeAll(async () => {
-	emu = await startEmulator();
-	emu.addUser({ email: 'owner@example.com', name: 'Owner', apiKey: USER_KEY });
-	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
-	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
-	docId = emu.addDoc(ws.id, { name: 'Trigger doc', owner: 'owner@example.com' }).id;
-	emu.addTable(docId, 'Tasks', [
-		{ id: 'Name', type: 'Text' },
-		{ id: 'Due', type: 'Date' },
-	]);
-	n8n = await startN8n();
-	cred = await n8n.createCredential({
-		name: 'Grist',
-		type: 'gristRecordsApi',
-		data: { apiKey: USER_KEY, url: emu.url },
-	});
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emu?.close();
-});
+beforeAll(() => ({ emu, n8n, cred, docId } = fx));
 
 const params = () => ({
-	document: { __rl: true, mode: 'id', value: docId },
-	table: { __rl: true, mode: 'id', value: 'Tasks' },
+	...docTable(docId, 'Tasks'),
 	event: 'rowAdded',
 });
 

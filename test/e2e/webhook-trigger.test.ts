@@ -13,48 +13,35 @@ import { randomUUID } from 'node:crypto';
 
 import { sleep } from 'n8n-workflow';
 
-import { startEmulator, type GristEmulator } from '../emulator';
+import type { GristEmulator } from '../emulator';
 import { client } from '../emulator/testutil';
-import {
-	START_TIMEOUT,
-	chainWorkflow,
-	type CredentialRef,
-	type N8n,
-	startN8n,
-} from '../harness/e2e';
+import { docTable } from '../harness/builders';
+import { chainWorkflow, type CredentialRef, type N8n, useN8nTeamDoc } from '../harness/e2e';
 import { realGrist } from '../harness/target';
 
 const USER_KEY = `key-${randomUUID()}`;
 const WEBHOOK_ID = randomUUID();
+const fx = useN8nTeamDoc({
+	apiKey: USER_KEY,
+	docName: 'Hooks doc',
+	credential: 'Grist',
+	emulator: { allowedWebhookDomains: '*', webhookRetryDelaysMs: [200, 400] },
+	seed: (emu, docId) =>
+		emu.addTable(docId, 'Tasks', [
+			{ id: 'Name', type: 'Text' },
+			{ id: 'Due', type: 'Date' },
+			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['a', 'b'] } },
+		]),
+});
 let emu: GristEmulator;
 let n8n: N8n;
 let cred: CredentialRef;
 let docId: string;
 let api: ReturnType<typeof client>;
 
-beforeAll(async () => {
-	emu = await startEmulator({ allowedWebhookDomains: '*', webhookRetryDelaysMs: [200, 400] });
-	emu.addUser({ email: 'owner@example.com', name: 'Owner', apiKey: USER_KEY });
-	const org = emu.addOrg({ name: 'Team', domain: 'team', owner: 'owner@example.com' });
-	const ws = emu.addWorkspace(org.id, 'Main', { owner: 'owner@example.com' });
-	docId = emu.addDoc(ws.id, { name: 'Hooks doc', owner: 'owner@example.com' }).id;
-	emu.addTable(docId, 'Tasks', [
-		{ id: 'Name', type: 'Text' },
-		{ id: 'Due', type: 'Date' },
-		{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['a', 'b'] } },
-	]);
+beforeAll(() => {
+	({ emu, n8n, cred, docId } = fx);
 	api = client(emu, USER_KEY);
-	n8n = await startN8n();
-	cred = await n8n.createCredential({
-		name: 'Grist',
-		type: 'gristRecordsApi',
-		data: { apiKey: USER_KEY, url: emu.url },
-	});
-}, START_TIMEOUT);
-
-afterAll(async () => {
-	await n8n?.stop();
-	await emu?.close();
 });
 
 const NODE = 'Grist Instant Trigger';
@@ -65,8 +52,7 @@ function workflow() {
 			name: NODE,
 			type: 'n8n-nodes-grist.gristWebhookTrigger',
 			parameters: {
-				document: { __rl: true, mode: 'id', value: docId },
-				table: { __rl: true, mode: 'id', value: 'Tasks' },
+				...docTable(docId, 'Tasks'),
 				event: 'addOrUpdate',
 			},
 			credentials: { gristRecordsApi: cred },

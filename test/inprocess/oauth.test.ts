@@ -9,28 +9,27 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import type { DemoSite, GristEmulator } from '../emulator';
 import type { OAuthApp, OAuthTokenAnswer } from '../emulator/routes-oauth';
 import { byId } from '../harness/builders';
+import { useDemoSite } from '../harness/demo-site';
 import { createPoller, loadOptions, runNode } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 
 // Grist's OAuth server is not in grist-core: a real one needs a Grist SaaS app registration.
 const oauthServer = emulatorOnly('needs the emulator’s OAuth server (not in grist-core)');
 
+const fx = useDemoSite();
 let emu: GristEmulator;
 let demo: DemoSite;
 let app: OAuthApp;
 
-beforeAll(async () => {
-	emu = await startEmulator();
-	demo = emu.seedDemo();
+beforeAll(() => {
+	({ emu, demo } = fx);
 	app = emu.oauth.registerApp({
 		redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'],
 	});
 });
-afterAll(async () => await emu.close());
-beforeEach(() => emu.clearLog());
 
 function connect(scopes = ['offline_access', 'doc:read', 'doc:write'], docs?: string[]) {
 	return emu.oauth.issue({ userId: demo.userId, clientId: app.clientId, scopes, docs });
@@ -45,7 +44,7 @@ async function run(
 		parameters: { authentication: 'oAuth2', ...parameters } as INodeParameters,
 		otherCredentials: {
 			gristRecordsOAuth2Api: {
-				url: `${emu.url}/o/${demo.orgDomain}`,
+				url: fx.site,
 				clientId: app.clientId,
 				clientSecret: app.clientSecret,
 				oauthTokenData: { ...token },
@@ -207,7 +206,7 @@ oauthServer.describe('pickers with an OAuth2 credential', () => {
 			} as never,
 			otherCredentials: {
 				gristRecordsOAuth2Api: {
-					url: `${emu.url}/o/${demo.orgDomain}`,
+					url: fx.site,
 					clientId: app.clientId,
 					clientSecret: app.clientSecret,
 					oauthTokenData: { ...token },
@@ -222,7 +221,7 @@ oauthServer.describe('pickers with an OAuth2 credential', () => {
 		const token = connect();
 		const creds = {
 			gristRecordsOAuth2Api: {
-				url: `${emu.url}/o/${demo.orgDomain}`,
+				url: fx.site,
 				clientId: app.clientId,
 				clientSecret: app.clientSecret,
 				oauthTokenData: { ...token },
@@ -267,7 +266,7 @@ oauthServer.describe('Grist Trigger with an OAuth2 credential', () => {
 			},
 			otherCredentials: {
 				gristRecordsOAuth2Api: {
-					url: `${emu.url}/o/${demo.orgDomain}`,
+					url: fx.site,
 					clientId: app.clientId,
 					clientSecret: app.clientSecret,
 					oauthTokenData: { ...token },
