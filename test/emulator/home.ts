@@ -27,7 +27,7 @@ export function userOwner(u: User) {
 /**
  * The `access` an org or workspace is listed with: grist-core names it from the permission bits
  * (GroupsManager.getRoleFromPermissions), and its guests and members groups have VIEW, so a guest
- * (or member) is listed as a viewer (measured on 1.7.17 for a guest of a site and its workspace).
+ * (or member) is listed as a viewer (measured on 1.7.17: a site's guest, its workspace, a site's member).
  */
 function listedRole(role: Grant): Grant {
 	return role === 'guests' || role === 'members' ? 'viewers' : role;
