@@ -149,6 +149,20 @@ describe('org addressing', () => {
 		expect(ok.status).toBe(200);
 	});
 
+	it('a doc requested under another user’s site is 404', async () => {
+		const viewer = client(emu, demo.viewerApiKey);
+		const viewerId = (await viewer.get<{ id: number }>('/api/profile/user')).json.id;
+		const theirs = (await viewer.get<Org[]>('/api/orgs')).json.find(
+			(o) => o.owner?.id === viewerId,
+		)!;
+		const r = await raw(emu, {
+			path: `/o/${theirs.domain}/api/docs/${demo.docId}/tables`,
+			headers: auth(),
+		});
+		expect(r.status).toBe(404);
+		expect(r.json).toEqual({ error: 'document not found' });
+	});
+
 	hosts.it(
 		'<team>.getgrist.com selects the team; docs.getgrist.com is the merged personal org',
 		async () => {
