@@ -15,13 +15,16 @@ import {
 } from '../Grist/actions/common.descriptions';
 import { simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
 import { columnTypes, isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
-import { FilterError, parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
+import { InputError } from '../Grist/helpers/errors';
+import { parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
+import { gristHint } from '../Grist/helpers/hints';
+import { toNodeError } from '../Grist/errors';
 import { listSearch } from '../Grist/methods';
 import { pollLocator } from '../Grist/parameters';
 import { GristClient } from '../Grist/transport';
 import { fetchColumns, fetchRecords, runSql, type Target } from '../Grist/transport/api';
 import {
-	TimestampValueError,
+	TIMESTAMP_FIELD,
 	pollRowAdded,
 	pollRowUpdated,
 	rowAddedBaseline,
@@ -223,12 +226,7 @@ export class GristTrigger implements INodeType {
 			filter = parseJsonFilter(raw === undefined ? '' : raw, 'Filter (JSON)');
 			if (Object.keys(filter).length === 0) filter = undefined;
 		} catch (error) {
-			if (error instanceof FilterError) {
-				throw new NodeOperationError(node, error.message, {
-					description: error.hint ?? 'Fix Options → Filter (JSON).',
-				});
-			}
-			throw new NodeOperationError(node, error as Error);
+			throw toNodeError(node, error, { hint: 'Fix Options → Filter (JSON).' });
 		}
 
 		const client = await GristClient.create(this);
@@ -437,32 +435,22 @@ async function sample(
 
 /** Turns a failure into an error that names what to fix. The cursor has not moved. */
 async function explain(ctx: PollContext, error: unknown): Promise<Error> {
-	const node = ctx.fn.getNode();
-	if (error instanceof TimestampValueError) {
+	if (error instanceof InputError && error.field === TIMESTAMP_FIELD) {
+		// A cell that is not a timestamp: a column of the wrong type says so better.
 		try {
 			await checkColumns(ctx);
 		} catch (columnError) {
 			return columnError as Error;
 		}
-		return new NodeOperationError(node, error.message, {
-			description: 'Pick a Date, DateTime or Numeric column in Timestamp Column.',
-		});
+		return toNodeError(ctx.fn.getNode(), error);
 	}
 	if (!(error instanceof NodeApiError)) return error as Error;
 	const status = Number(error.httpCode);
-	const text = error.message;
-	const where = `table "${ctx.tableId}" of document "${ctx.docId}"`;
-	let description: string | undefined;
-	if (status === 404 && /Table not found/i.test(text)) {
-		description = `The ${where} does not exist any more (deleted or renamed after the workflow was activated). Pick the table again in the trigger and save the workflow. Nothing was emitted and the position of the trigger is kept.`;
-	} else if (status === 404) {
-		description = `The document "${ctx.docId}" was not found, or the API key can no longer see it. Check that the document still exists and is shared with the user of the API key.`;
-	} else if (status === 401) {
-		description =
-			'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).';
-	} else if (status === 403) {
-		description = `The user of the API key lost access to the ${where}. Ask an owner of the document to share it again (Viewer role or higher), or use another credential.`;
-	} else if ((status === 400 || status === 500) && ctx.timestampColumn) {
+	const description = gristHint('trigger.poll', error.message, status, {
+		docId: ctx.docId,
+		tableId: ctx.tableId,
+	});
+	if (!description && (status === 400 || status === 500) && ctx.timestampColumn) {
 		// Sorting by a column that no longer exists: say which column.
 		try {
 			await checkColumns(ctx);

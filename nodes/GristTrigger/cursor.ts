@@ -53,6 +53,7 @@
  * succeeds, so a failed poll (server error, timeout) leaves the cursor where it was.
  */
 import type { GristRecord } from '../Grist/helpers/cells';
+import { InputError } from '../Grist/helpers/errors';
 import type { GristFilter } from '../Grist/helpers/filters';
 
 export interface RecordsQuery {
@@ -66,6 +67,9 @@ export type FetchRecords = (query: RecordsQuery) => Promise<GristRecord[]>;
 
 /** Number of consecutive ids one window request asks for (keeps URLs around 2 KB). */
 export const WINDOW_IDS = 200;
+
+/** The field of the Row Added or Updated event whose cells are the timestamps. */
+export const TIMESTAMP_FIELD = 'Timestamp Column';
 
 export interface RowAddedState {
 	kind: 'rowAdded';
@@ -100,19 +104,6 @@ export interface PollOutcome<S extends CursorState> {
 	changed: boolean;
 	/** Whether more due records are known to remain for the next poll. */
 	more: boolean;
-}
-
-/** A timestamp cell that is neither a number nor empty: the column has the wrong type. */
-export class TimestampValueError extends Error {
-	constructor(
-		readonly column: string,
-		readonly value: unknown,
-		readonly rowId: number,
-	) {
-		super(
-			`The timestamp column "${column}" holds a value that is not a date or number (row ${rowId})`,
-		);
-	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,7 +333,12 @@ function timestampOf(row: GristRecord, column: string): number | null {
 	const value = row.fields?.[column];
 	if (value === null || value === undefined) return null;
 	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	throw new TimestampValueError(column, value, row.id);
+	// Neither a number nor empty: the column has the wrong type.
+	throw new InputError(
+		`The timestamp column "${column}" holds a value that is not a date or number (row ${row.id})`,
+		TIMESTAMP_FIELD,
+		'Pick a Date, DateTime or Numeric column in Timestamp Column.',
+	);
 }
 
 function byTimestampDesc(column: string): string {

@@ -15,15 +15,14 @@ import {
 	documentLocator,
 	tableLocator,
 } from '../Grist/actions/common.descriptions';
+import { toNodeError } from '../Grist/errors';
 import { columnTypes } from '../Grist/helpers/columns';
 import {
-	OWNER_NEEDED_HINT,
 	bearer,
 	columnIdList,
 	deliveredItem,
 	deliveredRecords,
 	eventTypesFor,
-	forbiddenUrlHint,
 	matchRegistration,
 	secretsEqual,
 	unknownColumns,
@@ -112,18 +111,12 @@ function clearRegistration(data: Stored): void {
 
 const is404 = (error: unknown) => error instanceof NodeApiError && error.httpCode === '404';
 
-/** An n8n node error for anything thrown below (the transport's errors already are). */
-function nodeError(client: GristClient, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(client.getNode(), error as Error);
-}
-
 /** Removes a registration; one already gone (404) is fine. */
 async function removeRegistration(client: GristClient, docId: string, id: string): Promise<void> {
 	try {
 		await deleteWebhook(client, docId, id);
 	} catch (error) {
-		if (!is404(error)) throw nodeError(client, error);
+		if (!is404(error)) throw toNodeError(client.getNode(), error);
 	}
 }
 
@@ -133,23 +126,16 @@ function explain(
 	error: unknown,
 	w: Wanted,
 ): NodeApiError | NodeOperationError {
-	if (!(error instanceof NodeApiError)) return nodeError(client, error);
-	const status = Number(error.httpCode);
-	const text = error.message;
-	if (status === 403 && /Provided url is forbidden/i.test(text)) {
-		error.description = forbiddenUrlHint(w.settings.url, client.server.hostname);
-	} else if (status === 403 && /No owner access/i.test(text)) {
-		error.description = OWNER_NEEDED_HINT;
-	} else if (status === 403 && client.isOAuth) {
-		error.description =
-			'Grist refused the OAuth2 token for webhooks. Add doc:webhooks under Additional Scopes in the Grist OAuth2 credential (and allow it in your OAuth app in Grist), reconnect, and make sure the connected user owns the document. Or use an API key credential of a document owner.';
-	} else if (status === 404 && /Table not found/i.test(text)) {
-		error.description = `The table "${w.tableId}" is not in document "${w.docId}" any more. Pick the table again.`;
-	} else if (status === 404 && /Column not found|Cannot find column/i.test(text)) {
-		error.description =
-			'A column under Options (Ready Column or Watched Columns) is not in the table any more. Pick it again.';
-	}
-	return error;
+	return toNodeError(client.getNode(), error, {
+		scope: 'trigger.webhook',
+		values: {
+			url: w.settings.url,
+			gristHost: client.server.hostname,
+			oauth: client.isOAuth,
+			docId: w.docId,
+			tableId: w.tableId,
+		},
+	});
 }
 
 /**

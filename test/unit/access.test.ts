@@ -1,5 +1,4 @@
 import {
-	AccessInputError,
 	MAX_INHERITED_ROLE_OPTIONS,
 	accessItems,
 	buildAccessDelta,
@@ -10,15 +9,16 @@ import {
 	rolesFor,
 	usersDelta,
 } from '../../nodes/Grist/helpers/access';
+import { InputError } from '../../nodes/Grist/helpers/errors';
 
-function inputError(fn: () => unknown): AccessInputError {
+function inputError(fn: () => unknown): InputError {
 	try {
 		fn();
 	} catch (error) {
-		expect(error).toBeInstanceOf(AccessInputError);
-		return error as AccessInputError;
+		expect(error).toBeInstanceOf(InputError);
+		return error as InputError;
 	}
-	throw new Error('expected an AccessInputError');
+	throw new Error('expected an InputError');
 }
 
 describe('roles per target', () => {

@@ -1,11 +1,21 @@
+import { InputError } from '../../nodes/Grist/helpers/errors';
 import {
-	FilterError,
 	buildFilter,
 	buildSort,
 	conditionValues,
 	emptyCellValues,
 	parseJsonFilter,
 } from '../../nodes/Grist/helpers/filters';
+
+/** The error `fn` throws. */
+function thrown(fn: () => unknown): unknown {
+	try {
+		fn();
+	} catch (error) {
+		return error;
+	}
+	throw new Error('expected an error');
+}
 
 const types = {
 	Name: 'Text',
@@ -62,7 +72,10 @@ describe('buildFilter', () => {
 	});
 
 	it('rejects values that do not fit the column, naming it', () => {
-		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(FilterError);
+		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(InputError);
+		expect(thrown(() => buildFilter([{ column: 'Age', values: 'old' }], types))).toMatchObject({
+			field: 'Filters',
+		});
 		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(
 			'Filter on column "Age"',
 		);
@@ -153,7 +166,8 @@ describe('parseJsonFilter', () => {
 		['{"Status": "Open"}', 'value for column "Status" must be an array'],
 		['42', 'must be a JSON object'],
 	])('rejects %s before any request', (input, message) => {
-		expect(() => parseJsonFilter(input)).toThrow(FilterError);
+		expect(() => parseJsonFilter(input)).toThrow(InputError);
+		expect(thrown(() => parseJsonFilter(input))).toMatchObject({ field: 'Filter (JSON)' });
 		expect(() => parseJsonFilter(input)).toThrow(message);
 	});
 });

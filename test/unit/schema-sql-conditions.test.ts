@@ -5,9 +5,8 @@ import {
 	needsSql,
 	sqlRecord,
 } from '../../nodes/Grist/helpers/conditions';
-import { FilterError } from '../../nodes/Grist/helpers/filters';
+import { InputError } from '../../nodes/Grist/helpers/errors';
 import {
-	SchemaInputError,
 	columnFields,
 	columnSpecs,
 	composeType,
@@ -39,7 +38,7 @@ describe('helpers/schema', () => {
 		expect(composeType({ type: 'Bool' })).toBe('Bool');
 		expect(() => composeType({ type: 'Money' })).toThrow(/not a Grist column type/);
 		expect(() => composeType({ type: 'Text:x' })).toThrow(/not a Grist column type/);
-		expect(() => composeType({ type: 'RefList' })).toThrow(SchemaInputError);
+		expect(() => composeType({ type: 'RefList' })).toThrow(InputError);
 		expect(() => composeType({ type: 'DateTime', timezone: 'Nowhere/Land' })).toThrow(
 			/not a time zone/,
 		);
@@ -101,7 +100,7 @@ describe('helpers/schema', () => {
 		try {
 			columnSpecs([{ id: 'X', type: 'Nope' }]);
 		} catch (error) {
-			expect((error as SchemaInputError).field).toBe('Columns (column 1): Type');
+			expect((error as InputError).field).toBe('Columns (column 1): Type');
 			expect((error as Error).message).toBe('Column "X": "Nope" is not a Grist column type');
 		}
 	});
@@ -293,10 +292,10 @@ describe('helpers/conditions', () => {
 		expect(emptyTest('"N"', 'Numeric')).toBe('"N" IS NULL');
 	});
 
-	it('refuses what does not fit, as FilterErrors naming the condition', () => {
+	it('refuses what does not fit, as input errors naming the condition', () => {
 		const build = (c: Record<string, unknown>) => () =>
 			buildConditionQuery({ tableId: 'T', conditions: [c as never], combine: 'and', types });
-		expect(build({ column: 'N', match: 'gt', values: 'x' })).toThrow(FilterError);
+		expect(build({ column: 'N', match: 'gt', values: 'x' })).toThrow(InputError);
 		expect(build({ column: 'N', match: 'gt', values: 'x' })).toThrow(
 			/Condition 1 \(N Greater Than\)/,
 		);

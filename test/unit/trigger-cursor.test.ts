@@ -5,8 +5,9 @@
  * and asserted.
  */
 import type { GristRecord } from '../../nodes/Grist/helpers/cells';
+import { InputError } from '../../nodes/Grist/helpers/errors';
 import {
-	TimestampValueError,
+	TIMESTAMP_FIELD,
 	WINDOW_IDS,
 	pollRowAdded,
 	pollRowUpdated,
@@ -486,8 +487,11 @@ describe('Row Added or Updated cursor', () => {
 		t.add({ Updated: 1 });
 		const state = await rowUpdatedBaseline(t.fetch, opts);
 		t.add({ Updated: 'yesterday' });
-		await expect(pollRowUpdated(state, t.fetch, opts, limits)).rejects.toBeInstanceOf(
-			TimestampValueError,
-		);
+		const failure = pollRowUpdated(state, t.fetch, opts, limits);
+		await expect(failure).rejects.toBeInstanceOf(InputError);
+		await expect(failure).rejects.toMatchObject({
+			field: TIMESTAMP_FIELD,
+			message: 'The timestamp column "Updated" holds a value that is not a date or number (row 2)',
+		});
 	});
 });

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { toNodeError } from '../errors';
 import { isUncertainWrite } from '../helpers/retry';
 
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
@@ -62,9 +62,5 @@ export async function forEachItem(
 
 /** Attaches the item index to an error (keeping NodeApiError/NodeOperationError as they are). */
 export function withItemIndex(this: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	return toNodeError(this.getNode(), error, { itemIndex });
 }

@@ -12,13 +12,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { toNodeError } from '../errors';
 import type { GristColumn } from '../helpers/columns';
-import {
-	SchemaInputError,
-	checkReferencedTable,
-	referencedTable,
-	type ColumnInput,
-} from '../helpers/schema';
+import { InputError } from '../helpers/errors';
+import { checkReferencedTable, referencedTable, type ColumnInput } from '../helpers/schema';
 import type { GristClient } from '../transport';
 import { writeColumns, type TableCache, type Target } from '../transport/api';
 import { forEachItem, type ItemResult } from './items';
@@ -264,7 +261,7 @@ export async function untieNewColumns(
 }
 
 /**
- * Refuses (SchemaInputError naming the field) a Reference / Reference List type whose table the
+ * Refuses (an InputError naming the field) a Reference / Reference List type whose table the
  * document lacks; `alsoExisting`: tables that count as existing (the table being created). The
  * document's tables are read only when a column refers to one, once per execution (`tables`).
  */
@@ -283,21 +280,6 @@ export async function checkReferencedTables(
 
 /** Errors thrown after the item's main request succeeded (forEachSchemaItem says so). */
 const partlyApplied = new WeakSet<object>();
-
-/** A SchemaInputError as a NodeOperationError naming the field and the item; others pass. */
-export function schemaError(this: IExecuteFunctions, error: unknown, itemIndex: number): unknown {
-	if (error instanceof SchemaInputError) {
-		return new NodeOperationError(
-			this.getNode(),
-			`${error.message} (${error.field}, item ${itemIndex})`,
-			{
-				itemIndex,
-				description: error.hint,
-			},
-		);
-	}
-	return error;
-}
 
 /** A column as an output item: ID, label, type, formula, choices. */
 export function columnItem(c: GristColumn): IDataObject {
@@ -331,7 +313,10 @@ export async function forEachSchemaItem(
 				done.push(itemIndex);
 				return result;
 			} catch (error) {
-				throw schemaError.call(this, error, itemIndex);
+				// Input errors name their field and the item; the others pass as they are.
+				throw error instanceof InputError
+					? toNodeError(this.getNode(), error, { itemIndex, where: 'field' })
+					: error;
 			}
 		});
 	} catch (error) {

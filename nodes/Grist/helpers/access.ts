@@ -5,6 +5,8 @@
  */
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
+import { InputError } from './errors';
+
 export type AccessTarget = 'org' | 'workspace' | 'document';
 
 /** Roles Grist stores; `null` removes a user's direct access. */
@@ -60,16 +62,8 @@ export const MAX_INHERITED_ROLE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'None (Only Users Listed Here)', value: NO_INHERITANCE },
 ];
 
-/** An input error, naming the field it is about; operations turn it into a NodeOperationError. */
-export class AccessInputError extends Error {
-	constructor(
-		message: string,
-		readonly field: string,
-		readonly hint: string,
-	) {
-		super(message);
-	}
-}
+/** Kept until parameters.ts imports InputError: bad access input is an InputError. */
+export { InputError as AccessInputError } from './errors';
 
 export interface AccessRow {
 	email?: unknown;
@@ -104,10 +98,10 @@ export function parseRole(target: AccessTarget, raw: unknown, field = 'Role'): G
 	const allowed = rolesFor(target);
 	const list = `${allowed.map((r) => ROLE_OPTION[r].name).join(', ')} or Remove Access`;
 	if (text === '') {
-		throw new AccessInputError(`The ${field} is empty`, field, `Choose ${list}.`);
+		throw new InputError(`The ${field} is empty`, field, `Choose ${list}.`);
 	}
 	if (!(text in ROLE_ALIASES)) {
-		throw new AccessInputError(
+		throw new InputError(
 			`The ${field} "${String(raw)}" is not a Grist role`,
 			field,
 			`Choose ${list}.`,
@@ -115,7 +109,7 @@ export function parseRole(target: AccessTarget, raw: unknown, field = 'Role'): G
 	}
 	const role = ROLE_ALIASES[text];
 	if (role !== null && !allowed.includes(role)) {
-		throw new AccessInputError(
+		throw new InputError(
 			`The ${field} "${ROLE_OPTION[role].name}" cannot be given on ${TARGET_LABEL[target]}`,
 			field,
 			`The Member role exists for organizations only. Choose ${list}.`,
@@ -131,7 +125,7 @@ export function parseMaxInheritedRole(raw: unknown): Exclude<GristRole, 'members
 	if (text === NO_INHERITANCE || text === 'null') return null;
 	const role = ROLE_ALIASES[text];
 	if (role === 'owners' || role === 'editors' || role === 'viewers') return role;
-	throw new AccessInputError(
+	throw new InputError(
 		`The Max Inherited Role "${String(raw)}" is not valid`,
 		'Max Inherited Role',
 		'Choose Owners, Editors, Viewers or None.',
@@ -152,14 +146,14 @@ export function usersDelta(
 		const n = index + 1;
 		const email = typeof row.email === 'string' ? row.email.trim() : '';
 		if (email === '') {
-			throw new AccessInputError(
+			throw new InputError(
 				`The Email of user ${n} is empty`,
 				'Email',
 				'Enter the email address of the user, or remove the row.',
 			);
 		}
 		if (!isValidEmail(email)) {
-			throw new AccessInputError(
+			throw new InputError(
 				`The Email "${email}" of user ${n} is not a valid email address`,
 				'Email',
 				'Enter one address per row, like name@example.com.',
@@ -170,7 +164,7 @@ export function usersDelta(
 		const previous = seen.get(key);
 		if (previous !== undefined) {
 			if (users[previous] !== role) {
-				throw new AccessInputError(
+				throw new InputError(
 					`The Email "${email}" is listed twice with different roles`,
 					'Email',
 					'Keep one row per user.',
@@ -202,7 +196,7 @@ export function buildAccessDelta(
 	if (rows.length > 0) delta.users = usersDelta(target, rows);
 	if (maxInheritedRole !== undefined && maxInheritedRole !== '') {
 		if (target === 'org') {
-			throw new AccessInputError(
+			throw new InputError(
 				'Organizations have no Max Inherited Role',
 				'Max Inherited Role',
 				'Remove the option; it applies to workspaces and documents only.',
@@ -211,7 +205,7 @@ export function buildAccessDelta(
 		delta.maxInheritedRole = parseMaxInheritedRole(maxInheritedRole);
 	}
 	if (delta.users === undefined && !('maxInheritedRole' in delta)) {
-		throw new AccessInputError(
+		throw new InputError(
 			'No access change was given',
 			'Users',
 			target === 'org'
@@ -234,18 +228,3 @@ export function accessItems(target: AccessTarget, listing: AccessListing): IData
 	if (listing.maxInheritedRole === undefined) return users.map((u) => ({ ...u }));
 	return users.map((u) => ({ ...u, maxInheritedRole: listing.maxInheritedRole }));
 }
-
-/** Hints for Grist's answers to `PATCH …/access`, by message. */
-export const ACCESS_HINTS: Array<[RegExp, string]> = [
-	[
-		/cannot update own permissions/i,
-		'The API key belongs to one of the users listed: Grist does not let an owner change or remove their own access (only a user who is not an owner may remove themselves). Remove that row, or use the key of another owner.',
-	],
-	[/Invalid email/i, 'Check the Email of every user row.'],
-	[/Invalid user role/i, 'Check the Role of every user row: Member is for organizations only.'],
-	[/Invalid maxInheritedRole/i, 'Choose Owners, Editors, Viewers or None for Max Inherited Role.'],
-	[
-		/too many pending invitations/i,
-		'Wait until invited users accept, or remove pending invitations in Grist.',
-	],
-];

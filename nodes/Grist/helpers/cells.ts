@@ -8,6 +8,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { InputError } from './errors';
+
 /** The base of a Grist column type: `DateTime:America/New_York` → `DateTime`, `Ref:People` → `Ref`. */
 export function baseType(columnType: string | undefined): string {
 	if (!columnType) return 'Any';
@@ -22,8 +24,12 @@ export function typeArgument(columnType: string | undefined): string | undefined
 	return colon === -1 ? undefined : columnType.slice(colon + 1);
 }
 
-/** A value that cannot be stored in a column of the given type. */
-export class CellValueError extends Error {
+/**
+ * A value that cannot be stored in a column of the given type: an InputError that keeps the
+ * value, the type and what was expected, which callers word into their own message (a
+ * condition's, a record field's); the field it is about is only known to them.
+ */
+export class CellValueError extends InputError {
 	constructor(
 		readonly value: unknown,
 		readonly columnType: string,

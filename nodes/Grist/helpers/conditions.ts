@@ -9,8 +9,8 @@
  * encoding (`sqlRecord`), so Simplify gives the same shapes as the equality path.
  */
 import { CellValueError, baseType, encodeCellValue } from './cells';
-import { FilterError, conditionValues, type SortRule } from './filters';
-import { attempt } from './schema';
+import { InputError, attempt } from './errors';
+import { conditionValues, type SortRule } from './filters';
 import { sqlToCellValue } from './sql';
 
 export type ConditionMatch =
@@ -128,7 +128,7 @@ function sqlValue(value: unknown, type: string, where: string): string | number 
 			error instanceof CellValueError
 				? `the value ${JSON.stringify(value)} does not fit a ${type} column (${error.expected})`
 				: (error as Error).message;
-		throw new FilterError(
+		throw new InputError(
 			`${where}: ${message}`,
 			'Conditions',
 			'Give a value of the column type: numbers, dates as 2024-01-31 (or an n8n date), true/false, references as row IDs.',
@@ -139,7 +139,7 @@ function sqlValue(value: unknown, type: string, where: string): string | number 
 		encoded === undefined ||
 		(encoded === null && value !== null && value !== '' && value !== undefined)
 	) {
-		throw new FilterError(
+		throw new InputError(
 			`${where}: the value ${JSON.stringify(value)} does not fit a ${type} column`,
 			'Conditions',
 		);
@@ -160,7 +160,7 @@ function conditionSql(
 ): string {
 	const column = String(c.column ?? '').trim();
 	if (column === '') {
-		throw new FilterError(
+		throw new InputError(
 			`Condition ${index + 1} has no column`,
 			'Conditions',
 			'Pick a column for every condition or remove it.',
@@ -168,7 +168,7 @@ function conditionSql(
 	}
 	const type = column === 'id' ? 'Int' : types[column];
 	if (type === undefined) {
-		throw new FilterError(
+		throw new InputError(
 			`Condition ${index + 1}: the table has no column "${column}"`,
 			'Conditions',
 			`Use a column ID (not its label). The table's columns are: ${Object.keys(types)
@@ -179,7 +179,7 @@ function conditionSql(
 	const match = (c.match || 'anyOf') as ConditionMatch;
 	const label = LABELS[match];
 	if (label === undefined) {
-		throw new FilterError(
+		throw new InputError(
 			`Condition ${index + 1}: "${match}" is not a condition`,
 			'Conditions',
 			`Use one of: ${Object.values(LABELS).join(', ')}.`,
@@ -192,10 +192,10 @@ function conditionSql(
 	const isNumber = NUMBER_TYPES.has(base) || column === 'id';
 	const isText = TEXT_TYPES.has(base);
 	const refuse = (what: string): never => {
-		throw new FilterError(`${where}: not available for a ${type} column`, 'Conditions', what);
+		throw new InputError(`${where}: not available for a ${type} column`, 'Conditions', what);
 	};
 	if ((match === 'isEmpty' || match === 'isNotEmpty') && column === 'id') {
-		throw new FilterError(
+		throw new InputError(
 			`${where}: the row ID (id) is never empty`,
 			'Conditions',
 			'Pick another column, or remove the condition.',
@@ -210,14 +210,14 @@ function conditionSql(
 	const values = conditionValues(c.values);
 	const first = (): string | number | null => {
 		if (values.length !== 1) {
-			throw new FilterError(
+			throw new InputError(
 				`${where}: give exactly one value, not ${values.length}`,
 				'Conditions',
 				'Give one value in Values (a JSON array only for Is One Of / Is None Of).',
 			);
 		}
 		if (values[0] === '' && !isText) {
-			throw new FilterError(
+			throw new InputError(
 				`${where}: the value is empty`,
 				'Conditions',
 				'Give a value, or use Is Empty.',
@@ -242,7 +242,7 @@ function conditionSql(
 					? values.filter((v) => v !== '')
 					: [values.length === 1 ? values[0] : refuse('Give one value.')];
 			if (list.length === 0)
-				throw new FilterError(
+				throw new InputError(
 					`${where}: no value given`,
 					'Conditions',
 					'Give one or more values, or use Is Empty.',
@@ -289,7 +289,7 @@ function conditionSql(
 			const low = first();
 			const highRaw = c.value2;
 			if (highRaw === undefined || highRaw === null || highRaw === '') {
-				throw new FilterError(
+				throw new InputError(
 					`${where}: the upper bound (To) is empty`,
 					'Conditions',
 					'Give both bounds: Values is the lower bound, To the upper one (both included).',
@@ -345,21 +345,21 @@ function orderSql(
 	rules.forEach((rule, index) => {
 		const column = String(rule.column ?? '').trim();
 		if (column === '')
-			throw new FilterError(
+			throw new InputError(
 				`Sort rule ${index + 1} has no column`,
 				'Sort',
 				'Pick a column for every sort rule or remove it.',
 			);
 		const type = column === 'id' ? 'Int' : types[column];
 		if (type === undefined) {
-			throw new FilterError(
+			throw new InputError(
 				`Cannot sort by column "${column}": the table has no such column`,
 				'Sort',
 				`Pick a column of the table in Sort.`,
 			);
 		}
 		if (rule.naturalSort) {
-			throw new FilterError(
+			throw new InputError(
 				`Sort rule ${index + 1} (${column}): Natural Sort is not available with these conditions`,
 				'Sort',
 				"Turn off Natural Sort, or use only Is One Of / Is Empty conditions combined with AND (they use Grist's own sort).",

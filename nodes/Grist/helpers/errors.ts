@@ -1,7 +1,32 @@
 /**
- * Pure helpers that turn a Grist error answer into a message and a hint that says what to do.
- * The API key is never part of any of these texts.
+ * Pure helpers that turn a Grist error answer into a message and a hint that says what to do,
+ * and the one error type of bad input found before any request. The API key is never part of
+ * any of these texts.
  */
+
+/**
+ * Input the node cannot use, found before any request: the message, the field it is about (as
+ * the user sees it: `Filters`, `Columns (column 2): Type`) and what to do. nodes/Grist/errors.ts
+ * turns it into a NodeOperationError with the hint as description.
+ */
+export class InputError extends Error {
+	constructor(
+		message: string,
+		readonly field?: string,
+		readonly hint?: string,
+	) {
+		super(message);
+	}
+}
+
+/** Runs `fn`, returning its value or the error it threw (so callers throw outside a catch). */
+export function attempt<T>(fn: () => T): { value: T; error?: undefined } | { error: Error } {
+	try {
+		return { value: fn() };
+	} catch (error) {
+		return { error: error as Error };
+	}
+}
 
 export interface GristErrorBody {
 	error?: string;
@@ -363,16 +388,4 @@ export function errorHint(status: number, message: string, request: FailedReques
 export function redact(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return text;
 	return text.split(secret).join('***');
-}
-
-/**
- * Sets the description (hint) of a NodeApiError whose Grist message matches one of `hints`,
- * keeping Grist's own message; returns the error to re-throw.
- */
-export function withHint(error: unknown, hints: Array<[RegExp, string]>): unknown {
-	const message = (error as Error | undefined)?.message ?? '';
-	const hint = hints.find(([re]) => re.test(message));
-	if (hint && error && typeof error === 'object')
-		(error as { description?: string }).description = hint[1];
-	return error;
 }

@@ -4,19 +4,12 @@
  * a sort builder with Grist's real options (`naturalSort`, `emptyLast`, `orderByChoice`).
  */
 import { CellValueError, baseType, encodeCellValue } from './cells';
+import { InputError } from './errors';
 
 export type GristFilter = Record<string, unknown[]>;
 
-/** Bad filter or sort input; `field` names the parameter, for the error shown to the user. */
-export class FilterError extends Error {
-	constructor(
-		message: string,
-		readonly field: string,
-		readonly hint?: string,
-	) {
-		super(message);
-	}
-}
+/** Kept until parameters.ts imports InputError: bad filter or sort input is an InputError. */
+export { InputError as FilterError } from './errors';
 
 /** How a builder condition matches: the cell equals one of the values (the default), or is empty. */
 export type FilterMatch = 'anyOf' | 'isEmpty';
@@ -103,7 +96,7 @@ export function buildFilter(
 	conditions.forEach((condition, index) => {
 		const column = String(condition.column ?? '').trim();
 		if (column === '') {
-			throw new FilterError(
+			throw new InputError(
 				`Filter condition ${index + 1} has no column`,
 				'Filters',
 				'Pick a column for every condition or remove it.',
@@ -112,7 +105,7 @@ export function buildFilter(
 		const type = column === 'id' ? 'Int' : columnTypes[column];
 		if (condition.match === 'isEmpty') {
 			if (column === 'id') {
-				throw new FilterError(
+				throw new InputError(
 					`Filter condition ${index + 1}: the row ID (id) is never empty`,
 					'Filters',
 					'Pick another column, or remove the condition.',
@@ -124,7 +117,7 @@ export function buildFilter(
 		const values = conditionValues(condition.values).map((v) => {
 			const encoded = tryEncode(v, type);
 			if (encoded.error) {
-				throw new FilterError(`Filter on column "${column}": ${encoded.error.message}`, 'Filters');
+				throw new InputError(`Filter on column "${column}": ${encoded.error.message}`, 'Filters');
 			}
 			return encoded.value;
 		});
@@ -133,7 +126,7 @@ export function buildFilter(
 	return filter;
 }
 
-/** Parses a raw JSON filter `{"col": [v1, v2]}`; throws FilterError for anything Grist would reject. */
+/** Parses a raw JSON filter `{"col": [v1, v2]}`; throws an InputError for anything Grist would reject. */
 export function parseJsonFilter(input: unknown, field = 'Filter (JSON)'): GristFilter {
 	let value: unknown = input;
 	if (typeof input === 'string') {
@@ -146,7 +139,7 @@ export function parseJsonFilter(input: unknown, field = 'Filter (JSON)'): GristF
 			syntaxError = (error as Error).message;
 		}
 		if (syntaxError !== undefined) {
-			throw new FilterError(
+			throw new InputError(
 				`The ${field} is not valid JSON: ${syntaxError}`,
 				field,
 				'Write an object whose keys are column IDs and whose values are arrays, e.g. {"Status": ["Open", "Done"], "Age": [30]}.',
@@ -155,7 +148,7 @@ export function parseJsonFilter(input: unknown, field = 'Filter (JSON)'): GristF
 	}
 	if (value === null || value === undefined) return {};
 	if (typeof value !== 'object' || Array.isArray(value)) {
-		throw new FilterError(
+		throw new InputError(
 			`The ${field} must be a JSON object, e.g. {"Status": ["Open"]}`,
 			field,
 			'Keys are column IDs, values are arrays of the values to match.',
@@ -164,7 +157,7 @@ export function parseJsonFilter(input: unknown, field = 'Filter (JSON)'): GristF
 	const out: GristFilter = {};
 	for (const [key, values] of Object.entries(value as Record<string, unknown>)) {
 		if (!Array.isArray(values)) {
-			throw new FilterError(
+			throw new InputError(
 				`The ${field} value for column "${key}" must be an array, e.g. {"${key}": [${JSON.stringify(values) ?? 'null'}]}`,
 				field,
 			);
@@ -188,7 +181,7 @@ export function buildSort(rules: SortRule[]): string {
 		.map((rule, index) => {
 			const column = String(rule.column ?? '').trim();
 			if (column === '') {
-				throw new FilterError(
+				throw new InputError(
 					`Sort rule ${index + 1} has no column`,
 					'Sort',
 					'Pick a column for every sort rule or remove it.',

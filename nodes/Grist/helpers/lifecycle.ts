@@ -2,6 +2,7 @@
  * Pure helpers of the document lifecycle operations: a document's URL, the backup's file name,
  * the checks on user actions given as JSON (Apply Actions) and the file name an import sends.
  */
+import { InputError } from './errors';
 
 /** The address of a document in Grist's web app (`<server>/doc/<id>`, which Grist redirects). */
 export function documentUrl(serverBase: string, docId: string): string {
@@ -20,21 +21,20 @@ export function backupFileName(
 	return `${docId}.grist`;
 }
 
-export class UserActionsError extends Error {}
-
+const FIELD = 'User Actions (JSON)';
 const EXAMPLE = '[["AddRecord", "Table1", null, {"A": 1}]]';
 
 /**
  * Grist user actions from a JSON text or value: a non-empty list of lists, each starting with the
  * action's name (e.g. `["RemoveTable", "Old"]`). A single action (a list starting with a name)
- * is taken as a list of one. Throws UserActionsError saying which action is wrong.
+ * is taken as a list of one. Throws an InputError saying which action is wrong.
  */
 export function parseUserActions(raw: unknown): unknown[][] {
 	let value = raw;
 	if (typeof raw === 'string') {
 		const text = raw.trim();
 		if (text === '')
-			throw new UserActionsError(`it is empty. Enter a list of actions, e.g. ${EXAMPLE}`);
+			throw new InputError(`it is empty. Enter a list of actions, e.g. ${EXAMPLE}`, FIELD);
 		let problem: string | undefined;
 		try {
 			value = JSON.parse(text);
@@ -42,19 +42,21 @@ export function parseUserActions(raw: unknown): unknown[][] {
 			problem = (error as Error).message;
 		}
 		if (problem !== undefined)
-			throw new UserActionsError(
+			throw new InputError(
 				`it is not valid JSON (${problem}). Enter a list of actions, e.g. ${EXAMPLE}`,
+				FIELD,
 			);
 	}
 	if (!Array.isArray(value))
-		throw new UserActionsError(`it is not a list of actions. Enter e.g. ${EXAMPLE}`);
+		throw new InputError(`it is not a list of actions. Enter e.g. ${EXAMPLE}`, FIELD);
 	if (value.length > 0 && typeof value[0] === 'string') value = [value];
 	const list = value as unknown[];
-	if (list.length === 0) throw new UserActionsError(`the list is empty. Enter e.g. ${EXAMPLE}`);
+	if (list.length === 0) throw new InputError(`the list is empty. Enter e.g. ${EXAMPLE}`, FIELD);
 	list.forEach((action, i) => {
 		if (!Array.isArray(action) || typeof action[0] !== 'string' || action[0].trim() === '') {
-			throw new UserActionsError(
+			throw new InputError(
 				`action ${i + 1} (${JSON.stringify(action)?.slice(0, 80)}) is not a list that starts with the action's name, e.g. ["UpdateRecord", "Table1", 1, {"A": 2}]`,
+				FIELD,
 			);
 		}
 	});

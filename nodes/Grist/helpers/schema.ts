@@ -2,24 +2,14 @@
  * Tables and columns as n8n users describe them ⇄ Grist's column specs (reference §7): the type
  * (with a DateTime's time zone, a Ref/RefList's table), choices (into `widgetOptions`), the
  * formula (a formula column, or a data column with a default formula), and checks Grist would
- * not make (it silently renames a duplicate or malformed ID): every problem is a SchemaInputError
+ * not make (it silently renames a duplicate or malformed ID): every problem is an InputError
  * naming the field.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { baseType, typeArgument } from './cells';
 import { parseWidgetOptions } from './columns';
-
-/** Bad table or column input; `field` names the parameter. */
-export class SchemaInputError extends Error {
-	constructor(
-		message: string,
-		readonly field: string,
-		readonly hint?: string,
-	) {
-		super(message);
-	}
-}
+import { InputError, attempt } from './errors';
 
 /** Grist's column types (the base, before a `:`). */
 export const COLUMN_TYPES = [
@@ -56,15 +46,6 @@ export interface ColumnInput {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set(['id', 'manualSort']);
 
-/** Runs `fn`, returning its value or the error it threw (so callers throw outside a catch). */
-export function attempt<T>(fn: () => T): { value: T; error?: undefined } | { error: Error } {
-	try {
-		return { value: fn() };
-	} catch (error) {
-		return { error: error as Error };
-	}
-}
-
 function text(value: unknown): string {
 	if (value === undefined || value === null) return '';
 	return String(value).trim();
@@ -73,28 +54,28 @@ function text(value: unknown): string {
 /** Checks a table or column ID as Grist would keep it (else Grist silently changes it). */
 export function checkIdentifier(id: string, what: 'table' | 'column', field: string): string {
 	if (id === '') {
-		throw new SchemaInputError(
+		throw new InputError(
 			`The ${what} ID is empty`,
 			field,
 			`Enter a ${what} ID: letters, digits and _, not starting with a digit.`,
 		);
 	}
 	if (!IDENT.test(id)) {
-		throw new SchemaInputError(
+		throw new InputError(
 			`The ${what} ID "${id}" is not valid: use letters, digits and _, not starting with a digit`,
 			field,
 			`Grist would change it to something else. Put a readable name with spaces in the Label.`,
 		);
 	}
 	if (what === 'column' && (RESERVED.has(id) || id.startsWith('gristHelper_'))) {
-		throw new SchemaInputError(
+		throw new InputError(
 			`The column ID "${id}" is reserved by Grist`,
 			field,
 			'Pick another column ID.',
 		);
 	}
 	if (what === 'table' && id.startsWith('_grist')) {
-		throw new SchemaInputError(
+		throw new InputError(
 			`The table ID "${id}" is reserved by Grist`,
 			field,
 			'Pick another table ID.',
@@ -105,7 +86,7 @@ export function checkIdentifier(id: string, what: 'table' | 'column', field: str
 
 /**
  * Choices: an array, a JSON array, or comma-separated text. Anything else (a JSON object, a
- * number) is a SchemaInputError: Grist's choices are a list of texts.
+ * number) is an InputError: Grist's choices are a list of texts.
  */
 export function parseChoices(raw: unknown, field = 'Choices'): string[] {
 	let list: unknown = raw;
@@ -115,7 +96,7 @@ export function parseChoices(raw: unknown, field = 'Choices'): string[] {
 		if (t.startsWith('[') || t.startsWith('{')) {
 			const parsed = attempt(() => JSON.parse(t) as unknown);
 			if (parsed.error) {
-				throw new SchemaInputError(
+				throw new InputError(
 					`The ${field} are not valid JSON: ${parsed.error.message}`,
 					field,
 					'Give the choices as a JSON array (["Open", "Done"]) or as text separated by commas.',
@@ -130,7 +111,7 @@ export function parseChoices(raw: unknown, field = 'Choices'): string[] {
 		}
 	}
 	if (!Array.isArray(list)) {
-		throw new SchemaInputError(
+		throw new InputError(
 			`The ${field} must be a list, not ${JSON.stringify(list)}`,
 			field,
 			'Give the choices as a JSON array (["Open", "Done"]) or as text separated by commas.',
@@ -139,7 +120,7 @@ export function parseChoices(raw: unknown, field = 'Choices'): string[] {
 	const out: string[] = [];
 	for (const v of list) {
 		if (typeof v !== 'string' && typeof v !== 'number') {
-			throw new SchemaInputError(
+			throw new InputError(
 				`The ${field} must be a list of texts; ${JSON.stringify(v)} is not a text`,
 				field,
 				'Give the choices as a JSON array of texts, e.g. ["Open", "Done"].',
@@ -166,10 +147,10 @@ function validTimeZone(tz: string): boolean {
  */
 export function composeType(input: ColumnInput, field = 'Type'): string {
 	const raw = text(input.type);
-	if (raw === '') throw new SchemaInputError('The Type is empty', field, 'Pick a column type.');
+	if (raw === '') throw new InputError('The Type is empty', field, 'Pick a column type.');
 	const base = baseType(raw);
 	if (!(COLUMN_TYPES as readonly string[]).includes(base)) {
-		throw new SchemaInputError(
+		throw new InputError(
 			`"${raw}" is not a Grist column type`,
 			field,
 			`Use one of: ${COLUMN_TYPES.join(', ')}.`,
@@ -179,7 +160,7 @@ export function composeType(input: ColumnInput, field = 'Type'): string {
 	if (base === 'DateTime') {
 		const tz = arg ?? (text(input.timezone) || 'UTC');
 		if (!validTimeZone(tz)) {
-			throw new SchemaInputError(
+			throw new InputError(
 				`"${tz}" is not a time zone`,
 				'Time Zone',
 				'Use an IANA time zone name, e.g. Europe/Paris or UTC.',
@@ -190,7 +171,7 @@ export function composeType(input: ColumnInput, field = 'Type'): string {
 	if (base === 'Ref' || base === 'RefList') {
 		const table = arg ?? text(input.refTable);
 		if (table === '') {
-			throw new SchemaInputError(
+			throw new InputError(
 				`A ${base} column needs the table it refers to`,
 				'Referenced Table',
 				'Pick the table whose rows the column refers to.',
@@ -200,7 +181,7 @@ export function composeType(input: ColumnInput, field = 'Type'): string {
 		return `${base}:${table}`;
 	}
 	if (arg !== undefined) {
-		throw new SchemaInputError(`"${raw}" is not a Grist column type`, field, `Use "${base}".`);
+		throw new InputError(`"${raw}" is not a Grist column type`, field, `Use "${base}".`);
 	}
 	return base;
 }
@@ -215,7 +196,7 @@ export function referencedTable(type: unknown): string | undefined {
 }
 
 /**
- * A SchemaInputError when `type` refers to a table that is not among `tables` (the document's
+ * An InputError when `type` refers to a table that is not among `tables` (the document's
  * table IDs): Grist accepts such a type and every cell becomes a broken reference.
  */
 export function checkReferencedTable(type: unknown, tables: Iterable<string>, field: string): void {
@@ -225,7 +206,7 @@ export function checkReferencedTable(type: unknown, tables: Iterable<string>, fi
 	if (known.includes(table)) return;
 	const kind = baseType(String(type)) === 'Ref' ? 'Reference' : 'Reference List';
 	const near = known.find((t) => t.toLowerCase() === table.toLowerCase());
-	throw new SchemaInputError(
+	throw new InputError(
 		`The table "${table}" does not exist in the document, so a ${kind} column to it would hold only broken references`,
 		field,
 		near !== undefined
@@ -255,7 +236,7 @@ export function columnFields(
 	const kind = text(input.formulaKind) || 'formula';
 	if (formula !== '') {
 		if (kind !== 'formula' && kind !== 'default') {
-			throw new SchemaInputError(
+			throw new InputError(
 				`"${kind}" is not a formula kind`,
 				'Formula Kind',
 				'Use "formula" (a formula column) or "default" (a data column whose formula fills new rows).',
@@ -270,7 +251,7 @@ export function columnFields(
 	if (input.choices !== undefined && input.choices !== null && input.choices !== '') {
 		const type = typeof fields.type === 'string' ? baseType(fields.type) : undefined;
 		if (type !== undefined && type !== 'Choice' && type !== 'ChoiceList') {
-			throw new SchemaInputError(
+			throw new InputError(
 				`Choices are for Choice and Choice List columns, not ${type}`,
 				'Choices',
 				'Remove the choices, or pick the type Choice or Choice List.',
@@ -302,7 +283,7 @@ export function columnSpecs(
 		const id = checkIdentifier(text(input.id), 'column', `${field} (column ${index + 1})`);
 		const before = seen.get(id.toLowerCase());
 		if (before !== undefined) {
-			throw new SchemaInputError(
+			throw new InputError(
 				`The column ID "${id}" is used twice (column ${index + 1} and ${before})`,
 				`${field} (column ${index + 1})`,
 				'Column IDs are unique in a table, ignoring upper and lower case. Pick another ID, or use Update to change an existing column.',
@@ -310,8 +291,8 @@ export function columnSpecs(
 		}
 		seen.set(id.toLowerCase(), `column ${index + 1}`);
 		const fields = attempt(() => columnFields(input));
-		if (fields.error instanceof SchemaInputError) {
-			throw new SchemaInputError(
+		if (fields.error instanceof InputError) {
+			throw new InputError(
 				`Column "${id}": ${fields.error.message}`,
 				`${field} (column ${index + 1}): ${fields.error.field}`,
 				fields.error.hint,

@@ -5,18 +5,7 @@
  * into what Get Many returns, where the column's type is known.
  */
 import { baseType, decodeCellValue } from './cells';
-import { attempt } from './schema';
-
-/** Bad SQL input; `field` names the parameter. */
-export class SqlInputError extends Error {
-	constructor(
-		message: string,
-		readonly field: string,
-		readonly hint?: string,
-	) {
-		super(message);
-	}
-}
+import { InputError, attempt } from './errors';
 
 /**
  * The statement with the same length, comments blanked out (spaces) and string / quoted
@@ -154,7 +143,7 @@ function toArg(value: unknown, position: number): SqlArg {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value))
-			throw new SqlInputError(
+			throw new InputError(
 				`Parameter ${position} is not a finite number`,
 				'Parameters',
 				'Give numbers, texts, true/false or null.',
@@ -164,13 +153,13 @@ function toArg(value: unknown, position: number): SqlArg {
 	if (typeof value === 'boolean') return value ? 1 : 0;
 	if (value instanceof Date) {
 		if (isNaN(value.getTime()))
-			throw new SqlInputError(`Parameter ${position} is an invalid date`, 'Parameters');
+			throw new InputError(`Parameter ${position} is an invalid date`, 'Parameters');
 		return value.getTime() / 1000;
 	}
 	const maybe = value as { toMillis?: () => number; isValid?: boolean };
 	if (typeof maybe.toMillis === 'function' && maybe.isValid !== false)
 		return maybe.toMillis() / 1000;
-	throw new SqlInputError(
+	throw new InputError(
 		`Parameter ${position} is ${Array.isArray(value) ? 'a list' : 'an object'}, not a single value`,
 		'Parameters',
 		'Each parameter is one value: a number, a text, true/false, null or a date (sent as epoch seconds, as Grist stores dates).',
@@ -179,7 +168,7 @@ function toArg(value: unknown, position: number): SqlArg {
 
 /**
  * The parameters: an array, a JSON array text, or empty. Booleans become 1/0 and dates epoch
- * seconds (Grist's storage). Anything else is a SqlInputError: values are bound, never spliced.
+ * seconds (Grist's storage). Anything else is an InputError: values are bound, never spliced.
  */
 export function parseSqlArgs(raw: unknown): SqlArg[] {
 	let list: unknown = raw;
@@ -189,7 +178,7 @@ export function parseSqlArgs(raw: unknown): SqlArg[] {
 		if (text === '') return [];
 		const parsed = attempt(() => JSON.parse(text) as unknown);
 		if (parsed.error) {
-			throw new SqlInputError(
+			throw new InputError(
 				`The Parameters are not a JSON array: ${parsed.error.message}`,
 				'Parameters',
 				'Give the values as a JSON array, e.g. ["Open", 10], or an expression returning an array.',
@@ -198,7 +187,7 @@ export function parseSqlArgs(raw: unknown): SqlArg[] {
 		list = parsed.value;
 	}
 	if (!Array.isArray(list)) {
-		throw new SqlInputError(
+		throw new InputError(
 			'The Parameters must be a list',
 			'Parameters',
 			'Give the values as a JSON array, e.g. ["Open", 10], one per ? in the query.',
@@ -222,10 +211,10 @@ export function normalizeSqlStatement(sql: string): string {
 /** Checks the statement and its parameters before the request. */
 export function checkSqlQuery(sql: string, args: SqlArg[]): void {
 	if (sql.trim() === '') {
-		throw new SqlInputError('The Query is empty', 'Query', 'Enter a SELECT statement.');
+		throw new InputError('The Query is empty', 'Query', 'Enter a SELECT statement.');
 	}
 	if (!isSelectStatement(sql)) {
-		throw new SqlInputError(
+		throw new InputError(
 			'Only SELECT statements can be run: Grist refuses others',
 			'Query',
 			'SQL is read-only in Grist. To change data, use the Record operations.',
@@ -233,7 +222,7 @@ export function checkSqlQuery(sql: string, args: SqlArg[]): void {
 	}
 	const second = secondStatementAt(sql);
 	if (second !== -1) {
-		throw new SqlInputError(
+		throw new InputError(
 			`The Query holds more than one statement (a ; at character ${second + 1} is followed by more SQL): Grist runs a single SELECT`,
 			'Query',
 			'Keep one SELECT statement: remove the ; and what follows it (a single ; at the very end is fine). To change data, use the Record operations.',
@@ -241,7 +230,7 @@ export function checkSqlQuery(sql: string, args: SqlArg[]): void {
 	}
 	const main = mainStatementAfterWith(sql);
 	if (main !== undefined && main !== 'select' && main !== 'values') {
-		throw new SqlInputError(
+		throw new InputError(
 			`The statement after WITH is ${/^[aeiou]/.test(main) ? 'an' : 'a'} ${main.toUpperCase()}, not a SELECT: only SELECT statements can be run`,
 			'Query',
 			'SQL is read-only in Grist: after WITH … AS (…) write a SELECT. To change data, use the Record operations.',
@@ -249,7 +238,7 @@ export function checkSqlQuery(sql: string, args: SqlArg[]): void {
 	}
 	const placeholders = countPlaceholders(sql);
 	if (placeholders !== args.length) {
-		throw new SqlInputError(
+		throw new InputError(
 			`The query has ${placeholders} placeholder${placeholders === 1 ? '' : 's'} (?) but ${args.length} parameter${args.length === 1 ? ' was' : 's were'} given`,
 			'Parameters',
 			'Give one parameter per ? in the query, in order.',

@@ -2,6 +2,7 @@
  * Pure URL helpers: the Server URL a user pastes, API paths built from encoded segments,
  * the org key the server can resolve, and the regexes of the pickers' By URL modes.
  */
+import { InputError } from './errors';
 
 export interface GristServer {
 	/** `https://host` (scheme + host + port), no trailing slash. */
@@ -13,8 +14,6 @@ export interface GristServer {
 	/** The host name, lower case, without port. */
 	hostname: string;
 }
-
-export class ServerUrlError extends Error {}
 
 const SAAS_DOMAIN = 'getgrist.com';
 
@@ -33,25 +32,29 @@ export function credentialServerUrl(credentials: { url?: unknown }): string {
 export function normalizeServerUrl(raw: unknown): GristServer {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	if (text === '') {
-		throw new ServerUrlError(
+		throw new InputError(
 			'The Server URL in the Grist credential is empty. Enter your site address, e.g. https://docs.getgrist.com',
+			'Server URL',
 		);
 	}
 	const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
 	const url = parseUrl(withScheme);
 	if (!url) {
-		throw new ServerUrlError(
+		throw new InputError(
 			`The Server URL "${text}" is not a valid URL. Use your site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM`,
+			'Server URL',
 		);
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new ServerUrlError(
+		throw new InputError(
 			`The Server URL must start with https:// (or http:// for a local server), not "${url.protocol}"`,
+			'Server URL',
 		);
 	}
 	if (url.username || url.password) {
-		throw new ServerUrlError(
+		throw new InputError(
 			'The Server URL must not contain a user name or password: put the API key in the API Key field',
+			'Server URL',
 		);
 	}
 	const origin = `${url.protocol}//${url.host}`.toLowerCase();
@@ -88,7 +91,8 @@ export function saasTeamFromHost(hostname: string): string | undefined {
 	return sub;
 }
 
-export class PathSegmentError extends Error {}
+/** What to do about an ID that cannot be a path segment. */
+const PICK_ID = 'Pick the value from the list, or enter a valid ID.';
 
 /**
  * Encodes one path segment. `/`, `?`, `#` and `%` are percent-encoded; `.` and `..` (also written
@@ -98,10 +102,10 @@ export class PathSegmentError extends Error {}
 export function encodeSegment(value: string | number, label = 'value'): string {
 	const text = typeof value === 'number' ? String(value) : String(value ?? '').trim();
 	if (text === '') {
-		throw new PathSegmentError(`The ${label} is empty`);
+		throw new InputError(`The ${label} is empty`, label, PICK_ID);
 	}
 	if (/^(\.|%2e){1,2}$/i.test(text)) {
-		throw new PathSegmentError(`The ${label} "${text}" is not valid`);
+		throw new InputError(`The ${label} "${text}" is not valid`, label, PICK_ID);
 	}
 	return encodeURIComponent(text);
 }

@@ -7,12 +7,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ACCESS_HINTS, type AccessListing } from '../helpers/access';
+import type { AccessListing } from '../helpers/access';
 import type { GristRecord } from '../helpers/cells';
 import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/columns';
-import { withHint } from '../helpers/errors';
+import { toNodeError } from '../errors';
+import { withHint } from '../helpers/hints';
 import { sqlIdList } from '../helpers/references';
-import { PathSegmentError, apiPath, siteOrgKey } from '../helpers/url';
+import { apiPath, siteOrgKey } from '../helpers/url';
 import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
 import type { BinaryResponse, GristClient, StreamResponse } from './index';
 
@@ -23,9 +24,7 @@ export function buildPath(client: GristClient, ...parts: Segment[]): string {
 	try {
 		return apiPath(...parts);
 	} catch (error) {
-		throw new NodeOperationError(client.getNode(), (error as PathSegmentError).message, {
-			description: 'Pick the value from the list, or enter a valid ID.',
-		});
+		throw toNodeError(client.getNode(), error);
 	}
 }
 
@@ -512,7 +511,7 @@ export async function updateAccess(
 	try {
 		await client.request({ method: 'PATCH', ...accessPath(client, scope), body, itemIndex });
 	} catch (error) {
-		throw withHint(error, ACCESS_HINTS);
+		throw withHint(error, 'access.update');
 	}
 }
 

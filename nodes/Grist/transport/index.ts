@@ -24,6 +24,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { toNodeError } from '../errors';
 import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
 import {
 	OAUTH_FORBIDDEN_HINT,
@@ -43,12 +44,7 @@ import {
 	writeMayHaveApplied,
 	type RetryPolicy,
 } from '../helpers/retry';
-import {
-	ServerUrlError,
-	credentialServerUrl,
-	normalizeServerUrl,
-	type GristServer,
-} from '../helpers/url';
+import { credentialServerUrl, normalizeServerUrl, type GristServer } from '../helpers/url';
 
 export type GristContext =
 	| IExecuteFunctions
@@ -132,8 +128,8 @@ export class GristClient {
 		try {
 			server = normalizeServerUrl(credentialServerUrl(credentials));
 		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
-				description: 'Fix the Server URL field of the Grist credential.',
+			throw toNodeError(ctx.getNode(), error, {
+				hint: 'Fix the Server URL field of the Grist credential.',
 			});
 		}
 		return new GristClient(
@@ -158,8 +154,8 @@ export class GristClient {
 		try {
 			server = normalizeServerUrl(credentialServerUrl(credentials));
 		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
-				description: 'Fix the Server URL field of the Grist OAuth2 credential.',
+			throw toNodeError(ctx.getNode(), error, {
+				hint: 'Fix the Server URL field of the Grist OAuth2 credential.',
 			});
 		}
 		const auth: Auth = {
@@ -442,5 +438,3 @@ export function fileNameFromDisposition(header: string | undefined): string | un
 	if (!plain) return undefined;
 	return (plain[2] ?? plain[1]).trim();
 }
-
-export { ServerUrlError };

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
@@ -154,7 +155,12 @@ export async function execute(
 		try {
 			ids = await uploadAttachments(client, docId, form, itemIndex);
 		} catch (error) {
-			throw explainUploadError(error, totalBytes);
+			// The statuses an upload can meet get what to do (the size of the files for a 413).
+			throw toNodeError(this.getNode(), error, {
+				itemIndex,
+				scope: 'attachment.upload',
+				values: { size: formatBytes(totalBytes) },
+			});
 		}
 		if (
 			!Array.isArray(ids) ||
@@ -365,21 +371,6 @@ async function readCell(
 function fileNameOf(meta: IBinaryData, property: string): string {
 	if (meta.fileName && meta.fileName.trim() !== '') return meta.fileName;
 	return meta.fileExtension ? `${property}.${meta.fileExtension}` : property;
-}
-
-/** Adds what to do to the transport's error for the statuses an upload can meet. */
-function explainUploadError(error: unknown, totalBytes: number): unknown {
-	if (!(error instanceof NodeApiError)) return error;
-	const size = formatBytes(totalBytes);
-	if (error.httpCode === '413') {
-		error.description = /Exceeded attachments limit/i.test(error.message)
-			? 'The document has reached the total size of attachments its plan allows. Remove unused attachments in Grist (Raw Data → attachments) or upgrade the plan.'
-			: `The files of this item (${size}) are larger than the Grist server accepts for attachments. Self-hosted Grist sets the limit with GRIST_MAX_UPLOAD_ATTACHMENT_MB (a proxy in front of it, e.g. nginx client_max_body_size, may set a lower one); on getgrist.com it depends on the plan. Upload smaller files or ask the server's admin to raise the limit.`;
-	} else if (error.httpCode === '403') {
-		error.description =
-			`${error.description ?? ''} Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.`.trim();
-	}
-	return error;
 }
 
 /** Adds the ids of the files already uploaded to the error of the cell write. */

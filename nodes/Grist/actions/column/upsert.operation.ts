@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { SchemaInputError, attempt, checkIdentifier, columnFields } from '../../helpers/schema';
+import { InputError, attempt } from '../../helpers/errors';
+import { checkIdentifier, columnFields } from '../../helpers/schema';
 import { readTarget } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
@@ -102,7 +103,7 @@ export async function execute(
 			const field = `Columns (column ${index + 1})`;
 			const id = checkIdentifier(String(input.id ?? '').trim(), 'column', field);
 			if (seen.has(id.toLowerCase())) {
-				throw new SchemaInputError(
+				throw new InputError(
 					`The column ID "${id}" is listed twice`,
 					field,
 					'List each column once.',
@@ -116,8 +117,8 @@ export async function execute(
 					currentWidgetOptions: current?.widgetOptions,
 				}),
 			);
-			if (built.error instanceof SchemaInputError) {
-				throw new SchemaInputError(
+			if (built.error instanceof InputError) {
+				throw new InputError(
 					`Column "${id}": ${built.error.message}`,
 					`${field}: ${built.error.field}`,
 					built.error.hint,

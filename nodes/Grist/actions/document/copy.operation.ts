@@ -5,7 +5,7 @@ import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { copyDocument, getDocument } from '../../transport/api';
 import { documentIdValue, requiredName, workspaceIdValue } from '../../parameters';
-import { withHint } from '../../helpers/errors';
+import { withHint } from '../../helpers/hints';
 import { documentLocator, workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -80,16 +80,7 @@ export async function execute(
 				itemIndex,
 			);
 		} catch (error) {
-			throw withHint(error, [
-				[
-					/access denied|workspace not found/i,
-					`Check the Destination Workspace (${wid}): it must exist and you need the Editor or Owner role there.`,
-				],
-				[
-					/Insufficient access to document/i,
-					'Copying needs the right to read the whole document (access rules may hide parts of it from you).',
-				],
-			]);
+			throw withHint(error, 'document.copy', { workspace: wid });
 		}
 		return await getDocument(client, newId, itemIndex);
 	});

@@ -17,7 +17,7 @@ import {
 	importDocument,
 } from '../../transport/api';
 import { workspaceIdValue } from '../../parameters';
-import { withHint } from '../../helpers/errors';
+import { withHint, type HintValues } from '../../helpers/hints';
 import { documentUrl, importFileName, importedDocumentName } from '../../helpers/lifecycle';
 import { workspaceLocator } from '../common.descriptions';
 
@@ -146,28 +146,19 @@ export async function execute(
 			fileName,
 		);
 		if (documentName !== '') form.append('documentName', documentName);
-		const hints: Array<[RegExp, string]> = [
-			[
-				/Failed to parse|not supported|could not be/i,
-				`Grist could not read the file "${fileName}" of the binary field "${property}". It reads CSV, TSV, XLSX, JSON and .grist files; check the file and its extension.`,
-			],
-			[
-				/access denied|workspace not found/i,
-				`Check the Workspace (${wid}): it must exist and you need the Editor or Owner role there.`,
-			],
-		];
+		const hints: HintValues = { fileName, binaryProperty: property, workspace: wid };
 		// the documents the workspace holds before: only a document added since can be removed
 		let before: Set<string>;
 		try {
 			before = new Set(workspaceDocs(await getWorkspace(client, wid, itemIndex)).map((d) => d.id));
 		} catch (error) {
-			throw withHint(error, hints);
+			throw withHint(error, 'document.importFile', hints);
 		}
 		let created: { id: string; title?: string };
 		try {
 			created = await importDocument(client, wid, form, itemIndex);
 		} catch (error) {
-			const failure = withHint(error, hints);
+			const failure = withHint(error, 'document.importFile', hints);
 			const note = await removeFailedImport(
 				client,
 				wid,

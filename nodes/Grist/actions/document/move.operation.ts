@@ -5,7 +5,7 @@ import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getDocument, moveDocument } from '../../transport/api';
 import { documentIdValue, workspaceIdValue } from '../../parameters';
-import { withHint } from '../../helpers/errors';
+import { withHint } from '../../helpers/hints';
 import { documentLocator, workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -40,12 +40,7 @@ export async function execute(
 		try {
 			await moveDocument(client, docId, wid, itemIndex);
 		} catch (error) {
-			throw withHint(error, [
-				[
-					/already in destination workspace/i,
-					`The Destination Workspace (${wid}) is the workspace the document is already in. Pick another workspace.`,
-				],
-			]);
+			throw withHint(error, 'document.move', { workspace: wid });
 		}
 		return await getDocument(client, docId, itemIndex);
 	});

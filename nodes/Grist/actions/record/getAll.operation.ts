@@ -9,9 +9,10 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { simplifyRecord, type GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
-import { withHint } from '../../helpers/errors';
-import { FilterError, type SortRule } from '../../helpers/filters';
-import { attempt } from '../../helpers/schema';
+import { InputError, attempt } from '../../helpers/errors';
+import type { SortRule } from '../../helpers/filters';
+import { withHint } from '../../helpers/hints';
+import { toNodeError } from '../../errors';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { readLimit, readQuery, readTarget } from '../../parameters';
@@ -151,17 +152,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const SQL_HINTS: Array<[RegExp, string]> = [
-	[
-		/insufficient document access/i,
-		"These conditions run as an SQL query, and Grist runs SQL only for users who may read the whole document (access rules hide part of it from this API key). Use only Is One Of and Is Empty conditions combined with AND (Grist's record filter), or ask an owner for full read access.",
-	],
-	[
-		/slow statement|database interrupt/i,
-		'The search took longer than Grist allows SQL (GRIST_SQL_TIMEOUT_MSEC, 1 s by default). Narrow it with more conditions or a Limit.',
-	],
-];
-
 /** The conditions as one parameterised SELECT on /sql, rows in /records' encoding. */
 async function searchWithSql(
 	this: IExecuteFunctions,
@@ -204,22 +194,19 @@ async function searchWithSql(
 	);
 	if (built.error) {
 		const error = built.error;
-		if (!(error instanceof FilterError)) throw error;
-		throw new NodeOperationError(
-			this.getNode(),
-			`${error.message} (${error.field}, item ${itemIndex})`,
-			{
-				itemIndex,
-				description: error.hint ?? `Fix the ${error.field} field.`,
-			},
-		);
+		if (!(error instanceof InputError)) throw error;
+		throw toNodeError(this.getNode(), error, {
+			itemIndex,
+			where: 'field',
+			hint: `Fix the ${error.field} field.`,
+		});
 	}
 	const query = built.value;
 	let rows;
 	try {
 		rows = await runSql(client, target.docId, query.sql, query.args, undefined, itemIndex);
 	} catch (error) {
-		throw withHint(error, SQL_HINTS);
+		throw withHint(error, 'record.conditions');
 	}
 	return rows.map((row) => sqlRecord(row, types, input.includeHidden));
 }

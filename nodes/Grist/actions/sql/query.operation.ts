@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { withHint } from '../../helpers/errors';
+import { toNodeError } from '../../errors';
+import { InputError, attempt } from '../../helpers/errors';
+import { withHint } from '../../helpers/hints';
 import {
-	SqlInputError,
 	checkSqlQuery,
 	decodeSqlValue,
 	normalizeSqlStatement,
@@ -16,7 +17,6 @@ import {
 	referencedTables,
 	resultColumnTypes,
 } from '../../helpers/sql';
-import { attempt } from '../../helpers/schema';
 import { documentIdValue } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { fetchColumns, fetchTables, runSql } from '../../transport/api';
@@ -78,25 +78,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const SQL_HINTS: Array<[RegExp, string]> = [
-	[
-		/insufficient document access/i,
-		'SQL needs read access to the whole document: the user of the API key must be allowed to read every table and column (access rules that hide any part of the document refuse SQL). Use Record → Get Many instead.',
-	],
-	[
-		/only select statements/i,
-		'Grist runs only SELECT statements (SQL is read-only). To change data, use the Record operations.',
-	],
-	[
-		/slow statement|database interrupt/i,
-		"The statement ran longer than the timeout (Grist allows at most GRIST_SQL_TIMEOUT_MSEC, 1000 ms by default). Narrow it with WHERE or LIMIT, or raise the server's limit.",
-	],
-	[
-		/SQLITE_|no such|syntax error/i,
-		'SQLite rejected the statement. Table and column IDs are case-sensitive (Table → Get Many with Include Columns lists them); Grist stores dates as epoch seconds, toggles as 0/1 and lists as JSON text.',
-	],
-];
-
 /** POST /api/docs/{doc}/sql: one output item per result row. */
 export async function execute(
 	this: IExecuteFunctions,
@@ -117,13 +98,8 @@ export async function execute(
 			return list;
 		});
 		if (checked.error) {
-			const error = checked.error;
-			if (!(error instanceof SqlInputError)) throw error;
-			throw new NodeOperationError(
-				this.getNode(),
-				`${error.message} (${error.field}, item ${itemIndex})`,
-				{ itemIndex, description: error.hint },
-			);
+			if (!(checked.error instanceof InputError)) throw checked.error;
+			throw toNodeError(this.getNode(), checked.error, { itemIndex, where: 'field' });
 		}
 		const args = checked.value;
 		if (client.isOAuth) {
@@ -149,7 +125,7 @@ export async function execute(
 		try {
 			rows = await runSql(client, docId, normalizeSqlStatement(sql), args, timeout, itemIndex);
 		} catch (error) {
-			throw withHint(error, SQL_HINTS);
+			throw withHint(error, 'sql.query');
 		}
 		if (options.decode === false || rows.length === 0) return rows as IDataObject[];
 		const referenced = referencedTables(sql);

@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { SchemaInputError, checkIdentifier, columnSpecs } from '../../helpers/schema';
+import { InputError } from '../../helpers/errors';
+import { checkIdentifier, columnSpecs } from '../../helpers/schema';
 import { documentIdValue } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { TableCache, createTables } from '../../transport/api';
@@ -60,7 +61,7 @@ export async function execute(
 		);
 		const inputs = readColumnInputs.call(this, itemIndex);
 		if (inputs.length === 0) {
-			throw new SchemaInputError(
+			throw new InputError(
 				'A new table needs at least one column',
 				'Columns',
 				'Add a column under Columns (Grist refuses a table without columns).',

@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { attempt, checkIdentifier } from '../../helpers/schema';
+import { attempt } from '../../helpers/errors';
+import { checkIdentifier } from '../../helpers/schema';
 import { readTarget } from '../../parameters';
 import type { GristClient } from '../../transport';
 import { updateTables } from '../../transport/api';

@@ -10,7 +10,7 @@ import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { createWebhooks } from '../../transport/api';
 import { documentIdValue, tableIdValue } from '../../parameters';
-import { withHint } from '../../helpers/errors';
+import { withHint } from '../../helpers/hints';
 import { eventTypesOf } from '../../helpers/webhook-items';
 import { columnIdList, type WebhookFields } from '../../helpers/webhooks';
 import { documentLocator, tableLocator } from '../common.descriptions';
@@ -160,13 +160,7 @@ export async function execute(
 		try {
 			[id] = await createWebhooks(client, docId, [fields], itemIndex);
 		} catch (error) {
-			throw withHint(error, [
-				[
-					/Provided url is forbidden/i,
-					`Grist may not call "${url}": on getgrist.com it must be a public https address; a self-hosted Grist must list its host in ALLOWED_WEBHOOK_DOMAINS.`,
-				],
-				[/No owner access/i, 'Managing webhooks needs the Owner role on the document.'],
-			]);
+			throw withHint(error, 'webhook.create', { url });
 		}
 		if (!id)
 			throw new NodeOperationError(this.getNode(), 'Grist did not return a webhook ID', {

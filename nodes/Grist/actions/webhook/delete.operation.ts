@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { deleteWebhook } from '../../transport/api';
 import { documentIdValue } from '../../parameters';
 import { documentLocator } from '../common.descriptions';
-import { explainWebhookError, webhookIdField, webhookIdValue } from './shared';
+import { webhookIdField, webhookIdValue } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -37,7 +38,11 @@ export async function execute(
 		try {
 			await deleteWebhook(client, docId, id, itemIndex);
 		} catch (error) {
-			throw explainWebhookError(error, id, itemIndex);
+			throw toNodeError(this.getNode(), error, {
+				itemIndex,
+				scope: 'webhook.id',
+				values: { webhookId: id },
+			});
 		}
 		return { id, deleted: true };
 	});

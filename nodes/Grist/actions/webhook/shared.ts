@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
 import { listWebhooks } from '../../transport/api';
-import { withHint } from '../../helpers/errors';
 import { webhookItem } from '../../helpers/webhook-items';
 
 export const webhookIdField: INodeProperties = {
@@ -37,16 +36,6 @@ export function webhookIdValue(this: IExecuteFunctions, itemIndex: number): stri
 		});
 	}
 	return id;
-}
-
-/** Grist's 404 for a webhook id it does not know, with a hint naming the field and the item. */
-export function explainWebhookError(error: unknown, id: string, itemIndex: number): unknown {
-	return withHint(error, [
-		[
-			/Webhook not found/i,
-			`The Webhook "${id}" of item ${itemIndex} does not exist in this document (deleted, or the ID of another document). Pick one from the list.`,
-		],
-	]);
 }
 
 /** GET /webhooks, then the item of webhook `id` (as Get Many gives it). */

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { listWebhooks, updateWebhook } from '../../transport/api';
@@ -13,13 +14,7 @@ import { documentIdValue } from '../../parameters';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
 import type { WebhookFields } from '../../helpers/webhooks';
 import { documentLocator } from '../common.descriptions';
-import {
-	explainWebhookError,
-	simplifyField,
-	webhookAsItem,
-	webhookIdField,
-	webhookIdValue,
-} from './shared';
+import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './shared';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -150,7 +145,12 @@ export async function execute(
 		try {
 			await updateWebhook(client, docId, id, body, itemIndex);
 		} catch (error) {
-			throw explainWebhookError(error, id, itemIndex);
+			// Grist's 404 for a webhook ID it does not know gets a hint naming the field and the item.
+			throw toNodeError(this.getNode(), error, {
+				itemIndex,
+				scope: 'webhook.id',
+				values: { webhookId: id },
+			});
 		}
 		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 		return await webhookAsItem(client, docId, id, simplify, itemIndex);
