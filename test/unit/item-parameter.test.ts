@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
-import { itemParameter, readTarget } from '../../nodes/Grist/parameters';
+import { itemParameter } from '../../nodes/Grist/parameters/read';
+import { readTarget } from '../../nodes/Grist/parameters/locators';
 
 /** A context whose getNodeParameter resolves `={{ $json.x }}`-style values per item and counts calls. */
 function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>>) {

@@ -22,6 +22,7 @@ import {
 import type { GristClient } from '../transport';
 import { writeColumns, type TableCache, type Target } from '../transport/api';
 import { forEachItem, type ItemResult } from './items';
+import { itemParameterValue } from '../parameters/read';
 
 const TYPE_OPTIONS = [
 	{ name: 'Any', value: 'Any', description: 'Any value (the type of empty formula columns)' },
@@ -197,7 +198,7 @@ export function readColumnInputs(
 	itemIndex: number,
 	name = 'columns.column',
 ): ColumnInput[] {
-	const raw = this.getNodeParameter(name, itemIndex, []) as unknown;
+	const raw = itemParameterValue.call(this, name, itemIndex, [] as unknown);
 	if (!Array.isArray(raw)) {
 		throw new NodeOperationError(
 			this.getNode(),

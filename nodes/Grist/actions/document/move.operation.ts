@@ -4,9 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getDocument, moveDocument } from '../../transport/api';
-import { documentIdValue, workspaceIdValue } from '../../parameters';
+import {
+	documentIdValue,
+	documentLocator,
+	workspaceIdValue,
+	workspaceLocator,
+} from '../../parameters/locators';
 import { withHint } from '../../helpers/errors';
-import { documentLocator, workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	documentLocator,

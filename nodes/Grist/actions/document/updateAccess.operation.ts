@@ -5,8 +5,8 @@ import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { updateAccess } from '../../transport/api';
-import { accessUpdateInput, asInputError, documentIdValue } from '../../parameters';
-import { accessUpdateFields, documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
+import { accessUpdateFields, accessUpdateInput, asInputError } from '../../parameters/access';
 
 const properties: INodeProperties[] = [documentLocator, ...accessUpdateFields('document')];
 

@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { accessUpdateInput, asInputError, orgKeyValue } from '../../parameters';
-import { accessUpdateFields, optionalOrgLocator } from '../common.descriptions';
+import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
+import { accessUpdateFields, accessUpdateInput, asInputError } from '../../parameters/access';
 import { updateAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator, ...accessUpdateFields('org')];

@@ -6,6 +6,7 @@ import type { GristClient } from '../../transport';
 import { listWebhooks } from '../../transport/api';
 import { withHint } from '../../helpers/errors';
 import { webhookItem } from '../../helpers/webhook-items';
+import { itemParameter } from '../../parameters/read';
 
 export const webhookIdField: INodeProperties = {
 	displayName: 'Webhook Name or ID',
@@ -29,7 +30,7 @@ export const simplifyField: INodeProperties = {
 
 /** The Webhook field; an empty one is an input error naming the item. */
 export function webhookIdValue(this: IExecuteFunctions, itemIndex: number): string {
-	const id = String(this.getNodeParameter('webhookId', itemIndex, '') ?? '').trim();
+	const id = String(itemParameter.call(this, 'webhookId', itemIndex, '') ?? '').trim();
 	if (id === '') {
 		throw new NodeOperationError(this.getNode(), `The Webhook is empty (item ${itemIndex})`, {
 			description: 'Pick a webhook from the list, or enter its ID (Get Many outputs the IDs).',

@@ -9,10 +9,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { listWebhooks, updateWebhook } from '../../transport/api';
-import { documentIdValue } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
 import type { WebhookFields } from '../../helpers/webhooks';
-import { documentLocator } from '../common.descriptions';
 import {
 	explainWebhookError,
 	simplifyField,
@@ -20,6 +19,7 @@ import {
 	webhookIdField,
 	webhookIdValue,
 } from './shared';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -111,7 +111,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
 		const id = webhookIdValue.call(this, itemIndex);
-		const update = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const update = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as IDataObject;
 		let body: WebhookFields;
 		try {
 			body = webhookPatch(update);
@@ -152,7 +152,7 @@ export async function execute(
 		} catch (error) {
 			throw explainWebhookError(error, id, itemIndex);
 		}
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+		const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
 		return await webhookAsItem(client, docId, id, simplify, itemIndex);
 	});
 }

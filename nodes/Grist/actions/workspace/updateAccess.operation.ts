@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { accessUpdateInput, asInputError, workspaceIdValue } from '../../parameters';
-import { accessUpdateFields, workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
+import { accessUpdateFields, accessUpdateInput, asInputError } from '../../parameters/access';
 import { updateAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
