@@ -28,33 +28,45 @@ export const inputBinaryField: INodeProperties = {
 	hint: 'The binary field with the file: CSV, TSV, XLSX, JSON or a .grist backup',
 };
 
-/** The field's name of item `itemIndex`, trimmed. */
-function binaryPropertyName(this: IExecuteFunctions, itemIndex: number): string {
-	return String(itemParameter.call(this, 'binaryPropertyName', itemIndex, 'data') ?? '').trim();
+/** The binary field named in `binaryPropertyName` of item `itemIndex`; empty is an input error naming `label`. */
+function binaryProperty(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	description: string,
+): string {
+	const name = String(
+		itemParameter.call(this, 'binaryPropertyName', itemIndex, 'data') ?? '',
+	).trim();
+	if (name === '') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The field "${label}" is empty (item ${itemIndex})`,
+			{
+				description,
+				itemIndex,
+			},
+		);
+	}
+	return name;
 }
 
 /** The binary field a downloaded file goes into ("Put Output File in Field"); empty is an input error. */
 export function outputBinaryProperty(this: IExecuteFunctions, itemIndex: number): string {
-	const name = binaryPropertyName.call(this, itemIndex);
-	if (name === '') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The field "Put Output File in Field" is empty (item ${itemIndex})`,
-			{ description: 'Enter the name of the binary field for the file, e.g. data.', itemIndex },
-		);
-	}
-	return name;
+	return binaryProperty.call(
+		this,
+		itemIndex,
+		'Put Output File in Field',
+		'Enter the name of the binary field for the file, e.g. data.',
+	);
 }
 
 /** The binary field with the file to import ("Input Binary Field"); empty is an input error. */
 export function inputBinaryProperty(this: IExecuteFunctions, itemIndex: number): string {
-	const name = binaryPropertyName.call(this, itemIndex);
-	if (name === '') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The field "Input Binary Field" is empty (item ${itemIndex})`,
-			{ description: 'Enter the name of the binary field with the file, e.g. data.', itemIndex },
-		);
-	}
-	return name;
+	return binaryProperty.call(
+		this,
+		itemIndex,
+		'Input Binary Field',
+		'Enter the name of the binary field with the file, e.g. data.',
+	);
 }

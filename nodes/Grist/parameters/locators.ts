@@ -233,32 +233,48 @@ export function pickedTarget(ctx: ILoadOptionsFunctions, current = false): Targe
 	return docId === '' || tableId === '' ? undefined : { docId, tableId };
 }
 
-/** The Document of item `itemIndex`; an empty value is an input error naming the field. */
-export function documentIdValue(this: IExecuteFunctions, itemIndex: number): string {
-	const docId = locatorValue(this, 'document', itemIndex);
-	if (docId === '') {
+/** A locator of item `itemIndex` that must not be empty: else an input error naming its field. */
+function requiredLocator(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	description: string,
+): string {
+	const text = locatorValue(this, name, itemIndex);
+	if (text === '') {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The Document field is empty (item ${itemIndex})`,
+			`The ${label} field is empty (item ${itemIndex})`,
 			{
 				itemIndex,
-				description: 'Pick a document from the list, or enter its ID or URL.',
+				description,
 			},
 		);
 	}
-	return docId;
+	return text;
+}
+
+/** The Document of item `itemIndex`; an empty value is an input error naming the field. */
+export function documentIdValue(this: IExecuteFunctions, itemIndex: number): string {
+	return requiredLocator.call(
+		this,
+		'document',
+		itemIndex,
+		'Document',
+		'Pick a document from the list, or enter its ID or URL.',
+	);
 }
 
 /** The Table of item `itemIndex`; an empty value is an input error naming the field. */
 export function tableIdValue(this: IExecuteFunctions, itemIndex: number): string {
-	const tableId = locatorValue(this, 'table', itemIndex);
-	if (tableId === '') {
-		throw new NodeOperationError(this.getNode(), `The Table field is empty (item ${itemIndex})`, {
-			itemIndex,
-			description: 'Pick a table from the list, or enter its ID (as shown in Raw Data).',
-		});
-	}
-	return tableId;
+	return requiredLocator.call(
+		this,
+		'table',
+		itemIndex,
+		'Table',
+		'Pick a table from the list, or enter its ID (as shown in Raw Data).',
+	);
 }
 
 /** By execution: the last target `readTarget` returned (callers must not modify it). */
