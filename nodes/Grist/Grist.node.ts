@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, credentialOptions } from './actions/common.descriptions';
+import { authenticationProperty, credentialOptions } from './parameters/authentication';
 import { resourceModules } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch, loadOptions, resourceMapping } from './methods';

@@ -7,12 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import {
-	authenticationProperty,
-	credentialOptions,
-	documentLocator,
-	tableLocator,
-} from '../Grist/actions/common.descriptions';
+import { authenticationProperty, credentialOptions } from '../Grist/parameters/authentication';
+import { documentLocator, tableLocator } from '../Grist/parameters/locators';
+import { nodeParameter } from '../Grist/parameters/read';
+import { triggerTarget } from '../Grist/parameters/trigger';
 import { simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
 import { columnTypes, isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
 import { InputError } from '../Grist/helpers/errors';
@@ -20,7 +18,6 @@ import { parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
 import { gristHint } from '../Grist/helpers/hints';
 import { toNodeError } from '../Grist/errors';
 import { listSearch } from '../Grist/methods';
-import { pollLocator } from '../Grist/parameters';
 import { GristClient } from '../Grist/transport';
 import { fetchColumns, fetchRecords, runSql, type Target } from '../Grist/transport/api';
 import {
@@ -188,24 +185,13 @@ export class GristTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const node = this.getNode();
-		const docId = pollLocator(this, 'document');
-		const tableId = pollLocator(this, 'table');
-		if (!docId) {
-			throw new NodeOperationError(node, 'No document selected', {
-				description: 'Pick a document in the Document field.',
-			});
-		}
-		if (!tableId) {
-			throw new NodeOperationError(node, 'No table selected', {
-				description: 'Pick a table in the Table field.',
-			});
-		}
-		const event = this.getNodeParameter('event', 'rowAdded') as Event;
-		const simplify = this.getNodeParameter('simplify', true) as boolean;
-		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const { docId, tableId } = triggerTarget(this);
+		const event = nodeParameter(this, 'event', 'rowAdded') as Event;
+		const simplify = nodeParameter(this, 'simplify', true) as boolean;
+		const options = nodeParameter(this, 'options', {}) as TriggerOptions;
 		const timestampColumn =
 			event === 'rowAddedOrUpdated'
-				? String(this.getNodeParameter('timestampColumn', '') ?? '').trim()
+				? String(nodeParameter(this, 'timestampColumn', '' as unknown) ?? '').trim()
 				: '';
 		if (event === 'rowAddedOrUpdated' && !timestampColumn) {
 			throw new NodeOperationError(node, 'No timestamp column selected', {

@@ -5,16 +5,15 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
-import { pickedLocator } from '../Grist/parameters';
+import { pickedTarget } from '../Grist/parameters/locators';
 import { GristClient } from '../Grist/transport';
 import { fetchColumns } from '../Grist/transport/api';
 
 async function tableColumns(ctx: ILoadOptionsFunctions): Promise<GristColumn[]> {
-	const docId = pickedLocator(ctx, 'document', true);
-	const tableId = pickedLocator(ctx, 'table', true);
-	if (!docId || !tableId) return [];
+	const target = pickedTarget(ctx, true);
+	if (!target) return [];
 	const client = await GristClient.create(ctx);
-	return (await fetchColumns(client, { docId, tableId })).filter((c) => !c.hidden);
+	return (await fetchColumns(client, target)).filter((c) => !c.hidden);
 }
 
 function option(column: GristColumn): INodePropertyOptions {

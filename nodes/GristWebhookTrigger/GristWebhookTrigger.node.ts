@@ -9,13 +9,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import {
-	authenticationProperty,
-	credentialOptions,
-	documentLocator,
-	tableLocator,
-} from '../Grist/actions/common.descriptions';
 import { toNodeError } from '../Grist/errors';
+import { authenticationProperty, credentialOptions } from '../Grist/parameters/authentication';
+import { documentLocator, locatorValue, tableLocator } from '../Grist/parameters/locators';
+import { nodeParameter } from '../Grist/parameters/read';
+import { triggerTarget } from '../Grist/parameters/trigger';
 import { columnTypes } from '../Grist/helpers/columns';
 import {
 	bearer,
@@ -32,7 +30,6 @@ import {
 	type WebhookSettings,
 } from '../Grist/helpers/webhooks';
 import { listSearch } from '../Grist/methods';
-import { hookLocator } from '../Grist/parameters';
 import { GristClient } from '../Grist/transport';
 import { createWebhooks, deleteWebhook, fetchColumns, listWebhooks } from '../Grist/transport/api';
 import { getReadyColumns, getWatchableColumns } from './loadOptions';
@@ -74,19 +71,9 @@ interface Wanted {
 }
 
 function wanted(fn: IHookFunctions): Wanted {
-	const node = fn.getNode();
-	const docId = hookLocator(fn, 'document');
-	const tableId = hookLocator(fn, 'table');
-	if (!docId)
-		throw new NodeOperationError(node, 'No document selected', {
-			description: 'Pick a document in the Document field.',
-		});
-	if (!tableId)
-		throw new NodeOperationError(node, 'No table selected', {
-			description: 'Pick a table in the Table field.',
-		});
-	const on = fn.getNodeParameter('event', 'add') as TriggerOn;
-	const options = fn.getNodeParameter('options', {}) as Options;
+	const { docId, tableId } = triggerTarget(fn);
+	const on = nodeParameter(fn, 'event', 'add') as TriggerOn;
+	const options = nodeParameter(fn, 'options', {}) as Options;
 	const url = fn.getNodeWebhookUrl('default') ?? '';
 	const ready = String(options.readyColumn ?? '').trim();
 	return {
@@ -344,7 +331,7 @@ export class GristWebhookTrigger implements INodeType {
 				} else {
 					// Nothing recorded (e.g. static data lost): remove whatever has this node's URL.
 					const url = this.getNodeWebhookUrl('default');
-					const docId = hookLocator(this, 'document');
+					const docId = locatorValue(this, 'document');
 					if (url && docId) {
 						const list = await listWebhooks(client, docId).catch(() => []);
 						for (const w of list)
@@ -379,9 +366,9 @@ export class GristWebhookTrigger implements INodeType {
 			return { webhookResponse: { received: false, problem: parsed.problem } };
 		}
 		if (parsed.records.length === 0) return { webhookResponse: { received: true, records: 0 } };
-		const simplify = this.getNodeParameter('simplify', true) as boolean;
-		const docId = data.docId ?? hookLocator(this, 'document');
-		const tableId = hookLocator(this, 'table');
+		const simplify = nodeParameter(this, 'simplify', true) as boolean;
+		const docId = data.docId ?? locatorValue(this, 'document');
+		const tableId = locatorValue(this, 'table');
 		const laterKey = JSON.stringify([
 			this.getWorkflow().id ?? '',
 			this.getNode().name,

@@ -3,10 +3,12 @@
  * The layering of nodes/, read from the source files:
  * - an operation never imports another operation, and a resource's folder (actions/<resource>/)
  *   never imports another resource's folder: what operations share lives in actions/*.ts
- *   (descriptions, batch executor, items, fields), ../parameters.ts and ../transport/api.ts;
+ *   (batch executor, items, fields, schema), ../parameters/ and ../transport/api.ts;
  * - only the API layer (transport/api.ts) builds Grist paths: it is the only caller of `apiPath`
  *   and the only code with an `/api/` string (besides `apiPath` itself, in helpers/url.ts);
- * - helpers/ are pure: they import nothing outside helpers/ (no transport, no actions).
+ * - helpers/ are pure: they import nothing outside helpers/ (no transport, no actions);
+ * - only parameters/ reads the node's parameters: no `getNodeParameter` or
+ *   `getCurrentNodeParameter` anywhere else in nodes/ (the Grist node, both triggers, methods/).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +19,7 @@ const NODES = path.join(ROOT, 'nodes');
 const GRIST = path.join(NODES, 'Grist');
 const ACTIONS = path.join(GRIST, 'actions');
 const HELPERS = path.join(GRIST, 'helpers');
+const PARAMETERS = path.join(GRIST, 'parameters');
 const API_LAYER = path.join(GRIST, 'transport', 'api.ts');
 const API_PATH_ENCODER = path.join(HELPERS, 'url.ts');
 
@@ -124,6 +127,40 @@ export function helperViolations(sources: Source[]): string[] {
 	return bad;
 }
 
+/**
+ * The ways n8n gives a node its parameters; only parameters/ may use them (no exceptions: the
+ * Grist node, both triggers and methods/ all read through parameters/).
+ */
+const PARAMETER_READERS = new Set(['getNodeParameter', 'getCurrentNodeParameter']);
+
+/** Code outside parameters/ that reads a parameter itself (a call, or the method passed on). */
+export function parameterViolations(sources: Source[]): string[] {
+	const bad: string[] = [];
+	for (const src of sources) {
+		if (!path.relative(PARAMETERS, src.file).startsWith('..')) continue;
+		const sf = ts.createSourceFile(src.file, src.text, ts.ScriptTarget.ES2022, true);
+		const visit = (node: ts.Node): void => {
+			const name =
+				ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)
+					? ts.isPropertyAccessExpression(node)
+						? node.name.text
+						: ts.isStringLiteralLike(node.argumentExpression)
+							? node.argumentExpression.text
+							: ''
+					: ts.isBindingElement(node)
+						? (node.propertyName ?? node.name).getText(sf)
+						: '';
+			if (PARAMETER_READERS.has(name)) {
+				const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+				bad.push(`${rel(src.file)}:${line + 1} uses ${name} (read parameters through parameters/)`);
+			}
+			ts.forEachChild(node, visit);
+		};
+		visit(sf);
+	}
+	return bad;
+}
+
 const sources: Source[] = sourceFiles(NODES).map((file) => ({
 	file,
 	text: readFileSync(file, 'utf8'),
@@ -145,6 +182,11 @@ describe('architecture of nodes/', () => {
 
 	it('helpers/ import nothing outside helpers/ (no transport, no actions)', () => {
 		expect(helperViolations(sources)).toEqual([]);
+	});
+
+	it('only parameters/ reads parameters (getNodeParameter, getCurrentNodeParameter)', () => {
+		expect(sources.some((s) => path.dirname(s.file) === PARAMETERS)).toBe(true);
+		expect(parameterViolations(sources)).toEqual([]);
 	});
 
 	it('each check catches a planted violation', () => {
@@ -170,6 +212,26 @@ describe('architecture of nodes/', () => {
 		expect(pathViolations(plant(recordCreate, 'const p = `/api/docs/${x}/tables`;'))).toHaveLength(
 			1,
 		);
+		const planted = parameterViolations(
+			plant(recordCreate, "const x = this.getNodeParameter('simplify', 0, true);"),
+		);
+		expect(planted).toHaveLength(1);
+		expect(planted[0]).toMatch(
+			/^nodes\/Grist\/actions\/record\/create\.operation\.ts:\d+ uses getNodeParameter /,
+		);
+		const trigger = path.join(NODES, 'GristTrigger', 'GristTrigger.node.ts');
+		const picker = path.join(GRIST, 'methods', 'loadOptions.ts');
+		expect(
+			parameterViolations(plant(trigger, 'const { getNodeParameter: get } = this;')),
+		).toHaveLength(1);
+		expect(
+			parameterViolations(plant(picker, "const v = ctx['getCurrentNodeParameter']('table');")),
+		).toHaveLength(1);
+		expect(
+			parameterViolations(
+				plant(path.join(PARAMETERS, 'read.ts'), "const v = ctx.getNodeParameter('x', 0);"),
+			),
+		).toEqual([]);
 		const columns = path.join(HELPERS, 'columns.ts');
 		expect(
 			helperViolations(plant(columns, "import type { GristClient } from '../transport';")),

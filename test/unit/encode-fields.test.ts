@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { encodeFields } from '../../nodes/Grist/actions/fields';
 import { columnMap, type GristColumn } from '../../nodes/Grist/helpers/columns';
-import { readRawFields } from '../../nodes/Grist/parameters';
+import { readRawFields } from '../../nodes/Grist/parameters/writeOptions';
 
 const col = (id: string, type: string, formula = ''): GristColumn => ({
 	id,

@@ -6,7 +6,7 @@ import {
 	documentLocator,
 	orgLocator,
 	workspaceLocator,
-} from '../../nodes/Grist/actions/common.descriptions';
+} from '../../nodes/Grist/parameters/locators';
 import {
 	DOCUMENT_URL_REGEX,
 	ORG_URL_REGEX,

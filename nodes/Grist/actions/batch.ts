@@ -38,7 +38,9 @@ import {
 	type BatchFailure,
 } from '../helpers/batch';
 import { isUncertainWrite } from '../helpers/retry';
-import { itemParameterValue, parseRowIds, readTarget } from '../parameters';
+import { itemParameterValue } from '../parameters/read';
+import { readTarget } from '../parameters/locators';
+import { parseRowIds } from '../parameters/writeOptions';
 import type { GristClient } from '../transport';
 import { deleteRows, targetKey, type Target } from '../transport/api';
 import { errorItem, withItemIndex } from './items';

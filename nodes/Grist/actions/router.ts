@@ -4,12 +4,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import { GristClient } from '../transport';
 import { resources } from './resources';
 import type { GristResource } from './types';
+import { inputItems, itemParameter } from '../parameters/read';
 
 /** Looks up `{ resource: { operation: execute } }` and runs the operation on all input items. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as GristResource;
-	const operation = this.getNodeParameter('operation', 0) as string;
+	const items = inputItems.call(this);
+	const resource = itemParameter.call(this, 'resource', 0, undefined) as GristResource;
+	const operation = itemParameter.call(this, 'operation', 0, undefined) as string;
 	const execute = resources[resource]?.operations[operation];
 	if (!execute) {
 		throw new NodeOperationError(

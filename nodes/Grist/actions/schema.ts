@@ -19,6 +19,7 @@ import { checkReferencedTable, referencedTable, type ColumnInput } from '../help
 import type { GristClient } from '../transport';
 import { writeColumns, type TableCache, type Target } from '../transport/api';
 import { forEachItem, type ItemResult } from './items';
+import { itemParameterValue } from '../parameters/read';
 
 const TYPE_OPTIONS = [
 	{ name: 'Any', value: 'Any', description: 'Any value (the type of empty formula columns)' },
@@ -194,7 +195,7 @@ export function readColumnInputs(
 	itemIndex: number,
 	name = 'columns.column',
 ): ColumnInput[] {
-	const raw = this.getNodeParameter(name, itemIndex, []) as unknown;
+	const raw = itemParameterValue.call(this, name, itemIndex, [] as unknown);
 	if (!Array.isArray(raw)) {
 		throw new NodeOperationError(
 			this.getNode(),

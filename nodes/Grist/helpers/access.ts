@@ -62,9 +62,6 @@ export const MAX_INHERITED_ROLE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'None (Only Users Listed Here)', value: NO_INHERITANCE },
 ];
 
-/** Kept until parameters.ts imports InputError: bad access input is an InputError. */
-export { InputError as AccessInputError } from './errors';
-
 export interface AccessRow {
 	email?: unknown;
 	role?: unknown;

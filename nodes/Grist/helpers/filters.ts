@@ -8,9 +8,6 @@ import { InputError } from './errors';
 
 export type GristFilter = Record<string, unknown[]>;
 
-/** Kept until parameters.ts imports InputError: bad filter or sort input is an InputError. */
-export { InputError as FilterError } from './errors';
-
 /** How a builder condition matches: the cell equals one of the values (the default), or is empty. */
 export type FilterMatch = 'anyOf' | 'isEmpty';
 

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isSaasHost, siteOrgKey } from '../helpers/url';
-import { pickedLocator } from '../parameters';
+import { pickedLocator, pickedTarget } from '../parameters/locators';
 import { GristClient } from '../transport';
 import {
 	fetchColumns,
@@ -164,11 +164,10 @@ export async function searchColumns(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const docId = pickedLocator(this, 'document');
-	const tableId = pickedLocator(this, 'table');
-	if (!docId || !tableId) return { results: [] };
+	const target = pickedTarget(this);
+	if (!target) return { results: [] };
 	const client = await GristClient.create(this);
-	const columns = await fetchColumns(client, { docId, tableId });
+	const columns = await fetchColumns(client, target);
 	return {
 		results: columns
 			.filter((c) => matches(c.id, filter) || matches(c.label, filter))

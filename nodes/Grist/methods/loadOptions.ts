@@ -3,17 +3,16 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { pickedLocator } from '../parameters';
+import { pickedLocator, pickedTarget } from '../parameters/locators';
 import { GristClient } from '../transport';
 import { fetchColumns, listTables } from '../transport/api';
 
 /** The table's columns (plus `id`), labelled "Label (ColId) · Type". */
 export async function getColumns(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const docId = pickedLocator(this, 'document');
-	const tableId = pickedLocator(this, 'table');
-	if (docId === '' || tableId === '') return [];
+	const target = pickedTarget(this);
+	if (!target) return [];
 	const client = await GristClient.create(this);
-	const columns = await fetchColumns(client, { docId, tableId });
+	const columns = await fetchColumns(client, target);
 	return [
 		{ name: 'Row ID', value: 'id', description: 'Int' },
 		...columns.map((c) => ({

@@ -5,19 +5,16 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { toMapperField } from '../helpers/columns';
-import { pickedLocator } from '../parameters';
+import { pickedTarget } from '../parameters/locators';
 import { GristClient } from '../transport';
 import { fetchColumns } from '../transport/api';
 
 export async function getMappingColumns(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {
-	const docId = pickedLocator(this, 'document');
-	const tableId = pickedLocator(this, 'table');
-	if (docId === '' || tableId === '') {
-		return { fields: [], emptyFieldsNotice: 'Pick a document and a table first' };
-	}
+	const target = pickedTarget(this);
+	if (!target) return { fields: [], emptyFieldsNotice: 'Pick a document and a table first' };
 	const client = await GristClient.create(this);
-	const columns = await fetchColumns(client, { docId, tableId });
+	const columns = await fetchColumns(client, target);
 	return { fields: columns.filter((c) => !c.hidden).map(toMapperField) };
 }

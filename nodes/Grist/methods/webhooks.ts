@@ -6,7 +6,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { triggerOnOf } from '../helpers/webhook-items';
 import { usageSummary } from '../helpers/webhooks';
-import { pickedLocator } from '../parameters';
+import { pickedLocator, pickedTarget } from '../parameters/locators';
 import { GristClient } from '../transport';
 import { fetchColumns, listWebhooks } from '../transport/api';
 
@@ -37,11 +37,10 @@ export async function getWebhooks(this: ILoadOptionsFunctions): Promise<INodePro
 
 /** The picked table's visible columns (`current`: read the parameters being edited, as triggers do). */
 async function columns(ctx: ILoadOptionsFunctions, current: boolean) {
-	const docId = pickedLocator(ctx, 'document', current);
-	const tableId = pickedLocator(ctx, 'table', current);
-	if (docId === '' || tableId === '') return [];
+	const target = pickedTarget(ctx, current);
+	if (!target) return [];
 	const client = await GristClient.create(ctx);
-	return (await fetchColumns(client, { docId, tableId })).filter((c) => !c.hidden);
+	return (await fetchColumns(client, target)).filter((c) => !c.hidden);
 }
 
 const option = (c: { id: string; label: string; type: string }): INodePropertyOptions => ({

@@ -5,8 +5,8 @@ import { streamedBinary } from '../binary';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentId, attachmentIdField } from './shared';
-import { locatorValue, outputBinaryProperty } from '../../parameters';
-import { documentLocator } from '../common.descriptions';
+import { documentLocator, locatorValue } from '../../parameters/locators';
+import { outputBinaryProperty } from '../../parameters/binary';
 import { downloadAttachment } from '../../transport/api';
 
 const properties: INodeProperties[] = [
@@ -37,7 +37,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = locatorValue.call(this, 'document', itemIndex);
+		const docId = locatorValue(this, 'document', itemIndex);
 		const id = attachmentId.call(this, itemIndex);
 		const property = outputBinaryProperty.call(this, itemIndex);
 		const file = await downloadAttachment(client, docId, id, itemIndex);

@@ -4,6 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { itemParameterValue } from '../../parameters/read';
 
 export const attachmentIdField: INodeProperties = {
 	displayName: 'Attachment ID',
@@ -45,7 +46,7 @@ export function parseAttachmentId(value: unknown): AttachmentIdResult {
 
 /** The Attachment ID parameter of item `itemIndex`, checked before any request. */
 export function attachmentId(this: IExecuteFunctions, itemIndex: number): number {
-	const raw = this.getNodeParameter('attachmentId', itemIndex, '') as unknown;
+	const raw = itemParameterValue.call(this, 'attachmentId', itemIndex, '' as unknown);
 	const parsed = parseAttachmentId(raw);
 	if (parsed.ok) return parsed.id;
 	throw new NodeOperationError(

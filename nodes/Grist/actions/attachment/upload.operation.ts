@@ -11,8 +11,8 @@ import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
-import { itemLocatorValue, itemParameter, itemParameterValue } from '../../parameters';
-import { documentLocator, tableLocator } from '../common.descriptions';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
+import { documentLocator, locatorValue, tableLocator } from '../../parameters/locators';
 import type { GristColumn } from '../../helpers/columns';
 import { ColumnCache, fetchRecords, updateRecords, uploadAttachments } from '../../transport/api';
 
@@ -119,7 +119,7 @@ export async function execute(
 	const columnsCache = new ColumnCache(client, { hidden: false });
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = itemLocatorValue.call(this, 'document', itemIndex);
+		const docId = locatorValue(this, 'document', itemIndex);
 		const names = binaryNames.call(this, items[itemIndex], itemIndex);
 		const target = attachTarget.call(this, itemIndex);
 
@@ -249,7 +249,7 @@ function binaryNames(
 
 function attachTarget(this: IExecuteFunctions, itemIndex: number): AttachTarget | undefined {
 	if (!(itemParameter.call(this, 'attachToRecord', itemIndex, false) as boolean)) return undefined;
-	const table = itemLocatorValue.call(this, 'table', itemIndex);
+	const table = locatorValue(this, 'table', itemIndex);
 	if (table === '') {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -8,10 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toColumn } from '../../helpers/columns';
 import { columnSpecs } from '../../helpers/schema';
-import { readTarget } from '../../parameters';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, addColumnsToTable, fetchColumns } from '../../transport/api';
-import { documentLocator, tableLocator } from '../common.descriptions';
 import {
 	checkReferencedTables,
 	columnItem,

@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { locatorValue, readTarget } from '../../parameters';
+import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { deleteColumn } from '../../transport/api';
-import { documentLocator, tableLocator } from '../common.descriptions';
 import { columnLocator, forEachSchemaItem } from '../schema';
 
 const properties: INodeProperties[] = [
@@ -32,7 +31,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const colId = locatorValue.call(this, 'column', itemIndex);
+		const colId = locatorValue(this, 'column', itemIndex);
 		if (colId === '') {
 			throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
 				itemIndex,

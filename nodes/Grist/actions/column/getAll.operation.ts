@@ -9,8 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { GristColumn } from '../../helpers/columns';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { readTarget } from '../../parameters';
-import { documentLocator, hiddenColumnsOptions, tableLocator } from '../common.descriptions';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
+import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/readQuery';
 import { fetchColumns } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator, tableLocator, hiddenColumnsOptions];
@@ -43,7 +43,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const hidden = this.getNodeParameter('options.includeHidden', itemIndex, false) as boolean;
+		const hidden = readIncludeHidden.call(this, itemIndex);
 		const columns = await fetchColumns(client, target, { hidden, itemIndex });
 		return columns.map(toJson);
 	});

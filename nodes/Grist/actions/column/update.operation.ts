@@ -8,10 +8,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
-import { locatorValue, readTarget } from '../../parameters';
+import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
-import { documentLocator, tableLocator } from '../common.descriptions';
 import {
 	checkReferencedTables,
 	columnDefinitionFields,
@@ -20,6 +19,7 @@ import {
 	forEachSchemaItem,
 	untieFromLabel,
 } from '../schema';
+import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -55,14 +55,16 @@ export async function execute(
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const colId = locatorValue.call(this, 'column', itemIndex);
+		const colId = locatorValue(this, 'column', itemIndex);
 		if (colId === '') {
 			throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
 				itemIndex,
 				description: 'Pick a column from the list, or enter its ID.',
 			});
 		}
-		const input = { ...(this.getNodeParameter('updateFields', itemIndex, {}) as ColumnInput) };
+		const input = {
+			...(itemParameterValue.call(this, 'updateFields', itemIndex, {}) as ColumnInput),
+		};
 		const columns = await fetchColumns(client, target, { hidden: true, itemIndex });
 		const current = columns.find((c) => c.id === colId);
 		if (!current) {

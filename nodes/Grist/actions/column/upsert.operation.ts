@@ -8,10 +8,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputError, attempt } from '../../helpers/errors';
 import { checkIdentifier, columnFields } from '../../helpers/schema';
-import { readTarget } from '../../parameters';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
-import { documentLocator, tableLocator } from '../common.descriptions';
 import {
 	checkReferencedTables,
 	columnsCollection,
@@ -20,6 +19,7 @@ import {
 	untieFromLabel,
 	untieNewColumns,
 } from '../schema';
+import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -78,7 +78,7 @@ export async function execute(
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const flags = this.getNodeParameter('options', itemIndex, {}) as {
+		const flags = itemParameterValue.call(this, 'options', itemIndex, {}) as {
 			noadd?: boolean;
 			noupdate?: boolean;
 			replaceall?: boolean;

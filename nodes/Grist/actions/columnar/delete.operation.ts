@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
 import { executeRowDeletes } from '../batch';
-import { documentLocator, tableLocator } from '../common.descriptions';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
 	documentLocator,

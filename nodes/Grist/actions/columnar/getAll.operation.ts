@@ -10,9 +10,10 @@ import { decodeCellValue } from '../../helpers/cells';
 import { columnTypes, isHiddenColumnId } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
-import { readQuery, readTarget } from '../../parameters';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
+import { readFields, readQuery } from '../../parameters/readQuery';
 import { ColumnCache, fetchColumnar } from '../../transport/api';
-import { documentLocator, readFields, tableLocator } from '../common.descriptions';
+import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -63,9 +64,9 @@ export async function execute(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const target = readTarget.call(this, itemIndex);
-			const output = this.getNodeParameter('output', itemIndex, 'rows') as string;
+			const output = itemParameter.call(this, 'output', itemIndex, 'rows') as string;
 			const simplify =
-				output === 'rows' && (this.getNodeParameter('simplify', itemIndex, true) as boolean);
+				output === 'rows' && (itemParameter.call(this, 'simplify', itemIndex, true) as boolean);
 			const { qs, columns } = await readQuery.call(this, itemIndex, target, cache, simplify);
 			const data = await fetchColumnar(client, target, qs, itemIndex);
 			const pairedItem = { item: itemIndex };

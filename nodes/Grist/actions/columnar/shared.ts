@@ -3,8 +3,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
-import { documentLocator, tableLocator, writeOptionsField } from '../common.descriptions';
-import { itemParameterValue } from '../../parameters';
+import { itemParameterValue } from '../../parameters/read';
+import { documentLocator, tableLocator } from '../../parameters/locators';
+import { writeOptionsField } from '../../parameters/writeOptions';
 
 export const columnarDataField: INodeProperties = {
 	displayName: 'Columns (JSON)',

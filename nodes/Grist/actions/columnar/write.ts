@@ -8,7 +8,8 @@ import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
-import { noparseQs, parseRowIds, readBatchSize, readTarget } from '../../parameters';
+import { readTarget } from '../../parameters/locators';
+import { noparseQs, parseRowIds, readBatchSize } from '../../parameters/writeOptions';
 import { ColumnCache, targetKey, writeColumnarData } from '../../transport/api';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 

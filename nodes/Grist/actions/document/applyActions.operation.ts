@@ -4,9 +4,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { applyUserActions } from '../../transport/api';
-import { documentIdValue } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { parseUserActions } from '../../helpers/lifecycle';
-import { documentLocator } from '../common.descriptions';
+import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	{
@@ -60,7 +60,9 @@ export async function execute(
 		const docId = documentIdValue.call(this, itemIndex);
 		let actions: unknown[][];
 		try {
-			actions = parseUserActions(this.getNodeParameter('userActions', itemIndex, ''));
+			actions = parseUserActions(
+				itemParameterValue.call(this, 'userActions', itemIndex, '' as unknown),
+			);
 		} catch (error) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -68,7 +70,9 @@ export async function execute(
 				{ itemIndex },
 			);
 		}
-		const options = this.getNodeParameter('options', itemIndex, {}) as { parseStrings?: boolean };
+		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
+			parseStrings?: boolean;
+		};
 		const result = await applyUserActions(
 			client,
 			docId,

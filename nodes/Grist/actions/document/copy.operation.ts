@@ -4,9 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { copyDocument, getDocument } from '../../transport/api';
-import { documentIdValue, requiredName, workspaceIdValue } from '../../parameters';
 import { withHint } from '../../helpers/hints';
-import { documentLocator, workspaceLocator } from '../common.descriptions';
+import {
+	documentIdValue,
+	documentLocator,
+	workspaceIdValue,
+	workspaceLocator,
+} from '../../parameters/locators';
+import { readName } from '../../parameters/name';
+import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	{ ...documentLocator, description: 'The document to copy' },
@@ -64,13 +70,8 @@ export async function execute(
 			itemIndex,
 			'Destination Workspace',
 		);
-		const documentName = requiredName.call(
-			this,
-			this.getNodeParameter('name', itemIndex, ''),
-			itemIndex,
-			'Enter the name of the new document.',
-		);
-		const asTemplate = this.getNodeParameter('copyMode', itemIndex, 'full') === 'template';
+		const documentName = readName.call(this, itemIndex, 'Enter the name of the new document.');
+		const asTemplate = itemParameter.call(this, 'copyMode', itemIndex, 'full') === 'template';
 		let newId: string;
 		try {
 			newId = await copyDocument(

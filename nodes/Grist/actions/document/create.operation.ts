@@ -9,8 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { createDocument, getDocument } from '../../transport/api';
-import { requiredName, workspaceIdValue } from '../../parameters';
-import { workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
+import { readName } from '../../parameters/name';
+import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	workspaceLocator,
@@ -53,13 +54,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const name = requiredName.call(
-			this,
-			this.getNodeParameter('name', itemIndex, ''),
-			itemIndex,
-			'Enter the name of the new document.',
-		);
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const name = readName.call(this, itemIndex, 'Enter the name of the new document.');
+		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
 		const body: IDataObject = { name };
 		if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;
 		const docId = await createDocument(client, wid, body, itemIndex);

@@ -10,9 +10,10 @@ import { streamedBinary } from '../binary';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { downloadDocumentFile } from '../../transport/api';
-import { documentIdValue, outputBinaryProperty } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
+import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
 import { backupFileName } from '../../helpers/lifecycle';
-import { binaryPropertyField, documentLocator } from '../common.descriptions';
+import { itemParameterValue } from '../../parameters/read';
 
 const GRIST_MIME = 'application/x-sqlite3';
 
@@ -70,7 +71,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
 		const property = outputBinaryProperty.call(this, itemIndex);
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
 		const qs: IDataObject = {};
 		if (options.template === true) qs.template = 1;
 		if (options.nohistory === true) qs.nohistory = 1;

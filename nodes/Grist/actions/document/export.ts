@@ -5,9 +5,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { outputBinaryProperty } from '../../parameters';
+import { outputBinaryProperty } from '../../parameters/binary';
 import type { GristClient } from '../../transport';
 import { exportDocument, type ExportRequest as ApiExportRequest } from '../../transport/api';
+import { itemParameterValue } from '../../parameters/read';
 
 export const exportOptions: INodeProperties = {
 	displayName: 'Options',
@@ -55,7 +56,7 @@ export async function exportToBinary(
 ): Promise<INodeExecutionData> {
 	const itemIndex = req.itemIndex;
 	const binaryPropertyName = outputBinaryProperty.call(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (req.tableId !== undefined) qs.tableId = req.tableId;
 	if (options.header !== undefined) qs.header = options.header;

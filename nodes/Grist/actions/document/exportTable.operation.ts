@@ -4,8 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { exportOptions, exportToBinary } from './export';
-import { documentIdValue, tableIdValue } from '../../parameters';
-import { binaryPropertyField, documentLocator, tableLocator } from '../common.descriptions';
+import {
+	documentIdValue,
+	documentLocator,
+	tableIdValue,
+	tableLocator,
+} from '../../parameters/locators';
+import { binaryPropertyField } from '../../parameters/binary';
 
 const properties: INodeProperties[] = [
 	documentLocator,

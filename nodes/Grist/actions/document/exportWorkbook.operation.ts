@@ -4,8 +4,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { exportOptions, exportToBinary } from './export';
-import { documentIdValue, tableIdValue } from '../../parameters';
-import { binaryPropertyField, documentLocator, tableLocator } from '../common.descriptions';
+import {
+	documentIdValue,
+	documentLocator,
+	tableIdValue,
+	tableLocator,
+} from '../../parameters/locators';
+import { binaryPropertyField } from '../../parameters/binary';
+import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -37,7 +43,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		const tables = this.getNodeParameter('tables', itemIndex, 'all') as string;
+		const tables = itemParameter.call(this, 'tables', itemIndex, 'all') as string;
 		const tableId = tables === 'one' ? tableIdValue.call(this, itemIndex) : undefined;
 		return await exportToBinary.call(this, client, { docId, format: 'xlsx', tableId, itemIndex });
 	});

@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { documentIdValue } from '../../parameters';
-import { documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { getDocument } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator];

@@ -5,8 +5,7 @@ import { accessItems } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getAccess } from '../../transport/api';
-import { documentIdValue } from '../../parameters';
-import { documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [documentLocator];
 

@@ -9,8 +9,14 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { documentsOfWorkspaces, getWorkspace, listOrgWorkspaces } from '../../transport/api';
-import { applyLimit, orgKeyValue, workspaceIdValue } from '../../parameters';
-import { limitFields, optionalOrgLocator, workspaceLocator } from '../common.descriptions';
+import {
+	optionalOrgLocator,
+	orgKeyValue,
+	workspaceIdValue,
+	workspaceLocator,
+} from '../../parameters/locators';
+import { applyLimit, limitFields } from '../../parameters/limit';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	{
@@ -68,8 +74,8 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const scope = this.getNodeParameter('scope', itemIndex, 'workspace') as string;
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const scope = itemParameter.call(this, 'scope', itemIndex, 'workspace') as string;
+		const filters = itemParameterValue.call(this, 'filters', itemIndex, {}) as IDataObject;
 		const qs = filters.inTrash === true ? { showRemoved: 1 } : undefined;
 		let docs: IDataObject[];
 		if (scope === 'org') {

@@ -16,22 +16,15 @@ import {
 	getWorkspace,
 	importDocument,
 } from '../../transport/api';
-import { workspaceIdValue } from '../../parameters';
 import { withHint, type HintValues } from '../../helpers/hints';
+import { inputBinaryField, inputBinaryProperty } from '../../parameters/binary';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
+import { itemParameter } from '../../parameters/read';
 import { documentUrl, importFileName, importedDocumentName } from '../../helpers/lifecycle';
-import { workspaceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{ ...workspaceLocator, description: 'The workspace the new document goes to' },
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		placeholder: 'e.g. data',
-		hint: 'The binary field with the file: CSV, TSV, XLSX, JSON or a .grist backup',
-	},
+	inputBinaryField,
 	{
 		displayName: 'Document Name',
 		name: 'documentName',
@@ -112,16 +105,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const property = String(
-			this.getNodeParameter('binaryPropertyName', itemIndex, 'data') ?? '',
-		).trim();
-		if (property === '') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The field "Input Binary Field" is empty (item ${itemIndex})`,
-				{ description: 'Enter the name of the binary field with the file, e.g. data.', itemIndex },
-			);
-		}
+		const property = inputBinaryProperty.call(this, itemIndex);
 		let meta: IBinaryData;
 		try {
 			meta = this.helpers.assertBinaryData(itemIndex, property);
@@ -138,7 +122,9 @@ export async function execute(
 		}
 		const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
 		const fileName = importFileName(meta.fileName, meta.mimeType);
-		const documentName = String(this.getNodeParameter('documentName', itemIndex, '') ?? '').trim();
+		const documentName = String(
+			itemParameter.call(this, 'documentName', itemIndex, '') ?? '',
+		).trim();
 		const form = new FormData();
 		form.append(
 			'upload',

@@ -4,9 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getDocument, moveDocument } from '../../transport/api';
-import { documentIdValue, workspaceIdValue } from '../../parameters';
 import { withHint } from '../../helpers/hints';
-import { documentLocator, workspaceLocator } from '../common.descriptions';
+import {
+	documentIdValue,
+	documentLocator,
+	workspaceIdValue,
+	workspaceLocator,
+} from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -4,8 +4,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getDocument, getTrashedDocument, restoreFromTrash } from '../../transport/api';
-import { documentIdValue } from '../../parameters';
-import { documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
 	{

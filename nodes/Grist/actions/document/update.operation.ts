@@ -9,8 +9,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getDocument, updateDocument } from '../../transport/api';
-import { documentIdValue, requiredName } from '../../parameters';
-import { documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
+import { requiredName } from '../../parameters/name';
+import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -52,7 +53,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const fields = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {};
 		if (fields.name !== undefined) {
 			const name = requiredName.call(

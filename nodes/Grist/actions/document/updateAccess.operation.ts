@@ -5,8 +5,9 @@ import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { updateAccess } from '../../transport/api';
-import { accessUpdateInput, asInputError, documentIdValue } from '../../parameters';
-import { accessUpdateFields, documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
+import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
+import { toNodeError } from '../../errors';
 
 const properties: INodeProperties[] = [documentLocator, ...accessUpdateFields('document')];
 
@@ -28,7 +29,7 @@ export async function execute(
 			const input = accessUpdateInput.call(this, 'document', itemIndex);
 			body = buildAccessDelta('document', input.rows, input.maxInheritedRole);
 		} catch (error) {
-			throw asInputError.call(this, error, itemIndex);
+			throw toNodeError(this.getNode(), error, { itemIndex });
 		}
 		await updateAccess(client, { kind: 'document', docId }, body, itemIndex);
 		return { updated: true, ...body.delta };

@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { orgKeyValue } from '../../parameters';
-import { optionalOrgLocator } from '../common.descriptions';
+import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { getOrg } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator];

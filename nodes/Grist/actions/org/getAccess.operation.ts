@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { accessItems } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { orgKeyValue } from '../../parameters';
-import { optionalOrgLocator } from '../common.descriptions';
+import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { getAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator];

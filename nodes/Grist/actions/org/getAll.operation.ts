@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { applyLimit } from '../../parameters';
-import { limitFields } from '../common.descriptions';
+import { applyLimit, limitFields } from '../../parameters/limit';
 import { listOrgs } from '../../transport/api';
 
 const properties: INodeProperties[] = [...limitFields];

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { orgKeyValue } from '../../parameters';
-import { optionalOrgLocator } from '../common.descriptions';
+import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { documentsOfWorkspaces, listOrgWorkspaces } from '../../transport/api';
+import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	optionalOrgLocator,
@@ -42,7 +42,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const key = await orgKeyValue.call(this, client, itemIndex);
-		const output = this.getNodeParameter('output', itemIndex, 'workspace') as string;
+		const output = itemParameter.call(this, 'output', itemIndex, 'workspace') as string;
 		const workspaces = await listOrgWorkspaces(client, key, itemIndex);
 		return output === 'document' ? documentsOfWorkspaces(workspaces) : workspaces;
 	});

@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { accessUpdateInput, asInputError, orgKeyValue } from '../../parameters';
-import { accessUpdateFields, optionalOrgLocator } from '../common.descriptions';
+import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
+import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
+import { toNodeError } from '../../errors';
 import { updateAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator, ...accessUpdateFields('org')];
@@ -27,7 +28,7 @@ export async function execute(
 			const input = accessUpdateInput.call(this, 'org', itemIndex);
 			body = buildAccessDelta('org', input.rows);
 		} catch (error) {
-			throw asInputError.call(this, error, itemIndex);
+			throw toNodeError(this.getNode(), error, { itemIndex });
 		}
 		const key = await orgKeyValue.call(this, client, itemIndex);
 		await updateAccess(client, { kind: 'org', key }, body, itemIndex);

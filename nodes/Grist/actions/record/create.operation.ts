@@ -9,13 +9,17 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import {
+	columnsMapper,
+	dataModeField,
+	fieldsJsonField,
 	readAllowDangling,
 	readBatchSize,
 	readNoparse,
 	readRawFields,
-	readTarget,
-} from '../../parameters';
+	recordWriteOptionsField,
+} from '../../parameters/writeOptions';
 import {
 	addRecords,
 	ColumnCache,
@@ -23,14 +27,6 @@ import {
 	type TableInfo,
 	type Target,
 } from '../../transport/api';
-import {
-	columnsMapper,
-	dataModeField,
-	documentLocator,
-	fieldsJsonField,
-	recordWriteOptionsField,
-	tableLocator,
-} from '../common.descriptions';
 import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
 import { referenceCheck } from '../references';
 

@@ -10,132 +10,27 @@ import { simplifyRecord, type GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
 import { InputError, attempt } from '../../helpers/errors';
-import type { SortRule } from '../../helpers/filters';
 import { withHint } from '../../helpers/hints';
 import { toNodeError } from '../../errors';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
-import { readLimit, readQuery, readTarget } from '../../parameters';
-import { ColumnCache, fetchRecords, runSql, type Target } from '../../transport/api';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
+import { readLimit } from '../../parameters/limit';
+import { itemParameter } from '../../parameters/read';
 import {
-	documentLocator,
 	hiddenColumnsOptions,
-	readFields,
-	tableLocator,
-} from '../common.descriptions';
-
-const MATCH_OPTIONS = [
-	{
-		name: 'Is One Of',
-		value: 'anyOf',
-		description: 'Equal to one of the values (a list: has one of them)',
-	},
-	{
-		name: 'Is None Of',
-		value: 'noneOf',
-		description: 'Equal to none of the values (empty cells included)',
-	},
-	{ name: 'Equals', value: 'equals' },
-	{ name: 'Not Equals', value: 'notEquals', description: 'Empty cells included' },
-	{ name: 'Greater Than', value: 'gt' },
-	{ name: 'Greater Than or Equal', value: 'gte' },
-	{ name: 'Less Than', value: 'lt' },
-	{ name: 'Less Than or Equal', value: 'lte' },
-	{ name: 'Between', value: 'between', description: 'From Values to To, both included' },
-	{
-		name: 'Contains',
-		value: 'contains',
-		description: 'Text containing the value; a list: has the value',
-	},
-	{ name: 'Does Not Contain', value: 'notContains' },
-	{ name: 'Starts With', value: 'startsWith' },
-	{ name: 'Ends With', value: 'endsWith' },
-	{
-		name: 'Is Empty',
-		value: 'isEmpty',
-		description:
-			'Cells with no value: empty text, no number (0 is a number), no date, no reference, no list',
-	},
-	{ name: 'Is Not Empty', value: 'isNotEmpty' },
-];
-
-/** The filter builder of Record → Get Many: Grist's equality filter plus the conditions run through /sql. */
-const recordFilterFields: INodeProperties[] = readFields.flatMap((field): INodeProperties[] => {
-	if (field.name !== 'filters') return [field];
-	const collection = field.options?.[0] as {
-		displayName: string;
-		name: string;
-		values: INodeProperties[];
-	};
-	const values = collection.values.flatMap((v): INodeProperties[] => {
-		if (v.name === 'match') return [{ ...v, options: MATCH_OPTIONS }];
-		if (v.name === 'values') {
-			return [
-				{
-					...v,
-					description:
-						'The value to compare with (for Is One Of / Is None Of: several, separated by commas, or a JSON array). Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs, a choice of a Choice List. Left empty, the condition matches only empty cells, not every row: remove the condition to match every row.',
-					displayOptions: { hide: { match: ['isEmpty', 'isNotEmpty'] } },
-				},
-				{
-					displayName: 'To',
-					name: 'value2',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. 2024-12-31',
-					description: 'The upper bound of Between (included)',
-					displayOptions: { show: { match: ['between'] } },
-				},
-				{
-					displayName: 'Ignore Case',
-					name: 'ignoreCase',
-					type: 'boolean',
-					default: false,
-					description: 'Whether upper and lower case letters match each other (A–Z only)',
-					displayOptions: {
-						show: {
-							match: [
-								'equals',
-								'notEquals',
-								'anyOf',
-								'noneOf',
-								'contains',
-								'notContains',
-								'startsWith',
-								'endsWith',
-							],
-						},
-					},
-				},
-			];
-		}
-		return [v];
-	});
-	return [
-		{
-			...field,
-			description:
-				"Rows must match the conditions (all of them, or any, per Combine). Is One Of and Is Empty combined with AND use Grist's record filter; other conditions run as a read-only SQL query (needs an API key with read access to the whole document).",
-			options: [{ ...collection, values }],
-		},
-		{
-			displayName: 'Combine',
-			name: 'combine',
-			type: 'options',
-			options: [
-				{ name: 'All Conditions (AND)', value: 'and' },
-				{ name: 'Any Condition (OR)', value: 'or' },
-			],
-			default: 'and',
-			displayOptions: { show: { filterType: ['builder'] } },
-		},
-	];
-});
+	readConditions,
+	readIncludeHidden,
+	readQuery,
+	readSortRules,
+	recordReadFields,
+} from '../../parameters/readQuery';
+import { ColumnCache, fetchRecords, runSql, type Target } from '../../transport/api';
 
 const properties: INodeProperties[] = [
 	documentLocator,
 	tableLocator,
-	...recordFilterFields,
+	...recordReadFields,
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -179,7 +74,7 @@ async function searchWithSql(
 	const types = columnTypes(input.columns as never);
 	const choices: Record<string, string[]> = {};
 	for (const c of input.columns) if (c.choices) choices[c.id] = c.choices;
-	const sort = (this.getNodeParameter('sort.rules', itemIndex, []) as SortRule[]) ?? [];
+	const sort = readSortRules.call(this, itemIndex);
 	const limit = readLimit.call(this, itemIndex);
 	const built = attempt(() =>
 		buildConditionQuery({
@@ -226,18 +121,9 @@ export async function execute(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const target = readTarget.call(this, itemIndex);
-			const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-			const includeHidden = this.getNodeParameter(
-				'options.includeHidden',
-				itemIndex,
-				false,
-			) as boolean;
-			const filterType = this.getNodeParameter('filterType', itemIndex, 'none') as string;
-			const conditions =
-				filterType === 'builder'
-					? ((this.getNodeParameter('filters.conditions', itemIndex, []) as Condition[]) ?? [])
-					: [];
-			const combine = this.getNodeParameter('combine', itemIndex, 'and') as string;
+			const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
+			const includeHidden = readIncludeHidden.call(this, itemIndex);
+			const { conditions, combine } = readConditions.call(this, itemIndex);
 			let records: GristRecord[];
 			let columns;
 			if (needsSql(conditions, combine)) {

@@ -9,15 +9,19 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
+import { itemParameterValue } from '../../parameters/read';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import {
-	itemParameterValue,
+	columnsMapper,
+	dataModeField,
+	fieldsJsonField,
 	parseRowIds,
 	readAllowDangling,
 	readBatchSize,
 	readNoparse,
 	readRawFields,
-	readTarget,
-} from '../../parameters';
+	recordWriteOptionsField,
+} from '../../parameters/writeOptions';
 import {
 	ColumnCache,
 	targetKey,
@@ -25,14 +29,6 @@ import {
 	type TableInfo,
 	type Target,
 } from '../../transport/api';
-import {
-	columnsMapper,
-	dataModeField,
-	documentLocator,
-	fieldsJsonField,
-	recordWriteOptionsField,
-	tableLocator,
-} from '../common.descriptions';
 import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
 import { referenceCheck } from '../references';
 

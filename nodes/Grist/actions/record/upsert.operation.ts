@@ -9,15 +9,20 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import {
-	itemParameter,
-	itemParameterValue,
+	allowDanglingOption,
+	batchSizeOption,
+	columnsMapper,
+	dataModeField,
+	fieldsJsonField,
+	noparseOption,
 	readAllowDangling,
 	readBatchSize,
 	readNoparse,
 	readRawFields,
-	readTarget,
-} from '../../parameters';
+} from '../../parameters/writeOptions';
 import {
 	ColumnCache,
 	targetKey,
@@ -25,16 +30,6 @@ import {
 	type TableInfo,
 	type Target,
 } from '../../transport/api';
-import {
-	allowDanglingOption,
-	batchSizeOption,
-	columnsMapper,
-	dataModeField,
-	documentLocator,
-	fieldsJsonField,
-	noparseOption,
-	tableLocator,
-} from '../common.descriptions';
 import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
 import { referenceCheck } from '../references';
 

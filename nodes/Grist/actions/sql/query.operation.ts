@@ -17,11 +17,11 @@ import {
 	referencedTables,
 	resultColumnTypes,
 } from '../../helpers/sql';
-import { documentIdValue } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { fetchColumns, fetchTables, runSql } from '../../transport/api';
-import { documentLocator } from '../common.descriptions';
 import { forEachItem } from '../items';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -86,12 +86,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		const sql = String(this.getNodeParameter('query', itemIndex, '') ?? '');
-		const options = this.getNodeParameter('options', itemIndex, {}) as {
+		const sql = String(itemParameter.call(this, 'query', itemIndex, '') ?? '');
+		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
 			decode?: boolean;
 			timeout?: number;
 		};
-		const rawArgs = this.getNodeParameter('parameters', itemIndex, '');
+		const rawArgs = itemParameterValue.call(this, 'parameters', itemIndex, '' as unknown);
 		const checked = attempt(() => {
 			const list = parseSqlArgs(rawArgs);
 			checkSqlQuery(sql, list);

@@ -8,10 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputError } from '../../helpers/errors';
 import { checkIdentifier, columnSpecs } from '../../helpers/schema';
-import { documentIdValue } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, createTables } from '../../transport/api';
-import { documentLocator } from '../common.descriptions';
 import {
 	checkReferencedTables,
 	columnsCollection,
@@ -19,6 +18,7 @@ import {
 	readColumnInputs,
 	untieNewColumns,
 } from '../schema';
+import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -55,7 +55,7 @@ export async function execute(
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
 		const tableId = checkIdentifier(
-			String(this.getNodeParameter('tableId', itemIndex, '') ?? '').trim(),
+			String(itemParameter.call(this, 'tableId', itemIndex, '') ?? '').trim(),
 			'table',
 			'Table ID',
 		);

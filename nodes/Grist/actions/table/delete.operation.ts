@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readTarget } from '../../parameters';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { applyUserActions, fetchTables } from '../../transport/api';
-import { documentLocator, tableLocator } from '../common.descriptions';
 import { forEachSchemaItem } from '../schema';
 
 const properties: INodeProperties[] = [

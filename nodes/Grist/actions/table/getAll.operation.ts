@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tableItem } from '../../helpers/schema';
-import { documentIdValue } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { fetchColumns, fetchTables } from '../../transport/api';
-import { documentLocator } from '../common.descriptions';
 import { columnItem, forEachSchemaItem } from '../schema';
+import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -41,8 +41,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		const withColumns = this.getNodeParameter('includeColumns', itemIndex, false) as boolean;
-		const withSummary = this.getNodeParameter('includeSummary', itemIndex, true) as boolean;
+		const withColumns = itemParameter.call(this, 'includeColumns', itemIndex, false) as boolean;
+		const withSummary = itemParameter.call(this, 'includeSummary', itemIndex, true) as boolean;
 		const tables = (await fetchTables(client, docId, { columns: withColumns, itemIndex })).filter(
 			(t) => !t.id.startsWith('GristHidden_'),
 		);

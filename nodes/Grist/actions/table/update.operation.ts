@@ -8,11 +8,11 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { attempt } from '../../helpers/errors';
 import { checkIdentifier } from '../../helpers/schema';
-import { readTarget } from '../../parameters';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { updateTables } from '../../transport/api';
-import { documentLocator, tableLocator } from '../common.descriptions';
 import { forEachSchemaItem } from '../schema';
+import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -58,7 +58,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const input = this.getNodeParameter('updateFields', itemIndex, {}) as {
+		const input = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as {
 			tableId?: string;
 			fieldsJson?: unknown;
 		};

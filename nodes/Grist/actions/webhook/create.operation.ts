@@ -9,12 +9,17 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { createWebhooks } from '../../transport/api';
-import { documentIdValue, tableIdValue } from '../../parameters';
 import { withHint } from '../../helpers/hints';
+import {
+	documentIdValue,
+	documentLocator,
+	tableIdValue,
+	tableLocator,
+} from '../../parameters/locators';
 import { eventTypesOf } from '../../helpers/webhook-items';
 import { columnIdList, type WebhookFields } from '../../helpers/webhooks';
-import { documentLocator, tableLocator } from '../common.descriptions';
 import { simplifyField, webhookAsItem } from './shared';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 export const triggerOnField: INodeProperties = {
 	displayName: 'Trigger On',
@@ -131,7 +136,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
 		const tableId = tableIdValue.call(this, itemIndex);
-		const url = String(this.getNodeParameter('url', itemIndex, '') ?? '').trim();
+		const url = String(itemParameter.call(this, 'url', itemIndex, '') ?? '').trim();
 		if (!/^https?:\/\/[^/\s]+/i.test(url)) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -144,11 +149,11 @@ export async function execute(
 				},
 			);
 		}
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
 		const fields: WebhookFields = {
 			url,
 			tableId,
-			eventTypes: eventTypesOf(String(this.getNodeParameter('event', itemIndex, 'add'))),
+			eventTypes: eventTypesOf(String(itemParameter.call(this, 'event', itemIndex, 'add'))),
 			enabled: options.enabled !== false,
 			isReadyColumn: String(options.readyColumn ?? '').trim() || null,
 			watchedColIds: columnIdList(options.watchedColumns),
@@ -166,7 +171,7 @@ export async function execute(
 			throw new NodeOperationError(this.getNode(), 'Grist did not return a webhook ID', {
 				itemIndex,
 			});
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+		const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
 		return await webhookAsItem(client, docId, id, simplify, itemIndex);
 	});
 }

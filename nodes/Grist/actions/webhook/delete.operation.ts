@@ -5,8 +5,7 @@ import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { deleteWebhook } from '../../transport/api';
-import { documentIdValue } from '../../parameters';
-import { documentLocator } from '../common.descriptions';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { webhookIdField, webhookIdValue } from './shared';
 
 const properties: INodeProperties[] = [

@@ -4,10 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { listWebhooks } from '../../transport/api';
-import { applyLimit, documentIdValue } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
+import { applyLimit, limitFields } from '../../parameters/limit';
 import { webhookItem } from '../../helpers/webhook-items';
-import { documentLocator, limitFields } from '../common.descriptions';
 import { simplifyField } from './shared';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -52,8 +53,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as {
+		const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
+		const filters = itemParameterValue.call(this, 'filters', itemIndex, {}) as {
 			onlyFailing?: boolean;
 			tableId?: string;
 		};

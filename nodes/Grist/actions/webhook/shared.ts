@@ -5,6 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { GristClient } from '../../transport';
 import { listWebhooks } from '../../transport/api';
 import { webhookItem } from '../../helpers/webhook-items';
+import { itemParameter } from '../../parameters/read';
 
 export const webhookIdField: INodeProperties = {
 	displayName: 'Webhook Name or ID',
@@ -28,7 +29,7 @@ export const simplifyField: INodeProperties = {
 
 /** The Webhook field; an empty one is an input error naming the item. */
 export function webhookIdValue(this: IExecuteFunctions, itemIndex: number): string {
-	const id = String(this.getNodeParameter('webhookId', itemIndex, '') ?? '').trim();
+	const id = String(itemParameter.call(this, 'webhookId', itemIndex, '') ?? '').trim();
 	if (id === '') {
 		throw new NodeOperationError(this.getNode(), `The Webhook is empty (item ${itemIndex})`, {
 			description: 'Pick a webhook from the list, or enter its ID (Get Many outputs the IDs).',

@@ -10,11 +10,16 @@ import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { listWebhooks, updateWebhook } from '../../transport/api';
-import { documentIdValue } from '../../parameters';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
 import type { WebhookFields } from '../../helpers/webhooks';
-import { documentLocator } from '../common.descriptions';
-import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './shared';
+import {
+	simplifyField,
+	webhookAsItem,
+	webhookIdField,
+	webhookIdValue,
+} from './shared';
+import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -106,7 +111,7 @@ export async function execute(
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
 		const id = webhookIdValue.call(this, itemIndex);
-		const update = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const update = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as IDataObject;
 		let body: WebhookFields;
 		try {
 			body = webhookPatch(update);
@@ -152,7 +157,7 @@ export async function execute(
 				values: { webhookId: id },
 			});
 		}
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+		const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
 		return await webhookAsItem(client, docId, id, simplify, itemIndex);
 	});
 }

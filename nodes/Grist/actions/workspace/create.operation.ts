@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { createWorkspace, getWorkspace } from '../../transport/api';
-import { orgKeyValue, requiredName } from '../../parameters';
-import { optionalOrgLocator } from '../common.descriptions';
+import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
+import { readName } from '../../parameters/name';
 
 const properties: INodeProperties[] = [
 	optionalOrgLocator,
@@ -31,12 +31,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const name = requiredName.call(
-			this,
-			this.getNodeParameter('name', itemIndex, ''),
-			itemIndex,
-			'Enter the name of the new workspace.',
-		);
+		const name = readName.call(this, itemIndex, 'Enter the name of the new workspace.');
 		const key = await orgKeyValue.call(this, client, itemIndex);
 		const wid = await createWorkspace(client, key, { name }, itemIndex);
 		return await getWorkspace(client, wid, itemIndex);

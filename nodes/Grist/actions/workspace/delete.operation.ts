@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue } from '../../parameters';
-import { workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { deleteWorkspace } from '../../transport/api';
 
 const properties: INodeProperties[] = [

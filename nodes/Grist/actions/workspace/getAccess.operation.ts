@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { accessItems } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { workspaceIdValue } from '../../parameters';
-import { workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { getAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [workspaceLocator];

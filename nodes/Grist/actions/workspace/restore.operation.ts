@@ -4,8 +4,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getWorkspace, getWorkspaceTrash, restoreFromTrash } from '../../transport/api';
-import { workspaceIdValue } from '../../parameters';
-import { workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getWorkspace, updateWorkspace } from '../../transport/api';
-import { requiredName, workspaceIdValue } from '../../parameters';
-import { workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
+import { readName } from '../../parameters/name';
 
 const properties: INodeProperties[] = [
 	workspaceLocator,
@@ -32,12 +32,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
 		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const name = requiredName.call(
-			this,
-			this.getNodeParameter('name', itemIndex, ''),
-			itemIndex,
-			'Enter the new name of the workspace.',
-		);
+		const name = readName.call(this, itemIndex, 'Enter the new name of the workspace.');
 		await updateWorkspace(client, wid, { name }, itemIndex);
 		return await getWorkspace(client, wid, itemIndex);
 	});

@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { accessUpdateInput, asInputError, workspaceIdValue } from '../../parameters';
-import { accessUpdateFields, workspaceLocator } from '../common.descriptions';
+import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
+import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
+import { toNodeError } from '../../errors';
 import { updateAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
@@ -28,7 +29,7 @@ export async function execute(
 			const input = accessUpdateInput.call(this, 'workspace', itemIndex);
 			body = buildAccessDelta('workspace', input.rows, input.maxInheritedRole);
 		} catch (error) {
-			throw asInputError.call(this, error, itemIndex);
+			throw toNodeError(this.getNode(), error, { itemIndex });
 		}
 		await updateAccess(client, { kind: 'workspace', wid }, body, itemIndex);
 		return { updated: true, ...body.delta };

@@ -1,0 +1,337 @@
+/**
+ * The Organization, Workspace, Document and Table fields (resource locators) and their readers.
+ * One reader, `locatorValue`, for every context: an item of an execution (read once when the
+ * field holds no expression), a trigger or the editor's pickers (the node's value). On top of it:
+ * the checked ids (`readTarget`, `documentIdValue`, `tableIdValue`, `workspaceIdValue`,
+ * `orgKeyValue`) and, for the pickers, `pickedLocator` / `pickedTarget`.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IGetNodeParameterOptions,
+	ILoadOptionsFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { DOCUMENT_URL_REGEX, ORG_URL_REGEX, WORKSPACE_URL_REGEX } from '../helpers/url';
+import type { GristClient } from '../transport';
+import { siteOrg, type Target } from '../transport/api';
+import { currentNodeParameter, itemParameter, nodeParameter, type NodeContext } from './read';
+
+export const orgLocator: INodeProperties = {
+	displayName: 'Organization',
+	name: 'org',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The Grist site (team or personal)',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchOrgs', searchable: true },
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://myteam.getgrist.com or https://grist.example.com/o/myteam',
+			extractValue: { type: 'regex', regex: ORG_URL_REGEX },
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: ORG_URL_REGEX,
+						errorMessage:
+							'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
+					},
+				},
+			],
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 42 or myteam',
+			hint: 'The numeric ID or the domain of the organization',
+		},
+	],
+};
+
+/** The Organization field where it may stay empty: then the site of the Server URL is used. */
+export const optionalOrgLocator: INodeProperties = {
+	...orgLocator,
+	required: false,
+	description:
+		"The Grist site (team or personal). Leave empty to use the site of the credential's Server URL (a team host or /o/TEAM), or the only site the API key can see.",
+};
+
+export const workspaceLocator: INodeProperties = {
+	displayName: 'Workspace',
+	name: 'workspace',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchWorkspaces', searchable: true },
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://docs.getgrist.com/ws/17/',
+			extractValue: { type: 'regex', regex: WORKSPACE_URL_REGEX },
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: WORKSPACE_URL_REGEX,
+						errorMessage:
+							'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
+					},
+				},
+			],
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 17',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A workspace ID is a whole number' },
+				},
+			],
+		},
+	],
+};
+
+export const documentLocator: INodeProperties = {
+	displayName: 'Document',
+	name: 'document',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchDocuments', searchable: true },
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://docs.getgrist.com/sRBrWDUPnUVJ/My-Doc',
+			extractValue: { type: 'regex', regex: DOCUMENT_URL_REGEX },
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: DOCUMENT_URL_REGEX,
+						errorMessage:
+							'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
+					},
+				},
+			],
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. sRBrWDUPnUVJXc1c2Yz6wQ',
+		},
+	],
+};
+
+/**
+ * No "By URL" mode, on purpose: a Grist URL names a document and a page (`/<docId>/<slug>/p/<n>`,
+ * `n` a view id), not a table. A page can show several tables (or one table several times), raw
+ * data is `/p/data`, and a widget anchor (`#a1.s<section>…`) is a section id: none of them gives a
+ * table ID without reading the document's metadata, and then not unambiguously. The document part
+ * of a pasted URL goes in the Document field (By URL); the table is then picked from the list.
+ */
+export const tableLocator: INodeProperties = {
+	displayName: 'Table',
+	name: 'table',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	typeOptions: { loadOptionsDependsOn: ['document.value'] },
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchTables', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. People',
+			hint: 'The table ID (shown in Raw Data), not its page name',
+		},
+	],
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+const EXTRACT: IGetNodeParameterOptions = { extractValue: true };
+
+/** A resource locator's value (as `getNodeParameter(…, { extractValue: true })` gives it) as trimmed text. */
+function locatorText(value: unknown): string {
+	return typeof value === 'number'
+		? String(value)
+		: String((value as string | IDataObject) ?? '').trim();
+}
+
+/**
+ * A resource locator's value as trimmed text: in an execution, of item `itemIndex` (read once
+ * when the field holds no expression); in a trigger or the editor, the node's value.
+ */
+export function locatorValue<C extends IExecuteFunctions | NodeContext>(
+	ctx: C,
+	name: string,
+	...at: C extends IExecuteFunctions ? [itemIndex: number] : []
+): string {
+	const [itemIndex] = at as [number?];
+	return locatorText(
+		itemIndex === undefined
+			? nodeParameter(ctx as NodeContext, name, '', EXTRACT)
+			: itemParameter.call(ctx as IExecuteFunctions, name, itemIndex, '', EXTRACT),
+	);
+}
+
+/**
+ * A resource locator's value while the editor loads options or searches a list: `''` when the
+ * node has no such parameter (yet). `current`: the value being edited (as triggers read it).
+ */
+export function pickedLocator(ctx: ILoadOptionsFunctions, name: string, current = false): string {
+	try {
+		return current
+			? locatorText(currentNodeParameter(ctx, name, EXTRACT))
+			: locatorValue(ctx, name);
+	} catch {
+		return '';
+	}
+}
+
+/** The picked document and table (as `pickedLocator` reads them), or undefined if one is empty. */
+export function pickedTarget(ctx: ILoadOptionsFunctions, current = false): Target | undefined {
+	const docId = pickedLocator(ctx, 'document', current);
+	const tableId = pickedLocator(ctx, 'table', current);
+	return docId === '' || tableId === '' ? undefined : { docId, tableId };
+}
+
+/** A locator of item `itemIndex` that must not be empty: else an input error naming its field. */
+function requiredLocator(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	description: string,
+): string {
+	const text = locatorValue(this, name, itemIndex);
+	if (text === '') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The ${label} field is empty (item ${itemIndex})`,
+			{
+				itemIndex,
+				description,
+			},
+		);
+	}
+	return text;
+}
+
+/** The Document of item `itemIndex`; an empty value is an input error naming the field. */
+export function documentIdValue(this: IExecuteFunctions, itemIndex: number): string {
+	return requiredLocator.call(
+		this,
+		'document',
+		itemIndex,
+		'Document',
+		'Pick a document from the list, or enter its ID or URL.',
+	);
+}
+
+/** The Table of item `itemIndex`; an empty value is an input error naming the field. */
+export function tableIdValue(this: IExecuteFunctions, itemIndex: number): string {
+	return requiredLocator.call(
+		this,
+		'table',
+		itemIndex,
+		'Table',
+		'Pick a table from the list, or enter its ID (as shown in Raw Data).',
+	);
+}
+
+/** By execution: the last target `readTarget` returned (callers must not modify it). */
+const lastTarget = new WeakMap<object, Target>();
+
+/** The document and table of item `itemIndex`; empty values fail with an error naming the field. */
+export function readTarget(this: IExecuteFunctions, itemIndex: number): Target {
+	const docId = documentIdValue.call(this, itemIndex);
+	const tableId = tableIdValue.call(this, itemIndex);
+	// The same object for every item of one table, so that keys derived from it are computed once.
+	let target = lastTarget.get(this);
+	if (target?.docId !== docId || target.tableId !== tableId) {
+		target = { docId, tableId };
+		lastTarget.set(this, target);
+	}
+	return target;
+}
+
+/** Reads a workspace id (resource locator `name`) as an integer; anything else is an input error. */
+export function workspaceIdValue(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label = 'Workspace',
+): number {
+	const text = locatorValue(this, name, itemIndex);
+	if (text === '') {
+		throw new NodeOperationError(this.getNode(), `The ${label} is empty`, {
+			itemIndex,
+			description: 'Pick a workspace from the list, or enter its numeric ID.',
+		});
+	}
+	if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The ${label} ID "${text}" is not a whole number`,
+			{
+				itemIndex,
+				description:
+					'A workspace ID is a number, e.g. 17 (it appears in workspace URLs as /ws/17/).',
+			},
+		);
+	}
+	return Number(text);
+}
+
+/**
+ * The org key of the Organization field (an id or a domain); when it is empty (optional field),
+ * the site of the Server URL via `client.siteOrg()`.
+ */
+export async function orgKeyValue(
+	this: IExecuteFunctions,
+	client: GristClient,
+	itemIndex: number,
+	name = 'org',
+): Promise<string | number> {
+	const text = locatorValue(this, name, itemIndex);
+	if (text !== '') return /^\d+$/.test(text) ? Number(text) : text;
+	return await siteOrg(client);
+}

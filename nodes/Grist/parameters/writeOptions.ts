@@ -1,0 +1,278 @@
+/**
+ * What a record or columnar write reads besides its target: the fields (Data Mode, the column
+ * mapper, Fields (JSON)), row IDs, and the Options (Batch Size, Allow Dangling References, Skip
+ * Grist's Text Parsing); their fields and readers.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	ResourceMapperValue,
+} from 'n8n-workflow';
+import { jsonParse, NodeOperationError } from 'n8n-workflow';
+
+import { DEFAULT_MAX_ITEMS } from '../helpers/batch';
+import { inputItems, itemParameter, itemParameterValue } from './read';
+
+export const dataModeField: INodeProperties = {
+	displayName: 'Data Mode',
+	name: 'dataMode',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Map Columns',
+			value: 'mapper',
+			description: 'Map each column below, or map the input fields automatically by column ID',
+		},
+		{
+			name: 'Raw JSON',
+			value: 'json',
+			description: 'Give the fields as a JSON object of column IDs and values',
+		},
+	],
+	default: 'mapper',
+};
+
+export function columnsMapper(mode: 'add' | 'update' | 'upsert'): INodeProperties {
+	return {
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['document.value', 'table.value'],
+			resourceMapper: {
+				resourceMapperMethod: 'getMappingColumns',
+				mode,
+				fieldWords: { singular: 'column', plural: 'columns' },
+				addAllFields: true,
+				multiKeyMatch: true,
+				supportAutoMap: true,
+			},
+		},
+		displayOptions: { show: { dataMode: ['mapper'] } },
+	};
+}
+
+export const fieldsJsonField: INodeProperties = {
+	displayName: 'Fields (JSON)',
+	name: 'fieldsJson',
+	type: 'json',
+	default: '{}',
+	required: true,
+	description: 'An object of column IDs and values, e.g. {"Name": "Alice", "Tags": ["a", "b"]}',
+	displayOptions: { show: { dataMode: ['json'] } },
+};
+
+export const noparseOption: INodeProperties = {
+	displayName: "Skip Grist's Text Parsing",
+	name: 'noparse',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to skip Grist's parsing of text by the column's format (currency signs, thousands separators, dates in the column's date format, a reference's display value). Grist still stores plain numbers and ISO dates given as text as numbers and dates.",
+};
+
+/** Records per request of a batched write (readBatchSize; default: 500, as before the option). */
+export const batchSizeOption: INodeProperties = {
+	displayName: 'Batch Size',
+	name: 'batchSize',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 500,
+	description:
+		"Most records per request (a request also stays under Grist's 1 MB body limit). Bigger batches load faster, but each request holds the document longer, so other users' edits wait for it; smaller ones cost more requests.",
+};
+
+/**
+ * Record Create / Update / Upsert: write references to rows that do not exist. Off by default:
+ * such items are refused before any request (actions/references.ts).
+ */
+export const allowDanglingOption: INodeProperties = {
+	displayName: 'Allow Dangling References',
+	name: 'allowDanglingReferences',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to write Reference and Reference List cells that point at rows that do not exist (Grist stores them and shows them as errors). Off: the row IDs are checked first (one read per referenced table) and items pointing at missing rows are refused.',
+};
+
+/** The Options of a record create/update: dangling references, noparse and the batch size. */
+export const recordWriteOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [allowDanglingOption, batchSizeOption, noparseOption],
+};
+
+/** The Options of a record or columnar create/update: noparse and the batch size. */
+export const writeOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [batchSizeOption, noparseOption],
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export interface ReadFieldsResult {
+	fields: IDataObject;
+	/** Column IDs of the mapper's "Columns to match on" (upsert). */
+	matchingColumns: string[];
+}
+
+/** The raw (unencoded) fields of item `itemIndex` from the mapper, the input item, or the JSON field. */
+export function readRawFields(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	wantMatching = false,
+): ReadFieldsResult {
+	const dataMode = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') as string;
+	if (dataMode === 'json') {
+		const raw = itemParameterValue.call(this, 'fieldsJson', itemIndex, '{}' as unknown);
+		let value: unknown = raw;
+		if (typeof raw === 'string') {
+			value = jsonParse(raw.trim() === '' ? '{}' : raw, {
+				errorMessage: `The Fields (JSON) of item ${itemIndex} is not valid JSON`,
+			});
+		}
+		if (!value || typeof value !== 'object' || Array.isArray(value)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The Fields (JSON) of item ${itemIndex} must be a JSON object of column IDs and values`,
+				{
+					itemIndex,
+					description: 'e.g. {"Name": "Alice", "Age": 30}',
+				},
+			);
+		}
+		return { fields: value as IDataObject, matchingColumns: [] };
+	}
+	const mappingMode = itemParameter.call(
+		this,
+		'columns.mappingMode',
+		itemIndex,
+		'defineBelow',
+	) as string;
+	let matchingColumns: string[] = [];
+	if (wantMatching) {
+		const none: ResourceMapperValue['matchingColumns'] = [];
+		const m = itemParameterValue.call(this, 'columns.matchingColumns', itemIndex, none);
+		matchingColumns = Array.isArray(m) ? m : [];
+	}
+	if (mappingMode === 'autoMapInputData') {
+		const json = inputItems.call(this)[itemIndex]?.json ?? {};
+		// Most items have neither key: their json is used as it is (never modified: encodeFields
+		// builds a new object when it changes anything), not copied per item.
+		if (
+			!Object.prototype.hasOwnProperty.call(json, 'id') &&
+			!Object.prototype.hasOwnProperty.call(json, 'errors')
+		) {
+			return { fields: json, matchingColumns };
+		}
+		const fields: IDataObject = {};
+		const keys = Object.keys(json);
+		for (let k = 0; k < keys.length; k++) {
+			const key = keys[k];
+			if (key === 'id' || key === 'errors') continue; // Grist's row id and formula errors of a read
+			fields[key] = json[key];
+		}
+		return { fields, matchingColumns };
+	}
+	const empty: IDataObject | null = {};
+	const value = itemParameterValue.call(this, 'columns.value', itemIndex, empty) ?? {};
+	return { fields: { ...value }, matchingColumns };
+}
+
+/** Row IDs from a number, an array, or text like `1, 2, 3`; anything else fails naming the field. */
+export function parseRowIds(
+	this: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+	field = 'Row IDs',
+): number[] {
+	// The common case (a row ID from ={{ $json.id }}): no lists built.
+	if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0) return [raw];
+	let list: unknown[];
+	if (Array.isArray(raw)) list = raw;
+	else if (typeof raw === 'number') list = [raw];
+	else if (typeof raw === 'string') {
+		const text = raw.trim();
+		list = text.startsWith('[')
+			? (jsonParse(text, { fallbackValue: [text] }) as unknown[])
+			: text.split(',');
+		if (!Array.isArray(list)) list = [text];
+	} else list = [raw];
+	const ids = list.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
+	if (ids.length === 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The ${field} field of item ${itemIndex} is empty`,
+			{
+				itemIndex,
+				description: 'Enter one or more row IDs (whole numbers), e.g. 3 or 3, 4, 5.',
+			},
+		);
+	}
+	return ids.map((v) => {
+		const n = typeof v === 'number' ? v : Number(v);
+		if (!Number.isInteger(n) || n <= 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The ${field} field of item ${itemIndex} has ${JSON.stringify(v)}, which is not a row ID`,
+				{
+					itemIndex,
+					description: 'A row ID is a whole number greater than 0 (the "id" of a record).',
+				},
+			);
+		}
+		return n;
+	});
+}
+
+/** Options → Batch Size of item `itemIndex`: records per request of a batched write (default 500). */
+export function readBatchSize(this: IExecuteFunctions, itemIndex: number): number {
+	const raw = itemParameter.call(
+		this,
+		'options.batchSize',
+		itemIndex,
+		DEFAULT_MAX_ITEMS,
+	) as unknown;
+	const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Batch Size of item ${itemIndex} must be a whole number of at least 1, not ${JSON.stringify(raw)}`,
+			{ itemIndex, description: 'Set Options → Batch Size to 1 or more (default 500).' },
+		);
+	}
+	return n;
+}
+
+/** Options → Allow Dangling References of the record writes (default off: references are checked). */
+export function readAllowDangling(this: IExecuteFunctions, itemIndex: number): boolean {
+	return !!itemParameter.call(this, 'options.allowDanglingReferences', itemIndex, false);
+}
+
+/** Options → the noparse flag of item `itemIndex` (values stored as sent, not parsed by Grist). */
+export function readNoparse(this: IExecuteFunctions, itemIndex: number): boolean {
+	return !!itemParameter.call(this, 'options.noparse', itemIndex, false);
+}
+
+/** `qs` with `noparse=1` when Options → Skip Grist's Text Parsing is on for item `itemIndex`. */
+export function noparseQs(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	qs: IDataObject = {},
+): IDataObject {
+	if (readNoparse.call(this, itemIndex)) qs.noparse = 1;
+	return qs;
+}
