@@ -6,25 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
+import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import {
-	itemParameter,
-	itemParameterValue,
-	readAllowDangling,
-	readBatchSize,
-	readNoparse,
-	readRawFields,
-	readTarget,
-} from '../../parameters';
-import {
-	ColumnCache,
-	targetKey,
-	upsertRecords,
-	type TableInfo,
-	type Target,
-} from '../../transport/api';
+import { itemParameter, itemParameterValue, readNoparse, readRawFields } from '../../parameters';
+import { upsertRecords } from '../../transport/api';
 import {
 	allowDanglingOption,
 	batchSizeOption,
@@ -35,8 +21,7 @@ import {
 	noparseOption,
 	tableLocator,
 } from '../common.descriptions';
-import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
-import { referenceCheck } from '../references';
+import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -110,9 +95,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** One record of the PUT body. */
-type RecordUpsert = { require: IDataObject; fields: IDataObject };
-
 /**
  * PUT …/records: match columns go to `require`, the other fields to `fields`. Items of one table
  * and the same options share requests; items repeating a `require` already in the batch go into
@@ -123,173 +105,87 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const infoOf = tableInfos(new ColumnCache(client));
-	// By group (its key without the round): how many items brought each `require` so far; one
-	// map for single text / number / boolean values (the value is the key), one for JSON texts.
-	const seen = new Map<string, { values: Map<unknown, number>; json: Map<string, number> }>();
-	// The group of the last item: the next one with the same table and options shares it.
-	let last:
-		| {
-				target: Target;
-				types: Record<string, string>;
-				noparse: boolean;
-				onMany: string;
-				noAdd: boolean;
-				noUpdate: boolean;
-				allowEmpty: boolean;
-				batchSize: number;
-				allowDangling: boolean;
-				base: string;
-				key0: string;
-				group: WriteGroup;
-				seen: { values: Map<unknown, number>; json: Map<string, number> };
-		  }
-		| undefined;
 	// Columns to Match On (JSON mode) as last read, and its list.
 	let matchText: string | undefined;
 	let matchList: string[] = [];
-	const unit = (
-		itemIndex: number,
-		target: Target,
-		table: TableInfo,
-	): BatchUnit<RecordUpsert, WriteGroup> => {
-		const byId = table.byId;
-		const dataMode = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') as string;
-		const { fields: raw, matchingColumns } = readRawFields.call(
-			this,
-			itemIndex,
-			dataMode !== 'json',
+	const matchColumns = (itemIndex: number): string[] => {
+		const text = String(
+			itemParameterValue.call(this, 'matchColumns', itemIndex, '' as unknown) ?? '',
 		);
-		let match = matchingColumns;
-		if (dataMode === 'json') {
-			const text = String(
-				itemParameterValue.call(this, 'matchColumns', itemIndex, '' as unknown) ?? '',
-			);
-			if (text !== matchText) {
-				matchText = text;
-				matchList = text
-					.split(',')
-					.map((s) => s.trim())
-					.filter((s) => s !== '');
+		if (text !== matchText) {
+			matchText = text;
+			matchList = text
+				.split(',')
+				.map((s) => s.trim())
+				.filter((s) => s !== '');
+		}
+		return matchList;
+	};
+	return await executeWrite(this, client, items, {
+		envelopeBytes: '{"records":[]}'.length,
+		columns: true,
+		batchSize: true,
+		references: true,
+		read: (itemIndex, target, table) => {
+			const json = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') === 'json';
+			const { fields: raw, matchingColumns } = readRawFields.call(this, itemIndex, !json);
+			const match = json ? matchColumns(itemIndex) : matchingColumns;
+			const requireRaw: IDataObject = {};
+			const fieldsRaw: IDataObject = {};
+			const keys = Object.keys(raw);
+			for (let k = 0; k < keys.length; k++) {
+				const key = keys[k];
+				if (match.includes(key)) requireRaw[key] = raw[key];
+				else fieldsRaw[key] = raw[key];
 			}
-			match = matchList;
-		}
-		const requireRaw: IDataObject = {};
-		const fieldsRaw: IDataObject = {};
-		const keys = Object.keys(raw);
-		for (let k = 0; k < keys.length; k++) {
-			const key = keys[k];
-			if (match.includes(key)) requireRaw[key] = raw[key];
-			else fieldsRaw[key] = raw[key];
-		}
-		for (const column of match) {
-			if (!(column in requireRaw) || requireRaw[column] === undefined) {
+			for (const column of match) {
+				if (!(column in requireRaw) || requireRaw[column] === undefined) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`Item ${itemIndex} has no value for the match column "${column}"`,
+						{
+							itemIndex,
+							description: `Give "${column}" a value, or remove it from the columns to match on.`,
+						},
+					);
+				}
+			}
+			refuseUnknownColumns.call(this, requireRaw, table, target, itemIndex, { allowId: true });
+			refuseUnknownColumns.call(this, fieldsRaw, table, target, itemIndex);
+			const allowEmpty = !!itemParameter.call(this, 'options.allowEmptyRequire', itemIndex, false);
+			if (match.length === 0 && !allowEmpty) {
 				throw new NodeOperationError(
 					this.getNode(),
-					`Item ${itemIndex} has no value for the match column "${column}"`,
+					`Item ${itemIndex} has no columns to match on`,
 					{
 						itemIndex,
-						description: `Give "${column}" a value, or remove it from the columns to match on.`,
+						description:
+							'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
 					},
 				);
 			}
-		}
-		refuseUnknownColumns.call(this, requireRaw, table, target, itemIndex, { allowId: true });
-		refuseUnknownColumns.call(this, fieldsRaw, table, target, itemIndex);
-		const allowEmpty = !!itemParameter.call(this, 'options.allowEmptyRequire', itemIndex, false);
-		if (match.length === 0 && !allowEmpty) {
-			throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no columns to match on`, {
-				itemIndex,
-				description:
-					'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
-			});
-		}
-		const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
-		const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
-		const noparse = readNoparse.call(this, itemIndex);
-		const onMany = itemParameter.call(this, 'options.onMany', itemIndex, 'first') as string;
-		const noAdd = !!itemParameter.call(this, 'options.noAdd', itemIndex, false);
-		const noUpdate = !!itemParameter.call(this, 'options.noUpdate', itemIndex, false);
-		const batchSize = readBatchSize.call(this, itemIndex);
-		const allowDangling = readAllowDangling.call(this, itemIndex);
-		if (
-			last?.target !== target ||
-			last.types !== table.types ||
-			last.noparse !== noparse ||
-			last.onMany !== onMany ||
-			last.noAdd !== noAdd ||
-			last.noUpdate !== noUpdate ||
-			last.allowEmpty !== allowEmpty ||
-			last.batchSize !== batchSize ||
-			last.allowDangling !== allowDangling
-		) {
-			const qs: IDataObject = {};
-			if (noparse) qs.noparse = 1;
-			if (onMany !== 'first') qs.onmany = onMany;
-			if (noAdd) qs.noadd = 1;
-			if (noUpdate) qs.noupdate = 1;
-			if (allowEmpty) qs.allow_empty_require = 1;
-			// The query string's values in the key (`1` or '' for flags).
-			const base = `${targetKey(target)}|${qs.noparse ?? ''}|${qs.onmany ?? ''}|${qs.noadd ?? ''}|${qs.noupdate ?? ''}|${qs.allow_empty_require ?? ''}|${batchSize}|${allowDangling ? 1 : 0}`;
-			let counts = seen.get(base);
-			if (!counts) {
-				counts = { values: new Map(), json: new Map() };
-				seen.set(base, counts);
-			}
-			last = {
-				target,
-				types: table.types,
-				noparse,
-				onMany,
-				noAdd,
-				noUpdate,
-				allowEmpty,
-				batchSize,
-				allowDangling,
-				base,
-				key0: `${base}|0`,
-				group: { target, qs, types: table.types, batchSize, allowDangling },
-				seen: counts,
+			const byId = table.byId;
+			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
+			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
+			return {
+				// The query string of PUT …/records, in this order.
+				options: {
+					noparse: readNoparse.call(this, itemIndex),
+					onmany: unlessFirst(itemParameter.call(this, 'options.onMany', itemIndex, 'first')),
+					noadd: !!itemParameter.call(this, 'options.noAdd', itemIndex, false),
+					noupdate: !!itemParameter.call(this, 'options.noUpdate', itemIndex, false),
+					allow_empty_require: allowEmpty,
+				},
+				records: [{ require, fields }],
+				roundKey: requireKey(match, require),
 			};
-		}
-		// Items repeating a `require` of the group go into a later round (a later request).
-		let round: number;
-		const single = match.length === 1 ? require[match[0]] : undefined;
-		if (
-			typeof single === 'string' ||
-			typeof single === 'boolean' ||
-			(typeof single === 'number' && Number.isFinite(single))
-		) {
-			round = last.seen.values.get(single) ?? 0;
-			last.seen.values.set(single, round + 1);
-		} else {
-			const requireKey = JSON.stringify(match.map((column) => require[column] ?? null));
-			round = last.seen.json.get(requireKey) ?? 0;
-			last.seen.json.set(requireKey, round + 1);
-		}
-		return {
-			key: round === 0 ? last.key0 : `${last.base}|${round}`,
-			group: last.group,
-			records: [{ require, fields }],
-		};
-	};
-	const options: BatchOptions<RecordUpsert, WriteGroup> = {
-		envelopeBytes: '{"records":[]}'.length,
-		maxItemsOf: (group) => group.batchSize,
-		prepare: (itemIndex) => {
-			const target = readTarget.call(this, itemIndex);
-			const table = infoOf(target, itemIndex);
-			return table instanceof Promise
-				? table.then((t) => unit(itemIndex, target, t))
-				: unit(itemIndex, target, table);
 		},
-		verify: referenceCheck(this, client),
-		send: async (group, units, records) => {
+		send: async (group, records, units) => {
 			const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const types = group.types;
-			const outputs: IDataObject[] = new Array<IDataObject>(units.length);
-			for (let k = 0; k < units.length; k++) {
-				const { require, fields } = units[k].records[0];
+			const outputs: IDataObject[] = new Array<IDataObject>(records.length);
+			for (let k = 0; k < records.length; k++) {
+				const { require, fields } = records[k];
 				const json: IDataObject = {};
 				const ids = res?.recordIds?.[k];
 				if (ids !== undefined) {
@@ -303,10 +199,29 @@ export async function execute(
 				for (const key in fields) json[key] = decoded(fields[key], types[key]);
 				outputs[k] = json;
 			}
-			return { outputs };
+			return outputs;
 		},
-	};
-	return await executeBatched(this, items, options);
+	});
+}
+
+/** When Several Records Match: nothing in the query string for the default, "first". */
+function unlessFirst(onMany: unknown): string | undefined {
+	return onMany === 'first' ? undefined : (onMany as string);
+}
+
+/**
+ * The round key of an upsert: its one match value as it is (text, number, boolean: no JSON per
+ * item), else the JSON text of its match values in the order of the match columns.
+ */
+function requireKey(match: string[], require: IDataObject): unknown {
+	const single = match.length === 1 ? require[match[0]] : undefined;
+	if (
+		typeof single === 'string' ||
+		typeof single === 'boolean' ||
+		(typeof single === 'number' && Number.isFinite(single))
+	)
+		return single;
+	return JSON.stringify(match.map((column) => require[column] ?? null));
 }
 
 /** A cell value for the output: text, booleans and null as they are, others decoded. */
