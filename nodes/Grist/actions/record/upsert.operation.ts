@@ -130,40 +130,11 @@ export async function execute(
 			const json = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') === 'json';
 			const { fields: raw, matchingColumns } = readRawFields.call(this, itemIndex, !json);
 			const match = json ? matchColumns(itemIndex) : matchingColumns;
-			const requireRaw: IDataObject = {};
-			const fieldsRaw: IDataObject = {};
-			const keys = Object.keys(raw);
-			for (let k = 0; k < keys.length; k++) {
-				const key = keys[k];
-				if (match.includes(key)) requireRaw[key] = raw[key];
-				else fieldsRaw[key] = raw[key];
-			}
-			for (const column of match) {
-				if (!(column in requireRaw) || requireRaw[column] === undefined) {
-					throw new NodeOperationError(
-						this.getNode(),
-						`Item ${itemIndex} has no value for the match column "${column}"`,
-						{
-							itemIndex,
-							description: `Give "${column}" a value, or remove it from the columns to match on.`,
-						},
-					);
-				}
-			}
+			const { requireRaw, fieldsRaw } = splitByMatch.call(this, raw, match, itemIndex);
 			refuseUnknownColumns.call(this, requireRaw, table, target, itemIndex, { allowId: true });
 			refuseUnknownColumns.call(this, fieldsRaw, table, target, itemIndex);
 			const allowEmpty = !!itemParameter.call(this, 'options.allowEmptyRequire', itemIndex, false);
-			if (match.length === 0 && !allowEmpty) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`Item ${itemIndex} has no columns to match on`,
-					{
-						itemIndex,
-						description:
-							'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
-					},
-				);
-			}
+			if (match.length === 0 && !allowEmpty) refuseNoMatch.call(this, itemIndex);
 			const byId = table.byId;
 			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
 			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
@@ -204,6 +175,47 @@ export async function execute(
 	});
 }
 
+/**
+ * The item's fields split into the match columns' (`require`) and the others (`fields`); an
+ * item without a value for a match column is refused.
+ */
+function splitByMatch(
+	this: IExecuteFunctions,
+	raw: IDataObject,
+	match: string[],
+	itemIndex: number,
+): { requireRaw: IDataObject; fieldsRaw: IDataObject } {
+	const requireRaw: IDataObject = {};
+	const fieldsRaw: IDataObject = {};
+	const keys = Object.keys(raw);
+	for (let k = 0; k < keys.length; k++) {
+		const key = keys[k];
+		if (match.includes(key)) requireRaw[key] = raw[key];
+		else fieldsRaw[key] = raw[key];
+	}
+	for (const column of match) {
+		if (!(column in requireRaw) || requireRaw[column] === undefined) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${itemIndex} has no value for the match column "${column}"`,
+				{
+					itemIndex,
+					description: `Give "${column}" a value, or remove it from the columns to match on.`,
+				},
+			);
+		}
+	}
+	return { requireRaw, fieldsRaw };
+}
+
+function refuseNoMatch(this: IExecuteFunctions, itemIndex: number): never {
+	throw new NodeOperationError(this.getNode(), `Item ${itemIndex} has no columns to match on`, {
+		itemIndex,
+		description:
+			'Pick the columns that identify a row in "Columns to Match On", or turn on Allow Empty Match to match every row of the table.',
+	});
+}
+
 /** When Several Records Match: nothing in the query string for the default, "first". */
 function unlessFirst(onMany: unknown): string | undefined {
 	return onMany === 'first' ? undefined : (onMany as string);
@@ -211,7 +223,8 @@ function unlessFirst(onMany: unknown): string | undefined {
 
 /**
  * The round key of an upsert: its one match value as it is (text, number, boolean: no JSON per
- * item), else the JSON text of its match values in the order of the match columns.
+ * item), else the JSON text of its match values in the order of the match columns. (A single
+ * text equal to another item's JSON text only sends one of them a request later.)
  */
 function requireKey(match: string[], require: IDataObject): unknown {
 	const single = match.length === 1 ? require[match[0]] : undefined;
