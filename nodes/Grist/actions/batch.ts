@@ -507,14 +507,11 @@ export interface GroupInput<O extends WriteOptions> {
 	roundKey?: unknown;
 }
 
+/** Equal values under the same keys (a key missing on one side counts as `undefined`). */
 function sameOptions(a: WriteOptions, b: WriteOptions): boolean {
-	let n = 0;
-	for (const key in a) {
-		if (a[key] !== b[key]) return false;
-		n++;
-	}
-	for (const _key in b) n--;
-	return n === 0;
+	for (const key in a) if (a[key] !== b[key]) return false;
+	for (const key in b) if (!(key in a) && b[key] !== undefined) return false;
+	return true;
 }
 
 function sameList(a: string[] | undefined, b: string[] | undefined): boolean {
