@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { executeBatched, writeGrouper, type BatchOptions } from '../../nodes/Grist/actions/batch';
+import {
+	executeBatched,
+	writeGrouper,
+	type BatchOptions,
+	type WriteOptions,
+} from '../../nodes/Grist/actions/batch';
 import type { TableInfo } from '../../nodes/Grist/transport/api';
 import { describeIndices } from '../../nodes/Grist/helpers/batch';
 
@@ -225,12 +230,32 @@ describe('executeBatched', () => {
 });
 
 describe('writeGrouper', () => {
+	/** The grouper, called with one object for readability. */
+	const grouper = () => {
+		const groupOf = writeGrouper<never, WriteOptions>();
+		return (i: {
+			target: { docId: string; tableId: string };
+			table: TableInfo;
+			options: WriteOptions;
+			batchSize?: number;
+			allowDangling?: boolean;
+			fieldSet?: string[];
+			roundKey?: unknown;
+		}) =>
+			groupOf(
+				i.target,
+				i.table,
+				{ options: i.options, records: [], fieldSet: i.fieldSet, roundKey: i.roundKey },
+				i.batchSize,
+				i.allowDangling,
+			);
+	};
 	const table: TableInfo = { columns: [], byId: new Map(), types: { A: 'Text' } };
 	const t1 = { docId: 'd', tableId: 'T' };
 	const t2 = { docId: 'd', tableId: 'U' };
 
 	it('items of one table with equal options share a key and a group, whatever the objects', () => {
-		const groupOf = writeGrouper();
+		const groupOf = grouper();
 		const a = groupOf({ target: t1, table, options: { noparse: true, x: 'y' }, batchSize: 500 });
 		const b = groupOf({
 			target: { ...t1 },
@@ -251,7 +276,7 @@ describe('writeGrouper', () => {
 	});
 
 	it('another option value, table, Batch Size or Allow Dangling References is another group; coming back finds the first', () => {
-		const groupOf = writeGrouper();
+		const groupOf = grouper();
 		const base = { target: t1, table, options: { noparse: false }, batchSize: 500 };
 		const first = groupOf(base).key;
 		const keys = [
@@ -268,7 +293,7 @@ describe('writeGrouper', () => {
 	});
 
 	it('the query string: true as 1, false, undefined and empty text left out, in the options order', () => {
-		const groupOf = writeGrouper();
+		const groupOf = grouper();
 		const { group } = groupOf({
 			target: t1,
 			table,
@@ -279,7 +304,7 @@ describe('writeGrouper', () => {
 	});
 
 	it('a field set groups by its names in any order', () => {
-		const groupOf = writeGrouper();
+		const groupOf = grouper();
 		const base = { target: t1, table, options: {} };
 		const ab = groupOf({ ...base, fieldSet: ['A', 'B'] }).key;
 		expect(groupOf({ ...base, fieldSet: ['B', 'A'] }).key).toBe(ab);
@@ -288,7 +313,7 @@ describe('writeGrouper', () => {
 	});
 
 	it('rounds: an item repeating a round key of its group goes into the next round', () => {
-		const groupOf = writeGrouper();
+		const groupOf = grouper();
 		const base = { target: t1, table, options: {} };
 		const keys = ['a', 'b', 'a', 'a', 'c', 1, '1', 1].map(
 			(roundKey) => groupOf({ ...base, roundKey }).key,

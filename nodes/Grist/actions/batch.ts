@@ -496,22 +496,25 @@ function tableInfos(
 	};
 }
 
-/** An item's group as the grouper sees it. */
-export interface GroupInput<O extends WriteOptions> {
-	target: Target;
-	table: TableInfo;
-	options: O;
-	batchSize?: number;
-	allowDangling?: boolean;
-	fieldSet?: string[];
-	roundKey?: unknown;
+/**
+ * Equal defined values under the same keys (a key missing on one side counts as `undefined`):
+ * every defined value of `b` equals `a`'s, and both have as many defined values (`aDefined`).
+ */
+function sameOptions(a: WriteOptions, aDefined: number, b: WriteOptions): boolean {
+	let defined = 0;
+	for (const key in b) {
+		const value = b[key];
+		if (value === undefined) continue;
+		if (value !== a[key]) return false;
+		defined++;
+	}
+	return defined === aDefined;
 }
 
-/** Equal values under the same keys (a key missing on one side counts as `undefined`). */
-function sameOptions(a: WriteOptions, b: WriteOptions): boolean {
-	for (const key in a) if (a[key] !== b[key]) return false;
-	for (const key in b) if (!(key in a) && b[key] !== undefined) return false;
-	return true;
+function definedCount(options: WriteOptions): number {
+	let n = 0;
+	for (const key in options) if (options[key] !== undefined) n++;
+	return n;
 }
 
 function sameList(a: string[] | undefined, b: string[] | undefined): boolean {
@@ -532,17 +535,20 @@ function queryOf(options: WriteOptions): IDataObject {
 }
 
 /**
- * Gives each item its batch key and group: items of one target (by value: document and table)
- * with equal options, Batch Size, Allow Dangling References and field set (as a set) share a
- * group; with a round key, an item repeating one of the group's keys gets the group's next round
- * (a later request). The key is built when an item differs from the one before (compared field
- * by field, the target and table by identity first): a 10,000-item run of one table builds it
- * once. The result does not depend on identities, only the speed does.
+ * Gives each item its batch unit (key, group, records): items of one target (by value: document
+ * and table) with equal options, Batch Size, Allow Dangling References and field set (as a set)
+ * share a group; with a round key, an item repeating one of the group's keys gets the group's
+ * next round (a later request). The key is built when an item differs from the one before
+ * (compared field by field, the target and table by identity first): a 10,000-item run of one
+ * table builds it once. The result does not depend on identities, only the speed does.
  */
-export function writeGrouper<O extends WriteOptions>(): (input: GroupInput<O>) => {
-	key: string;
-	group: WriteGroup<O>;
-} {
+export function writeGrouper<R, O extends WriteOptions>(): (
+	target: Target,
+	table: TableInfo,
+	item: ItemWrite<R, O>,
+	batchSize?: number,
+	allowDangling?: boolean,
+) => BatchUnit<R, WriteGroup<O>> {
 	interface Entry {
 		base: string;
 		key0: string;
@@ -551,43 +557,60 @@ export function writeGrouper<O extends WriteOptions>(): (input: GroupInput<O>) =
 		rounds: Map<unknown, number>;
 	}
 	const entries = new Map<string, Entry>();
-	let last: (GroupInput<O> & { entry: Entry }) | undefined;
-	return (input) => {
+	// The last item's group and what it was found from.
+	let entry: Entry | undefined;
+	let lastTarget: Target | undefined;
+	let lastTable: TableInfo | undefined;
+	let lastOptions: WriteOptions = {};
+	let lastDefined = 0;
+	let lastBatchSize: number | undefined;
+	let lastDangling: boolean | undefined;
+	let lastFieldSet: string[] | undefined;
+	return (target, table, item, batchSize, allowDangling) => {
+		const { options, fieldSet } = item;
 		if (
-			last === undefined ||
-			last.target !== input.target ||
-			last.table !== input.table ||
-			last.batchSize !== input.batchSize ||
-			last.allowDangling !== input.allowDangling ||
-			!sameOptions(last.options, input.options) ||
-			!sameList(last.fieldSet, input.fieldSet)
+			entry === undefined ||
+			lastTarget !== target ||
+			lastTable !== table ||
+			lastBatchSize !== batchSize ||
+			lastDangling !== allowDangling ||
+			!sameOptions(lastOptions, lastDefined, options) ||
+			!sameList(lastFieldSet, fieldSet)
 		) {
-			const fields = input.fieldSet ? [...input.fieldSet].sort().join('\u0000') : '';
-			const base = `${targetKey(input.target)}|${input.batchSize ?? ''}|${input.allowDangling ? 1 : 0}|${JSON.stringify(input.options)}|${fields}`;
-			let entry = entries.get(base);
+			const fields = fieldSet ? [...fieldSet].sort().join('\u0000') : '';
+			const base = `${targetKey(target)}|${batchSize ?? ''}|${allowDangling ? 1 : 0}|${JSON.stringify(options)}|${fields}`;
+			entry = entries.get(base);
 			if (!entry) {
 				entry = {
 					base,
 					key0: `${base}|0`,
 					group: {
-						target: input.target,
-						options: input.options,
-						qs: queryOf(input.options),
-						types: input.table.types,
-						batchSize: input.batchSize,
-						allowDangling: input.allowDangling,
+						target,
+						options,
+						qs: queryOf(options),
+						types: table.types,
+						batchSize,
+						allowDangling,
 					},
 					rounds: new Map(),
 				};
 				entries.set(base, entry);
 			}
-			last = { ...input, entry };
+			lastTarget = target;
+			lastTable = table;
+			lastOptions = options;
+			lastDefined = definedCount(options);
+			lastBatchSize = batchSize;
+			lastDangling = allowDangling;
+			lastFieldSet = fieldSet;
 		}
-		const entry = last.entry;
-		if (input.roundKey === undefined) return { key: entry.key0, group: entry.group };
-		const round = entry.rounds.get(input.roundKey) ?? 0;
-		entry.rounds.set(input.roundKey, round + 1);
-		return { key: round === 0 ? entry.key0 : `${entry.base}|${round}`, group: entry.group };
+		let key = entry.key0;
+		if (item.roundKey !== undefined) {
+			const round = entry.rounds.get(item.roundKey) ?? 0;
+			entry.rounds.set(item.roundKey, round + 1);
+			if (round > 0) key = `${entry.base}|${round}`;
+		}
+		return { key, group: entry.group, records: item.records };
 	};
 }
 
@@ -605,25 +628,20 @@ export async function executeWrite<R, O extends WriteOptions, F = undefined>(
 ): Promise<INodeExecutionData[]> {
 	const d = declaration;
 	const infoOf = d.columns ? tableInfos(new ColumnCache(client)) : undefined;
-	const groupOf = writeGrouper<O>();
+	const groupOf = writeGrouper<R, O>();
 	const unit = (
 		itemIndex: number,
 		target: Target,
 		table: TableInfo,
 		first: F,
-	): BatchUnit<R, WriteGroup<O>> => {
-		const item = d.read(itemIndex, target, table, first);
-		const { key, group } = groupOf({
+	): BatchUnit<R, WriteGroup<O>> =>
+		groupOf(
 			target,
 			table,
-			options: item.options,
-			batchSize: d.batchSize ? readBatchSize.call(ctx, itemIndex) : undefined,
-			allowDangling: d.references ? readAllowDangling.call(ctx, itemIndex) : undefined,
-			fieldSet: item.fieldSet,
-			roundKey: item.roundKey,
-		});
-		return { key, group, records: item.records };
-	};
+			d.read(itemIndex, target, table, first),
+			d.batchSize ? readBatchSize.call(ctx, itemIndex) : undefined,
+			d.references ? readAllowDangling.call(ctx, itemIndex) : undefined,
+		);
 	const options: BatchOptions<R, WriteGroup<O>> = {
 		envelopeBytes: d.envelopeBytes,
 		verb: d.verb,
