@@ -1,7 +1,13 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions } from '../../nodes/Grist/actions/batch';
+import {
+	executeBatched,
+	writeGrouper,
+	type BatchOptions,
+	type WriteOptions,
+} from '../../nodes/Grist/actions/batch';
+import type { TableInfo } from '../../nodes/Grist/transport/api';
 import { describeIndices } from '../../nodes/Grist/helpers/batch';
 
 const node: INode = {
@@ -220,5 +226,106 @@ describe('executeBatched', () => {
 	it('describes index lists compactly', () => {
 		expect(describeIndices([5, 0, 1, 2, 7, 8])).toBe('0–2, 5, 7–8');
 		expect(describeIndices([4])).toBe('4');
+	});
+});
+
+describe('writeGrouper', () => {
+	/** The grouper, called with one object for readability. */
+	const grouper = () => {
+		const groupOf = writeGrouper<never, WriteOptions>();
+		return (i: {
+			target: { docId: string; tableId: string };
+			table: TableInfo;
+			options: WriteOptions;
+			batchSize?: number;
+			allowDangling?: boolean;
+			fieldSet?: string[];
+			roundKey?: unknown;
+		}) =>
+			groupOf(
+				i.target,
+				i.table,
+				{ options: i.options, records: [], fieldSet: i.fieldSet, roundKey: i.roundKey },
+				i.batchSize,
+				i.allowDangling,
+			);
+	};
+	const table: TableInfo = { columns: [], byId: new Map(), types: { A: 'Text' } };
+	const t1 = { docId: 'd', tableId: 'T' };
+	const t2 = { docId: 'd', tableId: 'U' };
+
+	it('items of one table with equal options share a key and a group, whatever the objects', () => {
+		const groupOf = grouper();
+		const a = groupOf({ target: t1, table, options: { noparse: true, x: 'y' }, batchSize: 500 });
+		const b = groupOf({
+			target: { ...t1 },
+			table: { ...table },
+			options: { noparse: true, x: 'y' },
+			batchSize: 500,
+		});
+		expect(b.key).toBe(a.key);
+		expect(b.group).toBe(a.group);
+		expect(a.group).toEqual({
+			target: t1,
+			options: { noparse: true, x: 'y' },
+			qs: { noparse: 1, x: 'y' },
+			types: { A: 'Text' },
+			batchSize: 500,
+			allowDangling: undefined,
+		});
+	});
+
+	it('another option value, table, Batch Size or Allow Dangling References is another group; coming back finds the first', () => {
+		const groupOf = grouper();
+		const base = { target: t1, table, options: { noparse: false }, batchSize: 500 };
+		const first = groupOf(base).key;
+		const keys = [
+			groupOf({ ...base, options: { noparse: true } }).key,
+			groupOf({ ...base, target: t2 }).key,
+			groupOf({ ...base, batchSize: 100 }).key,
+			groupOf({ ...base, allowDangling: true }).key,
+			groupOf({ ...base, options: { noparse: false, noadd: true } }).key,
+		];
+		expect(new Set([first, ...keys]).size).toBe(6);
+		expect(groupOf(base).key).toBe(first);
+		// An option left out and one given as undefined mean the same request.
+		expect(groupOf({ ...base, options: { noparse: false, noadd: undefined } }).key).toBe(first);
+	});
+
+	it('the query string: true as 1, false, undefined and empty text left out, in the options order', () => {
+		const groupOf = grouper();
+		const { group } = groupOf({
+			target: t1,
+			table,
+			options: { noparse: true, onmany: 'all', noadd: false, noupdate: undefined, x: '' },
+		});
+		expect(group.qs).toEqual({ noparse: 1, onmany: 'all' });
+		expect(Object.keys(group.qs)).toEqual(['noparse', 'onmany']);
+	});
+
+	it('a field set groups by its names in any order', () => {
+		const groupOf = grouper();
+		const base = { target: t1, table, options: {} };
+		const ab = groupOf({ ...base, fieldSet: ['A', 'B'] }).key;
+		expect(groupOf({ ...base, fieldSet: ['B', 'A'] }).key).toBe(ab);
+		expect(groupOf({ ...base, fieldSet: ['A'] }).key).not.toBe(ab);
+		expect(groupOf({ ...base, fieldSet: ['A', 'B'] }).key).toBe(ab);
+	});
+
+	it('rounds: an item repeating a round key of its group goes into the next round', () => {
+		const groupOf = grouper();
+		const base = { target: t1, table, options: {} };
+		const keys = ['a', 'b', 'a', 'a', 'c', 1, '1', 1].map(
+			(roundKey) => groupOf({ ...base, roundKey }).key,
+		);
+		const [a0, b0, a1, a2, c0, n0, s0, n1] = keys;
+		expect(new Set([a0, b0, c0, n0, s0]).size).toBe(1);
+		expect(new Set([a0, a1, a2]).size).toBe(3);
+		expect(n1).toBe(a1);
+		// Each group counts its own keys; all rounds share the group.
+		const other = groupOf({ ...base, options: { noparse: true }, roundKey: 'a' });
+		expect(other.key).not.toBe(a0);
+		expect(groupOf({ ...base, options: { noparse: true }, roundKey: 'a' }).key).not.toBe(other.key);
+		expect(groupOf({ ...base, roundKey: 'a' }).group).toBe(groupOf({ ...base }).group);
 	});
 });

@@ -1,9 +1,12 @@
 /**
- * Batch executor for write operations: every input item is prepared (parameters read, values
- * encoded, bad input rejected before any request), grouped by target (document, table, query
- * options, field set…), chunked with `chunkRecords` of helpers/batch.ts (≤ Options → Batch Size
- * records, default 500, and <1 MB of JSON), and sent with
- * one request per chunk. Results are mapped back to input items in input order, paired.
+ * Batch executor for write operations. An operation declares only what is its own
+ * (`WriteDeclaration`: how to read one item into options and records, the request, the output)
+ * and `executeWrite` does the rest: target and table lookup, grouping (`writeGrouper`: items of
+ * one table with equal options share requests; rounds for repeated keys), the reference check,
+ * then `executeBatched`: every input item is prepared (bad input rejected before any request),
+ * sized, chunked with `chunkRecords` of helpers/batch.ts (≤ Options → Batch Size records,
+ * default 500, and <1 MB of JSON), and sent with one request per chunk. Results are mapped back
+ * to input items in input order, paired.
  *
  * Bad input (issue #22, 4): without Continue On Fail every item is still prepared, so that the
  * one error names every refused item ("items 600–610") and says that no item was written; with
@@ -27,23 +30,23 @@ import {
 	batchFailureNote,
 	blamedItems,
 	chunkRecords,
-	describeIndices,
 	itemsWithColumn,
 	jsonBytes,
 	jsonUpperBound,
-	largestField,
+	oversizedItemText,
+	recordsBytes,
 	refusalSummary,
 	refusedRequestNote,
-	splitByRecordCount,
+	uncertainItemNote,
 	type BatchFailure,
 } from '../helpers/batch';
 import { isUncertainWrite } from '../helpers/retry';
-import { itemParameterValue } from '../parameters/read';
 import { readTarget } from '../parameters/locators';
-import { parseRowIds } from '../parameters/writeOptions';
+import { readAllowDangling, readBatchSize } from '../parameters/writeOptions';
 import type { GristClient } from '../transport';
-import { deleteRows, targetKey, type Target } from '../transport/api';
+import { ColumnCache, targetKey, type TableInfo, type Target } from '../transport/api';
 import { errorItem, withItemIndex } from './items';
+import { referenceCheck } from './references';
 
 /** One input item's contribution to a batched request. */
 export interface BatchUnit<R, G> {
@@ -96,29 +99,11 @@ export interface BatchOptions<R, G> {
 	verify?: (units: Array<BatchUnit<R, G> & { itemIndex: number }>) => Promise<Map<number, Error>>;
 }
 
-/** What every request of a batched write to one table needs: target, query flags, column types. */
-export interface WriteGroup {
-	target: Target;
-	qs: IDataObject;
-	types: Record<string, string>;
-	/** Records per request (Options → Batch Size). */
-	batchSize?: number;
-	/** Options → Allow Dangling References: referenced row IDs are not checked (actions/references.ts). */
-	allowDangling?: boolean;
-}
-
 interface PreparedUnit<R, G> extends BatchUnit<R, G> {
 	itemIndex: number;
 	/** JSON bytes of the unit's records (with commas), or an upper bound while `exact` is false. */
 	bytes: number;
 	exact: boolean;
-}
-
-/** JSON bytes of records written one after the other with commas. */
-function recordsBytes(records: unknown[], size: (r: unknown) => number): number {
-	let bytes = records.length > 1 ? records.length - 1 : 0;
-	for (let k = 0; k < records.length; k++) bytes += size(records[k]);
-	return bytes;
 }
 
 /** A unit's exact JSON bytes (measured once). */
@@ -129,6 +114,9 @@ function exactBytes(unit: PreparedUnit<unknown, unknown>): number {
 	}
 	return unit.bytes;
 }
+
+/** Records of a unit, for chunking by record count. */
+const recordCount = (unit: { records: unknown[] }): number => unit.records.length;
 
 /** Output items per input item: one item, a list, or none yet (fewer arrays for 10,000 items). */
 type OutputSlot = INodeExecutionData | INodeExecutionData[] | undefined;
@@ -173,19 +161,11 @@ export async function executeBatched<R, G>(
 			exact = true;
 		}
 		if (bytes > budget) {
-			const largest = largestField(unit.records);
-			const which = largest
-				? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)`
-				: '';
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Item ${itemIndex} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
-				{
-					itemIndex,
-					description:
-						'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).',
-				},
-			);
+			const text = oversizedItemText(itemIndex, bytes, budget, unit.records);
+			throw new NodeOperationError(ctx.getNode(), text.message, {
+				itemIndex,
+				description: text.description,
+			});
 		}
 		return {
 			key: unit.key,
@@ -285,13 +265,9 @@ export async function executeBatched<R, G>(
 			envelopeBytes: envelope,
 			sizeOf: exactBytes,
 			boundOf: (u) => u.bytes,
+			countOf: recordCount,
 		});
-		for (const chunk of splitByRecordCount(
-			chunks.map((c) => c.items),
-			groupMax,
-		)) {
-			plan.push({ group, chunk });
-		}
+		for (const chunk of chunks) plan.push({ group, chunk: chunk.items });
 	}
 	let writtenItems = 0;
 	const failedItems = new Set<number>();
@@ -369,9 +345,7 @@ function uncertainItem(
 	verb: string,
 ): INodeExecutionData {
 	const item = errorItem(error, itemIndex);
-	item.json.description =
-		`Uncertain: item ${itemIndex} was sent in one request with item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)}, ` +
-		`and its answer was lost, so they may or may not have been ${verb}. Check in Grist whether they are there before sending them again.`;
+	item.json.description = uncertainItemNote(itemIndex, indices, verb);
 	return item;
 }
 
@@ -432,35 +406,259 @@ function batchError(this: IExecuteFunctions, error: unknown, f: BatchFailure): E
 	return new NodeOperationError(this.getNode(), error as Error, { itemIndex, description: note });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Declared writes: an operation says how to read one item, the request, and the output; the
+// executor below does the rest (table lookup, grouping, rounds, sizing, chunking, failures).
+
 /**
- * Deletes the rows named in the Row IDs field of every item (record and columnar Delete): row
- * IDs of all items of one table share requests. `route` 'records' is `POST …/records/delete`
- * with a fallback to `/data/delete` on servers without it; 'data' is `POST …/data/delete`.
+ * An operation's flags and query values of one item, e.g. `{ noparse: true, onmany: 'all' }`:
+ * items of one table with equal values share requests, and they are the request's query string
+ * (`true` → `1`; `false`, `undefined` and `''` left out). Key order is the query string's order.
  */
-export async function executeRowDeletes(
+export type WriteOptions = Record<string, string | number | boolean | undefined>;
+
+/** What every request of a batched write to one table needs: target, options, column types. */
+export interface WriteGroup<O extends WriteOptions = WriteOptions> {
+	target: Target;
+	/** The options of the group's items (equal for all of them). */
+	options: O;
+	/** The options as query string (`true` → 1, `false`, `undefined` and `''` left out). */
+	qs: IDataObject;
+	/** Column types of the table (empty for a declaration without `columns`). */
+	types: Record<string, string>;
+	/** Records per request (Options → Batch Size), for a declaration with `batchSize`. */
+	batchSize?: number;
+	/** Options → Allow Dangling References: referenced row IDs are not checked (actions/references.ts). */
+	allowDangling?: boolean;
+}
+
+/** One item of a declared write, as the operation reads it. */
+export interface ItemWrite<R, O extends WriteOptions> {
+	options: O;
+	/** The records the item adds to the request body (usually one). */
+	records: R[];
+	/**
+	 * The field names of the records, where Grist needs one field set per request (PATCH
+	 * …/records, …/data): items with other names (in any order) go into other requests.
+	 */
+	fieldSet?: string[];
+	/**
+	 * Items of one group with an equal round key (SameValueZero: a text, a number… or a JSON
+	 * text) go into successive requests: the first into round 0, the next into round 1… (upsert:
+	 * Grist refuses a repeated `require` in one request). Items with one record only.
+	 */
+	roundKey?: unknown;
+}
+
+/** A batched write operation: everything of it that is its own. */
+export interface WriteDeclaration<R, O extends WriteOptions, F = undefined> {
+	/** Bytes of the JSON envelope around the records, e.g. `{"records":[` + `]}`. */
+	envelopeBytes: number;
+	/** "written" (default), "deleted"… for the messages of refused and failed items. */
+	verb?: string;
+	/** Whether `read` needs the table's columns (read once per table and execution). */
+	columns: boolean;
+	/** Whether Options → Batch Size applies (else 500 records per request). */
+	batchSize?: boolean;
+	/** Whether referenced row IDs are checked before any write, unless Options → Allow Dangling References. */
+	references?: boolean;
+	/** Reads what does not need the columns, before they are fetched (bad input first). */
+	readFirst?: (itemIndex: number, target: Target) => F;
+	/** Reads one item: throws for bad input (NodeOperationError naming item and field). */
+	read: (itemIndex: number, target: Target, table: TableInfo, first: F) => ItemWrite<R, O>;
+	/** Sends one request; answers the output of each unit, in order (a list or one object). */
+	send: (
+		group: WriteGroup<O>,
+		records: R[],
+		units: Array<BatchUnit<R, WriteGroup<O>> & { itemIndex: number }>,
+	) => Promise<Array<IDataObject[] | IDataObject>>;
+}
+
+/** The table of a declaration without `columns`. */
+const NO_TABLE: TableInfo = { columns: [], byId: new Map(), types: {} };
+
+/**
+ * `cache.info(target)` without a promise per item: the last table's info is answered directly
+ * (a value) while items bring the same target object (`readTarget` gives one object per table),
+ * otherwise the cache's promise. A new object for the same table only costs a promise.
+ */
+function tableInfos(
+	cache: ColumnCache,
+): (target: Target, itemIndex: number) => TableInfo | Promise<TableInfo> {
+	let lastTarget: Target | undefined;
+	let lastInfo: TableInfo | undefined;
+	return (target, itemIndex) => {
+		if (target === lastTarget && lastInfo) return lastInfo;
+		return cache.info(target, itemIndex).then((info) => {
+			lastTarget = target;
+			lastInfo = info;
+			return info;
+		});
+	};
+}
+
+/**
+ * Equal defined values under the same keys (a key missing on one side counts as `undefined`):
+ * every defined value of `b` equals `a`'s, and both have as many defined values (`aDefined`).
+ */
+function sameOptions(a: WriteOptions, aDefined: number, b: WriteOptions): boolean {
+	let defined = 0;
+	for (const key in b) {
+		const value = b[key];
+		if (value === undefined) continue;
+		if (value !== a[key]) return false;
+		defined++;
+	}
+	return defined === aDefined;
+}
+
+function definedCount(options: WriteOptions): number {
+	let n = 0;
+	for (const key in options) if (options[key] !== undefined) n++;
+	return n;
+}
+
+function sameList(a: string[] | undefined, b: string[] | undefined): boolean {
+	if (a === b) return true;
+	if (!a || !b || a.length !== b.length) return false;
+	for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+	return true;
+}
+
+function queryOf(options: WriteOptions): IDataObject {
+	const qs: IDataObject = {};
+	for (const key in options) {
+		const value = options[key];
+		if (value === undefined || value === false || value === '') continue;
+		qs[key] = value === true ? 1 : value;
+	}
+	return qs;
+}
+
+/**
+ * Gives each item its batch unit (key, group, records): items of one target (by value: document
+ * and table) with equal options, Batch Size, Allow Dangling References and field set (as a set)
+ * share a group; with a round key, an item repeating one of the group's keys gets the group's
+ * next round (a later request). The key is built when an item differs from the one before
+ * (compared field by field, the target and table by identity first): a 10,000-item run of one
+ * table builds it once. The result does not depend on identities, only the speed does.
+ */
+export function writeGrouper<R, O extends WriteOptions>(): (
+	target: Target,
+	table: TableInfo,
+	item: ItemWrite<R, O>,
+	batchSize?: number,
+	allowDangling?: boolean,
+) => BatchUnit<R, WriteGroup<O>> {
+	interface Entry {
+		base: string;
+		key0: string;
+		group: WriteGroup<O>;
+		/** Items so far per round key. */
+		rounds: Map<unknown, number>;
+	}
+	const entries = new Map<string, Entry>();
+	// The last item's group and what it was found from.
+	let entry: Entry | undefined;
+	let lastTarget: Target | undefined;
+	let lastTable: TableInfo | undefined;
+	let lastOptions: WriteOptions = {};
+	let lastDefined = 0;
+	let lastBatchSize: number | undefined;
+	let lastDangling: boolean | undefined;
+	let lastFieldSet: string[] | undefined;
+	return (target, table, item, batchSize, allowDangling) => {
+		const { options, fieldSet } = item;
+		if (
+			entry === undefined ||
+			lastTarget !== target ||
+			lastTable !== table ||
+			lastBatchSize !== batchSize ||
+			lastDangling !== allowDangling ||
+			!sameOptions(lastOptions, lastDefined, options) ||
+			!sameList(lastFieldSet, fieldSet)
+		) {
+			const fields = fieldSet ? [...fieldSet].sort().join('\u0000') : '';
+			const base = `${targetKey(target)}|${batchSize ?? ''}|${allowDangling ? 1 : 0}|${JSON.stringify(options)}|${fields}`;
+			entry = entries.get(base);
+			if (!entry) {
+				entry = {
+					base,
+					key0: `${base}|0`,
+					group: {
+						target,
+						options,
+						qs: queryOf(options),
+						types: table.types,
+						batchSize,
+						allowDangling,
+					},
+					rounds: new Map(),
+				};
+				entries.set(base, entry);
+			}
+			lastTarget = target;
+			lastTable = table;
+			lastOptions = options;
+			lastDefined = definedCount(options);
+			lastBatchSize = batchSize;
+			lastDangling = allowDangling;
+			lastFieldSet = fieldSet;
+		}
+		let key = entry.key0;
+		if (item.roundKey !== undefined) {
+			const round = entry.rounds.get(item.roundKey) ?? 0;
+			entry.rounds.set(item.roundKey, round + 1);
+			if (round > 0) key = `${entry.base}|${round}`;
+		}
+		return { key, group: entry.group, records: item.records };
+	};
+}
+
+/**
+ * Runs a declared write over all input items: reads each item's target, the table's columns
+ * (once per table and execution; a value, or a promise the first time), the item (`readFirst`,
+ * `read`), Batch Size and Allow Dangling References where declared; groups and sends the items
+ * with `executeBatched` (reference check, sizing, chunking, rounds, failure reporting).
+ */
+export async function executeWrite<R, O extends WriteOptions, F = undefined>(
 	ctx: IExecuteFunctions,
 	client: GristClient,
 	items: INodeExecutionData[],
-	route: 'records' | 'data',
+	declaration: WriteDeclaration<R, O, F>,
 ): Promise<INodeExecutionData[]> {
-	const legacy = new Set<string>();
-	const options: BatchOptions<number, Target> = {
-		envelopeBytes: 2,
-		verb: 'deleted',
-		prepare: async (itemIndex) => {
+	const d = declaration;
+	const infoOf = d.columns ? tableInfos(new ColumnCache(client)) : undefined;
+	const groupOf = writeGrouper<R, O>();
+	const unit = (
+		itemIndex: number,
+		target: Target,
+		table: TableInfo,
+		first: F,
+	): BatchUnit<R, WriteGroup<O>> =>
+		groupOf(
+			target,
+			table,
+			d.read(itemIndex, target, table, first),
+			d.batchSize ? readBatchSize.call(ctx, itemIndex) : undefined,
+			d.references ? readAllowDangling.call(ctx, itemIndex) : undefined,
+		);
+	const options: BatchOptions<R, WriteGroup<O>> = {
+		envelopeBytes: d.envelopeBytes,
+		verb: d.verb,
+		maxItemsOf: (group) => group.batchSize,
+		prepare: (itemIndex) => {
 			const target = readTarget.call(ctx, itemIndex);
-			const ids = parseRowIds.call(
-				ctx,
-				itemParameterValue.call(ctx, 'rowIds', itemIndex, '' as unknown),
-				itemIndex,
-				'Row IDs',
-			);
-			return { key: targetKey(target), group: target, records: ids };
+			const first = d.readFirst ? d.readFirst(itemIndex, target) : (undefined as F);
+			const table = infoOf ? infoOf(target, itemIndex) : NO_TABLE;
+			return table instanceof Promise
+				? table.then((t) => unit(itemIndex, target, t, first))
+				: unit(itemIndex, target, table, first);
 		},
-		send: async (target, units, records) => {
-			await deleteRows(client, target, [...new Set(records)], units[0].itemIndex, route, legacy);
-			return { outputs: units.map((u) => [{ deleted: true, ids: u.records }]) };
-		},
+		verify: d.references
+			? (referenceCheck(ctx, client) as BatchOptions<R, WriteGroup<O>>['verify'])
+			: undefined,
+		send: async (group, units, records) => ({ outputs: await d.send(group, records, units) }),
 	};
 	return await executeBatched(ctx, items, options);
 }

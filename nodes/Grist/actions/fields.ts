@@ -7,26 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CellValueError, encodeCellValue } from '../helpers/cells';
 import { isReadOnlyColumn, type GristColumn } from '../helpers/columns';
-import type { ColumnCache, Target, TableInfo } from '../transport/api';
-
-/**
- * `cache.info(target)` without a promise per item: the last table's info is answered directly
- * while items name the same target (`readTarget` gives the same object for the same table).
- */
-export function tableInfos(
-	cache: ColumnCache,
-): (target: Target, itemIndex: number) => TableInfo | Promise<TableInfo> {
-	let lastTarget: Target | undefined;
-	let lastInfo: TableInfo | undefined;
-	return (target, itemIndex) => {
-		if (target === lastTarget && lastInfo) return lastInfo;
-		return cache.info(target, itemIndex).then((info) => {
-			lastTarget = target;
-			lastInfo = info;
-			return info;
-		});
-	};
-}
+import type { Target, TableInfo } from '../transport/api';
 
 /**
  * Refuses item `itemIndex` before any request when it names columns the table does not have: Grist

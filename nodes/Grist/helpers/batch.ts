@@ -1,7 +1,9 @@
 /**
- * Pure parts of batched writes: chunking records into request-sized chunks (≤500 records,
- * <1 MB of JSON), and the texts of a failed batch (which items were written, which failed,
- * which were not sent). The executor that sends the chunks is actions/batch.ts.
+ * Pure parts of batched writes: sizing (JSON bytes of records, exact or a cheap upper bound),
+ * chunking into request-sized chunks (≤500 records, <1 MB of JSON; the one chunking function),
+ * and the texts of a refused item or a failed batch (which items were written, which failed,
+ * which were not sent, which are uncertain). The executor that sends the chunks is
+ * actions/batch.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -31,6 +33,11 @@ export interface ChunkOptions<T> {
 	 * `sizeOf` alone; a chunk's `bytes` may then be an upper bound.
 	 */
 	boundOf?: (item: T) => number;
+	/**
+	 * Records an item holds (default 1): a chunk holds at most `maxItems` records, and an item
+	 * with more than `maxItems` records gets a chunk of its own (an item is never split).
+	 */
+	countOf?: (item: T) => number;
 }
 
 export function jsonBytes(value: unknown): number {
@@ -76,6 +83,7 @@ export function jsonUpperBound(value: unknown): number {
  * JSON body (Grist's express.json limit is 1 MB). Order is kept; each chunk remembers the indices
  * of the records it holds so results can be mapped back to input items. A record larger than the
  * budget alone gets a chunk of its own (the batch executor refuses such items before chunking).
+ * With `countOf`, the items are units of several records and `maxItems` counts their records.
  */
 export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Array<Chunk<T>> {
 	const maxItems = Math.max(1, options.maxItems ?? DEFAULT_MAX_ITEMS);
@@ -83,8 +91,11 @@ export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Arra
 	const budget = maxBytes - (options.envelopeBytes ?? 0);
 	const sizeOf = options.sizeOf ?? jsonBytes;
 	const boundOf = options.boundOf;
+	const countOf = options.countOf;
 	const chunks: Array<Chunk<T>> = [];
 	let current: Chunk<T> = { items: [], indices: [], bytes: 0 };
+	// Records in the current chunk (its items when `countOf` is not given).
+	let records = 0;
 	// With bounds: the size counted for each item of the current chunk, and whether it is exact.
 	let sizes: number[] = [];
 	let exact: boolean[] = [];
@@ -92,8 +103,9 @@ export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Arra
 		const item = items[index];
 		let size = boundOf ? boundOf(item) : sizeOf(item);
 		let sizeExact = !boundOf;
+		const n = countOf ? countOf(item) : 1;
 		const count = current.items.length;
-		let full = count > 0 && count >= maxItems;
+		let full = count > 0 && records + n > maxItems;
 		if (!full && count > 0 && current.bytes + size + 1 > budget) {
 			// The bounds say it might not fit: measure what is still a bound, then decide exactly.
 			if (boundOf) {
@@ -112,6 +124,7 @@ export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Arra
 		if (full) {
 			chunks.push(current);
 			current = { items: [], indices: [], bytes: size };
+			records = 0;
 			sizes = [];
 			exact = [];
 		} else {
@@ -119,6 +132,7 @@ export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Arra
 		}
 		current.items.push(item);
 		current.indices.push(index);
+		records += n;
 		if (boundOf) {
 			sizes.push(size);
 			exact.push(sizeExact);
@@ -126,6 +140,13 @@ export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Arra
 	}
 	if (current.items.length > 0) chunks.push(current);
 	return chunks;
+}
+
+/** JSON bytes of records written one after the other with commas, each measured by `size`. */
+export function recordsBytes(records: unknown[], size: (r: unknown) => number): number {
+	let bytes = records.length > 1 ? records.length - 1 : 0;
+	for (let k = 0; k < records.length; k++) bytes += size(records[k]);
+	return bytes;
 }
 
 /** The field with the most bytes of JSON among records' `fields`/`require` (or top-level keys): for the error of an oversized item. */
@@ -148,27 +169,34 @@ export function largestField(records: unknown[]): { name: string; bytes: number 
 	return best;
 }
 
-/** Units may hold several records: keep every request at most `maxItems` records. */
-export function splitByRecordCount<U extends { records: unknown[] }>(
-	chunks: U[][],
-	maxItems: number,
-): U[][] {
-	const out: U[][] = [];
-	for (const chunk of chunks) {
-		let current: U[] = [];
-		let count = 0;
-		for (const u of chunk) {
-			if (current.length > 0 && count + u.records.length > maxItems) {
-				out.push(current);
-				current = [];
-				count = 0;
-			}
-			current.push(u);
-			count += u.records.length;
-		}
-		if (current.length > 0) out.push(current);
-	}
-	return out;
+/**
+ * The error of an item whose records alone are more JSON than one request may carry (`bytes`
+ * over `budget`), refused before any request.
+ */
+export function oversizedItemText(
+	itemIndex: number,
+	bytes: number,
+	budget: number,
+	records: unknown[],
+): { message: string; description: string } {
+	const largest = largestField(records);
+	const which = largest ? ` (its largest field, "${largest.name}", is ${largest.bytes} bytes)` : '';
+	return {
+		message: `Item ${itemIndex} is ${bytes} bytes of JSON${which}, more than Grist accepts in one request (${budget} bytes)`,
+		description:
+			'Grist limits a request body to 1 MB. Make the values of this item smaller (e.g. upload large content as an attachment).',
+	};
+}
+
+/**
+ * For Continue On Fail: what an item of a request whose answer was lost is told (the request
+ * may or may not have been applied), with the items sent with it.
+ */
+export function uncertainItemNote(itemIndex: number, indices: number[], verb: string): string {
+	return (
+		`Uncertain: item ${itemIndex} was sent in one request with item${indices.length === 1 ? '' : 's'} ${describeIndices(indices)}, ` +
+		`and its answer was lost, so they may or may not have been ${verb}. Check in Grist whether they are there before sending them again.`
+	);
 }
 
 /** `[0,1,2,5,7,8]` → `0–2, 5, 7–8`; after `maxParts` parts, `… (N items in all)`. */

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
-import { executeRowDeletes } from '../batch';
+import { executeWrite } from '../batch';
+import { rowDeletes } from '../deletes';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
@@ -29,5 +30,5 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await executeRowDeletes(this, client, items, 'data');
+	return await executeWrite(this, client, items, rowDeletes(this, client, 'data'));
 }

@@ -3,14 +3,12 @@
  * together in `/data` requests, chunked like record writes.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-
-import { executeBatched, type BatchOptions, type WriteGroup } from '../batch';
+import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
-import { readTarget } from '../../parameters/locators';
-import { noparseQs, parseRowIds, readBatchSize } from '../../parameters/writeOptions';
-import { ColumnCache, targetKey, writeColumnarData } from '../../transport/api';
+import { parseRowIds, readNoparse } from '../../parameters/writeOptions';
+import { writeColumnarData } from '../../transport/api';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 export async function writeColumnar(
@@ -19,36 +17,30 @@ export async function writeColumnar(
 	items: INodeExecutionData[],
 	mode: 'create' | 'update',
 ): Promise<INodeExecutionData[]> {
-	const cache = new ColumnCache(client);
-	const options: BatchOptions<IDataObject, WriteGroup> = {
+	return await executeWrite(ctx, client, items, {
 		envelopeBytes: 2,
-		maxItemsOf: (group) => group.batchSize,
-		prepare: async (itemIndex) => {
-			const target = readTarget.call(ctx, itemIndex);
-			const data = readColumnar.call(ctx, itemIndex, mode === 'update');
-			const table = await cache.info(target, itemIndex);
-			const columns = table.byId;
+		columns: true,
+		batchSize: true,
+		readFirst: (itemIndex) => readColumnar.call(ctx, itemIndex, mode === 'update'),
+		read: (itemIndex, target, table, data) => {
 			// `id` holds the row IDs (update) or is dropped (create).
 			const named: IDataObject = {};
 			for (const key of Object.keys(data))
 				if (key !== 'id') named[key] = data[key] as IDataObject[string];
 			refuseUnknownColumns.call(ctx, named, table, target, itemIndex);
-			const rows = columnarToRows(data).map((row) => {
+			const records = columnarToRows(data).map((row) => {
 				const { id, ...fields } = row;
-				const encoded = encodeFields.call(ctx, fields, columns, itemIndex);
+				const encoded = encodeFields.call(ctx, fields, table.byId, itemIndex);
 				if (mode === 'create') return encoded;
 				return { id: parseRowIds.call(ctx, id, itemIndex, 'id')[0], ...encoded };
 			});
-			const qs = noparseQs.call(ctx, itemIndex);
-			const keys = Object.keys(rows[0]).sort();
-			const batchSize = readBatchSize.call(ctx, itemIndex);
 			return {
-				key: JSON.stringify([targetKey(target), qs, keys, batchSize]),
-				group: { target, qs, types: table.types, batchSize },
-				records: rows,
+				options: { noparse: readNoparse.call(ctx, itemIndex) },
+				records,
+				fieldSet: Object.keys(records[0]),
 			};
 		},
-		send: async (group, units, records) => {
+		send: async (group, records, units) => {
 			const res = await writeColumnarData(
 				client,
 				group.target,
@@ -58,23 +50,20 @@ export async function writeColumnar(
 				units[0].itemIndex,
 			);
 			let offset = 0;
-			return {
-				outputs: units.map((u) => {
-					const json: IDataObject = {};
-					const columnar = rowsToColumnar(u.records);
-					if (mode === 'create')
-						json.id = Array.isArray(res) ? res.slice(offset, offset + u.records.length) : [];
-					offset += u.records.length;
-					for (const [k, values] of Object.entries(columnar)) {
-						json[k] =
-							k === 'id'
-								? values
-								: (values.map((v) => decodeCellValue(v, group.types[k])) as IDataObject[string]);
-					}
-					return [json];
-				}),
-			};
+			return units.map((u) => {
+				const json: IDataObject = {};
+				const columnar = rowsToColumnar(u.records);
+				if (mode === 'create')
+					json.id = Array.isArray(res) ? res.slice(offset, offset + u.records.length) : [];
+				offset += u.records.length;
+				for (const [k, values] of Object.entries(columnar)) {
+					json[k] =
+						k === 'id'
+							? values
+							: (values.map((v) => decodeCellValue(v, group.types[k])) as IDataObject[string]);
+				}
+				return [json];
+			});
 		},
-	};
-	return await executeBatched(ctx, items, options);
+	});
 }

@@ -6,29 +6,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeBatched, type BatchOptions, type BatchUnit, type WriteGroup } from '../batch';
+import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
+import { readNoparse, readRawFields } from '../../parameters/writeOptions';
+import { addRecords, type Target } from '../../transport/api';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 import {
 	columnsMapper,
 	dataModeField,
 	fieldsJsonField,
-	readAllowDangling,
-	readBatchSize,
-	readNoparse,
-	readRawFields,
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
-import {
-	addRecords,
-	ColumnCache,
-	targetKey,
-	type TableInfo,
-	type Target,
-} from '../../transport/api';
-import { encodeFields, refuseUnknownColumns, tableInfos } from '../fields';
-import { referenceCheck } from '../references';
+import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -50,69 +40,29 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const infoOf = tableInfos(new ColumnCache(client));
-	// Key and group of the last item: the next one with the same table and options shares them.
-	let last:
-		| {
-				target: Target;
-				noparse: boolean;
-				batchSize: number;
-				allowDangling: boolean;
-				key: string;
-				group: WriteGroup;
-		  }
-		| undefined;
-	const unit = (
-		itemIndex: number,
-		target: Target,
-		table: TableInfo,
-	): BatchUnit<{ fields: IDataObject }, WriteGroup> => {
-		const { fields: raw } = readRawFields.call(this, itemIndex);
-		refuseUnknownColumns.call(this, raw, table, target, itemIndex);
-		const fields = encodeFields.call(this, raw, table.byId, itemIndex);
-		if (isEmpty(fields)) refuseEmpty.call(this, raw, target, itemIndex);
-		const noparse = readNoparse.call(this, itemIndex);
-		const batchSize = readBatchSize.call(this, itemIndex);
-		const allowDangling = readAllowDangling.call(this, itemIndex);
-		if (
-			last?.target !== target ||
-			last.group.types !== table.types ||
-			last.noparse !== noparse ||
-			last.batchSize !== batchSize ||
-			last.allowDangling !== allowDangling
-		) {
-			const qs: IDataObject = noparse ? { noparse: 1 } : {};
-			last = {
-				target,
-				noparse,
-				batchSize,
-				allowDangling,
-				key: `${targetKey(target)}|${JSON.stringify(qs)}|${batchSize}|${allowDangling ? 1 : 0}`,
-				group: { target, qs, types: table.types, batchSize, allowDangling },
-			};
-		}
-		return { key: last.key, group: last.group, records: [{ fields }] };
-	};
-	const options: BatchOptions<{ fields: IDataObject }, WriteGroup> = {
+	return await executeWrite(this, client, items, {
 		envelopeBytes: '{"records":[]}'.length,
-		maxItemsOf: (group) => group.batchSize,
-		prepare: (itemIndex) => {
-			const target = readTarget.call(this, itemIndex);
-			const table = infoOf(target, itemIndex);
-			return table instanceof Promise
-				? table.then((t) => unit(itemIndex, target, t))
-				: unit(itemIndex, target, table);
+		columns: true,
+		batchSize: true,
+		references: true,
+		read: (itemIndex, target, table) => {
+			const { fields: raw } = readRawFields.call(this, itemIndex);
+			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
+			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+			if (isEmpty(fields)) refuseEmpty.call(this, raw, target, itemIndex);
+			return {
+				options: { noparse: readNoparse.call(this, itemIndex) },
+				records: [{ fields }],
+			};
 		},
-		verify: referenceCheck(this, client),
-		send: async (group, units, records) => {
+		send: async (group, records, units) => {
 			const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const outputs: IDataObject[] = new Array<IDataObject>(units.length);
 			for (let k = 0; k < units.length; k++)
-				outputs[k] = simplifyFields(ids[k]?.id, units[k].records[0].fields, group.types);
-			return { outputs };
+				outputs[k] = simplifyFields(ids[k]?.id, records[k].fields, group.types);
+			return outputs;
 		},
-	};
-	return await executeBatched(this, items, options);
+	});
 }
 
 function isEmpty(fields: IDataObject): boolean {

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { executeRowDeletes } from '../batch';
+import { executeWrite } from '../batch';
+import { rowDeletes } from '../deletes';
 import type { GristClient } from '../../transport';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 
@@ -33,5 +34,5 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await executeRowDeletes(this, client, items, 'records');
+	return await executeWrite(this, client, items, rowDeletes(this, client, 'records'));
 }

@@ -13,12 +13,7 @@ import { listWebhooks, updateWebhook } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
 import type { WebhookFields } from '../../helpers/webhooks';
-import {
-	simplifyField,
-	webhookAsItem,
-	webhookIdField,
-	webhookIdValue,
-} from './shared';
+import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './shared';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
