@@ -36,7 +36,7 @@ import { getReadyColumns, getWatchableColumns } from './loadOptions';
 
 /**
  * Starts a workflow the moment rows are added or changed in a Grist table, through a webhook
- * that Grist calls (reference §10 "Webhooks", "Webhook delivery").
+ * that Grist calls.
  *
  * Lifecycle (n8n's webhookMethods): `checkExists` lists the document's webhooks and keeps the
  * one registration with this node's URL and settings (it survives n8n restarts), removing every

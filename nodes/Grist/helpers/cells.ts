@@ -1,5 +1,5 @@
 /**
- * Grist cell values ⇄ what n8n users work with (reference §9).
+ * Grist cell values ⇄ what n8n users work with.
  *
  * Reading (decode): Date → 'YYYY-MM-DD', DateTime → ISO string (UTC), `["L", …]` → array, typed
  * codes (`["d",…]`, `["D",…]`, `["R",…]`, `["r",…]`) unwrapped; everything else as it is.

@@ -1,5 +1,5 @@
 /**
- * A table's columns (reference §7) as the API layer returns them, flattened, and what is derived
+ * A table's columns as the API layer returns them, flattened, and what is derived
  * from them: types by column, read-only columns, resource mapper fields.
  */
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';

@@ -1,5 +1,5 @@
 /**
- * Record → Get Many conditions beyond Grist's equality filter (issue #15): equals / not equals,
+ * Record → Get Many conditions beyond Grist's equality filter: equals / not equals,
  * greater / less (or equal), between, contains / starts with / ends with (optionally ignoring
  * case), is empty / is not empty, is one of / is none of, combined with AND or OR, sorted and
  * limited — built as ONE parameterised SELECT for Grist's /sql (values bound as `?`, never

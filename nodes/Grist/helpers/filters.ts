@@ -1,5 +1,5 @@
 /**
- * Filters and sorts for `GET …/records` and `…/data` (reference §5): a typed filter builder, a
+ * Filters and sorts for `GET …/records` and `…/data`: a typed filter builder, a
  * JSON-filter parser that catches malformed input before the request (Grist answers 500), and
  * a sort builder with Grist's real options (`naturalSort`, `emptyLast`, `orderByChoice`).
  */

@@ -1,5 +1,5 @@
 /**
- * Tables and columns as n8n users describe them ⇄ Grist's column specs (reference §7): the type
+ * Tables and columns as n8n users describe them ⇄ Grist's column specs: the type
  * (with a DateTime's time zone, a Ref/RefList's table), choices (into `widgetOptions`), the
  * formula (a formula column, or a data column with a default formula), and checks Grist would
  * not make (it silently renames a duplicate or malformed ID): every problem is an InputError

@@ -1,5 +1,5 @@
 /**
- * Grist's SQL endpoint (reference §10): checks made before the request (a read-only SELECT, as
+ * Grist's SQL endpoint: checks made before the request (a read-only SELECT, as
  * many parameters as `?` placeholders, parameters as a list of scalars) and the decoding of the
  * raw SQLite values it answers (Bool 0/1, lists as JSON text of their items, dates as numbers)
  * into what Get Many returns, where the column's type is known.

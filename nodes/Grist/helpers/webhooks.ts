@@ -1,5 +1,5 @@
 /**
- * Pure helpers for Grist webhooks (reference §10 "Webhooks", "Webhook delivery"): the fields a
+ * Pure helpers for Grist webhooks: the fields a
  * registration is made of, matching an existing registration, reading `usage`, the deliveries'
  * bodies, and what to tell a user whose n8n URL Grist cannot reach or may not call.
  */

@@ -844,7 +844,7 @@ const SQL_ID_CHUNK = 50000;
 const FILTER_URL_CHARS = 8000;
 
 /**
- * Which of `ids` are not rows of table `tableId` (issue #30: references checked before a write);
+ * Which of `ids` are not rows of table `tableId` (the reference check before a write);
  * `undefined` when the table itself does not exist. Asks `POST /sql`
  * `SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "T" WHERE id = value)`:
  * answered from the document's SQLite file, one primary-key search per ID, and the answer lists
