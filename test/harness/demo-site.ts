@@ -1,6 +1,7 @@
 /**
  * Jest fixture of the level (b) tests: one emulator per test file, seeded with the demo site, its
- * request log cleared before each test, and a runner of the Grist node for one resource.
+ * request log cleared before each test, and a runner of the Grist node for one resource
+ * (locators and mapper values: ./builders).
  *
  * ```ts
  * const fx = useDemoSite();
