@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
 import { itemParameter, readTarget } from '../../nodes/Grist/parameters';
+import { byId } from '../harness/builders';
 
 /** A context whose getNodeParameter resolves `={{ $json.x }}`-style values per item and counts calls. */
 function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>>) {
@@ -42,12 +43,10 @@ function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>
 	return { context, calls, getNode };
 }
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-
 describe('itemParameter (item-invariant parameters read once per execution)', () => {
 	test('a parameter without an expression is read once for all items', () => {
 		const { context, calls, getNode } = ctx(
-			{ document: rl('doc1'), table: rl('People'), options: { noparse: true } },
+			{ document: byId('doc1'), table: byId('People'), options: { noparse: true } },
 			[{}, {}, {}],
 		);
 		for (let i = 0; i < 3; i++) {
@@ -64,7 +63,7 @@ describe('itemParameter (item-invariant parameters read once per execution)', ()
 	});
 
 	test('a parameter with an expression (even nested in a resource locator) is read per item', () => {
-		const { context, calls } = ctx({ document: rl('doc1'), table: rl('={{ $json.t }}') }, [
+		const { context, calls } = ctx({ document: byId('doc1'), table: byId('={{ $json.t }}') }, [
 			{ t: 'A' },
 			{ t: 'B' },
 			{ t: 'A' },
@@ -79,7 +78,7 @@ describe('itemParameter (item-invariant parameters read once per execution)', ()
 	});
 
 	test('the cache belongs to one execution context, and an empty value still fails per item', () => {
-		const params = { document: rl(''), table: rl('People') };
+		const params = { document: byId(''), table: byId('People') };
 		const a = ctx(params, [{}, {}]);
 		expect(() => readTarget.call(a.context, 0)).toThrow('The Document field is empty');
 		let error: unknown;
