@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import type { DemoSite, GristEmulator } from '../emulator';
 import { byId } from '../harness/builders';
-import { gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
+import { fileSource, gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
 
 const fx = useN8nDemoSite();
 let emu: GristEmulator;
@@ -27,23 +27,7 @@ test('a file made in the workflow is uploaded, attached to a record, downloaded 
 	const document = byId(demo.docId);
 	const row = demo.orderIds[2];
 	const wf = manualWorkflow([
-		{
-			name: 'Set',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ b64: content.toString('base64') }) },
-		},
-		{
-			name: 'Convert to File',
-			type: 'n8n-nodes-base.convertToFile',
-			typeVersion: 1.1,
-			parameters: {
-				operation: 'toBinary',
-				sourceProperty: 'b64',
-				binaryPropertyName: 'data',
-				options: { fileName: 'random.bin', mimeType: 'application/octet-stream' },
-			},
-		},
+		...fileSource(content, 'random.bin', 'application/octet-stream'),
 		gristNode(
 			{
 				resource: 'attachment',

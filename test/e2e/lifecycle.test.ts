@@ -16,7 +16,7 @@ import { sleep } from 'n8n-workflow';
 
 import type { DemoSite, GristEmulator } from '../emulator';
 import { byId } from '../harness/builders';
-import { gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
+import { fileSource, gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
 
 const fx = useN8nDemoSite({
 	emulator: { allowedWebhookDomains: '*', webhookRetryDelaysMs: [60_000] },
@@ -82,26 +82,7 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 			cred,
 			{ name: 'Copy' },
 		),
-		{
-			name: 'Set',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			parameters: {
-				mode: 'raw',
-				jsonOutput: JSON.stringify({ b64: Buffer.from(csv).toString('base64') }),
-			},
-		},
-		{
-			name: 'Convert to File',
-			type: 'n8n-nodes-base.convertToFile',
-			typeVersion: 1.1,
-			parameters: {
-				operation: 'toBinary',
-				sourceProperty: 'b64',
-				binaryPropertyName: 'data',
-				options: { fileName: 'invoices.csv', mimeType: 'text/csv' },
-			},
-		},
+		...fileSource(Buffer.from(csv), 'invoices.csv', 'text/csv'),
 		gristNode(
 			{
 				resource: 'document',

@@ -25,6 +25,7 @@ import {
 	manualWorkflow,
 	type CredentialRef,
 	rowsSource,
+	fileSource,
 } from '../harness/e2e';
 import { startQueueCluster, type QueueCluster } from '../harness/e2e/queue';
 import { realGrist } from '../harness/target';
@@ -131,26 +132,7 @@ test('attachment upload and download keep the bytes identical across processes',
 	const [row] = emu.addRecords(docId, 'Files', [{ Name: 'report' }]);
 	const run = await cluster.main.runWorkflow(
 		manualWorkflow([
-			{
-				name: 'Set',
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				parameters: {
-					mode: 'raw',
-					jsonOutput: JSON.stringify({ b64: content.toString('base64') }),
-				},
-			},
-			{
-				name: 'Convert to File',
-				type: 'n8n-nodes-base.convertToFile',
-				typeVersion: 1.1,
-				parameters: {
-					operation: 'toBinary',
-					sourceProperty: 'b64',
-					binaryPropertyName: 'data',
-					options: { fileName: 'q.bin', mimeType: 'application/octet-stream' },
-				},
-			},
+			...fileSource(content, 'q.bin', 'application/octet-stream'),
 			gristNode(
 				{
 					resource: 'attachment',

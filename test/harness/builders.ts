@@ -47,6 +47,23 @@ export const autoMap = (matchingColumns: string[] = []) => ({
 /** Input items of these JSON objects. */
 export const items = (list: IDataObject[]): INodeExecutionData[] => list.map((json) => ({ json }));
 
+/**
+ * The `gristRecordsOAuth2Api` credential (by type, for `otherCredentials`) of an app connected to
+ * Grist: the Server URL, the app's client, and the token n8n stored after the consent.
+ */
+export const oauth2Credential = (
+	url: string,
+	app: { clientId: string; clientSecret: string },
+	token: object,
+) => ({
+	gristRecordsOAuth2Api: {
+		url,
+		clientId: app.clientId,
+		clientSecret: app.clientSecret,
+		oauthTokenData: { ...token },
+	},
+});
+
 export interface TeamDoc {
 	/** The owner's API key (the one given). */
 	apiKey: string;

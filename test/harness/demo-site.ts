@@ -1,6 +1,7 @@
 /**
  * Jest fixture of the level (b) tests: one emulator per test file, seeded with the demo site, its
- * request log cleared before each test, and a runner of the Grist node for one resource.
+ * request log cleared before each test, and a runner of the Grist node for one resource
+ * (locators and mapper values: ./builders).
  *
  * ```ts
  * const fx = useDemoSite();
@@ -18,7 +19,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
-import { runNode, type AnyNodeType, type RunNodeResult } from './inprocess';
+import { runNode, type AnyNodeType, type CredentialsByType, type RunNodeResult } from './inprocess';
 
 export interface DemoSiteFixture {
 	/** Set in `beforeAll`. */
@@ -47,6 +48,8 @@ export function useDemoSite(): DemoSiteFixture {
 export interface RunOpts {
 	apiKey?: string;
 	serverUrl?: string;
+	/** Instead of the API key credential: credentials by type, e.g. `oauth2Credential(…)`. */
+	otherCredentials?: CredentialsByType;
 	input?: INodeExecutionData[];
 	continueOnFail?: boolean;
 }
@@ -76,10 +79,13 @@ export function resourceRunner(
 		await runNode({
 			node: options.node?.() ?? new Grist(),
 			parameters: { resource, ...options.defaults?.(), ...parameters } as never,
-			credentials: {
-				apiKey: opts.apiKey ?? fx.demo.apiKey,
-				url: opts.serverUrl ?? options.serverUrl?.() ?? fx.site,
-			},
+			credentials: opts.otherCredentials
+				? undefined
+				: {
+						apiKey: opts.apiKey ?? fx.demo.apiKey,
+						url: opts.serverUrl ?? options.serverUrl?.() ?? fx.site,
+					},
+			otherCredentials: opts.otherCredentials,
 			input: opts.input,
 			continueOnFail: opts.continueOnFail,
 		});

@@ -5,15 +5,15 @@
  * before any request, a missing scope named before the request when the token states its scopes,
  * and Grist's 403 explained otherwise. No token or secret appears in errors or output.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import type { DemoSite, GristEmulator } from '../emulator';
 import type { OAuthApp, OAuthTokenAnswer } from '../emulator/routes-oauth';
-import { byId } from '../harness/builders';
-import { useDemoSite } from '../harness/demo-site';
-import { createPoller, loadOptions, runNode } from '../harness/inprocess';
+import { byId, oauth2Credential } from '../harness/builders';
+import { resourceRunner, useDemoSite } from '../harness/demo-site';
+import { createPoller, loadOptions } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 
 // Grist's OAuth server is not in grist-core: a real one needs a Grist SaaS app registration.
@@ -35,22 +35,17 @@ function connect(scopes = ['offline_access', 'doc:read', 'doc:write'], docs?: st
 	return emu.oauth.issue({ userId: demo.userId, clientId: app.clientId, scopes, docs });
 }
 
+const grist = resourceRunner(fx, 'record');
+
+/** Runs with the OAuth2 credential of `token`; nothing of the app's secret or the token shows. */
 async function run(
 	parameters: IDataObject,
 	token: OAuthTokenAnswer | Omit<OAuthTokenAnswer, 'scope'>,
 ) {
-	const result = await runNode({
-		node: new Grist(),
-		parameters: { authentication: 'oAuth2', ...parameters } as INodeParameters,
-		otherCredentials: {
-			gristRecordsOAuth2Api: {
-				url: fx.site,
-				clientId: app.clientId,
-				clientSecret: app.clientSecret,
-				oauthTokenData: { ...token },
-			},
-		},
-	});
+	const result = await grist(
+		{ authentication: 'oAuth2', ...parameters },
+		{ otherCredentials: oauth2Credential(fx.site, app, token) },
+	);
 	const everything = JSON.stringify([
 		result.items,
 		result.error?.message,
@@ -204,14 +199,7 @@ oauthServer.describe('pickers with an OAuth2 credential', () => {
 				operation: 'create',
 				workspace: byId(String(demo.workspace2Id)),
 			} as never,
-			otherCredentials: {
-				gristRecordsOAuth2Api: {
-					url: fx.site,
-					clientId: app.clientId,
-					clientSecret: app.clientSecret,
-					oauthTokenData: { ...token },
-				},
-			},
+			otherCredentials: oauth2Credential(fx.site, app, token),
 		})) as { results: Array<{ name: string }> };
 		expect(res.results.map((r) => r.name)).toEqual(['Tasks']);
 		expect(paths()).toEqual([`GET /api/orgs/${demo.orgDomain}/workspaces 200`]);
@@ -219,14 +207,7 @@ oauthServer.describe('pickers with an OAuth2 credential', () => {
 
 	test('organizations, workspaces and tables list with the token', async () => {
 		const token = connect();
-		const creds = {
-			gristRecordsOAuth2Api: {
-				url: fx.site,
-				clientId: app.clientId,
-				clientSecret: app.clientSecret,
-				oauthTokenData: { ...token },
-			},
-		};
+		const creds = oauth2Credential(fx.site, app, token);
 		const list = async (method: string, parameters: IDataObject) =>
 			(await loadOptions({
 				node: new Grist(),
@@ -264,14 +245,7 @@ oauthServer.describe('Grist Trigger with an OAuth2 credential', () => {
 				table: byId('Customers'),
 				event: 'rowAdded',
 			},
-			otherCredentials: {
-				gristRecordsOAuth2Api: {
-					url: fx.site,
-					clientId: app.clientId,
-					clientSecret: app.clientSecret,
-					oauthTokenData: { ...token },
-				},
-			},
+			otherCredentials: oauth2Credential(fx.site, app, token),
 		});
 		expect(await p.poll('trigger')).toBeNull();
 		emu.addRecords(demo.docId, 'Customers', [{ Name: 'Fay OAuth' }]);

@@ -5,14 +5,11 @@
  * exactly like the /records path (Simplify on and off give the same shapes). The equality
  * conditions with AND keep using GET /records.
  */
-import type { INodeParameters } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { Grist } from '../../nodes/Grist/Grist.node';
 import type { DemoSite, GristEmulator } from '../emulator';
-import { rl } from '../harness/builders';
+import { oauth2Credential, rl } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';
-import { runNode } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 
 const fx = useDemoSite();
@@ -361,27 +358,18 @@ describe('bad input and refusals', () => {
 				scopes: ['offline_access', 'doc:read'],
 			});
 			const oauthRun = (conditions: Cond[]) =>
-				runNode({
-					node: new Grist(),
-					parameters: {
+				run(
+					{
 						authentication: 'oAuth2',
-						resource: 'record',
 						operation: 'getAll',
 						document: rl('id', demo.docId),
 						table: rl('id', 'Items'),
 						returnAll: true,
 						filterType: 'builder',
 						filters: { conditions },
-					} as INodeParameters,
-					otherCredentials: {
-						gristRecordsOAuth2Api: {
-							url: fx.site,
-							clientId: app.clientId,
-							clientSecret: app.clientSecret,
-							oauthTokenData: { ...token },
-						},
 					},
-				});
+					{ otherCredentials: oauth2Credential(fx.site, app, token) },
+				);
 			const refused = await oauthRun([{ column: 'Qty', match: 'gt', values: '0' }]);
 			expect(refused.error?.message).toMatch(/refuses to OAuth2 connections \(item 0\)/);
 			expect(emu.log.some((e) => e.apiPath.endsWith('/sql'))).toBe(false);

@@ -3,13 +3,9 @@
  * sent as a list, one item per row, values decoded by the queried tables' column types, and the
  * errors: non-SELECT, parameter count, timeout, SQLite errors, 403, OAuth2.
  */
-import type { INodeParameters } from 'n8n-workflow';
-
-import { Grist } from '../../nodes/Grist/Grist.node';
 import type { DemoSite, GristEmulator } from '../emulator';
-import { rl } from '../harness/builders';
+import { oauth2Credential, rl } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';
-import { runNode } from '../harness/inprocess';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -160,24 +156,21 @@ describe('sql.query', () => {
 	});
 
 	it('with an OAuth2 credential: a clear message and no request', async () => {
-		const result = await runNode({
-			node: new Grist(),
-			parameters: {
+		const result = await run(
+			{
 				authentication: 'oAuth2',
-				resource: 'sql',
 				operation: 'query',
 				document: rl('id', demo.docId),
 				query: 'SELECT 1',
-			} as INodeParameters,
-			otherCredentials: {
-				gristRecordsOAuth2Api: {
-					url: fx.site,
-					clientId: 'c',
-					clientSecret: 's',
-					oauthTokenData: { access_token: 'grist_at_x', token_type: 'Bearer' },
-				},
 			},
-		});
+			{
+				otherCredentials: oauth2Credential(
+					fx.site,
+					{ clientId: 'c', clientSecret: 's' },
+					{ access_token: 'grist_at_x', token_type: 'Bearer' },
+				),
+			},
+		);
 		expect(result.error?.message).toMatch(/OAuth/);
 		expect(result.error?.description).toMatch(/API Key/);
 		expect(emu.log).toEqual([]);

@@ -15,7 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client } from '../emulator/testutil';
-import { docTable } from '../harness/builders';
+import { docTable, oauth2Credential } from '../harness/builders';
 import { ensureRuntime } from '../harness/inprocess';
 import {
 	createWebhookTrigger,
@@ -434,14 +434,7 @@ describe('activation errors say what to change', () => {
 						authentication: 'oAuth2',
 						...docTable(docId, newTable()),
 					},
-					credentials: {
-						gristRecordsOAuth2Api: {
-							url: `${emu.url}/o/team`,
-							clientId: app.clientId,
-							clientSecret: app.clientSecret,
-							oauthTokenData: { ...token },
-						},
-					},
+					credentials: oauth2Credential(`${emu.url}/o/team`, app, token),
 					baseUrl: bridge.baseUrl,
 				});
 				return current;

@@ -17,6 +17,7 @@ import {
 } from '../../nodes/Grist/parameters/locators';
 import { itemParameter } from '../../nodes/Grist/parameters/read';
 import { readConditions, readSortRules } from '../../nodes/Grist/parameters/readQuery';
+import { byId } from '../harness/builders';
 
 /** A context whose getNodeParameter resolves `={{ $json.x }}`-style values per item and counts calls. */
 function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>>) {
@@ -59,12 +60,10 @@ function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>
 	return { context, calls, getNode };
 }
 
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-
 describe('itemParameter (item-invariant parameters read once per execution)', () => {
 	test('a parameter without an expression is read once for all items', () => {
 		const { context, calls, getNode } = ctx(
-			{ document: rl('doc1'), table: rl('People'), options: { noparse: true } },
+			{ document: byId('doc1'), table: byId('People'), options: { noparse: true } },
 			[{}, {}, {}],
 		);
 		for (let i = 0; i < 3; i++) {
@@ -81,7 +80,7 @@ describe('itemParameter (item-invariant parameters read once per execution)', ()
 	});
 
 	test('a parameter with an expression (even nested in a resource locator) is read per item', () => {
-		const { context, calls } = ctx({ document: rl('doc1'), table: rl('={{ $json.t }}') }, [
+		const { context, calls } = ctx({ document: byId('doc1'), table: byId('={{ $json.t }}') }, [
 			{ t: 'A' },
 			{ t: 'B' },
 			{ t: 'A' },
@@ -96,7 +95,7 @@ describe('itemParameter (item-invariant parameters read once per execution)', ()
 	});
 
 	test('the cache belongs to one execution context, and an empty value still fails per item', () => {
-		const params = { document: rl(''), table: rl('People') };
+		const params = { document: byId(''), table: byId('People') };
 		const a = ctx(params, [{}, {}]);
 		expect(() => readTarget.call(a.context, 0)).toThrow('The Document field is empty');
 		let error: unknown;
@@ -133,13 +132,13 @@ function nodeCtx(parameters: INodeParameters, edited: INodeParameters = paramete
 
 describe('one locator reader for executions, triggers and pickers', () => {
 	test('locatorValue: the trimmed text of item i in an execution, of the node elsewhere', () => {
-		const { context } = ctx({ document: rl(' doc1 '), table: rl('={{ $json.t }}') }, [
+		const { context } = ctx({ document: byId(' doc1 '), table: byId('={{ $json.t }}') }, [
 			{ t: 'A' },
 			{ t: 'B' },
 		]);
 		expect(locatorValue(context, 'document', 1)).toBe('doc1');
 		expect(locatorValue(context, 'table', 1)).toBe('B');
-		const poll = nodeCtx({ document: rl(' doc2 '), table: { __rl: true, mode: 'id', value: 7 } });
+		const poll = nodeCtx({ document: byId(' doc2 '), table: { __rl: true, mode: 'id', value: 7 } });
 		expect(locatorValue(poll, 'document')).toBe('doc2');
 		expect(locatorValue(poll, 'table')).toBe('7');
 		// a trigger's failing read fails; a picker's is an empty pick
@@ -149,8 +148,8 @@ describe('one locator reader for executions, triggers and pickers', () => {
 
 	test('pickers read the saved value, or the one being edited (`current`), as a target', () => {
 		const editor = nodeCtx(
-			{ document: rl('doc1'), table: rl('') },
-			{ document: rl('doc1'), table: rl('People') },
+			{ document: byId('doc1'), table: byId('') },
+			{ document: byId('doc1'), table: byId('People') },
 		);
 		expect(pickedTarget(editor)).toBeUndefined();
 		expect(pickedTarget(editor, true)).toEqual({ docId: 'doc1', tableId: 'People' });
@@ -158,10 +157,10 @@ describe('one locator reader for executions, triggers and pickers', () => {
 	});
 
 	test('an empty Document or Table is the same error for readTarget and the single-id readers', () => {
-		const { context } = ctx({ document: rl(''), table: rl('') }, [{}, {}]);
+		const { context } = ctx({ document: byId(''), table: byId('') }, [{}, {}]);
 		expect(() => readTarget.call(context, 1)).toThrow('The Document field is empty (item 1)');
 		expect(() => documentIdValue.call(context, 1)).toThrow('The Document field is empty (item 1)');
-		const table = ctx({ document: rl('doc1'), table: rl(' ') }, [{}]).context;
+		const table = ctx({ document: byId('doc1'), table: byId(' ') }, [{}]).context;
 		expect(() => readTarget.call(table, 0)).toThrow('The Table field is empty (item 0)');
 		expect(() => tableIdValue.call(table, 0)).toThrow('The Table field is empty (item 0)');
 	});

@@ -143,3 +143,26 @@ export function rowsSource(rows: Array<Record<string, unknown>>): NodeSpec[] {
 		},
 	];
 }
+
+/** Set (one item holding `content` in base64) → Convert to File: the binary property `data`. */
+export function fileSource(content: Buffer, fileName: string, mimeType: string): NodeSpec[] {
+	return [
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ b64: content.toString('base64') }) },
+		},
+		{
+			name: 'Convert to File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			parameters: {
+				operation: 'toBinary',
+				sourceProperty: 'b64',
+				binaryPropertyName: 'data',
+				options: { fileName, mimeType },
+			},
+		},
+	];
+}
