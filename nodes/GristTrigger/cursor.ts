@@ -55,6 +55,7 @@
 import type { GristRecord } from '../Grist/helpers/cells';
 import { InputError } from '../Grist/helpers/errors';
 import type { GristFilter } from '../Grist/helpers/filters';
+import { sqlIdentifier } from '../Grist/helpers/sql';
 
 export interface RecordsQuery {
 	sort?: string;
@@ -429,13 +430,11 @@ export interface IdleQuery {
 	args: Array<string | number | null>;
 }
 
-const sqlId = (id: string): string => `"${id.replace(/"/g, '""')}"`;
-
 export function rowAddedIdleQuery(tableId: string, markColumn?: string): IdleQuery {
-	const t = sqlId(tableId);
+	const t = sqlIdentifier(tableId);
 	if (!markColumn) return { sql: `SELECT max(id) AS id FROM ${t}`, args: [] };
 	return {
-		sql: `SELECT id, ${sqlId(markColumn)} AS mark FROM ${t} WHERE id = (SELECT max(id) FROM ${t})`,
+		sql: `SELECT id, ${sqlIdentifier(markColumn)} AS mark FROM ${t} WHERE id = (SELECT max(id) FROM ${t})`,
 		args: [],
 	};
 }
@@ -466,8 +465,8 @@ export function rowUpdatedIdleQuery(
 	column: string,
 	state: RowUpdatedState,
 ): IdleQuery {
-	const t = sqlId(tableId);
-	const c = sqlId(column);
+	const t = sqlIdentifier(tableId);
+	const c = sqlIdentifier(column);
 	if (state.ts === null) {
 		return { sql: `SELECT id, ${c} AS ts FROM ${t} WHERE ${c} IS NOT NULL LIMIT 1`, args: [] };
 	}

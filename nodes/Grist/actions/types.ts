@@ -30,11 +30,6 @@ export type OperationExecute = (
 	items: INodeExecutionData[],
 ) => Promise<INodeExecutionData[]>;
 
-export interface OperationModule {
-	description: INodeProperties[];
-	execute: OperationExecute;
-}
-
 export interface ResourceModule {
 	/** The entry of the Resource selector. */
 	option: INodePropertyOptions & { value: GristResource };

@@ -11,7 +11,7 @@
 import { CellValueError, baseType, encodeCellValue } from './cells';
 import { InputError, attempt } from './errors';
 import { conditionValues, type SortRule } from './filters';
-import { sqlToCellValue } from './sql';
+import { sqlIdentifier, sqlToCellValue } from './sql';
 
 export type ConditionMatch =
 	| 'anyOf'
@@ -48,8 +48,6 @@ export function needsSql(conditions: Condition[], combine: string): boolean {
 	if (combine === 'or' && conditions.length > 1) return true;
 	return conditions.some((c) => !FILTER_MATCHES.has(c.match || 'anyOf'));
 }
-
-const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
 const LIST_TYPES = new Set(['ChoiceList', 'RefList', 'Attachments']);
 const NUMBER_TYPES = new Set([
@@ -186,7 +184,7 @@ function conditionSql(
 		);
 	}
 	const where = `Condition ${index + 1} (${column} ${label})`;
-	const col = quote(column);
+	const col = sqlIdentifier(column);
 	const base = baseType(type);
 	const isList = LIST_TYPES.has(base);
 	const isNumber = NUMBER_TYPES.has(base) || column === 'id';
@@ -366,7 +364,7 @@ function orderSql(
 			);
 		}
 		const dir = rule.direction === 'desc' ? 'DESC' : 'ASC';
-		const col = quote(column);
+		const col = sqlIdentifier(column);
 		if (rule.emptyLast) terms.push(`CASE WHEN ${emptyTest(col, type)} THEN 1 ELSE 0 END`);
 		if (rule.orderByChoice && baseType(type) === 'Choice' && (choices[column]?.length ?? 0) > 0) {
 			const list = choices[column];
@@ -385,10 +383,10 @@ export function buildConditionQuery(input: ConditionQueryInput): ConditionQuery 
 	const args: Array<string | number | null> = [];
 	const parts = input.conditions.map((c, i) => conditionSql(c, i, input.types, args));
 	const joiner = input.combine === 'or' ? ' OR ' : ' AND ';
-	let sql = `SELECT * FROM ${quote(input.tableId)}`;
+	let sql = `SELECT * FROM ${sqlIdentifier(input.tableId)}`;
 	if (parts.length > 0) sql += ` WHERE ${parts.map((p) => `(${p})`).join(joiner)}`;
 	const order = orderSql(input.sort ?? [], input.types, input.choices ?? {}, args);
-	order.push(`${quote('id')} ASC`);
+	order.push(`${sqlIdentifier('id')} ASC`);
 	sql += ` ORDER BY ${order.join(', ')}`;
 	if (input.limit && input.limit > 0) {
 		sql += ' LIMIT ?';
@@ -427,9 +425,4 @@ export function sqlRecord(
 		fields[key] = isMarshalled(value) ? null : sqlToCellValue(value, types[key]);
 	}
 	return { id: Number(row.id), fields };
-}
-
-/** "Amount > 5 OR …" text for messages. */
-export function describeMatch(match: string | undefined): string {
-	return LABELS[match || 'anyOf'] ?? String(match);
 }

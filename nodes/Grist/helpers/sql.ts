@@ -7,6 +7,11 @@
 import { baseType, decodeCellValue } from './cells';
 import { InputError, attempt } from './errors';
 
+/** A table or column ID as an SQLite identifier: in double quotes, a double quote doubled. */
+export function sqlIdentifier(id: string): string {
+	return `"${id.replace(/"/g, '""')}"`;
+}
+
 /**
  * The statement with the same length, comments blanked out (spaces) and string / quoted
  * identifier literals masked (`x`), so `?`, `;` and keywords are only seen in the SQL itself.

@@ -3,23 +3,20 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { pickedLocator, pickedTarget } from '../parameters/locators';
+import { pickedLocator } from '../parameters/locators';
 import { GristClient } from '../transport';
-import { fetchColumns, listTables } from '../transport/api';
+import { listTables } from '../transport/api';
+import { columnOption, pickedColumns } from './columns';
 
 /** The table's columns (plus `id`), labelled "Label (ColId) · Type". */
 export async function getColumns(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const target = pickedTarget(this);
-	if (!target) return [];
-	const client = await GristClient.create(this);
-	const columns = await fetchColumns(client, target);
+	const columns = await pickedColumns(this, { hidden: true });
+	if (!columns) return [];
 	return [
 		{ name: 'Row ID', value: 'id', description: 'Int' },
-		...columns.map((c) => ({
-			name: c.label === c.id ? c.id : `${c.label} (${c.id})`,
-			value: c.id,
-			description: c.isFormula && c.formula !== '' ? `${c.type} · formula` : c.type,
-		})),
+		...columns.map((c) =>
+			columnOption(c, c.isFormula && c.formula !== '' ? `${c.type} · formula` : c.type),
+		),
 	];
 }
 

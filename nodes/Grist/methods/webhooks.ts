@@ -6,9 +6,10 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { triggerOnOf } from '../helpers/webhook-items';
 import { usageSummary } from '../helpers/webhooks';
-import { pickedLocator, pickedTarget } from '../parameters/locators';
+import { pickedLocator } from '../parameters/locators';
 import { GristClient } from '../transport';
-import { fetchColumns, listWebhooks } from '../transport/api';
+import { listWebhooks } from '../transport/api';
+import { columnOption, pickedColumns } from './columns';
 
 const EVENT_TEXT: Record<string, string> = {
 	add: 'rows added',
@@ -35,26 +36,14 @@ export async function getWebhooks(this: ILoadOptionsFunctions): Promise<INodePro
 	});
 }
 
-/** The picked table's visible columns (`current`: read the parameters being edited, as triggers do). */
-async function columns(ctx: ILoadOptionsFunctions, current: boolean) {
-	const target = pickedTarget(ctx, current);
-	if (!target) return [];
-	const client = await GristClient.create(ctx);
-	return (await fetchColumns(client, target)).filter((c) => !c.hidden);
-}
-
-const option = (c: { id: string; label: string; type: string }): INodePropertyOptions => ({
-	name: c.label !== c.id ? `${c.label} (${c.id})` : c.id,
-	value: c.id,
-	description: c.type,
-});
-
 /** The table's Toggle (Bool) columns: a webhook's Ready Column (Webhook resource, Instant Trigger). */
 export async function readyColumnOptions(
 	ctx: ILoadOptionsFunctions,
 	current = false,
 ): Promise<INodePropertyOptions[]> {
-	return (await columns(ctx, current)).filter((c) => c.type === 'Bool').map(option);
+	return ((await pickedColumns(ctx, { current })) ?? [])
+		.filter((c) => c.type === 'Bool')
+		.map((c) => columnOption(c));
 }
 
 /** The table's columns: a webhook's Watched Columns (Webhook resource, Instant Trigger). */
@@ -62,7 +51,7 @@ export async function watchedColumnOptions(
 	ctx: ILoadOptionsFunctions,
 	current = false,
 ): Promise<INodePropertyOptions[]> {
-	return (await columns(ctx, current)).map(option);
+	return ((await pickedColumns(ctx, { current })) ?? []).map((c) => columnOption(c));
 }
 
 /** The table's Toggle (Bool) columns, for a webhook's Ready Column. */

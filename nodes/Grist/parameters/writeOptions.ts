@@ -266,13 +266,3 @@ export function readAllowDangling(this: IExecuteFunctions, itemIndex: number): b
 export function readNoparse(this: IExecuteFunctions, itemIndex: number): boolean {
 	return !!itemParameter.call(this, 'options.noparse', itemIndex, false);
 }
-
-/** `qs` with `noparse=1` when Options → Skip Grist's Text Parsing is on for item `itemIndex`. */
-export function noparseQs(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	qs: IDataObject = {},
-): IDataObject {
-	if (readNoparse.call(this, itemIndex)) qs.noparse = 1;
-	return qs;
-}

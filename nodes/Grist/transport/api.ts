@@ -13,6 +13,7 @@ import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/c
 import { toNodeError } from '../errors';
 import { withHint } from '../helpers/hints';
 import { sqlIdList } from '../helpers/references';
+import { sqlIdentifier } from '../helpers/sql';
 import { apiPath, siteOrgKey } from '../helpers/url';
 import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
 import type { BinaryResponse, GristClient, StreamResponse } from './index';
@@ -867,7 +868,7 @@ export async function missingRowIds(
 	const missing = new Set<number>();
 	if (ids.length === 0) return missing;
 	if (!client.isOAuth && !sqlRefused.has(docId)) {
-		const sql = `SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "${tableId.replace(/"/g, '""')}" WHERE id = value)`;
+		const sql = `SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM ${sqlIdentifier(tableId)} WHERE id = value)`;
 		const bySql = async () => {
 			for (let k = 0; k < ids.length; k += SQL_ID_CHUNK) {
 				const chunk = ids.slice(k, k + SQL_ID_CHUNK);
