@@ -6,20 +6,13 @@ import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentId, attachmentIdField } from './shared';
 import { documentLocator, locatorValue } from '../../parameters/locators';
-import { outputBinaryProperty } from '../../parameters/binary';
+import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
 import { downloadAttachment } from '../../transport/api';
 
 const properties: INodeProperties[] = [
 	documentLocator,
 	attachmentIdField,
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-	},
+	binaryPropertyField,
 ];
 
 export const description = updateDisplayOptions(
