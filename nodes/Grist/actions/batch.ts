@@ -8,7 +8,7 @@
  * default 500, and <1 MB of JSON), and sent with one request per chunk. Results are mapped back
  * to input items in input order, paired.
  *
- * Bad input (issue #22, 4): without Continue On Fail every item is still prepared, so that the
+ * Bad input: without Continue On Fail every item is still prepared, so that the
  * one error names every refused item ("items 600–610") and says that no item was written; with
  * it, the refused items get error items and the others are sent. `verify` checks the prepared
  * items together (e.g. that referenced rows exist: one read per table, not per item) and
@@ -42,6 +42,7 @@ import {
 } from '../helpers/batch';
 import { isUncertainWrite } from '../helpers/retry';
 import { readTarget } from '../parameters/locators';
+import { sameForAllItems } from '../parameters/read';
 import { readAllowDangling, readBatchSize } from '../parameters/writeOptions';
 import type { GristClient } from '../transport';
 import { ColumnCache, targetKey, type TableInfo, type Target } from '../transport/api';
@@ -56,8 +57,6 @@ export interface BatchUnit<R, G> {
 	group: G;
 	/** The records this item adds to the request body (usually one). */
 	records: R[];
-	/** Anything the item needs for its output. */
-	meta?: IDataObject;
 }
 
 export interface ChunkResult {
@@ -97,9 +96,15 @@ export interface BatchOptions<R, G> {
 	 * thrown, or answered as a NodeApiError for the items that depended on it.
 	 */
 	verify?: (units: Array<BatchUnit<R, G> & { itemIndex: number }>) => Promise<Map<number, Error>>;
+	/**
+	 * Whether `prepare` answers a new object per unit that already has the fields of a prepared
+	 * unit (`itemIndex`, `bytes`, `exact`): it is then completed in place instead of copied (one
+	 * object per item fewer).
+	 */
+	freshUnits?: boolean;
 }
 
-interface PreparedUnit<R, G> extends BatchUnit<R, G> {
+export interface PreparedUnit<R, G> extends BatchUnit<R, G> {
 	itemIndex: number;
 	/** JSON bytes of the unit's records (with commas), or an upper bound while `exact` is false. */
 	bytes: number;
@@ -145,6 +150,7 @@ export async function executeBatched<R, G>(
 	const verb = options.verb ?? 'written';
 	const outputs: OutputSlot[] = new Array<OutputSlot>(items.length);
 	const continueOnFail = ctx.continueOnFail();
+	const fresh = options.freshUnits === true;
 
 	// 1. Prepare every item; bad input fails before any request. A unit's size is a cheap upper
 	// bound (jsonUpperBound) until a chunk comes near the byte limit; then it is measured.
@@ -167,15 +173,14 @@ export async function executeBatched<R, G>(
 				description: text.description,
 			});
 		}
-		return {
-			key: unit.key,
-			group: unit.group,
-			records: unit.records,
-			meta: unit.meta,
-			itemIndex,
-			bytes,
-			exact,
-		};
+		if (fresh) {
+			const prepared = unit as PreparedUnit<R, G>;
+			prepared.itemIndex = itemIndex;
+			prepared.bytes = bytes;
+			prepared.exact = exact;
+			return prepared;
+		}
+		return { key: unit.key, group: unit.group, records: unit.records, itemIndex, bytes, exact };
 	};
 	/** Adds a unit to its group (consecutive items of one group usually bring the same key string). */
 	const place = (unit: PreparedUnit<R, G>): void => {
@@ -353,7 +358,7 @@ function uncertainItem(
  * The error item (Continue On Fail) of an item whose request Grist refused as a whole (it
  * applies a request entirely or not at all): the item Grist's message names keeps Grist's
  * error; the others say they were not written because of it; when Grist's message names no
- * item, each says that the request as a whole was refused (issue #30).
+ * item, each says that the request as a whole was refused.
  */
 function refusedItem(
 	error: Error,
@@ -433,8 +438,7 @@ export interface WriteGroup<O extends WriteOptions = WriteOptions> {
 }
 
 /** One item of a declared write, as the operation reads it. */
-export interface ItemWrite<R, O extends WriteOptions> {
-	options: O;
+export interface ItemWrite<R> {
 	/** The records the item adds to the request body (usually one). */
 	records: R[];
 	/**
@@ -465,7 +469,13 @@ export interface WriteDeclaration<R, O extends WriteOptions, F = undefined> {
 	/** Reads what does not need the columns, before they are fetched (bad input first). */
 	readFirst?: (itemIndex: number, target: Target) => F;
 	/** Reads one item: throws for bad input (NodeOperationError naming item and field). */
-	read: (itemIndex: number, target: Target, table: TableInfo, first: F) => ItemWrite<R, O>;
+	read: (itemIndex: number, target: Target, table: TableInfo, first: F) => ItemWrite<R>;
+	/**
+	 * The item's options (flags and query values), read after `read` (none: `{}`). Read only
+	 * parameters here (`itemParameter`, `readNoparse`…): when none of them holds an expression
+	 * the executor reads them once per execution and shares the object between items.
+	 */
+	options?: (itemIndex: number) => O;
 	/** Sends one request; answers the output of each unit, in order (a list or one object). */
 	send: (
 		group: WriteGroup<O>,
@@ -473,6 +483,9 @@ export interface WriteDeclaration<R, O extends WriteOptions, F = undefined> {
 		units: Array<BatchUnit<R, WriteGroup<O>> & { itemIndex: number }>,
 	) => Promise<Array<IDataObject[] | IDataObject>>;
 }
+
+/** The options of a declaration without `options`. */
+const NO_OPTIONS: WriteOptions = {};
 
 /** The table of a declaration without `columns`. */
 const NO_TABLE: TableInfo = { columns: [], byId: new Map(), types: {} };
@@ -546,10 +559,11 @@ function queryOf(options: WriteOptions): IDataObject {
 export function writeGrouper<R, O extends WriteOptions>(): (
 	target: Target,
 	table: TableInfo,
-	item: ItemWrite<R, O>,
+	item: ItemWrite<R>,
+	options: O,
 	batchSize?: number,
 	allowDangling?: boolean,
-) => BatchUnit<R, WriteGroup<O>> {
+) => PreparedUnit<R, WriteGroup<O>> {
 	interface Entry {
 		base: string;
 		key0: string;
@@ -567,15 +581,15 @@ export function writeGrouper<R, O extends WriteOptions>(): (
 	let lastBatchSize: number | undefined;
 	let lastDangling: boolean | undefined;
 	let lastFieldSet: string[] | undefined;
-	return (target, table, item, batchSize, allowDangling) => {
-		const { options, fieldSet } = item;
+	return (target, table, item, options, batchSize, allowDangling) => {
+		const fieldSet = item.fieldSet;
 		if (
 			entry === undefined ||
 			lastTarget !== target ||
 			lastTable !== table ||
 			lastBatchSize !== batchSize ||
 			lastDangling !== allowDangling ||
-			!sameOptions(lastOptions, lastDefined, options) ||
+			(options !== lastOptions && !sameOptions(lastOptions, lastDefined, options)) ||
 			!sameList(lastFieldSet, fieldSet)
 		) {
 			const fields = fieldSet ? [...fieldSet].sort().join('\u0000') : '';
@@ -611,7 +625,8 @@ export function writeGrouper<R, O extends WriteOptions>(): (
 			entry.rounds.set(item.roundKey, round + 1);
 			if (round > 0) key = `${entry.base}|${round}`;
 		}
-		return { key, group: entry.group, records: item.records };
+		// Of the shape of a prepared unit, completed in place by executeBatched (`freshUnits`).
+		return { key, group: entry.group, records: item.records, itemIndex: 0, bytes: 0, exact: false };
 	};
 }
 
@@ -630,25 +645,39 @@ export async function executeWrite<R, O extends WriteOptions, F = undefined>(
 	const d = declaration;
 	const infoOf = d.columns ? tableInfos(new ColumnCache(client)) : undefined;
 	const groupOf = writeGrouper<R, O>();
+	// Parameters without an expression are read for the first item only (the same for all).
+	const targetOf = sameForAllItems((itemIndex) => readTarget.call(ctx, itemIndex));
+	const readOptions = d.options;
+	const optionsOf = readOptions ? sameForAllItems(readOptions) : () => NO_OPTIONS as O;
+	const batchSizeOf = d.batchSize
+		? sameForAllItems((itemIndex) => readBatchSize.call(ctx, itemIndex))
+		: undefined;
+	const danglingOf = d.references
+		? sameForAllItems((itemIndex) => readAllowDangling.call(ctx, itemIndex))
+		: undefined;
 	const unit = (
 		itemIndex: number,
 		target: Target,
 		table: TableInfo,
 		first: F,
-	): BatchUnit<R, WriteGroup<O>> =>
-		groupOf(
+	): PreparedUnit<R, WriteGroup<O>> => {
+		const item = d.read(itemIndex, target, table, first);
+		return groupOf(
 			target,
 			table,
-			d.read(itemIndex, target, table, first),
-			d.batchSize ? readBatchSize.call(ctx, itemIndex) : undefined,
-			d.references ? readAllowDangling.call(ctx, itemIndex) : undefined,
+			item,
+			optionsOf(itemIndex),
+			batchSizeOf?.(itemIndex),
+			danglingOf?.(itemIndex),
 		);
+	};
 	const options: BatchOptions<R, WriteGroup<O>> = {
 		envelopeBytes: d.envelopeBytes,
 		verb: d.verb,
+		freshUnits: true,
 		maxItemsOf: (group) => group.batchSize,
 		prepare: (itemIndex) => {
-			const target = readTarget.call(ctx, itemIndex);
+			const target = targetOf(itemIndex);
 			const first = d.readFirst ? d.readFirst(itemIndex, target) : (undefined as F);
 			const table = infoOf ? infoOf(target, itemIndex) : NO_TABLE;
 			return table instanceof Promise

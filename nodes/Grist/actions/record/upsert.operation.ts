@@ -138,19 +138,21 @@ export async function execute(
 			const byId = table.byId;
 			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
 			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
-			return {
-				// The query string of PUT …/records, in this order.
-				options: {
-					noparse: readNoparse.call(this, itemIndex),
-					onmany: unlessFirst(itemParameter.call(this, 'options.onMany', itemIndex, 'first')),
-					noadd: !!itemParameter.call(this, 'options.noAdd', itemIndex, false),
-					noupdate: !!itemParameter.call(this, 'options.noUpdate', itemIndex, false),
-					allow_empty_require: allowEmpty,
-				},
-				records: [{ require, fields }],
-				roundKey: requireKey(match, require),
-			};
+			return { records: [{ require, fields }], roundKey: requireKey(match, require) };
 		},
+		// The query string of PUT …/records, in this order.
+		options: (itemIndex) => ({
+			noparse: readNoparse.call(this, itemIndex),
+			onmany: unlessFirst(itemParameter.call(this, 'options.onMany', itemIndex, 'first')),
+			noadd: !!itemParameter.call(this, 'options.noAdd', itemIndex, false),
+			noupdate: !!itemParameter.call(this, 'options.noUpdate', itemIndex, false),
+			allow_empty_require: !!itemParameter.call(
+				this,
+				'options.allowEmptyRequire',
+				itemIndex,
+				false,
+			),
+		}),
 		send: async (group, records, units) => {
 			const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const types = group.types;
