@@ -9,15 +9,16 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { readNoparse, readRawFields } from '../../parameters/writeOptions';
-import { addRecords, type Target } from '../../transport/api';
-import { documentLocator, tableLocator } from '../../parameters/locators';
 import {
+	readNoparse,
+	readRawFields,
 	columnsMapper,
 	dataModeField,
 	fieldsJsonField,
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
+import { addRecords, type Target } from '../../transport/api';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [

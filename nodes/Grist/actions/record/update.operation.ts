@@ -10,15 +10,17 @@ import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { itemParameterValue } from '../../parameters/read';
-import { parseRowIds, readNoparse, readRawFields } from '../../parameters/writeOptions';
-import { updateRecords } from '../../transport/api';
-import { documentLocator, tableLocator } from '../../parameters/locators';
 import {
+	parseRowIds,
+	readNoparse,
+	readRawFields,
 	columnsMapper,
 	dataModeField,
 	fieldsJsonField,
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
+import { updateRecords } from '../../transport/api';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [

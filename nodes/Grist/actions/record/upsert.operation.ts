@@ -10,10 +10,9 @@ import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
-import { readNoparse, readRawFields } from '../../parameters/writeOptions';
-import { upsertRecords } from '../../transport/api';
-import { documentLocator, tableLocator } from '../../parameters/locators';
 import {
+	readNoparse,
+	readRawFields,
 	allowDanglingOption,
 	batchSizeOption,
 	columnsMapper,
@@ -21,6 +20,8 @@ import {
 	fieldsJsonField,
 	noparseOption,
 } from '../../parameters/writeOptions';
+import { upsertRecords } from '../../transport/api';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
