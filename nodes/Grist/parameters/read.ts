@@ -101,20 +101,24 @@ let itemReads = 0;
  * without an expression (through `itemParameter` / `itemParameterValue`, nothing else per item):
  * such a value is the same for every item of the execution, so later items get it without
  * reading again. Errors are never remembered: a failing item fails again for the next one.
+ * (A class, not a closure per execution: its method keeps its optimised code between executions.)
  */
-export function sameForAllItems<T>(read: (itemIndex: number) => T): (itemIndex: number) => T {
-	let known = false;
-	let value: T;
-	return (itemIndex) => {
-		if (known) return value;
+export class SameForAllItems<T> {
+	private known = false;
+	private value: T | undefined;
+
+	constructor(private readonly read: (itemIndex: number) => T) {}
+
+	of(itemIndex: number): T {
+		if (this.known) return this.value as T;
 		const before = itemReads;
-		const result = read(itemIndex);
+		const result = this.read(itemIndex);
 		if (itemReads === before) {
-			known = true;
-			value = result;
+			this.known = true;
+			this.value = result;
 		}
 		return result;
-	};
+	}
 }
 
 function readOnce<T>(
