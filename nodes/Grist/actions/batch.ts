@@ -257,9 +257,7 @@ export async function executeBatched<R, G>(
 
 	// 1b. Checks over all prepared items (one read per referenced table…), then the refusals.
 	if (options.verify && groups.size > 0) {
-		const all: Array<PreparedUnit<R, G>> = [];
-		for (const g of groups.values()) for (const u of g.units) all.push(u);
-		const verdict = await options.verify(all);
+		const verdict = await options.verify(allUnits(groups));
 		if (verdict.size > 0) {
 			for (const [itemIndex, error] of verdict) {
 				if (!continueOnFail && error instanceof NodeApiError)
@@ -311,21 +309,10 @@ export async function executeBatched<R, G>(
 	const failedItems = new Set<number>();
 	for (let c = 0; c < plan.length; c++) {
 		const { group, chunk } = plan[c];
-		const records: R[] = [];
-		for (const u of chunk) for (const r of u.records) records.push(r);
+		const records = chunkBody(chunk);
 		try {
 			const result = await options.send(group, chunk, records);
-			for (let k = 0; k < chunk.length; k++) {
-				const itemIndex = chunk[k].itemIndex;
-				const out = result.outputs[k];
-				if (out === undefined) continue;
-				if (!Array.isArray(out)) {
-					addOutput(outputs, itemIndex, { json: out, pairedItem: { item: itemIndex } });
-					continue;
-				}
-				for (const json of out)
-					addOutput(outputs, itemIndex, { json, pairedItem: { item: itemIndex } });
-			}
+			addOutputs(outputs, chunk, result.outputs);
 			writtenItems += new Set(chunk.map((u) => u.itemIndex)).size;
 		} catch (error) {
 			const indices = [...new Set(chunk.map((u) => u.itemIndex))];
@@ -362,6 +349,48 @@ export async function executeBatched<R, G>(
 		outputs[itemIndex] = slotItems(outputs[itemIndex])
 			.filter((o) => o.json.error !== undefined)
 			.slice(0, 1);
+	return flatOutputs(outputs);
+}
+
+// The loops over every unit or item live in small functions of their own: a loop of 10,000
+// iterations gets the function that holds it compiled (on-stack replacement), and compiling the
+// whole of executeBatched took a TurboFan thread about 80 ms per execution (--trace-opt).
+
+/** Every prepared unit, group by group. */
+function allUnits<R, G>(groups: Map<string, UnitGroup<R, G>>): Array<PreparedUnit<R, G>> {
+	const all: Array<PreparedUnit<R, G>> = [];
+	for (const g of groups.values()) for (const u of g.units) all.push(u);
+	return all;
+}
+
+/** The records of a chunk's units, in order: the body of its request. */
+function chunkBody<R>(chunk: Array<{ records: R[] }>): R[] {
+	const records: R[] = [];
+	for (const u of chunk) for (const r of u.records) records.push(r);
+	return records;
+}
+
+/** The output items of a sent chunk, paired with their input items. */
+function addOutputs(
+	outputs: OutputSlot[],
+	chunk: Array<{ itemIndex: number }>,
+	results: Array<IDataObject[] | IDataObject>,
+): void {
+	for (let k = 0; k < chunk.length; k++) {
+		const itemIndex = chunk[k].itemIndex;
+		const out = results[k];
+		if (out === undefined) continue;
+		if (!Array.isArray(out)) {
+			addOutput(outputs, itemIndex, { json: out, pairedItem: { item: itemIndex } });
+			continue;
+		}
+		for (const json of out)
+			addOutput(outputs, itemIndex, { json, pairedItem: { item: itemIndex } });
+	}
+}
+
+/** The output items in input order. */
+function flatOutputs(outputs: OutputSlot[]): INodeExecutionData[] {
 	const all: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < outputs.length; itemIndex++) {
 		const slot = outputs[itemIndex];
