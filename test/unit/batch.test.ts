@@ -245,7 +245,8 @@ describe('writeGrouper', () => {
 			groupOf(
 				i.target,
 				i.table,
-				{ options: i.options, records: [], fieldSet: i.fieldSet, roundKey: i.roundKey },
+				{ records: [], fieldSet: i.fieldSet, roundKey: i.roundKey },
+				i.options,
 				i.batchSize,
 				i.allowDangling,
 			);
@@ -290,6 +291,19 @@ describe('writeGrouper', () => {
 		expect(groupOf(base).key).toBe(first);
 		// An option left out and one given as undefined mean the same request.
 		expect(groupOf({ ...base, options: { noparse: false, noadd: undefined } }).key).toBe(first);
+	});
+
+	it('one options object shared by the items (read once) and equal copies give the same group', () => {
+		const groupOf = grouper();
+		const options = { noparse: true };
+		const a = groupOf({ target: t1, table, options });
+		const b = groupOf({ target: t1, table, options });
+		const c = groupOf({ target: t1, table, options: { noparse: true } });
+		const d = groupOf({ target: t1, table, options: { noparse: false } });
+		expect(b.group).toBe(a.group);
+		expect(c.group).toBe(a.group);
+		expect(d.group).not.toBe(a.group);
+		expect(groupOf({ target: t1, table, options }).group).toBe(a.group);
 	});
 
 	it('the query string: true as 1, false, undefined and empty text left out, in the options order', () => {

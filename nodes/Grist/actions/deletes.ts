@@ -27,7 +27,6 @@ export function rowDeletes(
 		verb: 'deleted',
 		columns: false,
 		read: (itemIndex) => ({
-			options: {},
 			records: parseRowIds.call(
 				ctx,
 				itemParameterValue.call(ctx, 'rowIds', itemIndex, '' as unknown),

@@ -1,5 +1,5 @@
 /**
- * The reference check of the record writes (Create, Update, Upsert; issue #30, 3): before any
+ * The reference check of the record writes (Create, Update, Upsert): before any
  * write request, the row IDs that the items' Reference and Reference List cells point at are
  * read from each referenced table — one read per referenced table and execution (`/sql`, or
  * records filtered by id where `/sql` is refused; transport/api.ts `missingRowIds`), not per
@@ -50,17 +50,17 @@ export function referenceCheck<R extends WriteRecord>(
 			return w;
 		};
 		let lastGroup: WriteGroup | undefined;
+		let refs: RefColumn[] = [];
 		let lastWants: Wanted[] = [];
 		const want = (_ref: RefColumn, id: number, k: number) => lastWants[k].ids.add(id);
 		for (let u = 0; u < units.length; u++) {
 			const { group, records } = units[u];
-			if (group.allowDangling) continue;
-			const refs = refColumns(group.types);
-			if (refs.length === 0) continue;
 			if (group !== lastGroup) {
 				lastGroup = group;
+				refs = group.allowDangling ? [] : refColumns(group.types);
 				lastWants = refs.map((ref) => wantedOf(group.target.docId, ref.table, units[u].itemIndex));
 			}
+			if (refs.length === 0) continue;
 			for (let r = 0; r < records.length; r++) {
 				forEachReference(records[r].fields, refs, want);
 				forEachReference(records[r].require, refs, want);

@@ -328,8 +328,8 @@ function groupText(first: Refusal, indices: number[]): string {
 }
 
 /**
- * The error of a batched write stopped before any request because items were refused (issue
- * #22, 4): it says that no item was written, names every refused item (runs compressed: "items
+ * The error of a batched write stopped before any request because items were refused: it says
+ * that no item was written, names every refused item (runs compressed: "items
  * 600–610") grouped by reason (the message with the item index taken out), and keeps each
  * reason's fix. `total` is the number of input items, `verb` "written", "deleted"…
  */
@@ -406,8 +406,8 @@ export function blamedItems(
 }
 
 /**
- * For Continue On Fail: what an item of a request that Grist refused as a whole is told (issue
- * #30). `blamed` are the items Grist's message names (`blamedItems`); `request` says which
+ * For Continue On Fail: what an item of a request that Grist refused as a whole is told (Grist
+ * applies a request entirely or not at all). `blamed` are the items Grist's message names (`blamedItems`); `request` says which
  * request ("request 2 of 3"). The blamed items keep Grist's error and hear that the others were
  * not written because of them; the others are told they were not written because of the blamed
  * items and that a run without those writes them; when nothing is blamed, every item hears that

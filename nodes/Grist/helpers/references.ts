@@ -1,5 +1,5 @@
 /**
- * References of a write (issue #30, 3): the row IDs that the Reference and Reference List cells
+ * References of a write: the row IDs that the Reference and Reference List cells
  * of encoded records point at, by referenced table, and the text that refuses an item pointing
  * at a row that does not exist. Grist itself stores such a dangling reference without a word
  * (it shows as an error in the sheet), so the writes check them before any request.

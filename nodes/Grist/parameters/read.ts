@@ -89,6 +89,38 @@ export function inputItems(this: IExecuteFunctions): INodeExecutionData[] {
 	return (cache.input ??= this.getInputData());
 }
 
+/**
+ * Reads so far (in this process) whose value may differ between items: an expression, or an
+ * object value that `itemParameter` does not keep. Unchanged over a call of `read` means that
+ * every parameter it read holds one value for all items (see `sameForAllItems`).
+ */
+let itemReads = 0;
+
+/**
+ * `read(itemIndex)`, remembered after the first call that succeeds having read only parameters
+ * without an expression (through `itemParameter` / `itemParameterValue`, nothing else per item):
+ * such a value is the same for every item of the execution, so later items get it without
+ * reading again. Errors are never remembered: a failing item fails again for the next one.
+ * (A class, not a closure per execution: its method keeps its optimised code between executions.)
+ */
+export class SameForAllItems<T> {
+	private known = false;
+	private value: T | undefined;
+
+	constructor(private readonly read: (itemIndex: number) => T) {}
+
+	of(itemIndex: number): T {
+		if (this.known) return this.value as T;
+		const before = itemReads;
+		const result = this.read(itemIndex);
+		if (itemReads === before) {
+			this.known = true;
+			this.value = result;
+		}
+		return result;
+	}
+}
+
 function readOnce<T>(
 	ctx: IExecuteFunctions,
 	name: string,
@@ -116,6 +148,7 @@ function readOnce<T>(
 		}
 	}
 	if (entry && 'value' in entry) return entry.value as T;
+	itemReads++;
 	if (entry) {
 		// What n8n's expression gives for a plain value of the item (a number, text or boolean);
 		// anything else (missing, null, objects) goes through n8n as before.
@@ -123,8 +156,10 @@ function readOnce<T>(
 		if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v as T;
 	}
 	const value = ctx.getNodeParameter(name, itemIndex, fallback as never, options) as T;
-	if (entry === undefined && (objects || value === null || typeof value !== 'object'))
+	if (entry === undefined && (objects || value === null || typeof value !== 'object')) {
 		values.set(key, { value });
+		itemReads--;
+	}
 	return value;
 }
 

@@ -34,12 +34,9 @@ export async function writeColumnar(
 				if (mode === 'create') return encoded;
 				return { id: parseRowIds.call(ctx, id, itemIndex, 'id')[0], ...encoded };
 			});
-			return {
-				options: { noparse: readNoparse.call(ctx, itemIndex) },
-				records,
-				fieldSet: Object.keys(records[0]),
-			};
+			return { records, fieldSet: Object.keys(records[0]) };
 		},
+		options: (itemIndex) => ({ noparse: readNoparse.call(ctx, itemIndex) }),
 		send: async (group, records, units) => {
 			const res = await writeColumnarData(
 				client,

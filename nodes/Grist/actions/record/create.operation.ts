@@ -9,15 +9,16 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { readNoparse, readRawFields } from '../../parameters/writeOptions';
-import { addRecords, type Target } from '../../transport/api';
-import { documentLocator, tableLocator } from '../../parameters/locators';
 import {
+	readNoparse,
+	readRawFields,
 	columnsMapper,
 	dataModeField,
 	fieldsJsonField,
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
+import { addRecords, type Target } from '../../transport/api';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
@@ -50,11 +51,9 @@ export async function execute(
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
 			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
 			if (isEmpty(fields)) refuseEmpty.call(this, raw, target, itemIndex);
-			return {
-				options: { noparse: readNoparse.call(this, itemIndex) },
-				records: [{ fields }],
-			};
+			return { records: [{ fields }] };
 		},
+		options: (itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }),
 		send: async (group, records, units) => {
 			const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const outputs: IDataObject[] = new Array<IDataObject>(units.length);
@@ -71,7 +70,7 @@ function isEmpty(fields: IDataObject): boolean {
 }
 
 /**
- * Refuses an item with no field to write (issue #30, 4): Grist would add a blank row. Its fields
+ * Refuses an item with no field to write: Grist would add a blank row. Its fields
  * were empty (`{}`: in Map Automatically an empty item, or only `id`), or every one was dropped
  * (formula columns, which are never written; keys without a value). An item whose keys are all
  * unknown columns is refused before, by `refuseUnknownColumns`.

@@ -10,15 +10,17 @@ import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { itemParameterValue } from '../../parameters/read';
-import { parseRowIds, readNoparse, readRawFields } from '../../parameters/writeOptions';
-import { updateRecords } from '../../transport/api';
-import { documentLocator, tableLocator } from '../../parameters/locators';
 import {
+	parseRowIds,
+	readNoparse,
+	readRawFields,
 	columnsMapper,
 	dataModeField,
 	fieldsJsonField,
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
+import { updateRecords } from '../../transport/api';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
@@ -62,12 +64,9 @@ export async function execute(
 			const { fields: raw } = readRawFields.call(this, itemIndex);
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
 			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
-			return {
-				options: { noparse: readNoparse.call(this, itemIndex) },
-				records: [{ id, fields }],
-				fieldSet: Object.keys(fields),
-			};
+			return { records: [{ id, fields }], fieldSet: Object.keys(fields) };
 		},
+		options: (itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }),
 		send: async (group, records, units) => {
 			await updateRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const outputs: IDataObject[] = new Array<IDataObject>(records.length);

@@ -10,10 +10,9 @@ import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
-import { readNoparse, readRawFields } from '../../parameters/writeOptions';
-import { upsertRecords } from '../../transport/api';
-import { documentLocator, tableLocator } from '../../parameters/locators';
 import {
+	readNoparse,
+	readRawFields,
 	allowDanglingOption,
 	batchSizeOption,
 	columnsMapper,
@@ -21,6 +20,8 @@ import {
 	fieldsJsonField,
 	noparseOption,
 } from '../../parameters/writeOptions';
+import { upsertRecords } from '../../transport/api';
+import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 const properties: INodeProperties[] = [
@@ -138,19 +139,21 @@ export async function execute(
 			const byId = table.byId;
 			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
 			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
-			return {
-				// The query string of PUT …/records, in this order.
-				options: {
-					noparse: readNoparse.call(this, itemIndex),
-					onmany: unlessFirst(itemParameter.call(this, 'options.onMany', itemIndex, 'first')),
-					noadd: !!itemParameter.call(this, 'options.noAdd', itemIndex, false),
-					noupdate: !!itemParameter.call(this, 'options.noUpdate', itemIndex, false),
-					allow_empty_require: allowEmpty,
-				},
-				records: [{ require, fields }],
-				roundKey: requireKey(match, require),
-			};
+			return { records: [{ require, fields }], roundKey: requireKey(match, require) };
 		},
+		// The query string of PUT …/records, in this order.
+		options: (itemIndex) => ({
+			noparse: readNoparse.call(this, itemIndex),
+			onmany: unlessFirst(itemParameter.call(this, 'options.onMany', itemIndex, 'first')),
+			noadd: !!itemParameter.call(this, 'options.noAdd', itemIndex, false),
+			noupdate: !!itemParameter.call(this, 'options.noUpdate', itemIndex, false),
+			allow_empty_require: !!itemParameter.call(
+				this,
+				'options.allowEmptyRequire',
+				itemIndex,
+				false,
+			),
+		}),
 		send: async (group, records, units) => {
 			const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
 			const types = group.types;
