@@ -9,11 +9,7 @@ import { documentLocator, locatorValue } from '../../parameters/locators';
 import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
 import { downloadAttachment } from '../../transport/api';
 
-const properties: INodeProperties[] = [
-	documentLocator,
-	attachmentIdField,
-	binaryPropertyField,
-];
+const properties: INodeProperties[] = [documentLocator, attachmentIdField, binaryPropertyField];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['download'] } },
