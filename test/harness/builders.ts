@@ -8,11 +8,21 @@
  * run({ operation: 'create', table: byId('Tasks'), columns: autoMap() }, { input: items(rows) });
  * ```
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { GristEmulator } from '../emulator';
 
 /** A resource locator value, as the editor stores it (`mode`: id, list, url, name…). */
+/** The Grist node as a workflow holds it, for contexts built by hand in unit tests. */
+export const gristNode = (parameters: INodeParameters = {}): INode => ({
+	id: '1',
+	name: 'Grist',
+	type: 'n8n-nodes-grist.grist',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters,
+});
+
 export const rl = (mode: string, value: string | number) => ({ __rl: true, mode, value });
 
 /** A resource locator in "By ID" mode (a number is written as the editor stores it: a string). */

@@ -3,21 +3,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	executeBatched,
-	writeGrouper,
+	WriteGrouper,
 	type BatchOptions,
 	type WriteOptions,
 } from '../../nodes/Grist/actions/batch';
 import type { TableInfo } from '../../nodes/Grist/transport/api';
 import { describeIndices } from '../../nodes/Grist/helpers/batch';
+import { gristNode } from '../harness/builders';
 
-const node: INode = {
-	id: '1',
-	name: 'Grist',
-	type: 'n8n-nodes-grist.grist',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node: INode = gristNode();
 
 function ctx(continueOnFail: boolean): IExecuteFunctions {
 	return {
@@ -229,10 +223,10 @@ describe('executeBatched', () => {
 	});
 });
 
-describe('writeGrouper', () => {
+describe('WriteGrouper', () => {
 	/** The grouper, called with one object for readability. */
 	const grouper = () => {
-		const groupOf = writeGrouper<never, WriteOptions>();
+		const groupOf = new WriteGrouper<never, WriteOptions>();
 		return (i: {
 			target: { docId: string; tableId: string };
 			table: TableInfo;
@@ -242,7 +236,7 @@ describe('writeGrouper', () => {
 			fieldSet?: string[];
 			roundKey?: unknown;
 		}) =>
-			groupOf(
+			groupOf.unit(
 				i.target,
 				i.table,
 				{ records: [], fieldSet: i.fieldSet, roundKey: i.roundKey },

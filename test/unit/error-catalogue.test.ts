@@ -15,15 +15,9 @@ import {
 	withHint,
 	type HintScope,
 } from '../../nodes/Grist/helpers/hints';
+import { gristNode } from '../harness/builders';
 
-const node: INode = {
-	id: '1',
-	name: 'Grist',
-	type: 'n8n-nodes-grist.grist',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node: INode = gristNode();
 
 /** A transport error as GristClient makes it: Grist's text, the status, the general hint. */
 function apiError(message: string, status: number, description = 'General hint.'): NodeApiError {

@@ -17,18 +17,11 @@ import {
 } from '../../nodes/Grist/parameters/locators';
 import { itemParameter } from '../../nodes/Grist/parameters/read';
 import { readConditions, readSortRules } from '../../nodes/Grist/parameters/readQuery';
-import { byId } from '../harness/builders';
+import { byId, gristNode } from '../harness/builders';
 
 /** A context whose getNodeParameter resolves `={{ $json.x }}`-style values per item and counts calls. */
 function ctx(parameters: INodeParameters, perItem: Array<Record<string, unknown>>) {
-	const node: INode = {
-		id: '1',
-		name: 'Grist',
-		type: 'n8n-nodes-grist.grist',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-	};
+	const node: INode = gristNode(parameters);
 	const calls: Array<[string, number]> = [];
 	const getNode = jest.fn(() => node);
 	const resolve = (v: unknown, i: number): unknown => {

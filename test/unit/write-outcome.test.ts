@@ -17,6 +17,7 @@ import {
 	writeMayHaveApplied,
 } from '../../nodes/Grist/helpers/retry';
 import { networkErrorMessage } from '../../nodes/Grist/transport';
+import { gristNode } from '../harness/builders';
 
 const origin = 'https://grist.example.com';
 
@@ -169,14 +170,7 @@ describe('batchFailureNote', () => {
 });
 
 describe('executeBatched with a lost answer', () => {
-	const node: INode = {
-		id: '1',
-		name: 'Grist',
-		type: 'n8n-nodes-grist.grist',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const node: INode = gristNode();
 	const ctx = (continueOnFail: boolean) =>
 		({ continueOnFail: () => continueOnFail, getNode: () => node }) as unknown as IExecuteFunctions;
 	const items = (n: number): INodeExecutionData[] =>

@@ -628,7 +628,7 @@ interface GroupEntry<O extends WriteOptions> {
  * identity first): a 10,000-item run of one table builds it once. The result does not depend on
  * identities, only the speed does.
  */
-class WriteGrouper<R, O extends WriteOptions> {
+export class WriteGrouper<R, O extends WriteOptions> {
 	private readonly entries = new Map<string, GroupEntry<O>>();
 	// The last item's group and what it was found from.
 	private entry: GroupEntry<O> | undefined;
@@ -696,20 +696,6 @@ class WriteGrouper<R, O extends WriteOptions> {
 		// Of the shape of a prepared unit, completed in place by executeBatched (`freshUnits`).
 		return { key, group: entry.group, records: item.records, itemIndex: 0, bytes: 0, exact: false };
 	}
-}
-
-/** A `WriteGrouper`'s `unit` as a function (one grouper per call). */
-export function writeGrouper<R, O extends WriteOptions>(): (
-	target: Target,
-	table: TableInfo,
-	item: ItemWrite<R>,
-	options: O,
-	batchSize?: number,
-	allowDangling?: boolean,
-) => PreparedUnit<R, WriteGroup<O>> {
-	const grouper = new WriteGrouper<R, O>();
-	return (target, table, item, options, batchSize, allowDangling) =>
-		grouper.unit(target, table, item, options, batchSize, allowDangling);
 }
 
 /**
