@@ -36,6 +36,8 @@ import {
 	type RowUpdatedState,
 } from './cursor';
 import { getCreationColumns, getTimestampColumns } from './loadOptions';
+import { addPolledDisplay } from '../Grist/actions/referenceDisplay';
+import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';
 
 /**
  * Polls a Grist table for new (or new and updated) records. The cursor design is in ./cursor.ts.
@@ -176,6 +178,7 @@ export class GristTrigger implements INodeType {
 						description:
 							'Most records one poll emits; a larger backlog is emitted over the next polls, in order',
 					},
+					referenceDisplayOption,
 				],
 			},
 		],
@@ -271,6 +274,7 @@ export class GristTrigger implements INodeType {
 			if (outcome.records.length > 0) {
 				const columns = await checkColumns(ctx);
 				items = toOutput(this, outcome.records, simplify, columns);
+				await addPolledDisplay(this, client, { docId, tableId }, columns, outcome.records, items);
 			}
 			// The cursor moves only now, after every request of this poll succeeded.
 			if (outcome.changed) data.cursor = outcome.state as RowAddedState | RowUpdatedState;
@@ -416,7 +420,9 @@ async function sample(
 			},
 		);
 	}
-	return [toOutput(ctx.fn, records, simplify, columns)];
+	const items = toOutput(ctx.fn, records, simplify, columns);
+	await addPolledDisplay(ctx.fn, ctx.client, ctx, columns, records, items);
+	return [items];
 }
 
 /** Turns a failure into an error that names what to fix. The cursor has not moved. */

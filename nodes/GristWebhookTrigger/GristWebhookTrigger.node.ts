@@ -33,6 +33,8 @@ import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/transport';
 import { createWebhooks, deleteWebhook, fetchColumns, listWebhooks } from '../Grist/transport/api';
 import { getReadyColumns, getWatchableColumns } from './loadOptions';
+import { addDeliveredDisplay } from '../Grist/actions/referenceDisplay';
+import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';
 
 /**
  * Starts a workflow the moment rows are added or changed in a Grist table, through a webhook
@@ -253,6 +255,7 @@ export class GristWebhookTrigger implements INodeType {
 						description:
 							'Updates start the workflow only when one of these columns changed (empty: any column). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
+					referenceDisplayOption,
 				],
 			},
 		],
@@ -391,6 +394,7 @@ export class GristWebhookTrigger implements INodeType {
 		const items = parsed.records.map((r) => ({
 			json: deliveredItem(r, simplify, types) as IDataObject,
 		}));
+		await addDeliveredDisplay(this, { docId, tableId }, parsed.records, items, simplify);
 		return { workflowData: [this.helpers.returnJsonArray(items.map((i) => i.json))] };
 	}
 }

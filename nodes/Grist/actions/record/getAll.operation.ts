@@ -26,6 +26,8 @@ import {
 	recordReadFields,
 } from '../../parameters/readQuery';
 import { ColumnCache, fetchRecords, runSql, type Target } from '../../transport/api';
+import { readReferenceDisplay, referenceDisplayOption } from '../../parameters/referenceDisplay';
+import { ReferenceDisplay } from '../referenceDisplay';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -39,7 +41,7 @@ const properties: INodeProperties[] = [
 		description:
 			"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, instead of Grist's raw form with the fields nested",
 	},
-	hiddenColumnsOptions,
+	{ ...hiddenColumnsOptions, options: [...hiddenColumnsOptions.options!, referenceDisplayOption] },
 ];
 
 export const description = updateDisplayOptions(
@@ -117,8 +119,10 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const columnsCache = new ColumnCache(client);
+	const display = new ReferenceDisplay(client, columnsCache);
 	const out: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const start = out.length;
 		try {
 			const target = readTarget.call(this, itemIndex);
 			const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
@@ -148,7 +152,17 @@ export async function execute(
 				for (const record of records)
 					out.push({ json: record as unknown as IDataObject, pairedItem });
 			}
+			if (readReferenceDisplay.call(this, itemIndex))
+				await display.add(
+					target,
+					columns ?? (await columnsCache.get(target, itemIndex)),
+					records.map((r) => r.fields),
+					out.slice(start).map((o) => o.json),
+					simplify,
+					itemIndex,
+				);
 		} catch (error) {
+			out.length = start;
 			if (this.continueOnFail()) {
 				out.push(errorItem(error as Error, itemIndex));
 				continue;
