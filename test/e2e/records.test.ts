@@ -99,6 +99,30 @@ describe('records in a real n8n', () => {
 		expect(get.query).toEqual({ limit: '3', filter: '{"Score":[5,6,7,8]}', sort: '-Score' });
 	});
 
+	test('getAll with Add Reference Display Values: _display shows the customer names, one /sql read', async () => {
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				gristNode(
+					{
+						...base(),
+						table: byId('Orders'),
+						operation: 'getAll',
+						limit: 2,
+						options: { referenceDisplay: true },
+					},
+					cred,
+				),
+			]),
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.output('Grist').map((j) => [j.Customer, j._display])).toEqual([
+			[1, { Customer: 'Alice Martin' }],
+			[2, { Customer: 'Bob Schmidt' }],
+		]);
+		expect(emu.log.filter((e) => e.apiPath.endsWith('/sql'))).toHaveLength(1);
+	});
+
 	test('getAll → update → delete: one PATCH and one POST …/records/delete for all items', async () => {
 		emu.clearLog();
 		const run = await n8n.runWorkflow(
