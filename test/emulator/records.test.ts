@@ -642,3 +642,60 @@ describe('payload details', () => {
 		});
 	});
 });
+
+/**
+ * What GET /columns says about a Reference column's shown column (Options → Add Reference Display
+ * Values relies on it): `visibleCol` is the colRef of the referenced table's shown column as POST
+ * /columns set it; POST /tables drops it; `displayCol` stays 0 for columns made through the REST
+ * API (only Grist's web client adds the display helper column; measured on grist-core 1.7.17).
+ */
+describe('Reference columns: visibleCol and displayCol', () => {
+	const columnsOf = async (table: string) =>
+		(await api.get<ColumnsBody>(`/api/docs/${docId}/tables/${table}/columns`)).json.columns;
+
+	it('visibleCol names the shown column by colRef; POST /tables drops it; displayCol stays 0', async () => {
+		const made = await api.post(`/api/docs/${docId}/tables`, {
+			tables: [
+				{
+					id: 'RcClients',
+					columns: [
+						{ id: 'Name', fields: { type: 'Text' } },
+						{ id: 'Email', fields: { type: 'Text' } },
+					],
+				},
+			],
+		});
+		expect(made.status).toBe(200);
+		const email = (await columnsOf('RcClients')).find((c) => c.id === 'Email')!;
+		const emailRef = email.fields.colRef as number;
+		expect(typeof emailRef).toBe('number');
+
+		const deals = await api.post(`/api/docs/${docId}/tables`, {
+			tables: [
+				{
+					id: 'RcDeals',
+					columns: [{ id: 'Client', fields: { type: 'Ref:RcClients', visibleCol: emailRef } }],
+				},
+			],
+		});
+		expect(deals.status).toBe(200);
+		const added = await api.post(`/api/docs/${docId}/tables/RcDeals/columns`, {
+			columns: [
+				{ id: 'Shown', fields: { type: 'Ref:RcClients', visibleCol: emailRef } },
+				{ id: 'Many', fields: { type: 'RefList:RcClients', visibleCol: emailRef } },
+			],
+		});
+		expect(added.status).toBe(200);
+		const fields = Object.fromEntries(
+			(await columnsOf('RcDeals')).map((c) => [
+				c.id,
+				{ type: c.fields.type, visibleCol: c.fields.visibleCol, displayCol: c.fields.displayCol },
+			]),
+		);
+		expect(fields).toEqual({
+			Client: { type: 'Ref:RcClients', visibleCol: 0, displayCol: 0 },
+			Shown: { type: 'Ref:RcClients', visibleCol: emailRef, displayCol: 0 },
+			Many: { type: 'RefList:RcClients', visibleCol: emailRef, displayCol: 0 },
+		});
+	});
+});

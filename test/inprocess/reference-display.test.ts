@@ -145,7 +145,11 @@ const columnReads = (table: string) =>
 	emu.log.filter((e) => e.method === 'GET' && e.apiPath.endsWith(`/tables/${table}/columns`));
 const display = (out: INodeExecutionData[]) => out.map((o) => o.json._display);
 
-const getMany = async (tableId: string, extra: IDataObject = {}, input?: INodeExecutionData[]) =>
+const getMany = async (
+	tableId: string,
+	extra: IDataObject = {},
+	run: { input?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+) =>
 	await runNode({
 		node: new Grist(),
 		parameters: {
@@ -157,7 +161,7 @@ const getMany = async (tableId: string, extra: IDataObject = {}, input?: INodeEx
 			...extra,
 		},
 		credentials: { apiKey: KEY, url: emu.url },
-		input,
+		...run,
 	});
 
 describe('Record → Get Many', () => {
@@ -204,7 +208,7 @@ describe('Record → Get Many', () => {
 		const tableId = newDeals();
 		emu.addRecords(docId, tableId, dealRows());
 		emu.clearLog();
-		const { items: out } = await getMany(tableId, {}, items([{ a: 1 }, { a: 2 }]));
+		const { items: out } = await getMany(tableId, {}, { input: items([{ a: 1 }, { a: 2 }]) });
 		expect(out).toHaveLength(6);
 		expect(out.map((o) => (o.pairedItem as { item: number }).item)).toEqual([0, 0, 0, 1, 1, 1]);
 		expect(display(out)).toEqual([...expectedDisplay(), ...expectedDisplay()]);
@@ -232,18 +236,7 @@ describe('Record → Get Many', () => {
 		const tableId = newDeals();
 		emu.addRecords(docId, tableId, dealRows());
 		emu.fault({ method: 'POST', path: /\/sql$/, status: 500, times: 10 });
-		const { items: out } = await runNode({
-			node: new Grist(),
-			parameters: {
-				resource: 'record',
-				operation: 'getAll',
-				...docTable(docId, tableId),
-				returnAll: true,
-				options: { referenceDisplay: true },
-			},
-			credentials: { apiKey: KEY, url: emu.url },
-			continueOnFail: true,
-		});
+		const { items: out } = await getMany(tableId, {}, { continueOnFail: true });
 		emu.clearFaults();
 		expect(out).toHaveLength(1);
 		expect(out[0].json.error).toBeDefined();
@@ -277,8 +270,7 @@ describe('Grist Trigger', () => {
 });
 
 describe('Grist Instant Trigger', () => {
-	it('delivers records with _display', async () => {
-		const tableId = newDeals();
+	function instant(tableId: string): WebhookTrigger {
 		current = createWebhookTrigger({
 			node: new GristWebhookTrigger(),
 			parameters: {
@@ -289,20 +281,47 @@ describe('Grist Instant Trigger', () => {
 			credentials: { gristRecordsApi: { apiKey: KEY, url: emu.url } },
 			baseUrl: bridge.baseUrl,
 		});
-		await current.activate();
+		return current;
+	}
+	const deliver = async (tableId: string) => {
+		bridge.results.length = 0;
+		const added = await api.post(`/api/docs/${docId}/tables/${tableId}/records`, {
+			records: dealRows().map((fields) => ({ fields })),
+		});
+		expect(added.status).toBe(200);
+		await emu.webhooks.idle();
+		return bridge.results
+			.filter((r) => r.result.workflowData)
+			.flatMap((r) => r.result.workflowData![0].map((i) => i.json));
+	};
+
+	it('delivers records with _display', async () => {
+		const tableId = newDeals();
+		const t = instant(tableId);
+		await t.activate();
 		try {
-			const added = await api.post(`/api/docs/${docId}/tables/${tableId}/records`, {
-				records: dealRows().map((fields) => ({ fields })),
-			});
-			expect(added.status).toBe(200);
-			await emu.webhooks.idle();
-			const started = bridge.results
-				.filter((r) => r.result.workflowData)
-				.map((r) => r.result.workflowData![0].map((i) => i.json));
-			expect(started.flat().map((j) => j._display)).toEqual(expectedDisplay());
-			expect(started.flat()[0]).toMatchObject({ Title: 'full', Client: ids.acme });
+			const started = await deliver(tableId);
+			expect(started.map((j) => j._display)).toEqual(expectedDisplay());
+			expect(started[0]).toMatchObject({ Title: 'full', Client: ids.acme });
 		} finally {
-			await current.deactivate();
+			await t.deactivate();
+		}
+	});
+
+	it('a failed read still starts the workflow, without _display (Grist would resend an error answer)', async () => {
+		const tableId = newDeals();
+		const t = instant(tableId);
+		await t.activate();
+		try {
+			emu.fault({ method: 'POST', path: /\/sql$/, status: 500, times: 20 });
+			const started = await deliver(tableId);
+			emu.clearFaults();
+			expect(started.map((j) => j.Title)).toEqual(['full', 'empty', 'dangling']);
+			expect(started.map((j) => '_display' in j)).toEqual([false, false, false]);
+			expect(bridge.results.every((r) => r.status === 200)).toBe(true);
+		} finally {
+			emu.clearFaults();
+			await t.deactivate();
 		}
 	});
 });

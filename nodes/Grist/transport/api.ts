@@ -953,7 +953,7 @@ export async function readRowsById(
 	if (!client.isOAuth && !sqlRefused.has(docId)) {
 		const columns = ['id', ...colIds.filter((c) => c !== 'id')].map(sqlIdentifier).join(', ');
 		const sql = `SELECT ${columns} FROM ${sqlIdentifier(tableId)} WHERE id IN (SELECT value FROM json_each(?))`;
-		try {
+		const bySql = async () => {
 			for (let k = 0; k < ids.length; k += SQL_ID_CHUNK) {
 				const chunk = ids.slice(k, k + SQL_ID_CHUNK);
 				const rows = await runSql(client, docId, sql, [sqlIdList(chunk)], undefined, itemIndex);
@@ -962,12 +962,16 @@ export async function readRowsById(
 					found.set(record.id, record.fields);
 				}
 			}
-			return found;
-		} catch (error) {
-			if (!(error instanceof NodeApiError) || error.httpCode !== '403') throw error;
-			sqlRefused.add(docId);
-			found.clear();
-		}
+		};
+		const failure = await bySql().then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		if (failure === undefined) return found;
+		if (!(failure instanceof NodeApiError) || failure.httpCode !== '403')
+			return await Promise.reject(failure as Error);
+		sqlRefused.add(docId);
+		found.clear();
 	}
 	for (const chunk of filterIdChunks(ids)) {
 		const rows = await fetchRecords(
