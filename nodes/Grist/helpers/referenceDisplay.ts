@@ -42,7 +42,7 @@ export function displaySources(columns: GristColumn[]): DisplaySource[] {
 	return out;
 }
 
-/** The column ID that `visibleCol` names among the target table's columns; `id` when none. */
+/** The column of the target table that `visibleCol` names; none for 0 or a removed column (the row ID is shown). */
 export function shownColumn(
 	visibleCol: number,
 	targetColumns: GristColumn[],
@@ -86,8 +86,9 @@ export function referencedIds(
 }
 
 /**
- * Where the shown cells are: `cell(table, shown column ID, row ID)` gives the cell as /records
- * gives it, `undefined` when the row does not exist; `shownType` the shown column's type.
+ * Where the shown cells are: `shown(source)` gives the shown column's ID (`id` for the row ID)
+ * and type; `cell(table, column ID, row ID)` the cell as /records gives it, `undefined` when the
+ * row does not exist.
  */
 export interface DisplayLookup {
 	shown(source: DisplaySource): { colId: string; type?: string };
