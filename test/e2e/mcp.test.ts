@@ -9,7 +9,11 @@
  */
 import { randomUUID } from 'node:crypto';
 
+// The SDK's subpaths resolve through its package `exports` (Node, Jest) and `typesVersions`
+// (TypeScript); the lint's resolver reads neither.
+// eslint-disable-next-line import-x/no-unresolved
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// eslint-disable-next-line import-x/no-unresolved
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import type { DemoSite, GristEmulator } from '../emulator';
@@ -130,6 +134,21 @@ const TOOLS: ToolSpec[] = [
 		},
 	},
 	{
+		name: 'Create or update record',
+		parameters: {
+			resource: 'record',
+			operation: 'upsert',
+			document: DOC,
+			table: TABLE,
+			dataMode: 'json',
+			fieldsJson: fromAI('fields', FIELDS, 'json'),
+			matchColumns: fromAI(
+				'matchColumns',
+				'The column IDs (separated by commas) whose values in fields identify the record, e.g. Email',
+			),
+		},
+	},
+	{
 		name: 'Delete records',
 		parameters: {
 			resource: 'record',
@@ -224,14 +243,14 @@ async function connect(url: string): Promise<Client> {
 	const deadline = Date.now() + 30_000;
 	for (;;) {
 		const client = new Client({ name: 'n8n-nodes-grist-test', version: '1.0.0' });
-		try {
-			await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-			return client;
-		} catch (e) {
-			await client.close().catch(() => undefined);
-			if (!/404/.test(String(e)) || Date.now() > deadline) throw e;
-			await new Promise((r) => setTimeout(r, 200));
-		}
+		const failure = await client
+			.connect(new StreamableHTTPClientTransport(new URL(url)))
+			.then(() => undefined)
+			.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+		if (!failure) return client;
+		await client.close().catch(() => undefined);
+		if (!/404/.test(failure.message) || Date.now() > deadline) throw failure;
+		await new Promise((r) => setTimeout(r, 200));
 	}
 }
 
@@ -373,6 +392,23 @@ describe('Grist tools behind n8n’s MCP Server Trigger, called by the MCP SDK',
 		);
 		json(await call('Delete_records', { ...orders(), rowIds: String(newId) }));
 		expect(emu.records(demo.docId, 'Orders').map((r) => r.id)).toEqual(before.map((r) => r.id));
+
+		// create or update: the same Email twice adds one customer, then changes it
+		const customers = { documentId: demo.docId, tableId: 'Customers' };
+		const upsert = (Name: string) =>
+			call('Create_or_update_record', {
+				...customers,
+				matchColumns: 'Email',
+				fields: { Email: 'dan@example.com', Name, Country: 'Germany' },
+			});
+		json(await upsert('Dan'));
+		json(await upsert('Dan Brown'));
+		const dans = emu
+			.records(demo.docId, 'Customers')
+			.filter((r) => r.fields.Email === 'dan@example.com');
+		expect(dans.map((r) => r.fields.Name)).toEqual(['Dan Brown']);
+		json(await call('Delete_records', { ...customers, rowIds: String(dans[0].id) }));
+		expect(emu.records(demo.docId, 'Customers')).toHaveLength(3);
 
 		// errors come back as the tool's result, a text the model can act on
 		const unknown = await call('Create_record', { ...orders(), fields: { Price: 99 } });
