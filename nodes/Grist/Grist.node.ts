@@ -10,6 +10,7 @@ import { authenticationProperty, credentialOptions } from './parameters/authenti
 import { resourceModules } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch, loadOptions, resourceMapping } from './methods';
+import { toolNotices } from './parameters/tool';
 
 export class Grist implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,6 +43,7 @@ export class Grist implements INodeType {
 				default: 'org',
 			},
 			...resourceModules.flatMap((m) => m.description),
+			...toolNotices,
 		],
 	};
 

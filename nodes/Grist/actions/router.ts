@@ -5,6 +5,7 @@ import { GristClient } from '../transport';
 import { resources } from './resources';
 import type { GristResource } from './types';
 import { inputItems, itemParameter } from '../parameters/read';
+import { isToolNodeType, toolUnsupportedMessage } from '../helpers/tool';
 
 /** Looks up `{ resource: { operation: execute } }` and runs the operation on all input items. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -18,6 +19,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of resource "${resource}" is not supported`,
 			{ description: 'Pick a Resource and an Operation from the lists.' },
 		);
+	}
+	const unsupported = isToolNodeType(this.getNode().type)
+		? toolUnsupportedMessage(resource, operation)
+		: undefined;
+	if (unsupported) {
+		throw new NodeOperationError(this.getNode(), unsupported.message, {
+			description: unsupported.description,
+		});
 	}
 	const client = await GristClient.create(this);
 	return [await execute.call(this, client, items)];

@@ -1,0 +1,44 @@
+/**
+ * The node as an AI agent's tool. n8n makes the tool variant of a `usableAsTool` node by copying
+ * its description under the name `<name>Tool` (here `n8n-nodes-grist.gristTool`); an agent or an
+ * MCP client then runs the same `execute` with the model's arguments as the only input item. What
+ * a tool returns is the JSON of its items: binary data never reaches the model, and a tool has no
+ * previous node to take a file from.
+ */
+
+/** Whether `nodeType` (a node's `type`, e.g. `n8n-nodes-grist.gristTool`) is a tool variant. */
+export function isToolNodeType(nodeType: string): boolean {
+	return nodeType.endsWith('Tool');
+}
+
+/**
+ * The operations (`resource.operation`) a tool cannot perform usefully, and what to use instead:
+ * each reads or writes a file (binary data).
+ */
+export const TOOL_UNSUPPORTED: Readonly<Record<string, string>> = {
+	'attachment.download':
+		"Attachment → Get gives an attachment's name, type and size; its content is a file, which a tool cannot return",
+	'attachment.upload':
+		'it uploads a file from the previous node, and a tool has none; upload in a regular workflow',
+	'document.downloadBackup':
+		"the backup is a file, which a tool cannot return; use Table → Get Many and Record → Get Many to read the document's data",
+	'document.exportTable':
+		"the CSV is a file, which a tool cannot return; use Record → Get Many or SQL → Run an SQL Query to read the table's rows",
+	'document.exportWorkbook':
+		"the XLSX is a file, which a tool cannot return; use Record → Get Many or SQL → Run an SQL Query to read the tables' rows",
+	'document.importFile':
+		'it imports a file from the previous node, and a tool has none; use Document → Create and Record → Create instead',
+};
+
+/** The message for an operation a tool cannot perform (undefined when it can). */
+export function toolUnsupportedMessage(
+	resource: string,
+	operation: string,
+): { message: string; description: string } | undefined {
+	const instead = TOOL_UNSUPPORTED[`${resource}.${operation}`];
+	if (instead === undefined) return undefined;
+	return {
+		message: `This Grist tool (${resource} → ${operation}) works with files, which an AI agent cannot use`,
+		description: `Set this tool to another operation: ${instead}.`,
+	};
+}
