@@ -117,6 +117,14 @@ export class GristTrigger implements INodeType {
 				default: 'rowAdded',
 			},
 			{
+				displayName:
+					'Row Added or Updated needs a column that Grist updates on every change of a record. Set it up once in Grist: a DateTime column, "Set trigger formula" NOW(), "Apply on changes to: Any field". Columns without one are listed last, "not updated automatically".',
+				name: 'timestampNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
+			},
+			{
 				displayName: 'Timestamp Column Name or ID',
 				name: 'timestampColumn',
 				type: 'options',
@@ -128,7 +136,7 @@ export class GristTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
 				description:
-					'A Date, DateTime or Numeric column that changes whenever the record changes, e.g. a DateTime column with the trigger formula NOW() applied on any change. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'A Date, DateTime or Numeric column that changes whenever the record changes: a trigger formula NOW() on any change (listed first). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
 				displayName: 'Simplify',

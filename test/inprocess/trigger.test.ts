@@ -813,9 +813,21 @@ describe('column pickers', () => {
 	it('Timestamp Column lists only Date, DateTime and Numeric columns', async () => {
 		const t = newTable();
 		expect(await load('getTimestampColumns', t)).toEqual([
-			{ name: 'Updated', value: 'Updated', description: 'DateTime:UTC' },
-			{ name: 'Created', value: 'Created', description: 'Numeric' },
-			{ name: 'Day', value: 'Day', description: 'Date' },
+			{
+				name: 'Updated (not updated automatically)',
+				value: 'Updated',
+				description: 'DateTime (UTC) · no trigger formula: changes only when written',
+			},
+			{
+				name: 'Created (not updated automatically)',
+				value: 'Created',
+				description: 'Numeric · no trigger formula: changes only when written',
+			},
+			{
+				name: 'Day (not updated automatically)',
+				value: 'Day',
+				description: 'Date · no trigger formula: changes only when written',
+			},
 		]);
 	});
 
