@@ -82,7 +82,7 @@ export class GristTrigger implements INodeType {
 		// Documents"), with this description; the Grist Instant Trigger is an entry of its own. The
 		// event options' `action` is what the panel lists under Triggers: both say how they start.
 		description:
-			'Read, create, update and delete records (rows) of Grist tables, manage documents, and start workflows when records are added or updated (polling: checks the table on a schedule, works anywhere)',
+			'Records with upsert, conditions and SQL; tables, files; polling trigger (works anywhere)',
 		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-trigger',
 		defaults: { name: 'Grist Trigger' },
 		polling: true,
