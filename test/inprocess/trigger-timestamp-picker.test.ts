@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the test sets the table up through Grist's API */
 /**
  * Grist Trigger → Row Added or Updated → Timestamp Column: the columns that a trigger formula
  * updates on any change come first, then those updated on changes to some columns, then the
