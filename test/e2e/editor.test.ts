@@ -63,6 +63,9 @@ let cred: CredentialRef;
 let browser: Browser;
 let page: Page;
 
+/** A test of several editor steps on a loaded machine (jest's default is 30 s). */
+const STEP_TIMEOUT = 120_000;
+
 const shot = async (name: string) =>
 	await page.screenshot({ path: `/tmp/grist-editor-${name}.png` });
 
@@ -377,122 +380,138 @@ describe('the node panel', () => {
 });
 
 describe("a new user's first clicks", () => {
-	test('the node panel lists Record actions first and the deprecated Columnar ones last', async () => {
-		await openWorkflow(await n8n.createWorkflow(manualWorkflow([])));
-		await page.click('[data-test-id=node-creator-plus-button]');
-		await page.fill('[data-test-id=node-creator-search-bar]', 'Grist Records');
-		const panel = page.locator('[data-test-id=node-creator]');
-		await panel
-			.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' })
-			.first()
-			.click();
-		const items = panel.locator('[data-test-id=node-creator-item-name]');
-		await items.filter({ hasText: 'Get many records' }).first().waitFor({ timeout: 10_000 });
-		await page.waitForTimeout(500); // the slide-in, for the picture
-		await shot('node-panel-actions');
-		const names = (await items.allInnerTexts())
-			.map((t) => t.trim())
-			.filter((t) => !t.startsWith('On row '));
-		expect(names.slice(0, 5)).toEqual([
-			'Create records',
-			'Create or update records',
-			'Delete records',
-			'Get many records',
-			'Update records',
-		]);
-		expect(names.at(-1)).toBe('Update records from columns');
-		expect(names.indexOf('Get many organizations')).toBeLessThan(
-			names.indexOf('Create records from columns'),
-		);
-		await page.keyboard.press('Escape');
-	});
+	test(
+		'the node panel lists Record actions first and the deprecated Columnar ones last',
+		async () => {
+			await openWorkflow(await n8n.createWorkflow(manualWorkflow([])));
+			await page.click('[data-test-id=node-creator-plus-button]');
+			await page.fill('[data-test-id=node-creator-search-bar]', 'Grist Records');
+			const panel = page.locator('[data-test-id=node-creator]');
+			await panel
+				.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' })
+				.first()
+				.click();
+			const items = panel.locator('[data-test-id=node-creator-item-name]');
+			await items.filter({ hasText: 'Get many records' }).first().waitFor({ timeout: 10_000 });
+			await page.waitForTimeout(500); // the slide-in, for the picture
+			await shot('node-panel-actions');
+			const names = (await items.allInnerTexts())
+				.map((t) => t.trim())
+				.filter((t) => !t.startsWith('On row '));
+			expect(names.slice(0, 5)).toEqual([
+				'Create records',
+				'Create or update records',
+				'Delete records',
+				'Get many records',
+				'Update records',
+			]);
+			expect(names.at(-1)).toBe('Update records from columns');
+			expect(names.indexOf('Get many organizations')).toBeLessThan(
+				names.indexOf('Create records from columns'),
+			);
+			await page.keyboard.press('Escape');
+		},
+		STEP_TIMEOUT,
+	);
 
-	test('a fresh Create node shows no mapper and no error until a table is picked, then the typed fields', async () => {
-		await openWorkflow(
-			await n8n.createWorkflow(
-				manualWorkflow([
-					gristNode(
-						{ resource: 'record', operation: 'create', document: rl('list', demo.docId) },
-						cred,
-						{ name: 'Fresh', typeVersion: 2 },
-					),
-				]),
-			),
-		);
-		await openNode('Fresh');
-		const ndv = page.locator('[data-test-id=ndv]');
-		await ndv.locator('[data-test-id=parameter-input-table]').waitFor();
-		await page.waitForTimeout(1500); // what a mapper would load meanwhile
-		await shot('create-fresh');
-		expect(await ndv.locator('[data-test-id=resource-mapper-container]').count()).toBe(0);
-		const before = await ndv.innerText();
-		expect(before).not.toContain('No columns found');
-		expect(before).not.toContain('Pick a document and a table first');
-		// pick the table from the list, as a user does
-		await ndv.locator('[data-test-id=parameter-input-table] [data-test-id=rlc-input]').click();
-		await page
-			.locator('[data-test-id=rlc-item]', { hasText: /^\s*Lists\s*$/ })
-			.first()
-			.click();
-		await ndv.locator('[data-test-id=parameter-input-Buyers]').waitFor({ timeout: 20_000 });
-		await shot('create-table-picked');
-		const after = await ndv.innerText();
-		expect(after).toContain('Buyers — Reference List to Customers: row IDs');
-		expect(after).not.toContain('No columns found');
-		await closeNode();
-	});
+	test(
+		'a fresh Create node shows no mapper and no error until a table is picked, then the typed fields',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					manualWorkflow([
+						gristNode(
+							{ resource: 'record', operation: 'create', document: rl('list', demo.docId) },
+							cred,
+							{ name: 'Fresh', typeVersion: 2 },
+						),
+					]),
+				),
+			);
+			await openNode('Fresh');
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.locator('[data-test-id=parameter-input-table]').waitFor();
+			await page.waitForTimeout(1500); // what a mapper would load meanwhile
+			await shot('create-fresh');
+			expect(await ndv.locator('[data-test-id=resource-mapper-container]').count()).toBe(0);
+			const before = await ndv.innerText();
+			expect(before).not.toContain('No columns found');
+			expect(before).not.toContain('Pick a document and a table first');
+			// pick the table from the list, as a user does
+			await ndv.locator('[data-test-id=parameter-input-table] [data-test-id=rlc-input]').click();
+			await page
+				.locator('[data-test-id=rlc-item]', { hasText: /^\s*Lists\s*$/ })
+				.first()
+				.click();
+			await ndv.locator('[data-test-id=parameter-input-Buyers]').waitFor({ timeout: 20_000 });
+			await shot('create-table-picked');
+			const after = await ndv.innerText();
+			expect(after).toContain('Buyers — Reference List to Customers: row IDs');
+			expect(after).not.toContain('No columns found');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
 
-	test('Row Added or Updated: Timestamp Column lists the trigger-formula column first and marks the others; the set-up is a visible notice', async () => {
-		await openWorkflow(
-			await n8n.createWorkflow(
-				chainWorkflow([
-					gristTriggerNode(
+	test(
+		'Row Added or Updated: Timestamp Column lists the trigger-formula column first and marks the others; the set-up is a visible notice',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					chainWorkflow([
+						gristTriggerNode(
+							{
+								document: rl('id', demo.docId),
+								table: rl('id', 'Stamps'),
+								event: 'rowAddedOrUpdated',
+							},
+							cred,
+							{ name: 'Changes' },
+						),
+					]),
+				),
+			);
+			await openNode('Changes');
+			const ndv = page.locator('[data-test-id=ndv]');
+			expect(await ndv.innerText()).toContain('Set it up once in Grist');
+			await ndv.locator('[data-test-id=parameter-input-timestampColumn]').click();
+			const options = page.locator('.el-select-dropdown__item:visible');
+			await options.filter({ hasText: 'Edited' }).first().waitFor({ timeout: 20_000 });
+			await shot('trigger-timestamp-column');
+			const texts = (await options.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+			expect(texts[0]).toContain('Edited');
+			expect(texts[0]).toContain('trigger formula, on any change');
+			expect(texts[1]).toContain('Due (not updated automatically)');
+			await page.keyboard.press('Escape');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
+
+	test(
+		'the instant trigger panel says what to do in Grist',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					chainWorkflow([
 						{
-							document: rl('id', demo.docId),
-							table: rl('id', 'Stamps'),
-							event: 'rowAddedOrUpdated',
+							name: 'Instant',
+							type: 'n8n-nodes-grist.gristWebhookTrigger',
+							parameters: { document: rl('id', demo.docId), table: rl('id', 'Lists') },
+							credentials: { gristRecordsApi: cred },
 						},
-						cred,
-						{ name: 'Changes' },
-					),
-				]),
-			),
-		);
-		await openNode('Changes');
-		const ndv = page.locator('[data-test-id=ndv]');
-		expect(await ndv.innerText()).toContain('Set it up once in Grist');
-		await ndv.locator('[data-test-id=parameter-input-timestampColumn]').click();
-		const options = page.locator('.el-select-dropdown__item:visible');
-		await options.filter({ hasText: 'Edited' }).first().waitFor({ timeout: 20_000 });
-		await shot('trigger-timestamp-column');
-		const texts = (await options.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-		expect(texts[0]).toContain('Edited');
-		expect(texts[0]).toContain('trigger formula, on any change');
-		expect(texts[1]).toContain('Due (not updated automatically)');
-		await page.keyboard.press('Escape');
-		await closeNode();
-	});
-
-	test('the instant trigger panel says what to do in Grist', async () => {
-		await openWorkflow(
-			await n8n.createWorkflow(
-				chainWorkflow([
-					{
-						name: 'Instant',
-						type: 'n8n-nodes-grist.gristWebhookTrigger',
-						parameters: { document: rl('id', demo.docId), table: rl('id', 'Lists') },
-						credentials: { gristRecordsApi: cred },
-					},
-				]),
-			),
-		);
-		await openNode('Instant');
-		const ndv = page.locator('[data-test-id=ndv]');
-		await ndv.getByText('Add or change a row of the table in Grist').first().waitFor();
-		await shot('instant-trigger-panel');
-		const text = await ndv.innerText();
-		expect(text).not.toContain('Pull in events from');
-		expect(text).not.toContain('WEBHOOK_URL');
-		await closeNode();
-	});
+					]),
+				),
+			);
+			await openNode('Instant');
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.getByText('Add or change a row of the table in Grist').first().waitFor();
+			await shot('instant-trigger-panel');
+			const text = await ndv.innerText();
+			expect(text).not.toContain('Pull in events from');
+			expect(text).not.toContain('WEBHOOK_URL');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
 });

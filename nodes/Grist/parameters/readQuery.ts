@@ -128,14 +128,7 @@ function sortFieldWith(naturalSortDescription: string): INodeProperties {
 				name: 'rules',
 				values: [
 					{
-						displayName: 'Column Name or ID',
-						name: 'column',
-						type: 'options',
-						typeOptions: {
-							loadOptionsMethod: 'getColumns',
-							loadOptionsDependsOn: ['document.value', 'table.value'],
-						},
-						default: '',
+						...conditionColumn,
 						description:
 							'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
