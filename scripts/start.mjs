@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start` (after `npm run build`): a local Grist emulator with the demo site and a real n8n
 // 2.41.1 (Node 24) with this package installed as a community package, an owner account and a
-// ready credential "Grist account". With GRIST_URL and GRIST_API_KEY set, the credential points
+// ready credential "Grist Records & Documents API". With GRIST_URL and GRIST_API_KEY set, the credential points
 // at that Grist instead and no emulator starts. Ctrl-C stops everything.
 //
 // Environment: N8N_PORT (default 5678; when 5678 is taken a free port is used instead),
@@ -31,7 +31,10 @@ import {
 const STATE = join(ROOT, '.n8n-start');
 const OWNER_EMAIL = 'owner@example.com';
 const OWNER_PASSWORD = 'Grist-n8n-1';
-const CREDENTIAL_NAME = 'Grist account';
+// Named after the credential type: "Grist account" is what n8n calls the built-in Grist node's.
+const CREDENTIAL_NAME = 'Grist Records & Documents API';
+/** The name earlier runs gave it (renamed on the next start). */
+const FORMER_CREDENTIAL_NAME = 'Grist account';
 
 /** The emulator child (detached, its own process group) and n8n (from spawnN8n), once started. */
 let emulator;
@@ -233,7 +236,9 @@ async function main() {
 	};
 	const data = { apiKey: grist.apiKey, url: grist.url };
 	const existing = (await rest('GET', '/credentials')).find(
-		(c) => c.name === CREDENTIAL_NAME && c.type === 'gristRecordsApi',
+		(c) =>
+			(c.name === CREDENTIAL_NAME || c.name === FORMER_CREDENTIAL_NAME) &&
+			c.type === 'gristRecordsApi',
 	);
 	if (existing)
 		await rest('PATCH', `/credentials/${existing.id}`, {
@@ -251,9 +256,9 @@ async function main() {
 			`  password:    ${OWNER_PASSWORD}`,
 			`  credential:  "${CREDENTIAL_NAME}" → ${grist.url}`,
 			'',
-			`  stop:        Ctrl-C here, or kill ${process.pid} (stops n8n and the emulator)`,
+			`  stop:        Ctrl-C here, or kill ${process.pid} (stops n8n${emulator ? ' and the emulator' : ''})`,
 			'',
-			'  Add a "Grist" node to a workflow and pick the credential.',
+			'  Add a "Grist Records & Documents" node to a workflow and pick the credential.',
 			'',
 		].join('\n') + '\n',
 	);

@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -9,8 +10,22 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentialOptions } from './parameters/authentication';
 import { resourceModules } from './actions/resources';
 import { router } from './actions/router';
+import type { GristResource } from './actions/types';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 import { toolNotices } from './parameters/tool';
+
+/** The Resource selector of one node version, whose default is what a node saved without one runs. */
+function resourceProperty(defaultResource: GristResource, version: number): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { '@version': [version] } },
+		options: resourceModules.map((m) => m.option),
+		default: defaultResource,
+	};
+}
 
 export class Grist implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,13 +34,16 @@ export class Grist implements INodeType {
 		name: 'grist',
 		icon: { light: 'file:../../icons/grist.svg', dark: 'file:../../icons/grist.dark.svg' },
 		group: ['input'],
-		version: 1,
+		// Version 2 opens on Record; version 1 keeps Organization, the Resource of every node saved
+		// without one (n8n stores only non-default values).
+		version: [1, 2],
+		defaultVersion: 2,
 		// The operation's action text ("Get many records"), by resource.operation: generated from the
 		// Operation options by `npm run subtitle` (n8n's lint wants a literal here).
 		subtitle:
-			'={{ ({"org.get":"Get an organization","org.getAccess":"Get access of an organization","org.getAll":"Get many organizations","org.getWorkspaces":"Get workspaces of an organization","org.update":"Update an organization","org.updateAccess":"Update access of an organization","workspace.create":"Create a workspace","workspace.delete":"Delete a workspace","workspace.get":"Get a workspace","workspace.getAccess":"Get access of a workspace","workspace.moveToTrash":"Move a workspace to the trash","workspace.restore":"Restore a workspace from the trash","workspace.update":"Update a workspace","workspace.updateAccess":"Update access of a workspace","document.applyActions":"Apply user actions to a document","document.copy":"Copy a document","document.create":"Create a document","document.delete":"Delete a document","document.downloadBackup":"Download a backup of a document","document.exportTable":"Export a table as CSV","document.exportWorkbook":"Export a document as XLSX","document.get":"Get a document","document.getAccess":"Get access of a document","document.getAll":"Get many documents","document.importFile":"Import a file as a new document","document.move":"Move a document","document.moveToTrash":"Move a document to the trash","document.restore":"Restore a document from the trash","document.update":"Update a document","document.updateAccess":"Update access of a document","table.create":"Create a table","table.delete":"Delete a table","table.getAll":"Get many tables","table.update":"Update a table","record.create":"Create records","record.upsert":"Create or update records","record.delete":"Delete records","record.getAll":"Get many records","record.update":"Update records","column.create":"Create columns","column.upsert":"Create or update columns","column.delete":"Delete a column","column.getAll":"Get many columns","column.update":"Update columns","sql.query":"Run an SQL query","columnar.create":"Create records from columns","columnar.delete":"Delete columnar records","columnar.getAll":"Get many records as columns","columnar.update":"Update records from columns","attachment.download":"Download an attachment","attachment.get":"Get an attachment","attachment.getAll":"Get many attachments","attachment.upload":"Upload attachments","webhook.clearQueue":"Clear the webhook queue of a document","webhook.create":"Create a webhook","webhook.delete":"Delete a webhook","webhook.getAll":"Get many webhooks","webhook.update":"Update a webhook"})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
-		description:
-			'Read, create, update and delete records (rows) of Grist tables; search them with conditions or read-only SQL; create and change tables and columns; manage documents, workspaces, sites and attachments',
+			'={{ ({"record.create":"Create records","record.upsert":"Create or update records","record.delete":"Delete records","record.getAll":"Get many records","record.update":"Update records","table.create":"Create a table","table.delete":"Delete a table","table.getAll":"Get many tables","table.update":"Update a table","column.create":"Create columns","column.upsert":"Create or update columns","column.delete":"Delete a column","column.getAll":"Get many columns","column.update":"Update columns","sql.query":"Run an SQL query","attachment.download":"Download an attachment","attachment.get":"Get an attachment","attachment.getAll":"Get many attachments","attachment.upload":"Upload attachments","document.applyActions":"Apply user actions to a document","document.copy":"Copy a document","document.create":"Create a document","document.delete":"Delete a document","document.downloadBackup":"Download a backup of a document","document.exportTable":"Export a table as CSV","document.exportWorkbook":"Export a document as XLSX","document.get":"Get a document","document.getAccess":"Get access of a document","document.getAll":"Get many documents","document.importFile":"Import a file as a new document","document.move":"Move a document","document.moveToTrash":"Move a document to the trash","document.restore":"Restore a document from the trash","document.update":"Update a document","document.updateAccess":"Update access of a document","webhook.clearQueue":"Clear the webhook queue of a document","webhook.create":"Create a webhook","webhook.delete":"Delete a webhook","webhook.getAll":"Get many webhooks","webhook.update":"Update a webhook","workspace.create":"Create a workspace","workspace.delete":"Delete a workspace","workspace.get":"Get a workspace","workspace.getAccess":"Get access of a workspace","workspace.moveToTrash":"Move a workspace to the trash","workspace.restore":"Restore a workspace from the trash","workspace.update":"Update a workspace","workspace.updateAccess":"Update access of a workspace","org.get":"Get an organization","org.getAccess":"Get access of an organization","org.getAll":"Get many organizations","org.getWorkspaces":"Get workspaces of an organization","org.update":"Update an organization","org.updateAccess":"Update access of an organization","columnar.create":"Create records from columns","columnar.delete":"Delete columnar records","columnar.getAll":"Get many records as columns","columnar.update":"Update records from columns"})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"] }}',
+		// Short, as n8n's own Grist node's: what this node adds to it.
+		description: 'Records with upsert, conditions and SQL; tables, files, documents',
 		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
 		defaults: { name: 'Grist' },
 		usableAsTool: true,
@@ -34,14 +52,8 @@ export class Grist implements INodeType {
 		credentials: credentialOptions,
 		properties: [
 			authenticationProperty,
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: resourceModules.map((m) => m.option),
-				default: 'org',
-			},
+			resourceProperty('org', 1),
+			resourceProperty('record', 2),
 			...resourceModules.flatMap((m) => m.description),
 			...toolNotices,
 		],

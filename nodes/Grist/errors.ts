@@ -26,6 +26,15 @@ export interface NodeErrorOptions {
 	values?: HintValues;
 }
 
+/**
+ * An error headline in one style: Grist's own messages start in lower case ("document not found")
+ * where ours start with a capital ('Table not found "Taskz"'); the first letter is capitalised,
+ * the rest of Grist's text kept as it is.
+ */
+export function headline(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function located(error: InputError, options: NodeErrorOptions): string {
 	const { itemIndex, where } = options;
 	if (itemIndex === undefined || where === undefined) return error.message;

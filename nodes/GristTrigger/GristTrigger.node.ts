@@ -84,7 +84,7 @@ export class GristTrigger implements INodeType {
 		// Documents"), with this description; the Grist Instant Trigger is an entry of its own. The
 		// event options' `action` is what the panel lists under Triggers: both say how they start.
 		description:
-			'Read, create, update and delete records (rows) of Grist tables, manage documents, and start workflows when records are added or updated (polling: checks the table on a schedule, works anywhere)',
+			'Records with upsert, conditions and SQL; tables, files; polling trigger (works anywhere)',
 		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-trigger',
 		defaults: { name: 'Grist Trigger' },
 		polling: true,
@@ -119,6 +119,14 @@ export class GristTrigger implements INodeType {
 				default: 'rowAdded',
 			},
 			{
+				displayName:
+					'Row Added or Updated needs a column that Grist updates on every change of a record. Set it up once in Grist: a DateTime column, "Set trigger formula" NOW(), "Apply on changes to: Any field". Columns without one are listed last, "not updated automatically".',
+				name: 'timestampNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
+			},
+			{
 				displayName: 'Timestamp Column Name or ID',
 				name: 'timestampColumn',
 				type: 'options',
@@ -130,7 +138,7 @@ export class GristTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
 				description:
-					'A Date, DateTime or Numeric column that changes whenever the record changes, e.g. a DateTime column with the trigger formula NOW() applied on any change. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'A Date, DateTime or Numeric column that changes whenever the record changes: a trigger formula NOW() on any change (listed first). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
 				displayName: 'Simplify',

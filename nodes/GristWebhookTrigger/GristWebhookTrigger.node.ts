@@ -161,8 +161,22 @@ export class GristWebhookTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ {"add": "Row added", "update": "Row updated", "addOrUpdate": "Row added or updated"}[$parameter["event"]] }}',
-		description:
-			'Starts the workflow at once when records are added or changed: Grist calls n8n through a webhook, so Grist must be able to reach this n8n (otherwise use the polling Grist Trigger, under Grist Records & Documents)',
+		description: 'Grist calls n8n at once on row changes; Grist must be able to reach this n8n',
+		// The editor's texts while it waits: n8n's own read "Pull in events from Grist Instant".
+		eventTriggerDescription: 'Waiting for you to add or change a row of the table in Grist',
+		activationMessage:
+			'Grist now calls this workflow when rows of the table are added or changed, as the Trigger On setting says.',
+		triggerPanel: {
+			header: 'Add or change a row of the table in Grist',
+			executionsHelp: {
+				inactive:
+					'While you build the workflow, click "Listen for test event", then add or change a row of the table in Grist: the workflow runs with it. Once you publish the workflow, Grist calls it on every change.',
+				active:
+					'The workflow is published: Grist calls it each time a row of the table is added or changed (see Executions).',
+			},
+			activationHint:
+				'Publish the workflow and Grist calls it on every change, without the editor open.',
+		},
 		documentationUrl: 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-instant-trigger',
 		defaults: { name: 'Grist Instant Trigger' },
 		inputs: [],
@@ -179,7 +193,7 @@ export class GristWebhookTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Grist calls this n8n's webhook URL when rows change: on getgrist.com n8n needs a public https address (n8n's WEBHOOK_URL); a self-hosted Grist must allow it in ALLOWED_WEBHOOK_DOMAINS. The webhook needs an owner of the document. Where Grist cannot reach n8n, use the Grist Trigger (polling).",
+					'Grist calls this n8n when rows change, so it must be able to reach it; the credential must be an owner of the document. <a href="https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-instant-trigger">What the n8n and Grist admins set up</a>. Where Grist cannot reach n8n, use the Grist Trigger (polling).',
 				name: 'notice',
 				type: 'notice',
 				default: '',

@@ -9,6 +9,9 @@
  * "Unexpected end of JSON input", formula columns were greyed out without a reason, the canvas
  * showed "create: record", and the node panel could not tell this package from n8n's own Grist node.
  * Issue #14: the trigger list must tell the polling Grist Trigger from the Grist Instant Trigger.
+ * A new user's first clicks: the node panel's short descriptions and Record actions first, a fresh
+ * Create node with no mapper (and no red error) until a table is picked, the mapper's fields named
+ * with their types, the polling trigger's Timestamp Column list led by trigger-formula columns.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -17,6 +20,8 @@ import type { DemoSite, GristEmulator } from '../emulator';
 import { rl } from '../harness/builders';
 import {
 	OWNER_EMAIL,
+	chainWorkflow,
+	gristTriggerNode,
 	OWNER_PASSWORD,
 	START_TIMEOUT,
 	gristNode,
@@ -28,8 +33,8 @@ import {
 import { emulatorOnly } from '../harness/target';
 
 const fx = useN8nDemoSite({
-	credential: 'Grist account',
-	seed: (emu, demo) =>
+	credential: 'Grist Records & Documents API',
+	seed: (emu, demo) => {
 		emu.addTable(demo.docId, 'Lists', [
 			{ id: 'Name', type: 'Text' },
 			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['rush', 'gift'] } },
@@ -42,7 +47,14 @@ const fx = useN8nDemoSite({
 				formula: 'len($Name) * 2',
 				isFormula: true,
 			},
-		]),
+		]);
+		// a Row Added or Updated trigger's candidates: Edited gets a trigger formula in beforeAll
+		// (addTable sets none), Due has none
+		emu.addTable(demo.docId, 'Stamps', [
+			{ id: 'Due', type: 'Date' },
+			{ id: 'Edited', type: 'DateTime:UTC' },
+		]);
+	},
 });
 let emu: GristEmulator;
 let demo: DemoSite;
@@ -51,11 +63,26 @@ let cred: CredentialRef;
 let browser: Browser;
 let page: Page;
 
+/** A test of several editor steps on a loaded machine (jest's default is 30 s). */
+const STEP_TIMEOUT = 120_000;
+
 const shot = async (name: string) =>
 	await page.screenshot({ path: `/tmp/grist-editor-${name}.png` });
 
 beforeAll(async () => {
 	({ emu, demo, n8n, cred } = fx);
+	// "Set trigger formula" NOW(), "Apply on changes to: Any field", as Grist's UI sets it
+	const set = await fetch(
+		`${emu.url}/o/${demo.orgDomain}/api/docs/${demo.docId}/tables/Stamps/columns`,
+		{
+			method: 'PATCH',
+			headers: { Authorization: `Bearer ${demo.apiKey}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({
+				columns: [{ id: 'Edited', fields: { isFormula: false, formula: 'NOW()', recalcWhen: 2 } }],
+			}),
+		},
+	);
+	expect(set.status).toBe(200);
 	const executablePath = ensureChromium();
 	browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -190,7 +217,11 @@ describe('the Grist node in the editor', () => {
 		const text = await ndv.innerText();
 		expect(text).not.toContain('Unexpected end of JSON input');
 		expect(text).not.toMatch(/is not valid JSON|expects a array/i);
-		expect(text).toContain('Double (formula, read-only)');
+		// each field names its column's type and what a value of it is
+		expect(text).toContain('Double — Numeric (formula, read-only)');
+		expect(text).toContain('Buyers — Reference List to Customers: row IDs');
+		expect(text).toContain('Files — Attachments: IDs');
+		expect(text).toContain('Tags — Choice List');
 		// the Docs link opens the README section of the node, not the npm page
 		expect(await ndv.locator('a', { hasText: 'Docs' }).first().getAttribute('href')).toBe(
 			'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
@@ -283,7 +314,7 @@ describe('the node panel', () => {
 				'xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]',
 			);
 			expect((await entry.innerText()).replace(/\s+/g, ' ')).toContain(
-				'Read, create, update and delete records (rows) of Grist tables',
+				'Records with upsert, conditions and SQL; tables, files; polling trigger (works anywhere)',
 			);
 		}
 	});
@@ -311,9 +342,9 @@ describe('the node panel', () => {
 		const polling = await entryText('Grist Records & Documents');
 		const instant = await entryText('Grist Instant');
 		await shot('trigger-panel');
-		expect(polling).toContain('polling: checks the table on a schedule, works anywhere');
+		expect(polling).toContain('polling trigger (works anywhere)');
 		expect(polling).not.toContain('Grist calls n8n');
-		expect(instant).toContain('Grist calls n8n through a webhook');
+		expect(instant).toContain('Grist calls n8n at once on row changes');
 		expect(instant).toContain('Grist must be able to reach this n8n');
 		expect(instant).not.toContain('works anywhere');
 
@@ -346,4 +377,141 @@ describe('the node panel', () => {
 			'On row updated (instant)',
 		]);
 	});
+});
+
+describe("a new user's first clicks", () => {
+	test(
+		'the node panel lists Record actions first and the deprecated Columnar ones last',
+		async () => {
+			await openWorkflow(await n8n.createWorkflow(manualWorkflow([])));
+			await page.click('[data-test-id=node-creator-plus-button]');
+			await page.fill('[data-test-id=node-creator-search-bar]', 'Grist Records');
+			const panel = page.locator('[data-test-id=node-creator]');
+			await panel
+				.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' })
+				.first()
+				.click();
+			const items = panel.locator('[data-test-id=node-creator-item-name]');
+			await items.filter({ hasText: 'Get many records' }).first().waitFor({ timeout: 10_000 });
+			await page.waitForTimeout(500); // the slide-in, for the picture
+			await shot('node-panel-actions');
+			const names = (await items.allInnerTexts())
+				.map((t) => t.trim())
+				.filter((t) => !t.startsWith('On row '));
+			expect(names.slice(0, 5)).toEqual([
+				'Create records',
+				'Create or update records',
+				'Delete records',
+				'Get many records',
+				'Update records',
+			]);
+			expect(names.at(-1)).toBe('Update records from columns');
+			expect(names.indexOf('Get many organizations')).toBeLessThan(
+				names.indexOf('Create records from columns'),
+			);
+			await page.keyboard.press('Escape');
+		},
+		STEP_TIMEOUT,
+	);
+
+	test(
+		'a fresh Create node shows no mapper and no error until a table is picked, then the typed fields',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					manualWorkflow([
+						gristNode(
+							{ resource: 'record', operation: 'create', document: rl('list', demo.docId) },
+							cred,
+							{ name: 'Fresh', typeVersion: 2 },
+						),
+					]),
+				),
+			);
+			await openNode('Fresh');
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.locator('[data-test-id=parameter-input-table]').waitFor();
+			await page.waitForTimeout(1500); // what a mapper would load meanwhile
+			await shot('create-fresh');
+			expect(await ndv.locator('[data-test-id=resource-mapper-container]').count()).toBe(0);
+			const before = await ndv.innerText();
+			expect(before).not.toContain('No columns found');
+			expect(before).not.toContain('Pick a document and a table first');
+			// pick the table from the list, as a user does
+			await ndv.locator('[data-test-id=parameter-input-table] [data-test-id=rlc-input]').click();
+			await page
+				.locator('[data-test-id=rlc-item]', { hasText: /^\s*Lists\s*$/ })
+				.first()
+				.click();
+			await ndv.locator('[data-test-id=parameter-input-Buyers]').waitFor({ timeout: 20_000 });
+			await shot('create-table-picked');
+			const after = await ndv.innerText();
+			expect(after).toContain('Buyers — Reference List to Customers: row IDs');
+			expect(after).not.toContain('No columns found');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
+
+	test(
+		'Row Added or Updated: Timestamp Column lists the trigger-formula column first and marks the others; the set-up is a visible notice',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					chainWorkflow([
+						gristTriggerNode(
+							{
+								document: rl('id', demo.docId),
+								table: rl('id', 'Stamps'),
+								event: 'rowAddedOrUpdated',
+							},
+							cred,
+							{ name: 'Changes' },
+						),
+					]),
+				),
+			);
+			await openNode('Changes');
+			const ndv = page.locator('[data-test-id=ndv]');
+			expect(await ndv.innerText()).toContain('Set it up once in Grist');
+			await ndv.locator('[data-test-id=parameter-input-timestampColumn]').click();
+			const options = page.locator('.el-select-dropdown__item:visible');
+			await options.filter({ hasText: 'Edited' }).first().waitFor({ timeout: 20_000 });
+			await shot('trigger-timestamp-column');
+			const texts = (await options.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+			expect(texts[0]).toContain('Edited');
+			expect(texts[0]).toContain('trigger formula, on any change');
+			expect(texts[1]).toContain('Due (not updated automatically)');
+			await page.keyboard.press('Escape');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
+
+	test(
+		'the instant trigger panel says what to do in Grist',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					chainWorkflow([
+						{
+							name: 'Instant',
+							type: 'n8n-nodes-grist.gristWebhookTrigger',
+							parameters: { document: rl('id', demo.docId), table: rl('id', 'Lists') },
+							credentials: { gristRecordsApi: cred },
+						},
+					]),
+				),
+			);
+			await openNode('Instant');
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.getByText('Add or change a row of the table in Grist').first().waitFor();
+			await shot('instant-trigger-panel');
+			const text = await ndv.innerText();
+			expect(text).not.toContain('Pull in events from');
+			expect(text).not.toContain('WEBHOOK_URL');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
 });

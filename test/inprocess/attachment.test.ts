@@ -392,7 +392,7 @@ describe('upload → Attach to Record', () => {
 			path: 'parameters.attachmentsColumn',
 		})) as Array<{ name: string; value: string; description?: string }>;
 		expect(options).toContainEqual(
-			expect.objectContaining({ value: 'Invoice', description: 'Attachments' }),
+			expect.objectContaining({ value: 'Invoice', description: 'Attachments: IDs' }),
 		);
 		expect(calls()).toEqual([`GET ${tablePath()}/columns`]);
 	});
@@ -638,7 +638,7 @@ describe('getAll', () => {
 			returnAll: true,
 			document: byId('NoSuchDoc12345'),
 		});
-		expect(r.error?.message).toBe('document not found');
+		expect(r.error?.message).toBe('Document not found');
 		expect(r.error?.httpCode).toBe('404');
 	});
 });

@@ -128,7 +128,7 @@ describe('document get', () => {
 
 	it("an unknown document gives Grist's message", async () => {
 		const { error } = await run({ operation: 'get', document: rl('id', 'NoSuchDocumentId12345') });
-		expect(error?.message).toBe('document not found');
+		expect(error?.message).toBe('Document not found');
 		expect(error?.httpCode).toBe('404');
 	});
 });
@@ -223,7 +223,7 @@ describe('document delete', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items[0]).toEqual({ json: { deleted: true }, pairedItem: { item: 0 } });
-		expect(items[1].json).toMatchObject({ error: 'document not found', httpCode: '404' });
+		expect(items[1].json).toMatchObject({ error: 'Document not found', httpCode: '404' });
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 		expect(requests()).toEqual([
 			`DELETE /o/demo/api/docs/${doc.id}`,

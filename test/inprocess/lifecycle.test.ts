@@ -83,7 +83,7 @@ describe('document copy', () => {
 			{ apiKey: demo.viewerApiKey },
 		);
 		expect(error?.httpCode).toBe('403');
-		expect(error?.message).toContain('access denied');
+		expect(error?.message).toContain('Access denied');
 		expect(error?.description).toContain(`Destination Workspace (${demo.workspace2Id})`);
 	});
 

@@ -31,7 +31,7 @@ describe('an unknown document', () => {
 				table: rl('id', 'Customers'),
 				simplify,
 			});
-			expect(error?.message).toBe('document not found');
+			expect(error?.message).toBe('Document not found');
 			expect(error?.httpCode).toBe('404');
 			expect(error?.description).toBe(documentHint('NoSuchDocumentId12345'));
 			expect(error?.description).not.toMatch(/Customers|table/i);
@@ -46,7 +46,7 @@ describe('an unknown document', () => {
 			operation: 'get',
 			document: rl('id', 'NoSuchDocumentId12345'),
 		});
-		expect(error?.message).toBe('document not found');
+		expect(error?.message).toBe('Document not found');
 		expect(error?.description).toBe(documentHint('NoSuchDocumentId12345'));
 		expect(requests()).toEqual(['GET /api/docs/NoSuchDocumentId12345 404']);
 	});
@@ -63,7 +63,7 @@ describe('an unknown document', () => {
 				table: rl('id', 'Customers'),
 				simplify: false,
 			});
-			expect(error?.message).toBe('document not found');
+			expect(error?.message).toBe('Document not found');
 			expect(error?.description).toBe(
 				`${documentHint(id)} A document ID has only letters, digits, - and _: "${id}" looks like a name, a URL or a path. Pick it from the list or enter its ID (or paste the whole document URL).`,
 			);
@@ -93,7 +93,7 @@ describe('other missing objects are named too', () => {
 			fx,
 			'workspace',
 		)({ operation: 'get', workspace: rl('id', '987654') });
-		expect(error?.message).toBe('workspace not found');
+		expect(error?.message).toBe('Workspace not found');
 		expect(error?.description).toMatch(
 			/^Workspace 987654 was not found, or the user of this API key cannot see it\. Check the workspace ID/,
 		);
@@ -104,7 +104,7 @@ describe('other missing objects are named too', () => {
 			fx,
 			'org',
 		)({ operation: 'get', org: rl('id', 'nosuchteam') });
-		expect(error?.message).toBe('organization not found');
+		expect(error?.message).toBe('Organization not found');
 		expect(error?.description).toMatch(/^Organization "nosuchteam" was not found/);
 	});
 });

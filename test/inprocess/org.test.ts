@@ -76,7 +76,7 @@ describe('org get', () => {
 
 	it("an unknown org gives Grist's 404 message", async () => {
 		const { error } = await run({ operation: 'get', org: rl('id', 'nosuchteam') });
-		expect(error?.message).toBe('organization not found');
+		expect(error?.message).toBe('Organization not found');
 		expect(error?.httpCode).toBe('404');
 	});
 });
@@ -117,10 +117,10 @@ describe('org update', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
-		expect(items[0].json.error).toBe('access denied');
+		expect(items[0].json.error).toBe('Access denied');
 		expect(items[0].json.httpCode).toBe('403');
 		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(items[1].json.error).toBe('organization not found');
+		expect(items[1].json.error).toBe('Organization not found');
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 	});
 });

@@ -342,7 +342,7 @@ describe('bad input and refusals', () => {
 			times: 1,
 		});
 		const { error } = await search([{ column: 'Qty', match: 'gt', values: '0' }]);
-		expect(error?.message).toBe('insufficient document access');
+		expect(error?.message).toBe('Insufficient document access');
 		expect(error?.description).toMatch(/Is One Of and Is Empty conditions combined with AND/);
 	});
 

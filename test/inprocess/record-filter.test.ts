@@ -100,8 +100,34 @@ describe('the builder fields', () => {
 		expect((match?.options as Array<{ value: string }>).map((o) => o.value)).toEqual(
 			expect.arrayContaining(['isEmpty', 'anyOf', 'isNotEmpty', 'gt', 'between', 'contains']),
 		);
-		const values = condition().find((p) => p.name === 'values');
-		expect(values?.displayOptions).toEqual({ hide: { match: ['isEmpty', 'isNotEmpty'] } });
+		// one `values` parameter, labelled by the match: "Values" for lists, "From" for Between,
+		// "Value" for one value (Greater Than's single input is no longer "Values"), none for the empty tests
+		const shownFor = (match: string) =>
+			condition()
+				.filter((p) => p.name === 'values')
+				.filter(({ displayOptions: d }) =>
+					d?.show?.match ? d.show.match.includes(match) : !d?.hide?.match?.includes(match),
+				)
+				.map((p) => p.displayName);
+		expect(
+			(match?.options as Array<{ value: string }>).map((o) => [o.value, shownFor(o.value)]),
+		).toEqual([
+			['anyOf', ['Values']],
+			['noneOf', ['Values']],
+			['equals', ['Value']],
+			['notEquals', ['Value']],
+			['gt', ['Value']],
+			['gte', ['Value']],
+			['lt', ['Value']],
+			['lte', ['Value']],
+			['between', ['From']],
+			['contains', ['Value']],
+			['notContains', ['Value']],
+			['startsWith', ['Value']],
+			['endsWith', ['Value']],
+			['isEmpty', []],
+			['isNotEmpty', []],
+		]);
 	});
 
 	it('say that empty Values match only empty cells', () => {

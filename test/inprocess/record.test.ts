@@ -1210,9 +1210,21 @@ describe('methods', () => {
 			['Files', 'string', false],
 			['Ratio', 'number', true],
 		]);
-		expect(mapping.fields.find((f) => f.id === 'Ratio')?.displayName).toBe(
-			'Ratio (formula, read-only)',
-		);
+		// each field names its column's type and what a value of it is (the field id stays the column id)
+		expect(mapping.fields.map((f) => f.displayName)).toEqual([
+			'Text — Text',
+			'Num — Numeric',
+			'Int — Integer',
+			'Bool — Toggle',
+			'Date — Date',
+			'When — DateTime (UTC)',
+			'Choice — Choice',
+			'Choices — Choice List',
+			'Ref — Reference to Customers: row ID',
+			'Refs — Reference List to Customers: row IDs',
+			'Files — Attachments: IDs',
+			'Ratio — Numeric (formula, read-only)',
+		]);
 		expect(
 			mapping.fields.filter((f) => f.displayName.includes('read-only')).map((f) => f.id),
 		).toEqual(['Ratio']);

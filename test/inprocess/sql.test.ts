@@ -142,7 +142,7 @@ describe('sql.query', () => {
 			'',
 			{ timeout: 5 },
 		);
-		expect(slow.error?.message).toBe('a slow statement resulted in a database interrupt');
+		expect(slow.error?.message).toBe('A slow statement resulted in a database interrupt');
 		expect(slow.error?.description).toMatch(/longer than the timeout/);
 		emu.fault({
 			path: /\/sql$/,
@@ -151,7 +151,7 @@ describe('sql.query', () => {
 			times: 1,
 		});
 		const denied = await query('SELECT * FROM Orders');
-		expect(denied.error?.message).toBe('insufficient document access');
+		expect(denied.error?.message).toBe('Insufficient document access');
 		expect(denied.error?.description).toMatch(/read access to the whole document/);
 	});
 

@@ -227,7 +227,7 @@ describe('error mapping', () => {
 				body: { records: [{ fields: { Name: big } }] },
 			},
 		]);
-		expect(res.error?.message).toBe('request entity too large');
+		expect(res.error?.message).toBe('Request entity too large');
 		expect(res.error?.description).toMatch(/1 MB/);
 	});
 
@@ -241,7 +241,7 @@ describe('error mapping', () => {
 describe('path encoding', () => {
 	it.each(['a/b', 'x?y=1', 'x#y', '100%', 'a b'])('keeps %p inside one segment', async (docId) => {
 		const res = await probe([{ parts: ['docs', docId, 'tables'] }]);
-		expect(res.error?.message).toBe('document not found');
+		expect(res.error?.message).toBe('Document not found');
 		expect(emulator.log).toHaveLength(1);
 		expect(emulator.log[0].path).toBe(`/api/docs/${encodeURIComponent(docId)}/tables`);
 	});

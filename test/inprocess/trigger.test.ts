@@ -197,7 +197,7 @@ describe('Row Added', () => {
 			status: 500,
 			body: { error: 'boom' },
 		});
-		await expect(p.poll('trigger')).rejects.toThrow('boom');
+		await expect(p.poll('trigger')).rejects.toThrow('Boom');
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
 		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2, 3]);
 		expect(await p.poll('trigger')).toBeNull();
@@ -214,7 +214,7 @@ describe('Row Added', () => {
 			status: 500,
 			body: { error: 'columns down' },
 		});
-		await expect(p.poll('trigger')).rejects.toThrow('columns down');
+		await expect(p.poll('trigger')).rejects.toThrow('Columns down');
 		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAdded', lastId: 0 });
 		expect(emittedIds(await p.poll('trigger'))).toEqual([1, 2]);
 	});
@@ -411,7 +411,7 @@ describe('Row Added or Updated', () => {
 			status: 500,
 			body: { error: 'down' },
 		});
-		await expect(p.poll('trigger')).rejects.toThrow('down');
+		await expect(p.poll('trigger')).rejects.toThrow('Down');
 		expect(emittedIds(await p.poll('trigger'))).toEqual([2]);
 		expect(await p.poll('trigger')).toBeNull();
 	});
@@ -522,7 +522,7 @@ describe('restarts: what n8n saves (after activation, and with each emitting pol
 			status: 500,
 			body: { error: 'down' },
 		});
-		await expect(p.poll('trigger')).rejects.toThrow('down');
+		await expect(p.poll('trigger')).rejects.toThrow('Down');
 		expect(saved(p)).toBeUndefined();
 		expect(p.nodeStaticData).toEqual({});
 		add(t, names(1, 'late'));
@@ -813,9 +813,21 @@ describe('column pickers', () => {
 	it('Timestamp Column lists only Date, DateTime and Numeric columns', async () => {
 		const t = newTable();
 		expect(await load('getTimestampColumns', t)).toEqual([
-			{ name: 'Updated', value: 'Updated', description: 'DateTime:UTC' },
-			{ name: 'Created', value: 'Created', description: 'Numeric' },
-			{ name: 'Day', value: 'Day', description: 'Date' },
+			{
+				name: 'Updated (not updated automatically)',
+				value: 'Updated',
+				description: 'DateTime (UTC) · no trigger formula: changes only when written',
+			},
+			{
+				name: 'Created (not updated automatically)',
+				value: 'Created',
+				description: 'Numeric · no trigger formula: changes only when written',
+			},
+			{
+				name: 'Day (not updated automatically)',
+				value: 'Day',
+				description: 'Date · no trigger formula: changes only when written',
+			},
 		]);
 	});
 

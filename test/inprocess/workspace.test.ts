@@ -63,7 +63,7 @@ describe('workspace create', () => {
 			{ apiKey: demo.viewerApiKey },
 		);
 		expect(error?.httpCode).toBe('403');
-		expect(error?.message).toBe('access denied');
+		expect(error?.message).toBe('Access denied');
 	});
 });
 
@@ -110,7 +110,7 @@ describe('workspace get', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[0].json).toMatchObject({ error: 'workspace not found', httpCode: '404' });
+		expect(items[0].json).toMatchObject({ error: 'Workspace not found', httpCode: '404' });
 		expect(items[1].json).toMatchObject({ id: demo.workspaceId });
 		expect(items[2].json.error).toBe('The Workspace ID "x" is not a whole number');
 		expect(requests()).toEqual([
@@ -143,7 +143,7 @@ describe('workspace update', () => {
 			{ apiKey: demo.viewerApiKey },
 		);
 		expect(error?.httpCode).toBe('403');
-		expect(error?.message).toBe('access denied');
+		expect(error?.message).toBe('Access denied');
 		expect(requests()).toEqual([`PATCH /o/demo/api/workspaces/${demo.workspaceId}`]);
 	});
 });
@@ -161,7 +161,7 @@ describe('workspace delete', () => {
 			parameters: { resource: 'document', operation: 'get', document: rl('id', doc.id) } as never,
 			credentials: { apiKey: demo.apiKey, url: site },
 		});
-		expect(after.error?.message).toBe('document not found');
+		expect(after.error?.message).toBe('Document not found');
 	});
 });
 

@@ -245,7 +245,33 @@ describe('canvas subtitles', () => {
 		expect(subtitleOf(trigger, type, { event: 'update' })).toBe('Row updated');
 		expect(subtitleOf(trigger, type, { event: 'addOrUpdate' })).toBe('Row added or updated');
 		expect(trigger.description.description).toMatch(/Grist must be able to reach this n8n/);
-		expect(trigger.description.description).toMatch(/polling Grist Trigger/);
+		// the way out, and the admin settings, in the notice (a short line and a README link)
+		const notice = trigger.description.properties.find((p) => p.type === 'notice');
+		expect(notice?.displayName).toMatch(/use the Grist Trigger \(polling\)/);
+		expect(notice?.displayName).toContain('#grist-instant-trigger');
+		expect(notice?.displayName).not.toMatch(/WEBHOOK_URL|ALLOWED_WEBHOOK_DOMAINS/);
+	});
+
+	// The editor's own texts for a webhook trigger read "Pull in events from Grist Instant".
+	it('the instant trigger panel says what to do in Grist', () => {
+		const { description } = new GristWebhookTrigger();
+		expect(description.eventTriggerDescription).toBe(
+			'Waiting for you to add or change a row of the table in Grist',
+		);
+		expect(description.triggerPanel).toMatchObject({
+			header: 'Add or change a row of the table in Grist',
+		});
+		expect(description.activationMessage).toMatch(/^Grist now calls this workflow/);
+	});
+
+	// n8n's own Grist node reads "Consume Grist API" in the node panel: ours are as short, and
+	// say what they add.
+	it.each([
+		['Grist', new Grist().description.description],
+		['Grist Trigger', new GristTrigger().description.description],
+		['Grist Instant Trigger', new GristWebhookTrigger().description.description],
+	])('%s: the node panel description is short (16 words at most)', (_name, text) => {
+		expect(text.split(/\s+/).length).toBeLessThanOrEqual(16);
 	});
 
 	// n8n's node panel lists a trigger's events as "On <name>" (or the option's `action`), and the
@@ -267,7 +293,7 @@ describe('canvas subtitles', () => {
 			expect(o.description).toMatch(/^Grist calls n8n at once/);
 		}
 		expect(new GristTrigger().description.description).toMatch(
-			/polling: checks the table on a schedule, works anywhere/,
+			/polling trigger \(works anywhere\)/,
 		);
 	});
 });

@@ -1,4 +1,7 @@
-/** Every resource of the Grist node, in the order of the Resource selector. */
+/**
+ * Every resource of the Grist node, in the order of the Resource selector and of the node panel's
+ * action list: records first (what most workflows do), the deprecated columnar form last.
+ */
 import { attachment } from './attachment';
 import { column } from './column';
 import { columnar } from './columnar';
@@ -12,16 +15,16 @@ import { webhook } from './webhook';
 import { workspace } from './workspace';
 
 export const resources: Partial<Record<GristResource, ResourceModule>> = {
-	org,
-	workspace,
-	document,
-	table,
 	record,
+	table,
 	column,
 	sql,
-	columnar,
 	attachment,
+	document,
 	webhook,
+	workspace,
+	org,
+	columnar,
 };
 
 export const resourceModules: ResourceModule[] = Object.values(resources).filter(

@@ -114,14 +114,49 @@ const FIELD_TYPES: Record<string, FieldType> = {
 /** What the mapper shows after the name of a formula column, whose input n8n greys out. */
 export const FORMULA_SUFFIX = '(formula, read-only)';
 
+/** What a value of a Grist type is, in words: a Reference takes a row ID, Attachments their IDs. */
+const TYPE_TEXTS: Record<string, string> = {
+	Any: 'Any',
+	Attachments: 'Attachments: IDs',
+	Bool: 'Toggle',
+	Choice: 'Choice',
+	ChoiceList: 'Choice List',
+	Date: 'Date',
+	DateTime: 'DateTime',
+	Int: 'Integer',
+	ManualSortPos: 'Position',
+	Numeric: 'Numeric',
+	PositionNumber: 'Position',
+	Text: 'Text',
+};
+
+/**
+ * A column type as the editor shows it: "Reference to Clients: row ID", "Reference List to Tags:
+ * row IDs", "DateTime (Europe/Paris)", "Attachments: IDs"; an unknown type as Grist names it.
+ */
+export function columnTypeText(type: string): string {
+	const [base, ...rest] = type.split(':');
+	const arg = rest.join(':');
+	if (base === 'Ref' && arg) return `Reference to ${arg}: row ID`;
+	if (base === 'RefList' && arg) return `Reference List to ${arg}: row IDs`;
+	if (base === 'DateTime' && arg) return `DateTime (${arg})`;
+	return TYPE_TEXTS[base] ?? type;
+}
+
+/** A column's name in the column mapper: "Client — Reference to Clients: row ID", "Due — Date". */
+export function mapperLabel(column: GristColumn): string {
+	const name = column.label === column.id ? column.id : `${column.label} (${column.id})`;
+	const label = `${name} — ${columnTypeText(column.type)}`;
+	return isReadOnlyColumn(column) ? `${label} ${FORMULA_SUFFIX}` : label;
+}
+
 /** A column as a resource mapper field: typed, formula columns read-only and saying so. */
 export function toMapperField(column: GristColumn): ResourceMapperField {
 	const type = baseType(column.type);
 	const readOnly = isReadOnlyColumn(column);
-	const name = column.label === column.id ? column.id : `${column.label} (${column.id})`;
 	const field: ResourceMapperField = {
 		id: column.id,
-		displayName: readOnly ? `${name} ${FORMULA_SUFFIX}` : name,
+		displayName: mapperLabel(column),
 		required: false,
 		defaultMatch: false,
 		canBeUsedToMatch: true,

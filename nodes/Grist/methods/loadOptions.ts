@@ -3,20 +3,22 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { columnTypeText } from '../helpers/columns';
 import { pickedLocator } from '../parameters/locators';
 import { GristClient } from '../transport';
 import { listTables } from '../transport/api';
 import { columnOption, pickedColumns } from './columns';
 
-/** The table's columns (plus `id`), labelled "Label (ColId) · Type". */
+/** The table's columns (plus `id`), labelled "Label (ColId)", their type below as the mapper names it. */
 export async function getColumns(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const columns = await pickedColumns(this, { hidden: true });
 	if (!columns) return [];
 	return [
-		{ name: 'Row ID', value: 'id', description: 'Int' },
-		...columns.map((c) =>
-			columnOption(c, c.isFormula && c.formula !== '' ? `${c.type} · formula` : c.type),
-		),
+		{ name: 'Row ID', value: 'id', description: columnTypeText('Int') },
+		...columns.map((c) => {
+			const type = columnTypeText(c.type);
+			return columnOption(c, c.isFormula && c.formula !== '' ? `${type} · formula` : type);
+		}),
 	];
 }
 

@@ -113,72 +113,71 @@ const filterJsonField: INodeProperties = {
 	displayOptions: { show: { filterType: ['json'] } },
 };
 
-const sortField: INodeProperties = {
-	displayName: 'Sort',
-	name: 'sort',
-	type: 'fixedCollection',
-	placeholder: 'Add Sort Rule',
-	typeOptions: { multipleValues: true },
-	default: {},
-	options: [
-		{
-			displayName: 'Rule',
-			name: 'rules',
-			values: [
-				{
-					displayName: 'Column Name or ID',
-					name: 'column',
-					type: 'options',
-					typeOptions: {
-						loadOptionsMethod: 'getColumns',
-						loadOptionsDependsOn: ['document.value', 'table.value'],
+/** Sort, its Natural Sort saying what it says (Record → Get Many: when it works). */
+function sortFieldWith(naturalSortDescription: string): INodeProperties {
+	return {
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'fixedCollection',
+		placeholder: 'Add Sort Rule',
+		typeOptions: { multipleValues: true },
+		default: {},
+		options: [
+			{
+				displayName: 'Rule',
+				name: 'rules',
+				values: [
+					{
+						...conditionColumn,
+						description:
+							'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
-					default: '',
-					description:
-						'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				},
-				{
-					displayName: 'Direction',
-					name: 'direction',
-					type: 'options',
-					options: [
-						{
-							name: 'Ascending',
-							value: 'asc',
-						},
-						{
-							name: 'Descending',
-							value: 'desc',
-						},
-					],
-					default: 'asc',
-				},
-				{
-					displayName: 'Empty Last',
-					name: 'emptyLast',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to put empty values last (Grist puts them first by default)',
-				},
-				{
-					displayName: 'Natural Sort',
-					name: 'naturalSort',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to sort numbers inside text naturally (item 2 before item 10)',
-				},
-				{
-					displayName: 'Order By Choice',
-					name: 'orderByChoice',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to sort a Choice column in the order of its choices instead of alphabetically',
-				},
-			],
-		},
-	],
-};
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						options: [
+							{
+								name: 'Ascending',
+								value: 'asc',
+							},
+							{
+								name: 'Descending',
+								value: 'desc',
+							},
+						],
+						default: 'asc',
+					},
+					{
+						displayName: 'Empty Last',
+						name: 'emptyLast',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to put empty values last (Grist puts them first by default)',
+					},
+					{
+						displayName: 'Natural Sort',
+						name: 'naturalSort',
+						type: 'boolean',
+						default: false,
+						description: naturalSortDescription,
+					},
+					{
+						displayName: 'Order By Choice',
+						name: 'orderByChoice',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to sort a Choice column in the order of its choices instead of alphabetically',
+					},
+				],
+			},
+		],
+	};
+}
+
+const NATURAL_SORT = 'Whether to sort numbers inside text naturally (item 2 before item 10)';
+const sortField = sortFieldWith(NATURAL_SORT);
 
 /** Return All / Limit, Filter (Grist's equality filter, or JSON) and Sort: Columnar → Get Many. */
 export const readFields: INodeProperties[] = [
@@ -210,7 +209,7 @@ const MATCH_OPTIONS = [
 	{ name: 'Greater Than or Equal', value: 'gte' },
 	{ name: 'Less Than', value: 'lt' },
 	{ name: 'Less Than or Equal', value: 'lte' },
-	{ name: 'Between', value: 'between', description: 'From Values to To, both included' },
+	{ name: 'Between', value: 'between', description: 'Between From and To, both included' },
 	{
 		name: 'Contains',
 		value: 'contains',
@@ -228,15 +227,39 @@ const MATCH_OPTIONS = [
 	{ name: 'Is Not Empty', value: 'isNotEmpty' },
 ];
 
-/** One condition of Record → Get Many: a column, a match of MATCH_OPTIONS, its value(s). */
+/** Matches that take several values, and Between, whose first value is its lower bound. */
+const SEVERAL_VALUES = ['anyOf', 'noneOf'];
+const NO_VALUE = ['isEmpty', 'isNotEmpty'];
+
+const CONVERTED =
+	'Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs, a choice of a Choice List.';
+
+/**
+ * One condition of Record → Get Many: a column, a match of MATCH_OPTIONS, its value(s). The value
+ * is one parameter, `values`, labelled by the match: "Values" (Is One Of, Is None Of), "From"
+ * (Between), "Value" (the others).
+ */
 const recordConditionValues: INodeProperties[] = [
 	conditionColumn,
 	{ ...equalityMatch, options: MATCH_OPTIONS },
 	{
 		...equalityValues,
-		description:
-			'The value to compare with (for Is One Of / Is None Of: several, separated by commas, or a JSON array). Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs, a choice of a Choice List. Left empty, the condition matches only empty cells, not every row: remove the condition to match every row.',
-		displayOptions: { hide: { match: ['isEmpty', 'isNotEmpty'] } },
+		description: `The values to compare with: several, separated by commas, or a JSON array. ${CONVERTED} Left empty, the condition matches only empty cells, not every row: remove the condition to match every row.`,
+		displayOptions: { show: { match: SEVERAL_VALUES } },
+	},
+	{
+		...equalityValues,
+		displayName: 'From',
+		placeholder: 'e.g. 2024-01-01',
+		description: `The lower bound of Between (included). ${CONVERTED}`,
+		displayOptions: { show: { match: ['between'] } },
+	},
+	{
+		...equalityValues,
+		displayName: 'Value',
+		placeholder: 'e.g. 10',
+		description: `The value to compare with. ${CONVERTED}`,
+		displayOptions: { hide: { match: [...SEVERAL_VALUES, ...NO_VALUE, 'between'] } },
 	},
 	{
 		displayName: 'To',
@@ -295,7 +318,11 @@ export const recordReadFields: INodeProperties[] = [
 	),
 	combineField,
 	filterJsonField,
-	sortField,
+	// conditions that run as SQL cannot sort naturally (SQLite has no such order): said here, where
+	// it is switched on, rather than only when the run refuses it
+	sortFieldWith(
+		`${NATURAL_SORT}. Only with no conditions, or with Is One Of / Is Empty conditions combined with AND: other conditions run as SQL, which cannot sort naturally, and the run stops.`,
+	),
 ];
 
 /** Options with "Include Hidden Columns" (Grist's `hidden=1`), for the reads of records and columns. */

@@ -53,7 +53,8 @@ export function columnsMapper(mode: 'add' | 'update' | 'upsert'): INodePropertie
 				supportAutoMap: true,
 			},
 		},
-		displayOptions: { show: { dataMode: ['mapper'] } },
+		// Until a table is picked there is nothing to map (n8n would show "No columns found" in red).
+		displayOptions: { show: { dataMode: ['mapper'] }, hide: { document: [''], table: [''] } },
 	};
 }
 

@@ -24,7 +24,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { toNodeError } from '../errors';
+import { headline, toNodeError } from '../errors';
 import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
 import {
 	OAUTH_FORBIDDEN_HINT,
@@ -295,13 +295,13 @@ export class GristClient {
 		hint += triedNote(retries + 1);
 		const response: JsonObject = { error: text, status: res.statusCode };
 		const error = new NodeApiError(this.ctx.getNode(), response, {
-			message: text,
+			message: headline(text),
 			description: hint,
 			httpCode: String(res.statusCode),
 			itemIndex: req.itemIndex,
 		});
 		// NodeApiError may replace a message it considers generic; Grist's own text must stay.
-		error.message = text;
+		error.message = headline(text);
 		error.description = hint;
 		if (uncertain) markUncertain(error);
 		return error;

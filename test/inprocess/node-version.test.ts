@@ -1,0 +1,54 @@
+/**
+ * The Grist node's versions: version 2 opens on Record, version 1 keeps Organization, so a
+ * workflow saved by version 1 without a Resource (n8n stores only non-default values) still runs
+ * what it ran: the same parameters list organizations at version 1 and read records at version 2.
+ */
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { docTable } from '../harness/builders';
+import { useDemoSite } from '../harness/demo-site';
+import { runNode } from '../harness/inprocess';
+
+const fx = useDemoSite();
+// the site's /o/TEAM prefix and the query string left out
+const requests = () =>
+	fx.emu.log.map((e) => `${e.method} ${e.path.split('?')[0].replace(/^\/o\/[^/]+/, '')}`);
+
+/** A saved node without `resource` (nor `operation`: Get Many is the default of both). */
+const run = async (typeVersion: number) =>
+	await runNode({
+		node: new Grist(),
+		typeVersion,
+		parameters: { ...docTable(fx.demo.docId, 'Orders') },
+		credentials: { apiKey: fx.demo.apiKey, url: fx.site },
+	});
+
+test('a version 1 node saved without a Resource still lists organizations', async () => {
+	const { items, error } = await run(1);
+	expect(error).toBeUndefined();
+	expect(requests()).toEqual(['GET /api/orgs']);
+	expect(items.length).toBeGreaterThan(0);
+	for (const item of items) expect(item.json).toHaveProperty('domain');
+});
+
+test('a version 2 node without a Resource reads records', async () => {
+	const { items, error } = await run(2);
+	expect(error).toBeUndefined();
+	expect(requests()).toContain(`GET /api/docs/${fx.demo.docId}/tables/Orders/records`);
+	expect(items.length).toBeGreaterThan(0);
+	for (const item of items) expect(item.json).toHaveProperty('id');
+});
+
+test('new nodes get version 2; the Resource list starts with Record and ends with Columnar', () => {
+	const { description } = new Grist();
+	expect(description.version).toEqual([1, 2]);
+	expect(description.defaultVersion).toBe(2);
+	const selectors = description.properties.filter((p) => p.name === 'resource');
+	expect(selectors.map((p) => [p.displayOptions?.show?.['@version'], p.default])).toEqual([
+		[[1], 'org'],
+		[[2], 'record'],
+	]);
+	const names = (selectors[1].options ?? []).map((o) => ('name' in o ? o.name : ''));
+	expect(names[0]).toBe('Record');
+	expect(names.at(-1)).toMatch(/Columnar.*Deprecated/);
+	expect(names).toEqual((selectors[0].options ?? []).map((o) => ('name' in o ? o.name : '')));
+});

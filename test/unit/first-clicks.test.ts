@@ -1,0 +1,86 @@
+/**
+ * What the editor shows on a new user's first clicks: column types in words (the column mapper,
+ * the conditions' column list), no column mapper before a table is picked, and error headlines
+ * in one style.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { Grist } from '../../nodes/Grist/Grist.node';
+import { headline } from '../../nodes/Grist/errors';
+import { columnTypeText, mapperLabel, type GristColumn } from '../../nodes/Grist/helpers/columns';
+import { rl } from '../harness/builders';
+
+const column = (c: Partial<GristColumn> & { id: string; type: string }): GristColumn => ({
+	label: c.id,
+	isFormula: false,
+	formula: '',
+	widgetOptions: {},
+	hidden: false,
+	fields: {},
+	...c,
+});
+
+describe('column types in words', () => {
+	it.each([
+		['Ref:Clients', 'Reference to Clients: row ID'],
+		['RefList:Tags', 'Reference List to Tags: row IDs'],
+		['Attachments', 'Attachments: IDs'],
+		['Date', 'Date'],
+		['DateTime:Europe/Paris', 'DateTime (Europe/Paris)'],
+		['Int', 'Integer'],
+		['Bool', 'Toggle'],
+		['ChoiceList', 'Choice List'],
+		['Numeric', 'Numeric'],
+		['SomethingNew', 'SomethingNew'],
+	])('%s reads "%s"', (type, text) => {
+		expect(columnTypeText(type)).toBe(text);
+	});
+
+	it('the mapper names a field by its column and type; a formula column says it is read-only', () => {
+		expect(mapperLabel(column({ id: 'Client', type: 'Ref:Clients' }))).toBe(
+			'Client — Reference to Clients: row ID',
+		);
+		expect(mapperLabel(column({ id: 'Files', label: 'Invoice files', type: 'Attachments' }))).toBe(
+			'Invoice files (Files) — Attachments: IDs',
+		);
+		expect(
+			mapperLabel(column({ id: 'Total', type: 'Numeric', isFormula: true, formula: '$A * 2' })),
+		).toBe('Total — Numeric (formula, read-only)');
+	});
+});
+
+describe('Record → Create before a table is picked', () => {
+	const { description } = new Grist();
+	const mapperShown = (parameters: INodeParameters) =>
+		description.properties
+			.filter((p) => p.type === 'resourceMapper')
+			.some((p) =>
+				NodeHelpers.displayParameter(
+					{ resource: 'record', operation: 'create', dataMode: 'mapper', ...parameters },
+					p,
+					{ typeVersion: 2 },
+					description,
+				),
+			);
+
+	it('shows no column mapper (n8n would show "No columns found" in red) until a document and table are picked', () => {
+		expect(mapperShown({ document: rl('list', ''), table: rl('list', '') })).toBe(false);
+		expect(mapperShown({ document: rl('list', 'doc1'), table: rl('list', '') })).toBe(false);
+		expect(mapperShown({ document: rl('list', 'doc1'), table: rl('list', 'Tasks') })).toBe(true);
+		expect(
+			mapperShown({ document: rl('url', 'https://docs.getgrist.com/doc1'), table: rl('id', 'T') }),
+		).toBe(true);
+		expect(mapperShown({ document: rl('id', 'doc1'), table: rl('id', '={{ $json.t }}') })).toBe(
+			true,
+		);
+	});
+});
+
+describe('error headlines', () => {
+	it("capitalise Grist's first letter and keep the rest of its text", () => {
+		expect(headline('document not found')).toBe('Document not found');
+		expect(headline('Table not found "Taskz"')).toBe('Table not found "Taskz"');
+		expect(headline('')).toBe('');
+	});
+});
