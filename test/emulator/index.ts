@@ -29,7 +29,7 @@
  * records (+ /list, /delete), /data (+ /delete), attachments (upload/list/get/download), /apply
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
- * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), trash/restore of docs and
+ * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), /states and /compare (history.ts), trash/restore of docs and
  * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts). routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
@@ -138,6 +138,8 @@ import { ROUTES } from './routes';
 import { OAuthServer } from './routes-oauth';
 import type { WebhookService } from './webhooks';
 import { docActivity, webhooksOf } from './webhooks';
+import type { HistoryService } from './history';
+import { historyOf, isWriteRequest } from './history';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -269,6 +271,18 @@ export class GristEmulator {
 				if (!res.headersSent) sendJson(res, 500, { error: String(e?.message ?? e) });
 			});
 		});
+	}
+
+	/** Document history (history.ts): `maxRows` is GRIST_ACTION_HISTORY_MAX_ROWS. */
+	get history(): HistoryService {
+		return historyOf(this.store);
+	}
+
+	/** An access rule of `docId` hides something from non-owners: their /compare is 403 (history.ts). */
+	restrictHistory(docId: string): void {
+		const doc = this.store.docByKey(docId);
+		if (!doc) throw new Error(`no document ${docId}`);
+		historyOf(this.store).restrict(doc);
 	}
 
 	/** Webhook registrations, queues and delivery attempts (webhooks.ts); `configure` changes ALLOWED_WEBHOOK_DOMAINS or retry delays. */
@@ -807,6 +821,11 @@ export class GristEmulator {
 					return;
 				}
 				entry.status = 200;
+				// document history (history.ts): a write adds a state
+				if (docKey !== undefined && method !== 'GET') {
+					const doc = this.store.docByKey(docKey);
+					if (doc) historyOf(this.store).note(doc, isWriteRequest(method, apiPath));
+				}
 				sendJson(res, 200, out);
 				return;
 			}
