@@ -78,6 +78,8 @@ interface DocHistory {
 export class HistoryService {
 	private docs = new WeakMap<Doc, DocHistory>();
 	private restricted = new WeakSet<Doc>();
+	/** The `updatedAt` each document's last write left. */
+	private stamps = new WeakMap<Doc, string>();
 	/** GRIST_ACTION_HISTORY_MAX_ROWS. */
 	maxRows = 1000;
 
@@ -99,8 +101,17 @@ export class HistoryService {
 		return h;
 	}
 
-	/** After a request to the document: a new state when it was a write or changed something. */
+	/**
+	 * After a request to the document: a write moves its `updatedAt` (always later than before,
+	 * also under a frozen clock); a new state when it was a write or changed something.
+	 */
 	note(doc: Doc, write: boolean): void {
+		if (write) {
+			const last = this.stamps.get(doc);
+			if (last !== undefined && doc.updatedAt <= last)
+				doc.updatedAt = new Date(Date.parse(last) + 1).toISOString();
+			this.stamps.set(doc, doc.updatedAt);
+		}
 		const h = this.docs.get(doc);
 		if (!h) return;
 		const now = copyTables(doc, this.now());
@@ -165,12 +176,8 @@ export function historyOf(store: Store): HistoryService {
 
 /** Whether a request is a write that adds a state even when it changes nothing. */
 export function isWriteRequest(method: string, apiPath: string): boolean {
-	if (method === 'PATCH' || method === 'PUT' || method === 'DELETE') return true;
-	return (
-		method === 'POST' &&
-		/\/(records|data|apply|tables|columns)(\/delete)?$/.test(apiPath) &&
-		!apiPath.endsWith('/records/list')
-	);
+	if (method === 'GET' || !/^\/api\/docs\/[^/]+\/(apply|tables)(\/|$)/.test(apiPath)) return false;
+	return !apiPath.endsWith('/records/list');
 }
 
 function parseMaxRows(raw: string | undefined): number | null {

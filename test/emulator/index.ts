@@ -468,7 +468,16 @@ export class GristEmulator {
 			ids.push(typeof id === 'number' ? id : undefined);
 			return rest;
 		});
-		return this.store.insertRows(t, clean, ids);
+		const out = this.store.insertRows(t, clean, ids);
+		this.seedWrite(docId);
+		return out;
+	}
+
+	/** A seeding write stands for a user's write: `updatedAt` moves, the history gets a state. */
+	private seedWrite(docId: string): void {
+		const doc = this.doc(docId);
+		doc.updatedAt = this.store.now();
+		historyOf(this.store).note(doc, true);
 	}
 
 	records(docId: string, tableId: string): Array<{ id: number; fields: Record<string, unknown> }> {
@@ -485,6 +494,7 @@ export class GristEmulator {
 
 	removeRecords(docId: string, tableId: string, ids: number[]): void {
 		this.store.removeRows(this.table(docId, tableId), ids);
+		this.seedWrite(docId);
 	}
 
 	addAttachment(
