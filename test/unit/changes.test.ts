@@ -88,6 +88,17 @@ describe('classifyChanges', () => {
 		]);
 	});
 
+	it("lists changed columns in the table's column order", () => {
+		const delta: TableDelta = {
+			updateRows: [1],
+			columnDeltas: { Qty: { '1': [[1], [2]] }, Status: { '1': [['a'], ['b']] } },
+		};
+		expect(classifyChanges(delta, { columns: ['Status', 'Qty'] })[0].changedColumns).toEqual([
+			'Status',
+			'Qty',
+		]);
+	});
+
 	it('ignores a column added in the range, hidden columns and unchanged values', () => {
 		const delta: TableDelta = {
 			updateRows: [1, 2],

@@ -108,7 +108,11 @@ export function classifyChanges(
 		(delta.columnRenames ?? []).filter(([b, a]) => b === null && a !== null).map(([, a]) => a),
 	);
 	// Columns that exist at the end of the range (a removed column is keyed `-colId`).
-	const cellColumns = Object.keys(delta.columnDeltas ?? {}).filter((c) => !c.startsWith('-'));
+	// In the table's column order (Grist's delta lists them in the order the actions touched them).
+	const order = new Map((opts.columns ?? []).map((c, i) => [c, i]));
+	const cellColumns = Object.keys(delta.columnDeltas ?? {})
+		.filter((c) => !c.startsWith('-'))
+		.sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity));
 	const cell = (col: string, id: number): CellDelta | undefined =>
 		delta.columnDeltas?.[col]?.[String(id)];
 	const watched = new Set(opts.watchedColumns ?? []);
