@@ -134,6 +134,13 @@ export class GristTrigger implements INodeType {
 				noDataExpression: true,
 				options: [
 					{
+						name: 'Any Change',
+						value: 'anyChange',
+						action: 'On any row change (polling)',
+						description:
+							"Checks the document's change history on a schedule for added, updated and deleted records, each saying which",
+					},
+					{
 						name: 'Row Added',
 						value: 'rowAdded',
 						action: 'On row added (polling)',
@@ -148,13 +155,6 @@ export class GristTrigger implements INodeType {
 							'Checks the table on a schedule (Poll Times) for added or changed records (needs a timestamp column); works anywhere',
 					},
 					{
-						name: 'Row Updated',
-						value: 'rowUpdated',
-						action: 'On row updated (polling)',
-						description:
-							"Checks the document's change history on a schedule for changed records, with their previous values",
-					},
-					{
 						name: 'Row Deleted',
 						value: 'rowDeleted',
 						action: 'On row deleted (polling)',
@@ -162,11 +162,11 @@ export class GristTrigger implements INodeType {
 							"Checks the document's change history on a schedule for deleted records, with their last values",
 					},
 					{
-						name: 'Any Change',
-						value: 'anyChange',
-						action: 'On any row change (polling)',
+						name: 'Row Updated',
+						value: 'rowUpdated',
+						action: 'On row updated (polling)',
 						description:
-							"Checks the document's change history on a schedule for added, updated and deleted records, each saying which",
+							"Checks the document's change history on a schedule for changed records, with their previous values",
 					},
 				],
 				default: 'rowAdded',
@@ -224,16 +224,6 @@ export class GristTrigger implements INodeType {
 							'Only records matching this Grist filter trigger: keys are column IDs, values arrays of stored values (ORed); keys are ANDed',
 					},
 					{
-						displayName: 'Max Records per Poll',
-						name: 'maxRecords',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_MAX_RECORDS,
-						displayOptions: { show: { '/event': ['rowAdded', 'rowAddedOrUpdated'] } },
-						description:
-							'Most records one poll emits; a larger backlog is emitted over the next polls, in order',
-					},
-					{
 						displayName: 'If Change History Is Lost',
 						name: 'onLostHistory',
 						type: 'options',
@@ -255,6 +245,16 @@ export class GristTrigger implements INodeType {
 						displayOptions: { show: { '/event': ['rowDeleted', 'rowUpdated', 'anyChange'] } },
 						description:
 							'What to do when Grist no longer has the history since the last poll (it keeps about the last 1,000 actions of the document; a replaced or restored document has another history)',
+					},
+					{
+						displayName: 'Max Records per Poll',
+						name: 'maxRecords',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_RECORDS,
+						displayOptions: { show: { '/event': ['rowAdded', 'rowAddedOrUpdated'] } },
+						description:
+							'Most records one poll emits; a larger backlog is emitted over the next polls, in order',
 					},
 					{
 						displayName: 'Watched Column Names or IDs',
@@ -422,7 +422,7 @@ async function documentUpdatedAt(ctx: PollContext): Promise<string | undefined> 
 		return typeof doc.updatedAt === 'string' ? doc.updatedAt : undefined;
 	} catch (error) {
 		if (error instanceof NodeApiError) return undefined;
-		throw error;
+		throw toNodeError(ctx.fn.getNode(), error);
 	}
 }
 

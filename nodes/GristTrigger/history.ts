@@ -13,8 +13,9 @@
  * Options → If Change History Is Lost: stops with an error that says so (default), or starts again
  * from the document's current state (the changes in between are not emitted).
  */
-import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+
+import { toNodeError } from '../Grist/errors';
 
 import { simplifyFields, simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
 import type { ActionSummary, RowChange } from '../Grist/helpers/changes';
@@ -60,11 +61,15 @@ export async function compareSince(
 	h: string,
 	lost: LostHistory,
 ): Promise<{ right: string; summary: ActionSummary | undefined } | { restartAt: string }> {
+	let error: NodeApiError;
 	try {
 		const res = await compareStates(client, docId, h, 'HEAD', COMPARE_MAX_ROWS);
 		return { right: res.right.h, summary: res.details?.rightChanges };
-	} catch (error) {
-		if (!(error instanceof NodeApiError)) throw error;
+	} catch (failure) {
+		if (!(failure instanceof NodeApiError)) throw toNodeError(node, failure);
+		error = failure;
+	}
+	{
 		const status = Number(error.httpCode);
 		if (status === 403 && /insufficient access/i.test(apiMessage(error))) {
 			throw new NodeOperationError(
@@ -76,9 +81,11 @@ export async function compareSince(
 				},
 			);
 		}
-		if (status !== 500 || !/cannot read hash/i.test(apiMessage(error))) throw error;
+		if (status !== 500 || !/cannot read hash/i.test(apiMessage(error)))
+			throw toNodeError(node, error);
 		const states = await fetchStates(client, docId);
-		if (states.some((s) => s.h === h)) throw error; // the state is there: a passing failure
+		// the state is there: a passing failure
+		if (states.some((s) => s.h === h)) throw toNodeError(node, error);
 		if (lost === 'restart' && states[0]) return { restartAt: states[0].h };
 		throw new NodeOperationError(
 			node,
@@ -137,13 +144,15 @@ export function changeItem(
 ): IDataObject {
 	const decode = (values: Record<string, unknown>): IDataObject => {
 		if (!simplify) return { ...values } as IDataObject;
-		const { id: _id, ...rest } = simplifyFields(0, values, types);
+		const rest = simplifyFields(0, values, types);
+		delete rest.id;
 		return rest;
 	};
 	const item: IDataObject = { change: change.change, id: change.id };
 	if (current && change.change !== 'deleted') {
 		if (simplify) {
-			const { id: _id, errors, ...fields } = simplifyRecord(current, types);
+			const { errors, ...fields } = simplifyRecord(current, types);
+			delete fields.id;
 			item.fields = fields;
 			if (errors) item.errors = errors;
 		} else {

@@ -2,6 +2,8 @@
  * Emulator: §12.1–12.4 document history (GET /states, GET /compare, POST /states/remove) and the
  * document's `updatedAt` (GET /api/docs/{doc}). Runs against a real Grist too (`npm run test:real`).
  */
+import { sleep } from 'n8n-workflow';
+
 import { startEmulator, type GristEmulator } from './index';
 import { client, type ErrorBody } from './testutil';
 import { realGrist } from '../harness/target';
@@ -231,13 +233,13 @@ test("the document's updatedAt moves after a write, and reading it adds no state
 	const before = (await api.get<{ updatedAt: string }>(`/api/docs/${docId}`)).json.updatedAt;
 	const h = await head(docId);
 	expect(await head(docId)).toBe(h);
-	await new Promise((r) => setTimeout(r, 20));
+	await sleep(20);
 	await api.patch(records(docId), { records: [{ id: 1, fields: { Qty: 2 } }] });
 	// grist-core pushes updatedAt to the home database at most once a minute
 	const deadline = Date.now() + (realGrist ? 70_000 : 1000);
 	let now = before;
 	while (now === before && Date.now() < deadline) {
-		await new Promise((r) => setTimeout(r, 250));
+		await sleep(250);
 		now = (await api.get<{ updatedAt: string }>(`/api/docs/${docId}`)).json.updatedAt;
 	}
 	expect(now).not.toBe(before);

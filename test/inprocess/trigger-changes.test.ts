@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test: raw HTTP writes to the emulator */
 /**
  * Grist Trigger's change events (Row Updated, Row Deleted, Any Change; Grist's document history)
  * and the updatedAt check before every poll, in an active workflow (n8n-core's poller) against the
@@ -7,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { startEmulator, type GristEmulator } from '../emulator';
@@ -313,7 +313,7 @@ describe('idle polls: the updatedAt check', () => {
 			let out: IDataObject[] = [];
 			while (out.length === 0 && Date.now() < deadline) {
 				out = json(await p.poll('trigger'));
-				if (out.length === 0) await new Promise((r) => setTimeout(r, 1000));
+				if (out.length === 0) await sleep(1000);
 			}
 			expect(out.map((j) => j.id)).toEqual([b]);
 			emu.clearLog();
