@@ -56,6 +56,10 @@
  * plan (a SCAN of a table its rows, a SEARCH 1), since Grist answers /sql from the .grist file
  * without loading the document: `max(id)` is O(1). A modelling choice: relative cost, not time.
  *
+ * A write request to a document (and a seeding write) moves its `updatedAt` at once, always
+ * later than before; grist-core pushes it to the home database at most once a minute (not
+ * emulated: the delay). Document history: history.ts.
+ *
  * Not emulated: forks, copies without a workspace (unsaved copies), daily API
  * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
