@@ -136,9 +136,9 @@ export class GristTrigger implements INodeType {
 					{
 						name: 'Any Change',
 						value: 'anyChange',
-						action: 'On any row change (polling)',
+						action: 'On row added, updated or deleted (polling)',
 						description:
-							"Checks the document's change history on a schedule for added, updated and deleted records, each saying which",
+							"Checks the document's change history on a schedule for added, updated and deleted records, each saying which; works anywhere",
 					},
 					{
 						name: 'Row Added',
@@ -159,14 +159,14 @@ export class GristTrigger implements INodeType {
 						value: 'rowDeleted',
 						action: 'On row deleted (polling)',
 						description:
-							"Checks the document's change history on a schedule for deleted records, with their last values",
+							"Checks the document's change history on a schedule for deleted records, with their last values; works anywhere",
 					},
 					{
 						name: 'Row Updated',
 						value: 'rowUpdated',
 						action: 'On row updated (polling)',
 						description:
-							"Checks the document's change history on a schedule for changed records, with their previous values",
+							"Checks the document's change history on a schedule for changed records, with their previous values; works anywhere",
 					},
 				],
 				default: 'rowAdded',
