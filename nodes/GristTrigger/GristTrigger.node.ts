@@ -413,10 +413,12 @@ interface PollContext {
 
 /**
  * The document's `updatedAt` from Grist's home database (GET /api/docs/{docId}: no document
- * load). Undefined when the answer has none or is an error: the poll then reads the document,
- * whose requests give the error that says what to fix.
+ * load). Undefined for OAuth2 credentials, or when the answer has none or is an error: the poll
+ * then reads the document, whose requests give the error that says what to fix.
  */
 async function documentUpdatedAt(ctx: PollContext): Promise<string | undefined> {
+	// Grist does not let OAuth apps call GET /api/docs/{docId}: those polls read the document.
+	if (ctx.client.isOAuth) return undefined;
 	try {
 		const doc = await getDocument(ctx.client, ctx.docId, 0);
 		return typeof doc.updatedAt === 'string' ? doc.updatedAt : undefined;
