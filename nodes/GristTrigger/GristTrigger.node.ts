@@ -453,7 +453,8 @@ async function pollChanges(
 		data.updatedAt = opts.updatedAt;
 		return null;
 	}
-	const tableId = tableIdAfter(since.summary, ctx.tableId);
+	// A table renamed in Grist is followed: the cursor keeps its new id.
+	const tableId = tableIdAfter(since.summary, stored.table ?? ctx.tableId);
 	if (tableId === null) {
 		throw new NodeOperationError(node, `The table "${ctx.tableId}" was deleted`, {
 			description: 'Pick another table in the Table field, or turn the workflow off.',
@@ -477,7 +478,10 @@ async function pollChanges(
 		);
 	}
 	// The cursor moves only now, after every request of this poll succeeded.
-	data.cursor = { kind: opts.event, h: since.right };
+	data.cursor =
+		tableId === ctx.tableId
+			? { kind: opts.event, h: since.right }
+			: { kind: opts.event, h: since.right, table: tableId };
 	data.updatedAt = opts.updatedAt;
 	return items.length > 0 ? [items] : null;
 }

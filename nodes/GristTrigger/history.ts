@@ -30,6 +30,8 @@ export interface ChangesState {
 	kind: ChangeEvent;
 	/** The hash of the last history state seen. */
 	h: string;
+	/** The table's id when Grist renamed it since the trigger's Table was picked. */
+	table?: string;
 }
 
 /**

@@ -172,6 +172,27 @@ describe('Any Change', () => {
 		p.restart();
 		expect(await p.poll('trigger')).toBeNull();
 	});
+
+	it('follows a table renamed in Grist, in that poll and the next ones', async () => {
+		const t = newTable();
+		const [a] = emu.addRecords(docId, t, [{ Name: 'a', Qty: 1 }]);
+		const p = poller(t, { event: 'anyChange' });
+		await p.poll('trigger');
+		const renamed = `${t}Renamed`;
+		await api('POST', `${docId}/apply`, [['RenameTable', t, renamed]]);
+		await api('PATCH', `${docId}/tables/${renamed}/records`, {
+			records: [{ id: a, fields: { Qty: 2 } }],
+		});
+		expect(json(await p.poll('trigger')).map((j) => [j.change, j.id, j.previous])).toEqual([
+			['updated', a, { Qty: 1 }],
+		]);
+		await api('PATCH', `${docId}/tables/${renamed}/records`, {
+			records: [{ id: a, fields: { Qty: 3 } }],
+		});
+		expect(json(await p.poll('trigger')).map((j) => [j.change, j.id, j.previous])).toEqual([
+			['updated', a, { Qty: 2 }],
+		]);
+	});
 });
 
 describe('Row Updated', () => {
