@@ -19,7 +19,16 @@ import { gristHint } from '../Grist/helpers/hints';
 import { toNodeError } from '../Grist/errors';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/transport';
-import { fetchColumns, fetchRecords, runSql, type Target } from '../Grist/transport/api';
+import {
+	fetchColumns,
+	fetchRecords,
+	getDocument,
+	runSql,
+	type Target,
+} from '../Grist/transport/api';
+import { classifyChanges, tableIdAfter } from '../Grist/helpers/changes';
+import { columnIdList } from '../Grist/helpers/webhooks';
+import { getWatchColumns } from '../Grist/methods/webhooks';
 import {
 	TIMESTAMP_FIELD,
 	pollRowAdded,
@@ -35,6 +44,17 @@ import {
 	type RowAddedState,
 	type RowUpdatedState,
 } from './cursor';
+import {
+	CHANGE_EVENTS,
+	changeItem,
+	compareSince,
+	currentRows,
+	latestState,
+	wanted,
+	type ChangeEvent,
+	type ChangesState,
+	type LostHistory,
+} from './history';
 import { getCreationColumns, getTimestampColumns } from './loadOptions';
 import { addPolledDisplay } from '../Grist/actions/referenceDisplay';
 import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';
@@ -49,22 +69,36 @@ import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';
  * records the baseline and emits nothing; a manual poll returns the latest record as a sample and
  * neither reads nor writes the cursor.
  *
- * An idle poll first asks Grist's `/sql` whether anything is due (cursor.ts, "Idle check"): an
- * answer from the document's SQLite file, without loading the document. Where `/sql` is refused
- * (403: OAuth tokens, access rules) the trigger remembers it (`sqlRefused`, until the baseline is
- * taken again) and reads records only, as before.
+ * Row Deleted, Row Updated and Any Change read Grist's document history instead (./history.ts).
+ *
+ * Idle polls, every event: a poll first reads the document's `updatedAt` from Grist's home
+ * database (GET /api/docs/{docId}, answered without opening the document) and stops there when
+ * it is the value stored (`updatedAt`) after the last poll that read the document. grist-core
+ * pushes `updatedAt` after every user action that changes the document, at most once a minute
+ * (HostedMetadataManager: 60 s after its previous push, for all documents of the server): so a
+ * change reaches the trigger up to 60 s later than without the check. The value is read before
+ * the document, so a change made while a poll runs moves it again and the next poll sees it.
+ *
+ * When `updatedAt` moved, Row Added and Row Added or Updated first ask Grist's `/sql` whether
+ * anything is due (cursor.ts, "Idle check"). Where `/sql` is refused (403: OAuth tokens, access
+ * rules) the trigger remembers it (`sqlRefused`, until the baseline is taken again) and reads
+ * records only, as before.
  */
-type Event = 'rowAdded' | 'rowAddedOrUpdated';
+type Event = 'rowAdded' | 'rowAddedOrUpdated' | ChangeEvent;
 
 interface TriggerOptions {
 	filter?: string;
 	creationColumn?: string;
 	maxRecords?: number;
+	watchedColumns?: string[] | string;
+	onLostHistory?: LostHistory;
 }
 
 interface Stored {
 	key?: string;
-	cursor?: CursorState;
+	cursor?: CursorState | ChangesState;
+	/** The document's `updatedAt` read before the last poll that read the document. */
+	updatedAt?: string;
 	/** `/sql` answered 403 for this trigger: polls read records only. */
 	sqlRefused?: boolean;
 }
@@ -79,7 +113,7 @@ export class GristTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{ $parameter["event"] === "rowAddedOrUpdated" ? "Row added or updated" : "Row added" }}',
+			'={{ {"rowAddedOrUpdated": "Row added or updated", "rowDeleted": "Row deleted", "rowUpdated": "Row updated", "anyChange": "Any change"}[$parameter["event"]] || "Row added" }}',
 		// n8n's node panel shows this node and the Grist node as one entry ("Grist Records &
 		// Documents"), with this description; the Grist Instant Trigger is an entry of its own. The
 		// event options' `action` is what the panel lists under Triggers: both say how they start.
@@ -102,6 +136,13 @@ export class GristTrigger implements INodeType {
 				noDataExpression: true,
 				options: [
 					{
+						name: 'Any Change',
+						value: 'anyChange',
+						action: 'On row added, updated or deleted (polling)',
+						description:
+							"Checks the document's change history on a schedule for added, updated and deleted records, each saying which; works anywhere",
+					},
+					{
 						name: 'Row Added',
 						value: 'rowAdded',
 						action: 'On row added (polling)',
@@ -114,6 +155,20 @@ export class GristTrigger implements INodeType {
 						action: 'On row added or updated (polling)',
 						description:
 							'Checks the table on a schedule (Poll Times) for added or changed records (needs a timestamp column); works anywhere',
+					},
+					{
+						name: 'Row Deleted',
+						value: 'rowDeleted',
+						action: 'On row deleted (polling)',
+						description:
+							"Checks the document's change history on a schedule for deleted records, with their last values; works anywhere",
+					},
+					{
+						name: 'Row Updated',
+						value: 'rowUpdated',
+						action: 'On row updated (polling)',
+						description:
+							"Checks the document's change history on a schedule for changed records, with their previous values; works anywhere",
 					},
 				],
 				default: 'rowAdded',
@@ -173,9 +228,33 @@ export class GristTrigger implements INodeType {
 						name: 'filter',
 						type: 'json',
 						default: '',
+						displayOptions: { show: { '/event': ['rowAdded', 'rowAddedOrUpdated'] } },
 						placeholder: '{"Status": ["Open", "Done"]}',
 						description:
 							'Only records matching this Grist filter trigger: keys are column IDs, values arrays of stored values (ORed); keys are ANDed',
+					},
+					{
+						displayName: 'If Change History Is Lost',
+						name: 'onLostHistory',
+						type: 'options',
+						options: [
+							{
+								name: 'Stop With an Error',
+								value: 'error',
+								description:
+									'Each poll fails, saying so, until you choose the other option or change the trigger',
+							},
+							{
+								name: 'Start Again From Now',
+								value: 'restart',
+								description:
+									'Go on from the document as it is now; the changes in between are not emitted',
+							},
+						],
+						default: 'error',
+						displayOptions: { show: { '/event': ['rowDeleted', 'rowUpdated', 'anyChange'] } },
+						description:
+							'What to do when Grist no longer has the history since the last poll (it keeps about the last 1,000 actions of the document; a replaced or restored document has another history)',
 					},
 					{
 						displayName: 'Max Records per Poll',
@@ -183,16 +262,33 @@ export class GristTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: DEFAULT_MAX_RECORDS,
+						displayOptions: { show: { '/event': ['rowAdded', 'rowAddedOrUpdated'] } },
 						description:
 							'Most records one poll emits; a larger backlog is emitted over the next polls, in order',
 					},
 					referenceDisplayOption,
+					{
+						displayName: 'Watched Column Names or IDs',
+						name: 'watchedColumns',
+						type: 'multiOptions',
+						typeOptions: {
+							loadOptionsMethod: 'getWatchColumns',
+							loadOptionsDependsOn: ['document.value', 'table.value'],
+						},
+						default: [],
+						displayOptions: { show: { '/event': ['rowUpdated', 'anyChange'] } },
+						description:
+							'Updates trigger only when one of these columns changed (empty: any column). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
 				],
 			},
 		],
 	};
 
-	methods = { listSearch, loadOptions: { getTimestampColumns, getCreationColumns } };
+	methods = {
+		listSearch,
+		loadOptions: { getTimestampColumns, getCreationColumns, getWatchColumns },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const node = this.getNode();
@@ -230,6 +326,7 @@ export class GristTrigger implements INodeType {
 		const ctx: PollContext = { fn: this, client, docId, tableId, timestampColumn, creationColumn };
 		const fetch = recordsFetcher(client, { docId, tableId });
 		try {
+			const changeEvent = CHANGE_EVENTS.includes(event) ? (event as ChangeEvent) : undefined;
 			if (this.getMode() === 'manual') {
 				return await sample(ctx, event, fetch, filter, simplify);
 			}
@@ -245,34 +342,55 @@ export class GristTrigger implements INodeType {
 			const data = this.getWorkflowStaticData('node') as IDataObject & Stored;
 			const stored = data.key === key ? data.cursor : undefined;
 
+			// The idle check: Grist's home database answers without opening the document.
+			const updatedAt = await documentUpdatedAt(ctx);
+			if (stored?.kind === event && updatedAt !== undefined && data.updatedAt === updatedAt)
+				return null;
+
 			if (!stored || stored.kind !== event) {
 				// First poll (or the trigger now watches something else): record where the table stands.
 				await checkColumns(ctx);
-				const cursor =
-					event === 'rowAdded'
+				const cursor = changeEvent
+					? { kind: changeEvent, h: await latestState(client, docId) }
+					: event === 'rowAdded'
 						? await rowAddedBaseline(fetch, { markColumn: creationColumn || undefined })
 						: await rowUpdatedBaseline(fetch, { column: timestampColumn, filter });
 				data.key = key;
 				data.cursor = cursor;
+				data.updatedAt = updatedAt;
 				delete data.sqlRefused;
 				return null;
 			}
 
-			if (await nothingDue(ctx, data, stored)) return null;
+			if (changeEvent) {
+				return await pollChanges(ctx, data, stored as ChangesState, {
+					event: changeEvent,
+					simplify,
+					updatedAt,
+					watchedColumns: columnIdList(options.watchedColumns ?? []),
+					lost: options.onLostHistory === 'restart' ? 'restart' : 'error',
+				});
+			}
+			const cursorState = stored as CursorState;
+
+			if (await nothingDue(ctx, data, cursorState)) {
+				data.updatedAt = updatedAt;
+				return null;
+			}
 
 			const budgetMs = pollBudgetMs(this);
 			const started = Date.now();
 			const limits = { maxRecords, outOfTime: () => Date.now() - started > budgetMs / 2 };
 			const outcome =
-				stored.kind === 'rowAdded'
+				cursorState.kind === 'rowAdded'
 					? await pollRowAdded(
-							stored,
+							cursorState,
 							fetch,
 							{ filter, markColumn: creationColumn || undefined },
 							limits,
 						)
 					: await pollRowUpdated(
-							stored as RowUpdatedState,
+							cursorState as RowUpdatedState,
 							fetch,
 							{ column: timestampColumn, filter },
 							limits,
@@ -286,6 +404,9 @@ export class GristTrigger implements INodeType {
 			}
 			// The cursor moves only now, after every request of this poll succeeded.
 			if (outcome.changed) data.cursor = outcome.state as RowAddedState | RowUpdatedState;
+			// A backlog left for the next polls must not wait for the document to change again.
+			if (outcome.more) delete data.updatedAt;
+			else data.updatedAt = updatedAt;
 			return items.length > 0 ? [items] : null;
 		} catch (error) {
 			throw await explain(ctx, error);
@@ -300,6 +421,95 @@ interface PollContext {
 	tableId: string;
 	timestampColumn: string;
 	creationColumn: string;
+}
+
+/**
+ * The document's `updatedAt` from Grist's home database (GET /api/docs/{docId}: no document
+ * load). Undefined for OAuth2 credentials, or when the answer has none or is an error: the poll
+ * then reads the document, whose requests give the error that says what to fix.
+ */
+async function documentUpdatedAt(ctx: PollContext): Promise<string | undefined> {
+	// Grist does not let OAuth apps call GET /api/docs/{docId}: those polls read the document.
+	if (ctx.client.isOAuth) return undefined;
+	try {
+		const doc = await getDocument(ctx.client, ctx.docId, 0);
+		return typeof doc.updatedAt === 'string' ? doc.updatedAt : undefined;
+	} catch (error) {
+		if (error instanceof NodeApiError) return undefined;
+		throw toNodeError(ctx.fn.getNode(), error);
+	}
+}
+
+interface ChangeOptions {
+	event: ChangeEvent;
+	simplify: boolean;
+	updatedAt: string | undefined;
+	watchedColumns: string[];
+	lost: LostHistory;
+}
+
+/** Row Deleted, Row Updated, Any Change: the changes since the cursor's history state. */
+async function pollChanges(
+	ctx: PollContext,
+	data: IDataObject & Stored,
+	stored: ChangesState,
+	opts: ChangeOptions,
+): Promise<INodeExecutionData[][] | null> {
+	const node = ctx.fn.getNode();
+	const since = await compareSince(ctx.client, node, ctx.docId, stored.h, opts.lost);
+	if ('restartAt' in since) {
+		ctx.fn.logger.warn(
+			`Grist Trigger: the document's history since the last poll is gone; starting again from now (changes in between not emitted)`,
+		);
+		data.cursor = { kind: opts.event, h: since.restartAt };
+		data.updatedAt = opts.updatedAt;
+		return null;
+	}
+	// A table renamed in Grist is followed: the cursor keeps its new id.
+	const tableId = tableIdAfter(since.summary, stored.table ?? ctx.tableId);
+	if (tableId === null) {
+		throw new NodeOperationError(node, `The table "${ctx.tableId}" was deleted`, {
+			description: 'Pick another table in the Table field, or turn the workflow off.',
+		});
+	}
+	const delta = since.summary?.tableDeltas?.[tableId];
+	let items: INodeExecutionData[] = [];
+	if (delta) {
+		const columns = await fetchColumns(ctx.client, { docId: ctx.docId, tableId });
+		const changes = classifyChanges(delta, {
+			columns: columns.map((c) => c.id),
+			watchedColumns: opts.watchedColumns,
+		}).filter((c) => wanted(opts.event, c));
+		const live = changes.filter((c) => c.change !== 'deleted').map((c) => c.id);
+		const current = await currentRows(ctx.client, ctx.docId, tableId, [...new Set(live)]);
+		const types = columnTypes(columns);
+		items = ctx.fn.helpers.returnJsonArray(
+			changes.map((c) =>
+				changeItem(c, c.change === 'deleted' ? undefined : current.get(c.id), opts.simplify, types),
+			),
+		);
+		// Add Reference Display Values: from the current row, or a deleted row's last values.
+		const shown = changes.map((c) =>
+			c.change === 'deleted'
+				? { id: c.id, fields: c.values }
+				: (current.get(c.id) ?? { id: c.id, fields: c.values }),
+		);
+		await addPolledDisplay(
+			ctx.fn,
+			ctx.client,
+			{ docId: ctx.docId, tableId },
+			columns,
+			shown,
+			items,
+		);
+	}
+	// The cursor moves only now, after every request of this poll succeeded.
+	data.cursor =
+		tableId === ctx.tableId
+			? { kind: opts.event, h: since.right }
+			: { kind: opts.event, h: since.right, table: tableId };
+	data.updatedAt = opts.updatedAt;
+	return items.length > 0 ? [items] : null;
 }
 
 function pollBudgetMs(fn: IPollFunctions): number {
@@ -415,7 +625,7 @@ async function sample(
 	simplify: boolean,
 ): Promise<INodeExecutionData[][] | null> {
 	const columns = await checkColumns(ctx);
-	const sort = event === 'rowAdded' ? '-id' : `-${ctx.timestampColumn},-id`;
+	const sort = event === 'rowAddedOrUpdated' ? `-${ctx.timestampColumn},-id` : '-id';
 	const records = await fetch({ sort, limit: 1, filter });
 	if (records.length === 0) {
 		throw new NodeOperationError(
@@ -427,6 +637,28 @@ async function sample(
 					: 'Add a record to the table in Grist, then fetch again.',
 			},
 		);
+	}
+	if (CHANGE_EVENTS.includes(event)) {
+		// The latest record, shaped as the event's items (a change needs a poll to be seen).
+		const [record] = records;
+		const change =
+			event === 'rowDeleted' ? 'deleted' : event === 'rowUpdated' ? 'updated' : 'added';
+		const item = changeItem(
+			{
+				change,
+				id: record.id,
+				values: record.fields ?? {},
+				...(change === 'updated' ? { previous: {}, changedColumns: [] } : {}),
+			},
+			change === 'deleted' ? undefined : record,
+			simplify,
+			columnTypes(columns),
+		);
+		const items = ctx.fn.helpers.returnJsonArray([item]);
+		const shown =
+			change === 'deleted' ? [{ id: record.id, fields: record.fields ?? {} }] : [record];
+		await addPolledDisplay(ctx.fn, ctx.client, ctx, columns, shown, items);
+		return [items];
 	}
 	const items = toOutput(ctx.fn, records, simplify, columns);
 	await addPolledDisplay(ctx.fn, ctx.client, ctx, columns, records, items);

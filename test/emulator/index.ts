@@ -29,7 +29,7 @@
  * records (+ /list, /delete), /data (+ /delete), attachments (upload/list/get/download), /apply
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
- * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), trash/restore of docs and
+ * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), /states and /compare (history.ts), trash/restore of docs and
  * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts). routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
@@ -55,6 +55,10 @@
  * the whole table (the data engine loads, filters and sorts it); /sql counts per SQLite's query
  * plan (a SCAN of a table its rows, a SEARCH 1), since Grist answers /sql from the .grist file
  * without loading the document: `max(id)` is O(1). A modelling choice: relative cost, not time.
+ *
+ * A write request to a document (and a seeding write) moves its `updatedAt` at once, always
+ * later than before; grist-core pushes it to the home database at most once a minute (not
+ * emulated: the delay). Document history: history.ts.
  *
  * Not emulated: forks, copies without a workspace (unsaved copies), daily API
  * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
@@ -138,6 +142,8 @@ import { ROUTES } from './routes';
 import { OAuthServer } from './routes-oauth';
 import type { WebhookService } from './webhooks';
 import { docActivity, webhooksOf } from './webhooks';
+import type { HistoryService } from './history';
+import { historyOf, isWriteRequest } from './history';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -269,6 +275,18 @@ export class GristEmulator {
 				if (!res.headersSent) sendJson(res, 500, { error: String(e?.message ?? e) });
 			});
 		});
+	}
+
+	/** Document history (history.ts): `maxRows` is GRIST_ACTION_HISTORY_MAX_ROWS. */
+	get history(): HistoryService {
+		return historyOf(this.store);
+	}
+
+	/** An access rule of `docId` hides something from non-owners: their /compare is 403 (history.ts). */
+	restrictHistory(docId: string): void {
+		const doc = this.store.docByKey(docId);
+		if (!doc) throw new Error(`no document ${docId}`);
+		historyOf(this.store).restrict(doc);
 	}
 
 	/** Webhook registrations, queues and delivery attempts (webhooks.ts); `configure` changes ALLOWED_WEBHOOK_DOMAINS or retry delays. */
@@ -454,7 +472,16 @@ export class GristEmulator {
 			ids.push(typeof id === 'number' ? id : undefined);
 			return rest;
 		});
-		return this.store.insertRows(t, clean, ids);
+		const out = this.store.insertRows(t, clean, ids);
+		this.seedWrite(docId);
+		return out;
+	}
+
+	/** A seeding write stands for a user's write: `updatedAt` moves, the history gets a state. */
+	private seedWrite(docId: string): void {
+		const doc = this.doc(docId);
+		doc.updatedAt = this.store.now();
+		historyOf(this.store).note(doc, true);
 	}
 
 	records(docId: string, tableId: string): Array<{ id: number; fields: Record<string, unknown> }> {
@@ -471,6 +498,7 @@ export class GristEmulator {
 
 	removeRecords(docId: string, tableId: string, ids: number[]): void {
 		this.store.removeRows(this.table(docId, tableId), ids);
+		this.seedWrite(docId);
 	}
 
 	addAttachment(
@@ -807,6 +835,11 @@ export class GristEmulator {
 					return;
 				}
 				entry.status = 200;
+				// document history (history.ts): a write adds a state
+				if (docKey !== undefined && method !== 'GET') {
+					const doc = this.store.docByKey(docKey);
+					if (doc) historyOf(this.store).note(doc, isWriteRequest(method, apiPath));
+				}
 				sendJson(res, 200, out);
 				return;
 			}

@@ -18,6 +18,7 @@
  * | §10 GET /api/profile/user               | routes-profile.ts        |
  * | §10 SQL                                 | routes-sql.ts            |
  * | §10 Webhooks (delivery: webhooks.ts)    | routes-webhooks.ts       |
+ * | §12.1–12.4 /states, /compare (history)  | history.ts               |
  * | §10 OAuth apps (OAuth server, not /api) | routes-oauth.ts, called by index.ts before the API routes |
  *
  * A new section: a `routes-<section>.ts` exporting its `Route[]` (the doc-worker sections build
@@ -33,6 +34,7 @@ import { dataRoutes } from './routes-data';
 import { docsRoutes } from './routes-docs';
 import { lifecycleRoutes } from './routes-lifecycle';
 import { downloadsRoutes } from './routes-downloads';
+import { historyRoutes } from './history';
 import { orgsRoutes } from './routes-orgs';
 import { profileRoutes } from './routes-profile';
 import { recordsRoutes } from './routes-records';
@@ -57,4 +59,5 @@ export const ROUTES: Route[] = [
 	...applyRoutes,
 	...sqlRoutes,
 	...webhooksRoutes,
+	...historyRoutes,
 ];

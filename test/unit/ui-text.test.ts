@@ -282,7 +282,7 @@ describe('canvas subtitles', () => {
 				[]) as INodePropertyOptions[];
 		const polling = events(new GristTrigger());
 		const instant = events(new GristWebhookTrigger());
-		expect(polling.length).toBe(2);
+		expect(polling.length).toBe(5);
 		expect(instant.length).toBe(3);
 		for (const o of polling) {
 			expect(o.action).toMatch(/^On row .*\(polling\)$/);

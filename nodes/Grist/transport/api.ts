@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AccessListing } from '../helpers/access';
 import type { GristRecord } from '../helpers/cells';
+import type { CompareResponse, HistoryState } from '../helpers/changes';
 import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/columns';
 import { toNodeError } from '../errors';
 import { withHint } from '../helpers/hints';
@@ -1248,5 +1249,38 @@ export async function clearWebhookQueue(
 		path: webhooksPath(client, docId, 'queue'),
 		what: `document "${docId}"`,
 		itemIndex,
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Document history (the polling trigger's change events)
+
+/** GET /api/docs/{doc}/states: the document's kept action states, newest first. */
+export async function fetchStates(client: GristClient, docId: string): Promise<HistoryState[]> {
+	const res = await client.request<{ states?: HistoryState[] }>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'states'),
+		what: `document "${docId}"`,
+	});
+	return res?.states ?? [];
+}
+
+/**
+ * GET /api/docs/{doc}/compare?left=L&right=R&maxRows=M: the net changes from state `left`
+ * (exclusive) to `right` (inclusive) in `details.rightChanges`. `maxRows` is the most rows of one
+ * bulk action whose cell values Grist keeps (Grist's default is 10).
+ */
+export async function compareStates(
+	client: GristClient,
+	docId: string,
+	left: string,
+	right: string,
+	maxRows: number,
+): Promise<CompareResponse> {
+	return await client.request<CompareResponse>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'compare'),
+		qs: { left, right, maxRows },
+		what: `document "${docId}"`,
 	});
 }

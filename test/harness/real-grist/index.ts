@@ -362,6 +362,31 @@ export class RealGrist {
 		this.call('PATCH', path, { json: { delta: { users: { [who]: role } } } });
 	}
 
+	/**
+	 * The emulator's `restrictHistory`: an access rule that hides the first user table's first
+	 * column from non-owners (so their /compare is 403 `insufficient access`).
+	 */
+	restrictHistory(docId: string): void {
+		const tables = this.call('GET', `/api/docs/${docId}/tables`).json as {
+			tables: Array<{ id: string }>;
+		};
+		const tableId = tables.tables[0].id;
+		const cols = this.call('GET', `/api/docs/${docId}/tables/${tableId}/columns`).json as {
+			columns: Array<{ id: string }>;
+		};
+		this.call('POST', `/api/docs/${docId}/apply`, {
+			json: [
+				['AddRecord', '_grist_ACLResources', -1, { tableId, colIds: cols.columns[0].id }],
+				[
+					'AddRecord',
+					'_grist_ACLRules',
+					null,
+					{ resource: -1, aclFormula: 'user.Access != OWNER', permissionsText: '-R' },
+				],
+			],
+		});
+	}
+
 	setMaxInheritedRole(
 		kind: 'workspace' | 'doc',
 		ref: number | string,

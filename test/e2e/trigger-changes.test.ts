@@ -1,0 +1,128 @@
+/**
+ * Grist Trigger's change events (Any Change, Row Updated, Row Deleted) in a real n8n 2.41.1 (the
+ * packed package) against the Grist emulator (or a real Grist with `npm run test:real`): each
+ * event in an active workflow, an n8n restart between polls, and the pruned-history error.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { sleep } from 'n8n-workflow';
+
+import type { GristEmulator } from '../emulator';
+import { docTable } from '../harness/builders';
+import {
+	chainWorkflow,
+	gristTriggerNode,
+	type CredentialRef,
+	type N8n,
+	useN8nTeamDoc,
+} from '../harness/e2e';
+
+const USER_KEY = `key-${randomUUID()}`;
+const fx = useN8nTeamDoc({
+	apiKey: USER_KEY,
+	docName: 'Changes trigger doc',
+	credential: 'Grist',
+	seed: (emu, docId) =>
+		emu.addTable(docId, 'Stock', [
+			{ id: 'Name', type: 'Text' },
+			{ id: 'Qty', type: 'Numeric' },
+		]),
+});
+let emu: GristEmulator;
+let n8n: N8n;
+let cred: CredentialRef;
+let docId: string;
+beforeAll(() => ({ emu, n8n, cred, docId } = fx));
+
+async function patch(id: number, fields: Record<string, unknown>): Promise<void> {
+	const res = await fetch(`${emu.url}/o/team/api/docs/${docId}/tables/Stock/records`, {
+		method: 'PATCH',
+		headers: { Authorization: `Bearer ${USER_KEY}`, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ records: [{ id, fields }] }),
+	});
+	expect(res.status).toBe(200);
+}
+
+/** A workflow with the trigger on `event`, active, past its baseline poll. */
+async function activeWorkflow(params: Record<string, unknown>): Promise<string> {
+	const id = await n8n.createWorkflow(
+		chainWorkflow([gristTriggerNode({ ...docTable(docId, 'Stock'), ...params }, cred)]),
+	);
+	await n8n.activate(id);
+	for (let waited = 0; waited < 30_000; waited += 250) {
+		if (JSON.stringify(await n8n.workflowStaticData(id)).includes('"cursor"')) break;
+		await sleep(250);
+	}
+	expect(JSON.stringify(await n8n.workflowStaticData(id))).toContain(
+		`"cursor":{"kind":"${String(params.event)}","h":"`,
+	);
+	return id;
+}
+
+test('Any Change, Row Updated and Row Deleted each emit their rows once, also across an n8n restart', async () => {
+	const [a, b] = emu.addRecords(docId, 'Stock', [
+		{ Name: 'apple', Qty: 3 },
+		{ Name: 'pear', Qty: 5 },
+	]);
+	const any = await activeWorkflow({ event: 'anyChange' });
+	const updated = await activeWorkflow({ event: 'rowUpdated' });
+	const deleted = await activeWorkflow({ event: 'rowDeleted' });
+
+	await patch(a, { Qty: 4 });
+	emu.removeRecords(docId, 'Stock', [b]);
+	await n8n.restart(); // the positions saved after activation are where the polls go on
+	const [c] = emu.addRecords(docId, 'Stock', [{ Name: 'fig', Qty: 1 }]);
+
+	// Scheduled polls (every minute; a real Grist's updatedAt may add up to 60 s).
+	const [anyRun] = await n8n.waitForExecutions(any, 1, 150_000);
+	const [updRun] = await n8n.waitForExecutions(updated, 1, 30_000);
+	const [delRun] = await n8n.waitForExecutions(deleted, 1, 30_000);
+	expect(anyRun.output('Grist Trigger')).toEqual([
+		{
+			change: 'updated',
+			id: a,
+			fields: { Name: 'apple', Qty: 4 },
+			previous: { Qty: 3 },
+			changedColumns: ['Qty'],
+		},
+		{ change: 'deleted', id: b, fields: { Name: 'pear', Qty: 5 } },
+		{ change: 'added', id: c, fields: { Name: 'fig', Qty: 1 } },
+	]);
+	expect(updRun.output('Grist Trigger').map((j) => [j.change, j.id])).toEqual([['updated', a]]);
+	expect(delRun.output('Grist Trigger')).toEqual([
+		{ change: 'deleted', id: b, fields: { Name: 'pear', Qty: 5 } },
+	]);
+	for (const id of [any, updated, deleted]) await n8n.deactivate(id);
+	// nothing emitted twice
+	expect(await n8n.executions(any)).toHaveLength(1);
+	expect(await n8n.executions(updated)).toHaveLength(1);
+	expect(await n8n.executions(deleted)).toHaveLength(1);
+}, 300_000);
+
+test('pruned history: the poll fails with an error saying what happened and what to do', async () => {
+	const [a] = emu.addRecords(docId, 'Stock', [{ Name: 'kiwi', Qty: 1 }]);
+	const id = await activeWorkflow({ event: 'rowDeleted' });
+	await n8n.deactivate(id);
+	await patch(a, { Qty: 2 });
+	const res = await fetch(`${emu.url}/o/team/api/docs/${docId}/states/remove`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${USER_KEY}`, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ keep: 1 }),
+	});
+	expect(res.status).toBe(200);
+	const before = JSON.stringify(await n8n.workflowStaticData(id));
+	// Re-activation polls at once; the poll fails: n8n logs the node's error (or records a failed
+	// execution), emits nothing and keeps the saved position.
+	const message = "Grist no longer has the document's history from this trigger's last poll";
+	await n8n.activate(id).catch((e: Error) => expect(String(e.message)).toContain(message));
+	let seen = false;
+	for (let waited = 0; !seen && waited < 90_000; waited += 500) {
+		const runs = await n8n.executions(id);
+		seen = n8n.logs().includes(message) || JSON.stringify(runs.map((r) => r.raw)).includes(message);
+		if (!seen) await sleep(500);
+	}
+	expect(seen).toBe(true);
+	await n8n.deactivate(id).catch(() => undefined);
+	expect((await n8n.executions(id)).filter((r) => r.status === 'success')).toEqual([]);
+	expect(JSON.stringify(await n8n.workflowStaticData(id))).toBe(before);
+}, 120_000);
