@@ -15,6 +15,7 @@ import { withHint } from '../helpers/hints';
 import { sqlIdList } from '../helpers/references';
 import { sqlIdentifier } from '../helpers/sql';
 import { apiPath, siteOrgKey } from '../helpers/url';
+import type { TriggerRecord } from '../helpers/webhook-conditions';
 import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
 import type { BinaryResponse, GristClient, StreamResponse } from './index';
 
@@ -1182,4 +1183,18 @@ export async function clearWebhookQueue(
 		what: `document "${docId}"`,
 		itemIndex,
 	});
+}
+
+/**
+ * GET /api/docs/{docId}/triggers (Grist 1.7.12+, owners only): the document's automations, the
+ * only place that returns a webhook's `condition` (GET /webhooks leaves it out). An older Grist
+ * answers 404.
+ */
+export async function listTriggers(client: GristClient, docId: string): Promise<TriggerRecord[]> {
+	const res = await client.request<{ records?: TriggerRecord[] }>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'triggers'),
+		what: `document "${docId}"`,
+	});
+	return res?.records ?? [];
 }
