@@ -35,13 +35,35 @@ const MATCHES = [
 
 /**
  * The condition fields. `keep`: Webhook → Update, where the default leaves the condition as it is;
- * `columnsMethod`: the load-options method listing the table's columns in that node.
+ * `columnsMethod`: the load-options method listing the table's columns (none: a column ID field,
+ * for Update, which has no Table field).
  */
 export function conditionProperties(opts: {
-	columnsMethod: string;
+	columnsMethod?: string;
 	keep?: boolean;
 }): INodeProperties[] {
 	const matching = ['filters', 'formula'];
+	const column: INodeProperties = opts.columnsMethod
+		? {
+				displayName: 'Column Name or ID',
+				name: 'column',
+				type: 'options',
+				typeOptions: {
+					loadOptionsMethod: opts.columnsMethod,
+					loadOptionsDependsOn: ['document.value', 'table.value'],
+				},
+				default: '',
+				description:
+					'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+			}
+		: {
+				displayName: 'Column ID',
+				name: 'column',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Status',
+				description: "A column of the webhook's table",
+			};
 	return [
 		{
 			displayName: 'Only Rows Matching',
@@ -86,18 +108,7 @@ export function conditionProperties(opts: {
 					displayName: 'Condition',
 					name: 'conditions',
 					values: [
-						{
-							displayName: 'Column Name or ID',
-							name: 'column',
-							type: 'options',
-							typeOptions: {
-								loadOptionsMethod: opts.columnsMethod,
-								loadOptionsDependsOn: ['document.value', 'table.value'],
-							},
-							default: '',
-							description:
-								'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-						},
+						column,
 						{
 							displayName: 'Match',
 							name: 'match',
@@ -175,10 +186,10 @@ export function conditionProperties(opts: {
 	];
 }
 
-function input(get: (name: string, fallback: unknown) => unknown): ConditionInput {
+function input(get: (name: string, fallback: unknown) => unknown, type: string): ConditionInput {
 	const filters = get('conditionFilters.conditions', []) as WebhookFilter[] | undefined;
 	return {
-		type: String(get('conditionType', 'none')),
+		type: String(get('conditionType', type)),
 		filters: filters ?? [],
 		formula: String(get('conditionFormula', '') ?? ''),
 		notifyWhen: String(get('notifyWhen', 'matching')),
@@ -187,14 +198,20 @@ function input(get: (name: string, fallback: unknown) => unknown): ConditionInpu
 
 /** The condition fields of a trigger. */
 export function triggerCondition(ctx: IHookFunctions): ConditionInput {
-	return input((name, fallback) => nodeParameter(ctx, name, fallback));
+	return input((name, fallback) => nodeParameter(ctx, name, fallback), 'none');
 }
 
-/** The condition fields of item `itemIndex` (Webhook → Create / Update). */
-export function itemCondition(this: IExecuteFunctions, itemIndex: number): ConditionInput {
-	return input((name, fallback) =>
-		typeof fallback === 'string'
-			? itemParameter.call(this, name, itemIndex, fallback)
-			: itemParameterValue.call(this, name, itemIndex, fallback),
+/** The condition fields of item `itemIndex` (Webhook → Create / Update, whose default is `keep`). */
+export function itemCondition(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	type: 'none' | 'keep' = 'none',
+): ConditionInput {
+	return input(
+		(name, fallback) =>
+			typeof fallback === 'string'
+				? itemParameter.call(this, name, itemIndex, fallback)
+				: itemParameterValue.call(this, name, itemIndex, fallback),
+		type,
 	);
 }
