@@ -144,7 +144,7 @@ async function registeredConditions(
 	try {
 		return webhookConditions(await listTriggers(client, w.docId));
 	} catch (error) {
-		if (!is404(error)) throw error;
+		if (!is404(error)) throw toNodeError(client.getNode(), error);
 		if (!w.settings.condition) return new Map();
 		throw new NodeOperationError(fn.getNode(), 'This Grist server cannot filter webhook rows', {
 			description:

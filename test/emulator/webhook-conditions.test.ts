@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test of the emulator (a local receiver for deliveries), not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test of the emulator (a local receiver for deliveries), not node code */
 /**
  * Emulator: webhook conditions (webhook-conditions.ts) — JSON config with notifyWhen, text mode,
  * GET /triggers, and the measured pitfalls. Runs against a real Grist too (`npm run test:real`:

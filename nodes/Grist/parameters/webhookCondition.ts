@@ -64,36 +64,41 @@ export function conditionProperties(opts: {
 				placeholder: 'e.g. Status',
 				description: "A column of the webhook's table",
 			};
+	const typeField: INodeProperties = {
+		displayName: 'Only Rows Matching',
+		name: 'conditionType',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'None',
+				value: 'none',
+				description: opts.keep ? 'Remove the condition: every row is sent' : 'Every row',
+			},
+			{
+				name: 'Column Filters',
+				value: 'filters',
+				description: 'Rows whose cells match every condition',
+			},
+			{
+				name: 'Formula',
+				value: 'formula',
+				description: 'Rows for which a Grist formula is true (advanced)',
+			},
+		],
+		default: 'none',
+		description:
+			'Grist sends only rows that match (it checks the condition itself, on added and updated rows; never on deleted ones)',
+	};
+	const keepOption = {
+		name: 'Keep as Is',
+		value: 'keep',
+		description: 'The condition is not changed',
+	};
 	return [
-		{
-			displayName: 'Only Rows Matching',
-			name: 'conditionType',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				...(opts.keep
-					? [{ name: 'Keep as Is', value: 'keep', description: 'The condition is not changed' }]
-					: []),
-				{
-					name: 'None',
-					value: 'none',
-					description: opts.keep ? 'Remove the condition: every row is sent' : 'Every row',
-				},
-				{
-					name: 'Column Filters',
-					value: 'filters',
-					description: 'Rows whose cells match every condition',
-				},
-				{
-					name: 'Formula',
-					value: 'formula',
-					description: 'Rows for which a Grist formula is true (advanced)',
-				},
-			],
-			default: opts.keep ? 'keep' : 'none',
-			description:
-				'Grist sends only rows that match (it checks the condition itself, on added and updated rows; never on deleted ones)',
-		},
+		opts.keep
+			? { ...typeField, options: [keepOption, ...(typeField.options ?? [])], default: 'keep' }
+			: typeField,
 		{
 			displayName: 'Conditions',
 			name: 'conditionFilters',
