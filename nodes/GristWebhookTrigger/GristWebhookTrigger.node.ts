@@ -14,7 +14,16 @@ import { authenticationProperty, credentialOptions } from '../Grist/parameters/a
 import { documentLocator, locatorValue, tableLocator } from '../Grist/parameters/locators';
 import { nodeParameter } from '../Grist/parameters/read';
 import { triggerTarget } from '../Grist/parameters/trigger';
+import { conditionProperties, triggerCondition } from '../Grist/parameters/webhookCondition';
 import { columnTypes } from '../Grist/helpers/columns';
+import { InputError, attempt } from '../Grist/helpers/errors';
+import {
+	buildWebhookCondition,
+	conditionEventTypes,
+	conditionWatchedColumns,
+	sameCondition,
+	webhookConditions,
+} from '../Grist/helpers/webhook-conditions';
 import {
 	bearer,
 	columnIdList,
@@ -31,7 +40,13 @@ import {
 } from '../Grist/helpers/webhooks';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/transport';
-import { createWebhooks, deleteWebhook, fetchColumns, listWebhooks } from '../Grist/transport/api';
+import {
+	createWebhooks,
+	deleteWebhook,
+	fetchColumns,
+	listTriggers,
+	listWebhooks,
+} from '../Grist/transport/api';
 import { getReadyColumns, getWatchableColumns } from './loadOptions';
 import { addDeliveredDisplay } from '../Grist/actions/referenceDisplay';
 import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';
@@ -45,7 +60,13 @@ import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';
  * other one with the same URL (stale settings, duplicates) and the one of a previously chosen
  * document; `create` registers a new one with a random secret; `delete` removes it (404 is fine).
  *
- * Static data (`getWorkflowStaticData('node')`): `{ webhookId, docId, secret, columnTypes }`. The
+ * Only Rows Matching / When become the webhook's `condition`, event types and watched columns
+ * (helpers/webhook-conditions.ts). GET /webhooks does not return a condition, so when one is
+ * wanted or was registered, `checkExists` reads it from GET /triggers: a changed condition makes a
+ * new registration.
+ *
+ * Static data (`getWorkflowStaticData('node')`): `{ webhookId, docId, secret, columnTypes,
+ * condition }` (`condition`: the one registered, if any). The
  * secret is sent by Grist as `Authorization: Bearer <secret>`; a request without it gets 401 and
  * starts nothing. Column types (for Simplify) are read once per activation, and again only when a
  * delivery carries a column they do not know: those are kept in this process's memory
@@ -59,6 +80,7 @@ interface Stored {
 	docId?: string;
 	secret?: string;
 	columnTypes?: Record<string, string>;
+	condition?: string;
 }
 
 interface Options {
@@ -72,23 +94,65 @@ interface Wanted {
 	settings: WebhookSettings;
 }
 
-function wanted(fn: IHookFunctions): Wanted {
+/** The registration the node's fields ask for; the table's columns are read for a condition. */
+async function wanted(fn: IHookFunctions, client: GristClient): Promise<Wanted> {
 	const { docId, tableId } = triggerTarget(fn);
 	const on = nodeParameter(fn, 'event', 'add') as TriggerOn;
 	const options = nodeParameter(fn, 'options', {}) as Options;
 	const url = fn.getNodeWebhookUrl('default') ?? '';
 	const ready = String(options.readyColumn ?? '').trim();
-	return {
-		docId,
+	const watched = on === 'add' ? [] : columnIdList(options.watchedColumns);
+	const settings: WebhookSettings = {
+		url,
 		tableId,
-		settings: {
-			url,
-			tableId,
-			eventTypes: eventTypesFor(on),
-			isReadyColumn: ready || null,
-			watchedColIds: on === 'add' ? [] : columnIdList(options.watchedColumns),
-		},
+		eventTypes: eventTypesFor(on),
+		isReadyColumn: ready || null,
+		watchedColIds: watched,
 	};
+	const input = triggerCondition(fn);
+	if (input.type !== 'none') {
+		const columns = (await fetchColumns(client, { docId, tableId })).filter((c) => !c.hidden);
+		const built = attempt(() => buildWebhookCondition(input, columns));
+		if (built.error) {
+			const e = built.error;
+			throw new NodeOperationError(fn.getNode(), e.message, {
+				description: e instanceof InputError ? e.hint : undefined,
+			});
+		}
+		const { condition, notifyWhen } = built.value;
+		settings.condition = condition;
+		settings.eventTypes = conditionEventTypes(settings.eventTypes, notifyWhen);
+		settings.watchedColIds = conditionWatchedColumns(
+			notifyWhen,
+			built.value.columns,
+			watched,
+			columns.map((c) => c.id),
+		);
+	}
+	return { docId, tableId, settings };
+}
+
+/**
+ * The condition of each webhook of the document (GET /triggers), when a condition is wanted or
+ * was registered; undefined when neither (no extra request for triggers without conditions).
+ */
+async function registeredConditions(
+	fn: IHookFunctions,
+	client: GristClient,
+	w: Wanted,
+	data: Stored,
+): Promise<Map<string, string> | undefined> {
+	if (!w.settings.condition && !data.condition) return undefined;
+	try {
+		return webhookConditions(await listTriggers(client, w.docId));
+	} catch (error) {
+		if (!is404(error)) throw toNodeError(client.getNode(), error);
+		if (!w.settings.condition) return new Map();
+		throw new NodeOperationError(fn.getNode(), 'This Grist server cannot filter webhook rows', {
+			description:
+				'Only Rows Matching needs Grist 1.7.12 or later (GET /triggers answered 404). Update Grist, or set Only Rows Matching to None and filter in the workflow (e.g. with an If node).',
+		});
+	}
 }
 
 function clearRegistration(data: Stored): void {
@@ -96,6 +160,12 @@ function clearRegistration(data: Stored): void {
 	delete data.docId;
 	delete data.secret;
 	delete data.columnTypes;
+	delete data.condition;
+}
+
+function rememberCondition(data: Stored, w: Wanted): void {
+	if (w.settings.condition) data.condition = w.settings.condition;
+	else delete data.condition;
 }
 
 const is404 = (error: unknown) => error instanceof NodeApiError && error.httpCode === '404';
@@ -229,6 +299,7 @@ export class GristWebhookTrigger implements INodeType {
 				],
 				default: 'add',
 			},
+			...conditionProperties({ columnsMethod: 'getWatchableColumns' }),
 			{
 				displayName: 'Simplify',
 				name: 'simplify',
@@ -281,8 +352,8 @@ export class GristWebhookTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const data = this.getWorkflowStaticData('node') as Stored;
-				const w = wanted(this);
 				const client = await GristClient.create(this);
+				const w = await wanted(this, client);
 				const unreachable = unreachableUrlProblem(w.settings.url, client.server.hostname);
 				if (unreachable)
 					throw new NodeOperationError(this.getNode(), unreachable.message, {
@@ -295,7 +366,14 @@ export class GristWebhookTrigger implements INodeType {
 						clearRegistration(data);
 					}
 					const list = await listWebhooks(client, w.docId);
-					const { keep, remove } = matchRegistration(list, w.settings, data.webhookId);
+					const conditions = await registeredConditions(this, client, w, data);
+					const { keep, remove } = matchRegistration(
+						list,
+						w.settings,
+						data.webhookId,
+						(hook) =>
+							!conditions || sameCondition(conditions.get(hook.id), w.settings.condition ?? null),
+					);
 					for (const other of remove) await removeRegistration(client, w.docId, other.id);
 					if (!keep) {
 						clearRegistration(data);
@@ -305,6 +383,7 @@ export class GristWebhookTrigger implements INodeType {
 					data.docId = w.docId;
 					data.secret = keep.secret;
 					data.columnTypes = await readColumnTypes(client, w.docId, w.tableId);
+					rememberCondition(data, w);
 					return true;
 				} catch (error) {
 					throw explain(client, error, w);
@@ -313,8 +392,8 @@ export class GristWebhookTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				const data = this.getWorkflowStaticData('node') as Stored;
-				const w = wanted(this);
 				const client = await GristClient.create(this);
+				const w = await wanted(this, client);
 				const secret = randomBytes(32).toString('hex');
 				const workflow = this.getWorkflow();
 				let id: string | undefined;
@@ -332,6 +411,7 @@ export class GristWebhookTrigger implements INodeType {
 					data.docId = w.docId;
 					data.secret = secret;
 					data.columnTypes = types;
+					rememberCondition(data, w);
 					return true;
 				} catch (error) {
 					// never leave a registration behind that n8n does not know

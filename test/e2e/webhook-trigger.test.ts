@@ -8,6 +8,9 @@
  * Against a real Grist (`npm run test:real`) the server POSTs to n8n's URL itself (it runs with
  * ALLOWED_WEBHOOK_DOMAINS='*'): the webhooks are read from GET /webhooks, and where the emulator
  * lets the test see its delivery queue, the test waits for the listing's `usage` instead.
+ * With Only Rows Matching and When: a workflow fires once when a row starts matching and once when
+ * it stops; a condition changed while the workflow is active replaces the registration; each When
+ * choice starts the workflow only for its change.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -26,12 +29,17 @@ const fx = useN8nTeamDoc({
 	docName: 'Hooks doc',
 	credential: 'Grist',
 	emulator: { allowedWebhookDomains: '*', webhookRetryDelaysMs: [200, 400] },
-	seed: (emu, docId) =>
+	seed: (emu, docId) => {
 		emu.addTable(docId, 'Tasks', [
 			{ id: 'Name', type: 'Text' },
 			{ id: 'Due', type: 'Date' },
 			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['a', 'b'] } },
-		]),
+		]);
+		emu.addTable(docId, 'Approvals', [
+			{ id: 'Name', type: 'Text' },
+			{ id: 'Status', type: 'Choice', widgetOptions: { choices: ['Open', 'Approved'] } },
+		]);
+	},
 });
 let emu: GristEmulator;
 let n8n: N8n;
@@ -46,15 +54,12 @@ beforeAll(() => {
 
 const NODE = 'Grist Instant Trigger';
 
-function workflow() {
+function workflow(parameters: Record<string, unknown> = { ...docTable(docId, 'Tasks') }) {
 	const wf = chainWorkflow([
 		{
 			name: NODE,
 			type: 'n8n-nodes-grist.gristWebhookTrigger',
-			parameters: {
-				...docTable(docId, 'Tasks'),
-				event: 'addOrUpdate',
-			},
+			parameters: { event: 'addOrUpdate', ...parameters },
 			credentials: { gristRecordsApi: cred },
 		},
 	]);
@@ -67,6 +72,7 @@ interface Hook {
 	id: string;
 	url: string;
 	authorization: string;
+	eventTypes: string[];
 	usage: { numWaiting: number; status: string; lastHttpStatus?: number | null } | null;
 }
 /** The document's webhooks as GET /webhooks lists them (the emulator's and a real Grist's alike). */
@@ -74,7 +80,7 @@ async function hooks(): Promise<Hook[]> {
 	const r = await api.get<{
 		webhooks: Array<{
 			id: string;
-			fields: { url: string; authorization: string };
+			fields: { url: string; authorization: string; eventTypes: string[] };
 			usage: Hook['usage'];
 		}>;
 	}>(`/api/docs/${docId}/webhooks`);
@@ -97,9 +103,9 @@ async function deliveriesDone(): Promise<void> {
 	);
 }
 
-async function addRows(rows: Array<Record<string, unknown>>): Promise<number[]> {
+async function addRows(rows: Array<Record<string, unknown>>, tableId = 'Tasks'): Promise<number[]> {
 	const r = await api.post<{ records: Array<{ id: number }> }>(
-		`/api/docs/${docId}/tables/Tasks/records`,
+		`/api/docs/${docId}/tables/${tableId}/records`,
 		{ records: rows.map((fields) => ({ fields })) },
 	);
 	expect(r.status).toBe(200);
@@ -208,3 +214,113 @@ test('Listen for test event registers the test URL, runs on the next change and 
 	await until(async () => (await hooks()).length === 0);
 	expect(await hooks()).toEqual([]);
 }, 120_000);
+
+/** The instant trigger on Approvals, only for Status Approved, with `notifyWhen`. */
+const approvedWorkflow = (notifyWhen: string) =>
+	workflow({
+		...docTable(docId, 'Approvals'),
+		conditionType: 'filters',
+		conditionFilters: { conditions: [{ column: 'Status', match: 'equals', values: 'Approved' }] },
+		notifyWhen,
+	});
+
+/** The When Grist stored for a webhook (GET /triggers; GET /webhooks never shows the condition). */
+async function notifyWhenOf(webhookId: string): Promise<unknown> {
+	const r = await api.get<{ records: Array<{ fields: { actions: string; condition: string } }> }>(
+		`/api/docs/${docId}/triggers`,
+	);
+	const rec = r.json.records.find((x) => x.fields.actions.includes(webhookId));
+	return rec?.fields.condition
+		? (JSON.parse(rec.fields.condition) as { config: { notifyWhen?: string } }).config.notifyWhen
+		: undefined;
+}
+
+/** Waits until Grist has delivered (a real Grist's queue: its listing's usage), and a little more. */
+async function settled(): Promise<void> {
+	await deliveriesDone();
+	await sleep(realGrist ? 1000 : 500);
+}
+
+async function setApproval(id: number, fields: Record<string, unknown>): Promise<void> {
+	const r = await api.patch(`/api/docs/${docId}/tables/Approvals/records`, {
+		records: [{ id, fields }],
+	});
+	expect(r.status).toBe(200);
+	await settled();
+}
+
+/** Changes the active workflow's When through n8n's public API and activates it again. */
+async function changeWhen(id: string, notifyWhen: string, previous: string): Promise<string> {
+	const wf = approvedWorkflow(notifyWhen);
+	await n8n.api('PUT', `/workflows/${id}`, {
+		name: wf.name,
+		nodes: wf.nodes,
+		connections: wf.connections,
+		settings: wf.settings ?? {},
+	});
+	await n8n.activate(id);
+	await until(async () => {
+		const list = await hooks();
+		return list.length === 1 && list[0].id !== previous;
+	});
+	const list = await hooks();
+	expect(list).toHaveLength(1);
+	expect(list[0].id).not.toBe(previous);
+	expect(await notifyWhenOf(list[0].id)).toBe(notifyWhen === 'matching' ? undefined : notifyWhen);
+	return list[0].id;
+}
+
+test('fires once when a row starts matching and once when it stops; a changed condition re-registers; each When; deactivation', async () => {
+	const id = await n8n.createWorkflow(approvedWorkflow('enters'));
+	await n8n.activate(id);
+	await until(async () => (await hooks()).length > 0);
+	const [hook] = await hooks();
+	expect(hook.eventTypes).toEqual(['add', 'update']);
+	expect(await notifyWhenOf(hook.id)).toBe('enters');
+	const output = async (count: number) => {
+		const runs = await n8n.waitForExecutions(id, count);
+		expect(runs).toHaveLength(count);
+		return runs[0].output(NODE).map((r) => [r.id, r.Status]);
+	};
+
+	// Starts Matching: added Open (nothing), then Open → Approved (once), then an edit (nothing)
+	const [a] = await addRows([{ Name: 'a', Status: 'Open' }], 'Approvals');
+	await settled();
+	expect(await n8n.executions(id)).toHaveLength(0);
+	await setApproval(a, { Status: 'Approved' });
+	expect(await output(1)).toEqual([[a, 'Approved']]);
+	await setApproval(a, { Name: 'a, edited' });
+	expect(await n8n.executions(id)).toHaveLength(1);
+
+	// changed to Stops Matching while active: a new registration; Approved → Open fires once
+	hook.id = await changeWhen(id, 'leaves', hook.id);
+	await setApproval(a, { Status: 'Open' });
+	expect(await output(2)).toEqual([[a, 'Open']]);
+	await setApproval(a, { Name: 'a, edited again' });
+	expect(await n8n.executions(id)).toHaveLength(2);
+
+	// Changes While Matching: becoming Approved is not a change while matching; an edit then is
+	hook.id = await changeWhen(id, 'updated', hook.id);
+	await setApproval(a, { Status: 'Approved' });
+	expect(await n8n.executions(id)).toHaveLength(2);
+	await setApproval(a, { Name: 'approved, edited' });
+	expect(await output(3)).toEqual([[a, 'Approved']]);
+
+	// Trigger On Events While Matching: added or updated rows that are Approved
+	hook.id = await changeWhen(id, 'matching', hook.id);
+	const [b] = await addRows(
+		[
+			{ Name: 'b', Status: 'Approved' },
+			{ Name: 'c', Status: 'Open' },
+		],
+		'Approvals',
+	);
+	await settled();
+	expect(await output(4)).toEqual([[b, 'Approved']]);
+
+	await n8n.deactivate(id);
+	await until(async () => (await hooks()).length === 0);
+	expect(await hooks()).toEqual([]);
+	await setApproval(a, { Name: 'while inactive' });
+	expect(await n8n.executions(id)).toHaveLength(4);
+}, 240_000);

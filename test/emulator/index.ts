@@ -104,7 +104,8 @@
  * Guesses: the rows one request touched make one bundle (one POST per webhook per request);
  * `numWaiting` counts records; a failing batch is retried forever; an unknown watched or ready
  * column is 404 `Column not found "X"`; a null ready column in a body is `is neither a string
- * nor null`; no `condition` evaluation, no `/triggers` routes, no `_subscribe`.
+ * nor null`; webhook `condition`s are evaluated (webhook-conditions.ts) and GET /triggers lists
+ * the webhooks (no other /triggers routes, no email actions); no `_subscribe`.
  *
  * OAuth server (routes-oauth.ts, `emu.oauth`; not in grist-core, so beyond the facts of reference
  * §10 all guessed): the endpoints live on every host's origin (`/oidc/auth`, `/oidc/token`,

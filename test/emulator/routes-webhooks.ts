@@ -5,7 +5,10 @@
  * a given url that is not allowed (403 `Provided url is forbidden`), empty eventTypes (400), a
  * missing url (403) or table (400 `tableId is required`). Bodies are checked like grist-core's
  * ts-interface-checker (`value.webhooks[0].fields.eventTypes[0] is none of "add", "update"`).
- * Registrations, events and delivery: webhooks.ts.
+ * A `condition` with a syntax error is a 400 and changes nothing; `""` removes it. GET /webhooks
+ * never shows it: GET /triggers does (one trigger per webhook, its id the webhook's position in
+ * the document, a guess: Grist's are row ids of _grist_Triggers).
+ * Registrations, events and delivery: webhooks.ts; conditions: webhook-conditions.ts.
  */
 import type { Ctx, Route } from './context';
 import { json } from './context';
@@ -14,6 +17,7 @@ import { ApiError } from './http';
 import type { Doc, Table } from './model';
 import type { Webhook } from './webhooks';
 import { webhooksOf } from './webhooks';
+import { conditionSyntaxError, storedCondition } from './webhook-conditions';
 
 type Check = (v: unknown, path: string) => string[] | null;
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -132,8 +136,14 @@ function settings(
 			out.isReadyColumn = colOrThrow(table, ready);
 		} else out.isReadyColumn = null;
 	} else if (newTable) out.isReadyColumn = null;
-	for (const k of ['enabled', 'memo', 'condition'] as const)
+	for (const k of ['enabled', 'memo'] as const)
 		if (body[k] !== undefined) (out as Record<string, unknown>)[k] = body[k];
+	if (typeof body.condition === 'string') {
+		const syntax = conditionSyntaxError(body.condition);
+		if (syntax) throw new ApiError(400, `Error manipulating data: [Sandbox] SyntaxError ${syntax}`);
+		// measured: a removed condition reads null in GET /triggers ("" for one never set)
+		out.condition = body.condition === '' ? null : body.condition;
+	}
 	if (body.name) out.name = body.name as string;
 	if (url) out.url = url;
 	if (body.authorization !== undefined) out.authorization = body.authorization as string;
@@ -174,7 +184,40 @@ function summary(doc: Doc, h: Webhook): unknown {
 	};
 }
 
+/** One GET /triggers record for a webhook (Grist's encodings: `["L", …]` lists, 0 for no column). */
+function triggerRecord(doc: Doc, h: Webhook, index: number): unknown {
+	const table = tableByRef(doc, h.tableRef);
+	const ref = (colId: string) => table?.columns.find((col) => col.id === colId)?.colRef ?? 0;
+	return {
+		id: index + 1,
+		fields: {
+			tableRef: h.tableRef,
+			label: h.name,
+			memo: h.memo,
+			enabled: h.enabled,
+			actions: JSON.stringify([
+				{
+					type: 'webhook',
+					id: h.id,
+					url: h.url,
+					...(h.authorization ? { authorization: h.authorization } : {}),
+					unsubscribeKey: h.unsubscribeKey,
+				},
+			]),
+			condition: h.condition === null ? null : storedCondition(h.condition),
+			eventTypes: ['L', ...h.eventTypes],
+			watchedColRefList: h.watchedColIds.length ? ['L', ...h.watchedColIds.map(ref)] : null,
+			isReadyColRef: h.isReadyColumn ? ref(h.isReadyColumn) : 0,
+		},
+	};
+}
+
 export const webhooksRoutes: Route[] = [
+	docRoute('GET', 'triggers', 'owners', (c, doc) => ({
+		records: webhooksOf(c.store)
+			.list(doc.id)
+			.map((h, i) => triggerRecord(doc, h, i)),
+	})),
 	docRoute('GET', 'webhooks', 'owners', (c, doc) => ({
 		webhooks: webhooksOf(c.store)
 			.list(doc.id)
@@ -201,7 +244,7 @@ export const webhooksRoutes: Route[] = [
 				enabled: s.enabled ?? true,
 				name: s.name ?? '',
 				memo: s.memo ?? '',
-				...(s.condition !== undefined ? { condition: s.condition } : {}),
+				...(s.condition ? { condition: s.condition } : {}),
 			});
 			ids.push({ id: h.id });
 		}

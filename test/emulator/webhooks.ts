@@ -10,7 +10,9 @@
  *   (`isReadyColumn` true, or no ready column); it is an `add` when it was not ready before
  *   (new, or its ready cell just became true), else an `update`, which with `watchedColIds` needs
  *   one of those columns to have changed. Deleting rows sends nothing. Disabled webhooks get
- *   nothing.
+ *   nothing. Then the webhook's `condition` (webhook-conditions.ts), on the rows with formula
+ *   columns; the before-values of a request's rows past the first 10 are the current ones unless
+ *   some webhook of the document watches columns (Grist keeps 10 per bulk action).
  * - Payload: a JSON array of flat records `{id, manualSort, <every column>}` (formula columns
  *   evaluated, `gristHelper_` columns left out), cells in the normal encoding of §9.
  * - Delivery: one sequential queue per document. Each batch is POSTed with
@@ -47,6 +49,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import { RowEvaluator } from './formula';
+import { compileCondition } from './webhook-conditions';
 import type { Doc, Row, Store, Table } from './model';
 import { valueKey } from './query';
 
@@ -82,7 +85,8 @@ export interface Webhook {
 	enabled: boolean;
 	name: string;
 	memo: string;
-	condition?: string;
+	/** null: removed (PATCH with ""). */
+	condition?: string | null;
 	usage: WebhookUsage | null;
 }
 
@@ -378,6 +382,26 @@ export class WebhookService {
 			const hooks = this.list(doc.id).filter((h) => h.tableRef === t.tableRef && h.enabled);
 			if (!hooks.length) continue;
 			const ev = new RowEvaluator(t, this.store.clock());
+			// Grist keeps the before-values of 10 rows per bulk action, or of all of them when some
+			// trigger of the document has watched columns (Triggers.ts handle()).
+			const keepAllBefore = this.list(doc.id).some((h) => h.watchedColIds.length > 0);
+			const updated = [...rows].filter(([, d]) => d.existedBefore).map(([id]) => id);
+			const keptBefore = new Set(keepAllBefore ? updated : updated.slice(0, 10));
+			const fullRows = new Map<number, { now: Row; old: Row | null }>();
+			const full = (id: number, delta: RowDelta) => {
+				let f = fullRows.get(id);
+				if (!f) {
+					const stored = t.rows.get(id)!;
+					const now = ev.full(stored, id);
+					const old = !delta.existedBefore
+						? null
+						: keptBefore.has(id) && delta.before
+							? ev.full(delta.before, id)
+							: now;
+					fullRows.set(id, (f = { now, old }));
+				}
+				return f;
+			};
 			const payloads = new Map<number, Record<string, unknown>>();
 			const payload = (id: number): Record<string, unknown> => {
 				let p = payloads.get(id);
@@ -392,10 +416,16 @@ export class WebhookService {
 			};
 			for (const h of hooks) {
 				const records: Array<Record<string, unknown>> = [];
+				const condition = compileCondition(h.condition, t.columns);
 				for (const [id, delta] of rows) {
 					const stored = t.rows.get(id);
 					if (!stored) continue; // removed since
-					if (shouldSend(h, stored, delta)) records.push(payload(id));
+					if (!shouldSend(h, stored, delta)) continue;
+					if (condition) {
+						const { now, old } = full(id, delta);
+						if (!condition.matches(now, old)) continue;
+					}
+					records.push(payload(id));
 				}
 				if (records.length) this.enqueue(doc.id, { webhookId: h.id, records, attempts: 0 });
 			}

@@ -20,6 +20,8 @@ export interface WebhookSettings {
 	isReadyColumn: string | null;
 	/** Updates fire only when one of these columns changed (empty: any column). */
 	watchedColIds: string[];
+	/** Grist's `condition` (a JSON string); absent or null: none. */
+	condition?: string | null;
 }
 
 /** The writable fields of a webhook (POST /webhooks `fields`, PATCH body). */
@@ -33,6 +35,8 @@ export interface WebhookFields {
 	isReadyColumn?: string | null;
 	name?: string;
 	memo?: string;
+	/** Only rows matching it are sent (webhook-conditions.ts); "" removes it. */
+	condition?: string;
 }
 
 export interface WebhookUsage {
@@ -102,6 +106,7 @@ export function webhookFields(
 		isReadyColumn: s.isReadyColumn,
 		watchedColIds: [...s.watchedColIds],
 	};
+	if (s.condition) fields.condition = s.condition;
 	if (extra.name) fields.name = extra.name;
 	if (extra.memo) fields.memo = extra.memo;
 	return fields;
@@ -131,10 +136,12 @@ export function matchRegistration(
 	list: WebhookSummary[],
 	wanted: WebhookSettings,
 	knownId?: string,
+	sameCondition: (w: WebhookSummary) => boolean = () => true,
 ): { keep?: WebhookSummary & { secret: string }; remove: WebhookSummary[] } {
 	const sameUrl = list.filter((w) => w.fields?.url === wanted.url);
 	const candidates = sameUrl.filter(
-		(w) => sameSettings(w, wanted) && secretOf(w.fields.authorization) !== undefined,
+		(w) =>
+			sameSettings(w, wanted) && secretOf(w.fields.authorization) !== undefined && sameCondition(w),
 	);
 	const keep = candidates.find((w) => w.id === knownId) ?? candidates[0];
 	return {

@@ -17,6 +17,7 @@ import { sqlRecord } from '../helpers/conditions';
 import { sqlIdList } from '../helpers/references';
 import { sqlIdentifier } from '../helpers/sql';
 import { apiPath, siteOrgKey } from '../helpers/url';
+import type { TriggerRecord } from '../helpers/webhook-conditions';
 import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
 import type { BinaryResponse, GristClient, StreamResponse } from './index';
 
@@ -1283,4 +1284,18 @@ export async function compareStates(
 		qs: { left, right, maxRows },
 		what: `document "${docId}"`,
 	});
+}
+
+/**
+ * GET /api/docs/{docId}/triggers (Grist 1.7.12+, owners only): the document's automations, the
+ * only place that returns a webhook's `condition` (GET /webhooks leaves it out). An older Grist
+ * answers 404.
+ */
+export async function listTriggers(client: GristClient, docId: string): Promise<TriggerRecord[]> {
+	const res = await client.request<{ records?: TriggerRecord[] }>({
+		method: 'GET',
+		path: buildPath(client, 'docs', docSegment(docId), 'triggers'),
+		what: `document "${docId}"`,
+	});
+	return res?.records ?? [];
 }

@@ -19,7 +19,9 @@ import {
 import { eventTypesOf } from '../../helpers/webhook-items';
 import { columnIdList, type WebhookFields } from '../../helpers/webhooks';
 import { simplifyField, webhookAsItem } from './shared';
+import { applyCondition } from './condition';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
+import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
 
 export const triggerOnField: INodeProperties = {
 	displayName: 'Trigger On',
@@ -55,6 +57,7 @@ const properties: INodeProperties[] = [
 			'Where Grist sends the changed rows (a POST with a JSON list of records). Grist must be allowed to call it: https on getgrist.com; ALLOWED_WEBHOOK_DOMAINS on a self-hosted Grist. To start an n8n workflow, use the Grist Instant Trigger instead: it registers its own webhook.',
 	},
 	triggerOnField,
+	...conditionProperties({ columnsMethod: 'getWatchColumns' }),
 	simplifyField,
 	{
 		displayName: 'Options',
@@ -161,6 +164,10 @@ export async function execute(
 		if (options.name) fields.name = String(options.name);
 		if (options.memo) fields.memo = String(options.memo);
 		if (options.authorization) fields.authorization = String(options.authorization);
+		const condition = itemCondition.call(this, itemIndex);
+		if (condition.type !== 'none') {
+			await applyCondition.call(this, client, itemIndex, { docId, tableId }, condition, fields);
+		}
 		let id: string | undefined;
 		try {
 			[id] = await createWebhooks(client, docId, [fields], itemIndex);

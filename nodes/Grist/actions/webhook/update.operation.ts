@@ -14,11 +14,14 @@ import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
 import type { WebhookFields } from '../../helpers/webhooks';
 import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './shared';
+import { applyCondition } from './condition';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
+import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
 
 const properties: INodeProperties[] = [
 	documentLocator,
 	webhookIdField,
+	...conditionProperties({ keep: true }),
 	simplifyField,
 	{
 		displayName: 'Update Fields',
@@ -117,7 +120,9 @@ export async function execute(
 				{ description: 'Fill in the field, or remove it from Update Fields.', itemIndex },
 			);
 		}
-		if (Object.keys(body).length === 0) {
+		const condition = itemCondition.call(this, itemIndex, 'keep');
+		const changesCondition = condition.type !== 'keep';
+		if (Object.keys(body).length === 0 && !changesCondition) {
 			throw new NodeOperationError(
 				this.getNode(),
 				`No field to update was given (item ${itemIndex})`,
@@ -128,7 +133,7 @@ export async function execute(
 				},
 			);
 		}
-		if (body.watchedColIds !== undefined || body.tableId !== undefined) {
+		if (changesCondition || body.watchedColIds !== undefined || body.tableId !== undefined) {
 			const current = (await listWebhooks(client, docId, itemIndex)).find((w) => w.id === id);
 			if (!current) {
 				throw new NodeOperationError(
@@ -139,6 +144,10 @@ export async function execute(
 						itemIndex,
 					},
 				);
+			}
+			if (changesCondition) {
+				const tableId = body.tableId ?? current.fields?.tableId ?? '';
+				await applyCondition.call(this, client, itemIndex, { docId, tableId }, condition, body);
 			}
 			body = completePatch(body, current.fields ?? {});
 		}
