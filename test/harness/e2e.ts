@@ -24,7 +24,10 @@
  *   expect(run.output('Grist')).toEqual([...]);          // json of each item of output 0
  * });
  * ```
- * - `startN8n({ env?, echo? })`: `env` is added to n8n's environment (e.g.
+ * - `startN8n({ line?, env?, echo? })`: `line` picks the n8n line, `RUNTIMES.current` (default,
+ *   2.41.1 on Node 24) or `RUNTIMES.lts1` (1.123.x on Node 22: its owner is set up through
+ *   `/rest/owner/setup`, credentials are created and tested through the editor's REST routes,
+ *   the rest is the same). `env` is added to n8n's environment (e.g.
  *   `{ HTTP_PROXY: emulator.url, NO_PROXY: '127.0.0.1,localhost' }` to route
  *   `http://<team>.getgrist.com` to the emulator). n8n never inherits proxy, `N8N_*`, `DB_*`,
  *   `NODE_ENV` or npm variables from the test process; by default `NO_PROXY=127.0.0.1,localhost`.
@@ -64,11 +67,13 @@ import {
 	installPackage,
 	locateRuntime,
 	n8nEnv,
+	RUNTIMES,
 	removeFolder,
 	saveTemplate,
 	seedFromTemplate,
 	spawnN8n,
 	type N8nProcess,
+	type RuntimeLine,
 } from './e2e/runtime';
 import {
 	startEmulator,
@@ -80,7 +85,8 @@ import { seedTeamDoc } from './builders';
 import { MANUAL_TRIGGER_NAME, type CredentialRef, type WorkflowJson } from './e2e/workflows';
 
 export * from './e2e/workflows';
-export { N8N_VERSION } from './e2e/runtime';
+export { N8N_VERSION, RUNTIMES } from './e2e/runtime';
+export type { RuntimeLine } from './e2e/runtime';
 
 /** jest timeout for the `beforeAll` that calls `startN8n` (covers a cold ensure-n8n.sh run). */
 export const START_TIMEOUT = 15 * 60_000;
@@ -168,6 +174,11 @@ export interface N8n {
 }
 
 export interface StartN8nOptions {
+	/**
+	 * The n8n line: `RUNTIMES.current` (default; n8n 2.41.1 on Node 24) or `RUNTIMES.lts1` (n8n
+	 * 1.123.x on Node 22, the compatibility level), each from its own folder of the runtime cache.
+	 */
+	line?: RuntimeLine;
 	env?: Record<string, string>;
 	echo?: boolean;
 	/** ms to wait for `/healthz/readiness` (default 120 s). */
@@ -202,7 +213,11 @@ function errorInfo(e: unknown): NodeErrorInfo | undefined {
 
 export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 	const t0 = Date.now();
-	const runtime = locateRuntime();
+	const line = options.line ?? RUNTIMES.current;
+	const runtime = locateRuntime(line);
+	// n8n 1.x has no env-managed owner (the owner is set up through its REST API below) and
+	// refuses to start on a module name it does not know (mcp-registry is 2.x's).
+	const legacy = line.n8nVersion.startsWith('1.');
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-grist-e2e-'));
 	let proc: N8nProcess | undefined;
 	// a start that fails (the error propagates as is) kills the process and removes the folder
@@ -229,6 +244,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
 				EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 				EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+				...(legacy ? { N8N_DISABLED_MODULES: '' } : {}),
 				...options.env,
 			},
 		});
@@ -345,6 +361,24 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 		const api = async <T = unknown>(m: string, path: string, b?: unknown) =>
 			await call<T>('api', m, path, b);
 
+		if (legacy) {
+			// n8n 1.x reports ready before it mounts its REST routes
+			for (
+				let waited = 0;
+				(await fetch(`${baseUrl}/rest/settings`)).status !== 200;
+				waited += 150
+			) {
+				if (waited > readyTimeout)
+					throw new Error(`n8n's REST API not up after ${readyTimeout} ms`);
+				await sleep(150);
+			}
+			await rest('POST', '/owner/setup', {
+				email: OWNER_EMAIL,
+				firstName: 'E2E',
+				lastName: 'Owner',
+				password: OWNER_PASSWORD,
+			});
+		}
 		await rest('POST', '/login', { emailOrLdapLoginId: OWNER_EMAIL, password: OWNER_PASSWORD });
 		const scopes = await rest<string[]>('GET', '/api-keys/scopes');
 		apiKey = (
@@ -407,7 +441,12 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 		};
 
 		const createWorkflow = async (wf: WorkflowJson): Promise<string> => {
-			const saved = await rest<{ id: string }>('POST', '/workflows', wf);
+			// n8n 1.x stores `active` as sent and has no default for it
+			const saved = await rest<{ id: string }>(
+				'POST',
+				'/workflows',
+				legacy ? { active: false, ...wf } : wf,
+			);
 			return saved.id;
 		};
 
@@ -415,6 +454,11 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			e.finished === true ||
 			['success', 'error', 'crashed', 'canceled', 'cancelled'].includes(String(e.status));
 
+		/** A workflow's executions with their data (n8n 1.x has no ignoreDataSizeLimit). */
+		const executionsQuery = (workflowId: string) =>
+			`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true${legacy ? '' : '&ignoreDataSizeLimit=true'}&limit=250`;
+		/** What the editor sends to n8n 1.x's credential test: the credential as created. */
+		const legacyCredentials = new Map<string, Json>();
 		const n8n: N8n = {
 			baseUrl,
 			userFolder,
@@ -422,15 +466,22 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			rest,
 			api,
 			createCredential: async ({ name, type, data }) => {
-				const c = await api<{ id: string; name: string }>('POST', '/credentials', {
-					name,
-					type,
-					data,
-				});
+				// n8n 1.x's public API wants the Allowed Domains fields it adds to every credential,
+				// and has no credential test: there the editor's REST routes do both
+				const c = await (legacy ? rest : api)<{ id: string; name: string }>(
+					'POST',
+					'/credentials',
+					{ name, type, data },
+				);
+				if (legacy) legacyCredentials.set(c.id, { id: c.id, name, type, data });
 				return { id: c.id, name: c.name };
 			},
 			testCredential: async (id) =>
-				await api<{ status: string; message: string }>('POST', `/credentials/${id}/test`),
+				legacy
+					? await rest<{ status: string; message: string }>('POST', '/credentials/test', {
+							credentials: legacyCredentials.get(id),
+						})
+					: await api<{ status: string; message: string }>('POST', `/credentials/${id}/test`),
 			createWorkflow,
 			runWorkflow: async (wf, opts = {}) => {
 				const id = typeof wf === 'string' ? wf : await createWorkflow(wf);
@@ -473,10 +524,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				await api('POST', `/workflows/${workflowId}/deactivate`);
 			},
 			executions: async (workflowId) => {
-				const list = await api<{ data: Json[] }>(
-					'GET',
-					`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`,
-				);
+				const list = await api<{ data: Json[] }>('GET', executionsQuery(workflowId));
 				return list.data.map((e) =>
 					toResult(String(e.id), String(e.status), (e.data ?? {}) as Json),
 				);
@@ -484,10 +532,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 			waitForExecutions: async (workflowId, count, timeoutMs = 30_000) => {
 				const deadline = Date.now() + timeoutMs;
 				for (;;) {
-					const list = await api<{ data: Json[] }>(
-						'GET',
-						`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&ignoreDataSizeLimit=true&limit=250`,
-					);
+					const list = await api<{ data: Json[] }>('GET', executionsQuery(workflowId));
 					const done = list.data.filter(isDone);
 					if (done.length >= count)
 						return done.map((e) =>

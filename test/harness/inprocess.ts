@@ -651,7 +651,8 @@ export async function testCredential(opts: TestCredentialOptions): Promise<Crede
 	}
 	for (const rule of testRequest.rules ?? []) {
 		if (rule.type === 'responseSuccessBody') {
-			const json = response?.[0]?.[0]?.json ?? {};
+			// n8n reads the first item's json as it is (undefined when the answer had no body)
+			const json: unknown = response?.[0]?.[0]?.json;
 			if (getPath(json, rule.properties.key) === rule.properties.value) {
 				return { status: 'Error', message: rule.properties.message };
 			}
@@ -660,11 +661,12 @@ export async function testCredential(opts: TestCredentialOptions): Promise<Crede
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
+/** lodash's `get(value, key)` as n8n calls it: walks every value but null and undefined (a string's `constructor` too). */
 function getPath(value: unknown, key: string): unknown {
 	let current: unknown = value;
 	for (const part of key.split('.')) {
-		if (current === null || typeof current !== 'object') return undefined;
-		current = (current as Record<string, unknown>)[part];
+		if (current === null || current === undefined) return undefined;
+		current = (Object(current) as Record<string, unknown>)[part];
 	}
 	return current;
 }

@@ -47,11 +47,12 @@ describe('credential test base URL', () => {
 		},
 	);
 
-	it('has a 405 rule that says what to change', () => {
-		const rule = new GristRecordsApi().test.rules?.find(
-			(r) => r.type === 'responseCode' && r.properties.value === 405,
-		);
-		expect(rule?.properties.message).toMatch(
+	it('judges every answer by its body (n8n 1.x checks no status-code rule), a missing body first', () => {
+		const { request, rules } = new GristRecordsApi().test;
+		expect(request.ignoreHttpStatusErrors).toBe(true);
+		expect(rules?.map((r) => r.type)).toEqual(Array(4).fill('responseSuccessBody'));
+		expect(rules?.[0].properties).toMatchObject({ key: 'constructor', value: undefined });
+		expect(rules?.[0].properties.message).toMatch(
 			/Server URL is not a valid Grist address.*https:\/\/docs\.getgrist\.com/,
 		);
 	});

@@ -17,11 +17,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 
-import { N8N_VERSION, sqliteSnapshot, type Runtime } from '../../../scripts/lib/processes.cjs';
+import { sqliteSnapshot, type Runtime } from '../../../scripts/lib/processes.cjs';
 
 export {
 	N8N_VERSION,
 	REPO_ROOT,
+	RUNTIMES,
 	bcryptHash,
 	freePort,
 	installPackage,
@@ -32,6 +33,7 @@ export {
 export type {
 	N8nProcess,
 	Runtime,
+	RuntimeLine,
 	SpawnN8nOptions as SpawnOptions,
 } from '../../../scripts/lib/processes.cjs';
 
@@ -46,7 +48,7 @@ export function removeFolder(path: string): void {
  */
 export function e2eEncryptionKey(runtime: Runtime): string {
 	// random, made once per cache and kept beside the template database (a new key only costs one fresh start)
-	const file = join(runtime.cache, `e2e-encryption-key-${N8N_VERSION}`);
+	const file = join(runtime.cache, `e2e-encryption-key-${runtime.n8nVersion}`);
 	if (!existsSync(file)) {
 		try {
 			writeFileSync(file, randomBytes(24).toString('hex'), { flag: 'wx', mode: 0o600 });
@@ -58,7 +60,7 @@ export function e2eEncryptionKey(runtime: Runtime): string {
 }
 
 export function templateDbPath(runtime: Runtime): string {
-	return join(runtime.cache, `e2e-template-db-${N8N_VERSION}.sqlite`);
+	return join(runtime.cache, `e2e-template-db-${runtime.n8nVersion}.sqlite`);
 }
 
 /** Copies the template database into a fresh user folder; false when there is none yet. */
