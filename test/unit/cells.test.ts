@@ -3,7 +3,9 @@ import {
 	baseType,
 	decodeCellValue,
 	encodeCellValue,
+	simplifyInPlace,
 	simplifyRecord,
+	type GristRecord,
 } from '../../nodes/Grist/helpers/cells';
 
 const JAN_10_2024 = 1704844800; // 2024-01-10T00:00:00Z
@@ -45,6 +47,42 @@ describe('simplifyRecord', () => {
 			),
 		).toEqual({ id: 3, D: '2024-01-10', L: ['x'], F: null, errors: { F: 'ZeroDivisionError' } });
 		expect(simplifyRecord({ id: 1, fields: { A: 1 }, errors: {} })).toEqual({ id: 1, A: 1 });
+	});
+});
+
+describe('simplifyInPlace', () => {
+	const types = { D: 'Date', T: 'DateTime:UTC', L: 'ChoiceList', N: 'Numeric', fields: 'Any' };
+	const records = (): GristRecord[] => [
+		{
+			id: 1,
+			fields: { D: JAN_10_2024, T: JAN_10_2024 + 0.5, L: ['L', 'x'], N: 2, fields: ['O', {}] },
+		},
+		{ id: 2, fields: { D: null, T: 'soon', L: null, N: 'many', fields: ['L', 1] } },
+		{ id: 3, fields: { D: null, N: null }, errors: { N: 'ZeroDivisionError' } },
+		{ id: 4, fields: { N: 1 }, errors: {} },
+		{ id: 5 } as GristRecord,
+	];
+
+	it('gives what simplifyRecord gives, key order included', () => {
+		const copied = records().map((r) => simplifyRecord(r, types));
+		const inPlace = records().map((r) => simplifyInPlace(r, types));
+		expect(inPlace).toEqual(copied);
+		expect(inPlace.map((r) => Object.keys(r))).toEqual(copied.map((r) => Object.keys(r)));
+		expect(inPlace[0]).toEqual({
+			id: 1,
+			D: '2024-01-10',
+			T: '2024-01-10T00:00:00.500Z',
+			L: ['x'],
+			N: 2,
+			fields: ['O', {}],
+		});
+		expect(Object.keys(inPlace[2])).toEqual(['id', 'D', 'N', 'errors']);
+	});
+
+	it('reuses the record object (no second copy) unless it holds formula errors', () => {
+		const input = records();
+		const out = input.map((r) => simplifyInPlace(r, types));
+		expect(out.map((o, i) => o === (input[i] as unknown))).toEqual([true, true, false, false, true]);
 	});
 });
 
