@@ -82,7 +82,13 @@ describe('simplifyInPlace', () => {
 	it('reuses the record object (no second copy) unless it holds formula errors', () => {
 		const input = records();
 		const out = input.map((r) => simplifyInPlace(r, types));
-		expect(out.map((o, i) => o === (input[i] as unknown))).toEqual([true, true, false, false, true]);
+		expect(out.map((o, i) => o === (input[i] as unknown))).toEqual([
+			true,
+			true,
+			false,
+			false,
+			true,
+		]);
 	});
 });
 
