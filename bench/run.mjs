@@ -55,6 +55,7 @@
 // BENCH_OWN_WARMUP (2), BENCH_ONLY=own (only the package's own time, ~1 minute, no n8n),
 // BENCH_ONLY=read (only the reads of 2., plus the server's time; against a real Grist when
 // GRIST_URL and GRIST_API_KEY are set, GRIST_ORG default docs, in a workspace it deletes),
+// BENCH_READ_DOC (with GRIST_URL: the document of an earlier read run, kept and not seeded),
 // BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
 // Linux only (/proc).
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -813,29 +814,40 @@ async function readOnly(t0) {
 			if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
 			return text ? JSON.parse(text) : undefined;
 		};
-		const version = await fetch(`${real}/version`).then((r) => (r.ok ? r.text() : ''));
-		serverName = `grist-core ${JSON.parse(version || '{}').version ?? ''} at ${real}`;
-		const orgs = await call('GET', '/orgs');
-		const org = orgs.find((o) => o.domain === (process.env.GRIST_ORG || 'docs')) ?? orgs[0];
-		const ws = await call('POST', `/orgs/${org.id}/workspaces`, {
-			name: `n8n-bench-read-${Date.now()}`,
-		});
-		cleanup = async () => void (await call('DELETE', `/workspaces/${ws}`));
-		const docId = await call('POST', `/workspaces/${ws}/docs`, { name: 'Read bench' });
-		await call('POST', `/docs/${docId}/tables`, {
-			tables: [
-				{ id: 'BenchRead', columns: COLUMNS.map((c) => ({ id: c.id, fields: { type: c.type } })) },
-			],
-		});
-		log(`seeding ${fmtInt(READ_ROWS)} rows in ${serverName}…`);
-		for (let i = 0; i < READ_ROWS; i += 5_000) {
-			const n = Math.min(5_000, READ_ROWS - i);
-			await call('POST', `/docs/${docId}/tables/BenchRead/records`, {
-				records: Array.from({ length: n }, (_, j) => ({ fields: makeRow(i + j) })),
-			});
+		// GRIST_VERSION: what the operator says the server is (Grist has no public version route).
+		serverName = `grist-core ${process.env.GRIST_VERSION ?? '(GRIST_VERSION not set)'} at ${real}`;
+		// BENCH_READ_DOC: a document of an earlier run whose BenchRead table is kept (no seeding).
+		const kept = process.env.BENCH_READ_DOC;
+		if (kept) {
+			const tableUrl = `${base}/api/docs/${kept}/tables/BenchRead/records`;
+			ctx = { credentialData: { apiKey, url: base }, docId: kept, apiKey, tableUrl };
 		}
-		ctx = { credentialData: { apiKey, url: base }, docId, apiKey };
-		ctx.tableUrl = `${base}/api/docs/${docId}/tables/BenchRead/records`;
+		if (!kept) {
+			const orgs = await call('GET', '/orgs');
+			const org = orgs.find((o) => o.domain === (process.env.GRIST_ORG || 'docs')) ?? orgs[0];
+			const ws = await call('POST', `/orgs/${org.id}/workspaces`, {
+				name: `n8n-bench-read-${Date.now()}`,
+			});
+			cleanup = async () => void (await call('DELETE', `/workspaces/${ws}`));
+			const docId = await call('POST', `/workspaces/${ws}/docs`, { name: 'Read bench' });
+			await call('POST', `/docs/${docId}/tables`, {
+				tables: [
+					{
+						id: 'BenchRead',
+						columns: COLUMNS.map((c) => ({ id: c.id, fields: { type: c.type } })),
+					},
+				],
+			});
+			log(`seeding ${fmtInt(READ_ROWS)} rows in ${serverName}…`);
+			for (let i = 0; i < READ_ROWS; i += 5_000) {
+				const n = Math.min(5_000, READ_ROWS - i);
+				await call('POST', `/docs/${docId}/tables/BenchRead/records`, {
+					records: Array.from({ length: n }, (_, j) => ({ fields: makeRow(i + j) })),
+				});
+			}
+			ctx = { credentialData: { apiKey, url: base }, docId, apiKey };
+			ctx.tableUrl = `${base}/api/docs/${docId}/tables/BenchRead/records`;
+		}
 	} else {
 		const emu = await startEmulator({ logBodies: false, timing: true });
 		cleanup = async () => await emu.close();
