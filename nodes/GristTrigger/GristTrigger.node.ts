@@ -11,7 +11,7 @@ import { authenticationProperty, credentialOptions } from '../Grist/parameters/a
 import { documentLocator, tableLocator } from '../Grist/parameters/locators';
 import { nodeParameter } from '../Grist/parameters/read';
 import { triggerTarget } from '../Grist/parameters/trigger';
-import { simplifyInPlace, type GristRecord } from '../Grist/helpers/cells';
+import { simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
 import { columnTypes, isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
 import { InputError } from '../Grist/helpers/errors';
 import { parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
@@ -386,7 +386,7 @@ function toOutput(
 ): INodeExecutionData[] {
 	const types = columnTypes(columns);
 	const json: IDataObject[] = records.map((r) => {
-		if (simplify) return simplifyInPlace(r, types);
+		if (simplify) return simplifyRecord(r, types);
 		const raw: IDataObject = { id: r.id, fields: r.fields as IDataObject };
 		if (r.errors && Object.keys(r.errors).length > 0) raw.errors = r.errors as IDataObject;
 		return raw;

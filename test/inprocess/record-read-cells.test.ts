@@ -1,11 +1,11 @@
 /**
  * Record → Get Many's read path: the records and the columns are read together, and Simplify
- * turns Grist's answer into items in place. Every cell type whose encoding differs from what n8n
- * shows must come out as the copying decoder (simplifyRecord) gives it, key order included.
+ * decodes only the cells whose encoding differs from what n8n shows. Every cell type must come out
+ * as the cell-by-cell decoder (simplifyFields) gives it, key order included.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyRecord } from '../../nodes/Grist/helpers/cells';
+import { simplifyFields } from '../../nodes/Grist/helpers/cells';
 import type { DemoSite, GristEmulator } from '../emulator';
 import { byId, docTable } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';
@@ -71,11 +71,14 @@ async function readBoth(extra: IDataObject = {}) {
 
 const types = Object.fromEntries(COLUMNS.map((c) => [c.id, c.type]));
 
-describe('record.getAll: Simplify in place', () => {
-	it('gives what the copying decoder gives for every cell type, key order included', async () => {
+describe('record.getAll: Simplify decodes only what differs', () => {
+	it('gives what the cell-by-cell decoder gives for every cell type, key order included', async () => {
 		const { simple, raw } = await readBoth();
 		expect(simple).toHaveLength(3);
-		const copied = raw.map((r) => simplifyRecord(structuredClone(r) as never, types));
+		const copied = raw.map((r) => {
+			const out = simplifyFields(r.id, r.fields as IDataObject, types);
+			return r.errors ? { ...out, errors: r.errors } : out;
+		});
 		expect(simple).toEqual(copied);
 		for (let i = 0; i < simple.length; i++)
 			expect(Object.keys(simple[i])).toEqual(Object.keys(copied[i]));

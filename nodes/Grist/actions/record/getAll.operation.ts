@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyInPlace, type GristRecord } from '../../helpers/cells';
+import { simplifyRecord, type GristRecord } from '../../helpers/cells';
 import { columnTypes, type GristColumn } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
 import { InputError, attempt } from '../../helpers/errors';
@@ -178,8 +178,7 @@ export async function execute(
 			const pairedItem = { item: itemIndex };
 			if (simplify) {
 				const types = columnTypes(columns ?? []);
-				for (const record of records)
-					out.push({ json: simplifyInPlace(record, types), pairedItem });
+				for (const record of records) out.push({ json: simplifyRecord(record, types), pairedItem });
 			} else {
 				for (const record of records)
 					out.push({ json: record as unknown as IDataObject, pairedItem });
