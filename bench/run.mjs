@@ -800,6 +800,9 @@ async function readOnly(t0) {
 	let cleanup = async () => undefined;
 	let ctx;
 	let serverName;
+	// Without the emulator's server nothing else keeps this process alive while the harness waits
+	// on n8n with unreferenced timers: Node would exit early, with code 0 and no report.
+	const keepAlive = setInterval(() => undefined, 60_000);
 	if (real) {
 		const apiKey = process.env.GRIST_API_KEY;
 		if (!apiKey) throw new Error('BENCH_ONLY=read with GRIST_URL needs GRIST_API_KEY');
@@ -927,6 +930,7 @@ async function readOnly(t0) {
 			);
 	} finally {
 		await cleanup().catch((e) => log(`cleanup failed: ${e.message}`));
+		clearInterval(keepAlive);
 	}
 }
 
