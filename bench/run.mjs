@@ -53,7 +53,10 @@
 // as JSON), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
 // to profile it), E2E_N8N_ECHO=1 (n8n's log on stderr), BENCH_OWN_REPEATS (11),
 // BENCH_OWN_WARMUP (2), BENCH_ONLY=own (only the package's own time, ~1 minute, no n8n),
-// BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
+// BENCH_ONLY=read (only the reads of 2., plus the server's time; against a real Grist when
+// GRIST_URL and GRIST_API_KEY are set, GRIST_ORG default docs, in a workspace it deletes),
+// BENCH_READ_DOC (with GRIST_URL: the document of an earlier read run, kept and not seeded),
+// BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
 // Linux only (/proc).
 import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { execFile, fork } from 'node:child_process';
@@ -87,6 +90,9 @@ const CREATE_ROWS = int('BENCH_CREATE_ROWS', 10_000);
 const BUILTIN_ITEMS = Math.min(int('BENCH_BUILTIN_CREATE_ITEMS', CREATE_ROWS), CREATE_ROWS);
 const READ_ROWS = int('BENCH_READ_ROWS', 100_000);
 const OWN_REPEATS = int('BENCH_OWN_REPEATS', 11);
+// Each n8n read starts an n8n of its own (~20-60 s here): BENCH_READ_VARIANTS=package,builtin
+// leaves out the HTTP Request variant.
+const READ_VARIANTS = (process.env.BENCH_READ_VARIANTS ?? 'package,builtin,n8nHttp').split(',');
 const OWN_WARMUP = int('BENCH_OWN_WARMUP', 2);
 const CHUNK = 500;
 
@@ -99,6 +105,8 @@ const median = (xs) => {
 	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+/** A target's line: PASS/MISS, printed, never asserted. */
+const target = (ok, text) => `   ${ok ? 'PASS' : 'MISS'}  ${text}`;
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
 /** process.cpuUsage() (or a difference of it) in ms: user + system CPU of all of this process's threads. */
 const cpuMs = (u) => (u.user + u.system) / 1000;
@@ -626,9 +634,310 @@ function ownReport(own) {
 	return { lines, targets };
 }
 
+// ------------------------------------------------------------------ reads (2., and BENCH_ONLY=read)
+/**
+ * Reads of all rows of `tableUrl`'s table, interleaved in each round (the order alternates, so a
+ * trend in the machine's load favours none): this package's getAll (Return All, Simplify), the
+ * built-in node's getAll, n8n's HTTP Request GET + Split Out, and a raw GET + JSON.parse in this
+ * process (its time to the answer's headers is the server's time: Grist and the emulator send the
+ * body only once it is built). n8n keeps the heap it grew, so each measured read gets a fresh
+ * n8n: start, one warm-up read of 1 row (loads the node, the credential, the expression engine),
+ * reset the peak, then the full read. `requestLog` (the emulator) counts the requests.
+ */
+async function readRounds({
+	n8nOptions,
+	credentialData,
+	docId,
+	tableUrl,
+	apiKey,
+	requestLog,
+	builtin,
+}) {
+	const tableId = decodeURIComponent(tableUrl.split('/tables/')[1].split('/')[0]);
+	const auth = { Authorization: `Bearer ${apiKey}` };
+	const read = { package: [], builtin: [], n8nHttp: [], raw: [] };
+	const server = [];
+	const readMem = { package: [], builtin: [], n8nHttp: [], raw: [] };
+	const readReq = {};
+	const requests = () => (requestLog ? requestSummary(requestLog.log) : { count: 0, text: '—' });
+	const clearLog = () => requestLog?.clearLog();
+	let payloadBytes = 0;
+	let builtinError = builtin ? undefined : 'skipped';
+	let n8n;
+	const createCredential = async (inst) => {
+		const c = await inst.createCredential({
+			name: 'Grist bench',
+			type: 'gristRecordsApi',
+			data: credentialData,
+		});
+		Object.defineProperty(c, 'builtin', {
+			enumerable: false,
+			value: await inst.createCredential({
+				name: 'Grist bench (built-in)',
+				type: 'gristApi',
+				data: credentialData,
+			}),
+		});
+		return c;
+	};
+	// Each variant: its nodes, and the nodes whose executionTime adds up to its time (the last
+	// one's output is the rows).
+	const readVariants = {
+		package: (c, all) => ({
+			nodes: [
+				packageNode(c, {
+					resource: 'record',
+					operation: 'getAll',
+					document: rl(docId),
+					table: rl(tableId),
+					...(all ? { returnAll: true } : { limit: 1 }),
+				}),
+			],
+			timed: ['Grist'],
+		}),
+		builtin: (c, all) => ({
+			nodes: [
+				builtinNode(c, {
+					operation: 'getAll',
+					docId,
+					tableId,
+					...(all ? { returnAll: true } : { limit: 1 }),
+				}),
+			],
+			timed: ['Grist'],
+		}),
+		n8nHttp: (c, all) => ({
+			nodes: [httpNode(c, 'GET', tableUrl + (all ? '' : '?limit=1')), splitNode()],
+			timed: ['HTTP', 'Split'],
+		}),
+	};
+	const variantRun = async (executionId, timed) => {
+		let total = 0;
+		let items = 0;
+		for (const name of timed) {
+			const r = await nodeRun(n8n, executionId, name);
+			total += r.ms;
+			items = r.items;
+		}
+		return { ms: total, items };
+	};
+	for (let rep = 1; rep <= REPEATS; rep++) {
+		// Alternate the order, so that a trend in the machine's load does not favour one.
+		const order = (
+			rep % 2 ? ['package', 'builtin', 'n8nHttp'] : ['n8nHttp', 'builtin', 'package']
+		).filter((v) => READ_VARIANTS.includes(v));
+		for (const name of order) {
+			const node = readVariants[name];
+			if (name === 'builtin' && builtinError) continue;
+			n8n = await startN8n(n8nOptions);
+			try {
+				const c = await createCredential(n8n);
+				const p = n8nPid(n8n.userFolder);
+				const warmV = node(c, false);
+				const warm = await execute(n8n, manualWorkflow(warmV.nodes), 60_000);
+				let r;
+				try {
+					if ((await variantRun(warm.executionId, warmV.timed)).items !== 1)
+						throw new Error(`${name} getAll (limit 1): not 1 item`);
+					clearLog();
+					gc();
+					const baseline = resetPeak(p);
+					const fullV = node(c, true);
+					const ex = await execute(n8n, manualWorkflow(fullV.nodes), 300_000);
+					const peak = memKb(p).hwm;
+					r = await variantRun(ex.executionId, fullV.timed);
+					r.mem = (peak - baseline) * 1024;
+				} catch (e) {
+					if (name !== 'builtin') throw e;
+					builtinError = e.message.split('\n')[0];
+					log(`built-in node failed, skipped from now on: ${builtinError}`);
+					continue;
+				}
+				if (r.items !== READ_ROWS)
+					throw new Error(`${name} getAll: ${r.items} items, expected ${READ_ROWS}`);
+				read[name].push(r.ms);
+				readMem[name].push(r.mem);
+				readReq[name] = requests();
+				log(
+					`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round(r.mem / 1e6))} MB, ${readReq[name].text} requests`,
+				);
+			} finally {
+				await n8n.stop();
+				n8n = undefined;
+			}
+		}
+		clearLog();
+		gc();
+		const start = performance.now();
+		const res = await fetch(tableUrl, { headers: auth });
+		server.push(performance.now() - start);
+		const text = await res.text();
+		const parsed = JSON.parse(text);
+		const rawMs = performance.now() - start;
+		if (parsed.records.length !== READ_ROWS)
+			throw new Error(`raw GET: ${parsed.records.length} records`);
+		payloadBytes = Buffer.byteLength(text);
+		read.raw.push(rawMs);
+		readReq.raw = requests();
+		readMem.raw.push(await rawReadMemory(tableUrl, apiKey, READ_ROWS));
+		log(
+			`read #${rep} raw: ${ms(rawMs)} ms (headers after ${ms(server.at(-1))} ms), ${fmtInt(payloadBytes)} bytes; the same GET + JSON.parse in a bare Node 24: peak +${fmtInt(Math.round(readMem.raw.at(-1) / 1e6))} MB`,
+		);
+	}
+	return { read, readMem, readReq, payloadBytes, server, builtinError };
+}
+
+/**
+ * BENCH_ONLY=read: the reads of (2.) alone, against the emulator, or against a real Grist when
+ * GRIST_URL, GRIST_API_KEY (and GRIST_ORG, default docs) are set: then a workspace of its own
+ * holds the table and is deleted at the end.
+ */
+async function readOnly(t0) {
+	const n8nOptions = process.env.BENCH_N8N_NODE_OPTIONS
+		? { env: { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } }
+		: {};
+	const real = process.env.GRIST_URL?.replace(/\/+$/, '');
+	let cleanup = async () => undefined;
+	let ctx;
+	let serverName;
+	// Without the emulator's server nothing else keeps this process alive while the harness waits
+	// on n8n with unreferenced timers: Node would exit early, with code 0 and no report.
+	const keepAlive = setInterval(() => undefined, 60_000);
+	if (real) {
+		const apiKey = process.env.GRIST_API_KEY;
+		if (!apiKey) throw new Error('BENCH_ONLY=read with GRIST_URL needs GRIST_API_KEY');
+		const base = `${real}/o/${process.env.GRIST_ORG || 'docs'}`;
+		const call = async (method, path, body) => {
+			const res = await fetch(`${base}/api${path}`, {
+				method,
+				headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await res.text();
+			if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+			return text ? JSON.parse(text) : undefined;
+		};
+		// GRIST_VERSION: what the operator says the server is (Grist has no public version route).
+		serverName = `grist-core ${process.env.GRIST_VERSION ?? '(GRIST_VERSION not set)'} at ${real}`;
+		// BENCH_READ_DOC: a document of an earlier run whose BenchRead table is kept (no seeding).
+		const kept = process.env.BENCH_READ_DOC;
+		if (kept) {
+			const tableUrl = `${base}/api/docs/${kept}/tables/BenchRead/records`;
+			ctx = { credentialData: { apiKey, url: base }, docId: kept, apiKey, tableUrl };
+		}
+		if (!kept) {
+			const orgs = await call('GET', '/orgs');
+			const org = orgs.find((o) => o.domain === (process.env.GRIST_ORG || 'docs')) ?? orgs[0];
+			const ws = await call('POST', `/orgs/${org.id}/workspaces`, {
+				name: `n8n-bench-read-${Date.now()}`,
+			});
+			cleanup = async () => void (await call('DELETE', `/workspaces/${ws}`));
+			const docId = await call('POST', `/workspaces/${ws}/docs`, { name: 'Read bench' });
+			await call('POST', `/docs/${docId}/tables`, {
+				tables: [
+					{
+						id: 'BenchRead',
+						columns: COLUMNS.map((c) => ({ id: c.id, fields: { type: c.type } })),
+					},
+				],
+			});
+			log(`seeding ${fmtInt(READ_ROWS)} rows in ${serverName}…`);
+			for (let i = 0; i < READ_ROWS; i += 5_000) {
+				const n = Math.min(5_000, READ_ROWS - i);
+				await call('POST', `/docs/${docId}/tables/BenchRead/records`, {
+					records: Array.from({ length: n }, (_, j) => ({ fields: makeRow(i + j) })),
+				});
+			}
+			ctx = { credentialData: { apiKey, url: base }, docId, apiKey };
+			ctx.tableUrl = `${base}/api/docs/${docId}/tables/BenchRead/records`;
+		}
+	} else {
+		const emu = await startEmulator({ logBodies: false, timing: true });
+		cleanup = async () => await emu.close();
+		serverName = 'the Grist emulator (in the bench process)';
+		const demo = emu.seedDemo();
+		const base = `${emu.url}/o/${demo.orgDomain}`;
+		emu.addTable(demo.docId, 'BenchRead', COLUMNS);
+		for (let i = 0; i < READ_ROWS; i += 10_000)
+			emu.addRecords(
+				demo.docId,
+				'BenchRead',
+				Array.from({ length: Math.min(10_000, READ_ROWS - i) }, (_, j) => makeRow(i + j)),
+			);
+		ctx = {
+			credentialData: { apiKey: demo.apiKey, url: base },
+			docId: demo.docId,
+			apiKey: demo.apiKey,
+			tableUrl: `${base}/api/docs/${demo.docId}/tables/BenchRead/records`,
+			requestLog: emu,
+		};
+	}
+	try {
+		const r = await readRounds({ ...ctx, n8nOptions, builtin: true });
+		const rd = Object.fromEntries(Object.entries(r.read).map(([k, v]) => [k, median(v)]));
+		const mem = Object.fromEntries(Object.entries(r.readMem).map(([k, v]) => [k, median(v)]));
+		const pad = (x, n) => String(x).padEnd(n);
+		const label = {
+			package: 'n8n-nodes-grist (getAll, all, Simplify)',
+			builtin: 'n8n-nodes-base.grist (getAll, all)',
+			n8nHttp: 'n8n HTTP Request GET + Split Out',
+			raw: 'raw GET + JSON.parse (bench process)',
+		};
+		const out = [
+			'',
+			`Read ${fmtInt(READ_ROWS)} rows (${(r.payloadBytes / 1e6).toFixed(1)} MB) — n8n ${N8N_VERSION} against ${serverName}; median of ${REPEATS} rounds, variants interleaved`,
+			`   server: the raw GET's answer headers after ${ms(median(r.server))} ms (runs ${r.server.map(ms).join(' / ')})`,
+			`   ${pad('variant', 42)}${pad('median ms', 11)}${pad('vs raw', 8)}${pad('vs built-in', 13)}${pad('peak − baseline', 28)}runs`,
+		];
+		for (const k of ['package', 'builtin', 'n8nHttp', 'raw']) {
+			if (!r.read[k].length) {
+				out.push(`   ${pad(label[k], 42)}—  ${r.builtinError ?? ''}`);
+				continue;
+			}
+			const m = `${(mem[k] / 1e6).toFixed(0)} MB = ${(mem[k] / r.payloadBytes).toFixed(1)}× payload`;
+			out.push(
+				`   ${pad(label[k], 42)}${pad(ms(rd[k]), 11)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 8)}${pad(rd.builtin ? `${(rd[k] / rd.builtin).toFixed(2)}×` : '—', 13)}${pad(m, 28)}${r.read[k].map(ms).join(' / ')}`,
+			);
+		}
+		out.push(
+			"   (n8n variants: the nodes' executionTime in a fresh n8n each; peak: n8n's VmHWM − RSS after a 1-row warm-up, raw: a bare Node 24 process)",
+			'',
+			'Targets (issue 29):',
+			target(
+				rd.package <= 1.2 * rd.raw,
+				`read ≤ 1.2× raw GET + parse:   ${(rd.package / rd.raw).toFixed(2)}×`,
+			),
+			...(rd.builtin
+				? [
+						target(
+							rd.package <= rd.builtin,
+							`read ≤ built-in node:          ${(rd.package / rd.builtin).toFixed(2)}×`,
+						),
+						target(
+							mem.package <= mem.builtin,
+							`peak memory ≤ built-in node's: ${(mem.package / mem.builtin).toFixed(2)}×`,
+						),
+					]
+				: []),
+			'',
+			`(whole bench ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+		);
+		process.stdout.write(`${out.join('\n')}\n`);
+		if (process.env.BENCH_JSON)
+			writeFileSync(
+				process.env.BENCH_JSON,
+				JSON.stringify({ server: serverName, ...r }, null, '\t'),
+			);
+	} finally {
+		await cleanup().catch((e) => log(`cleanup failed: ${e.message}`));
+		clearInterval(keepAlive);
+	}
+}
+
 // ------------------------------------------------------------------ main
 async function main() {
 	const t0 = Date.now();
+	if (process.env.BENCH_ONLY === 'read') return await readOnly(t0);
 	if (process.env.BENCH_ONLY === 'own') {
 		log(`own time only: ${fmtInt(CREATE_ROWS)} items, ${OWN_REPEATS} repeats`);
 		const refCheck = await refCheckTime();
@@ -938,116 +1247,19 @@ async function main() {
 				Array.from({ length: Math.min(10_000, READ_ROWS - i) }, (_, j) => makeRow(i + j)),
 			);
 		}
-		// n8n keeps the heap it grew, so each measured read gets a fresh n8n: start, one warm-up
-		// read of 1 row (loads the node, the credential, the expression engine), reset the peak,
-		// then the full read.
 		await n8n.stop();
 		n8n = undefined;
-		const read = { package: [], builtin: [], n8nHttp: [], raw: [] };
-		const readMem = { package: [], builtin: [], n8nHttp: [], raw: [] };
-		const readReq = {};
-		let payloadBytes = 0;
-		// Each variant: its nodes, and the nodes whose executionTime adds up to its time (the last
-		// one's output is the rows).
-		const readVariants = {
-			package: (c, all) => ({
-				nodes: [
-					packageNode(c, {
-						resource: 'record',
-						operation: 'getAll',
-						document: rl(docId),
-						table: rl('BenchRead'),
-						...(all ? { returnAll: true } : { limit: 1 }),
-					}),
-				],
-				timed: ['Grist'],
-			}),
-			builtin: (c, all) => ({
-				nodes: [
-					builtinNode(c, {
-						operation: 'getAll',
-						docId,
-						tableId: 'BenchRead',
-						...(all ? { returnAll: true } : { limit: 1 }),
-					}),
-				],
-				timed: ['Grist'],
-			}),
-			n8nHttp: (c, all) => ({
-				nodes: [httpNode(c, 'GET', tableUrl('BenchRead') + (all ? '' : '?limit=1')), splitNode()],
-				timed: ['HTTP', 'Split'],
-			}),
-		};
-		const variantRun = async (executionId, timed) => {
-			let total = 0;
-			let items = 0;
-			for (const name of timed) {
-				const r = await nodeRun(n8n, executionId, name);
-				total += r.ms;
-				items = r.items;
-			}
-			return { ms: total, items };
-		};
-		for (let rep = 1; rep <= REPEATS; rep++) {
-			// Alternate the order, so that a trend in the machine's load does not favour one.
-			const order = rep % 2 ? ['package', 'builtin', 'n8nHttp'] : ['n8nHttp', 'builtin', 'package'];
-			for (const name of order) {
-				const node = readVariants[name];
-				if (name === 'builtin' && builtinError) continue;
-				n8n = await startN8n(n8nOptions);
-				try {
-					const c = await createCredential(n8n);
-					const p = n8nPid(n8n.userFolder);
-					const warmV = node(c, false);
-					const warm = await execute(n8n, manualWorkflow(warmV.nodes), 60_000);
-					let r;
-					try {
-						if ((await variantRun(warm.executionId, warmV.timed)).items !== 1)
-							throw new Error(`${name} getAll (limit 1): not 1 item`);
-						emu.clearLog();
-						gc();
-						const baseline = resetPeak(p);
-						const fullV = node(c, true);
-						const ex = await execute(n8n, manualWorkflow(fullV.nodes), 300_000);
-						const peak = memKb(p).hwm;
-						r = await variantRun(ex.executionId, fullV.timed);
-						r.mem = (peak - baseline) * 1024;
-					} catch (e) {
-						if (name !== 'builtin') throw e;
-						builtinError = e.message.split('\n')[0];
-						log(`built-in node failed, skipped from now on: ${builtinError}`);
-						continue;
-					}
-					if (r.items !== READ_ROWS)
-						throw new Error(`${name} getAll: ${r.items} items, expected ${READ_ROWS}`);
-					read[name].push(r.ms);
-					readMem[name].push(r.mem);
-					readReq[name] = requestSummary(emu.log);
-					log(
-						`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round(r.mem / 1e6))} MB, ${readReq[name].text} requests`,
-					);
-				} finally {
-					await n8n.stop();
-					n8n = undefined;
-				}
-			}
-			emu.clearLog();
-			gc();
-			const start = performance.now();
-			const res = await fetch(tableUrl('BenchRead'), { headers: auth });
-			const text = await res.text();
-			const parsed = JSON.parse(text);
-			const rawMs = performance.now() - start;
-			if (parsed.records.length !== READ_ROWS)
-				throw new Error(`raw GET: ${parsed.records.length} records`);
-			payloadBytes = Buffer.byteLength(text);
-			read.raw.push(rawMs);
-			readReq.raw = requestSummary(emu.log);
-			readMem.raw.push(await rawReadMemory(tableUrl('BenchRead'), demo.apiKey, READ_ROWS));
-			log(
-				`read #${rep} raw: ${ms(rawMs)} ms, ${fmtInt(payloadBytes)} bytes; the same GET + JSON.parse in a bare Node 24: peak +${fmtInt(Math.round(readMem.raw.at(-1) / 1e6))} MB`,
-			);
-		}
+		const reads = await readRounds({
+			n8nOptions,
+			credentialData: { apiKey: demo.apiKey, url: base },
+			docId,
+			tableUrl: tableUrl('BenchRead'),
+			apiKey: demo.apiKey,
+			requestLog: emu,
+			builtin: !builtinError,
+		});
+		const { read, readMem, readReq, payloadBytes } = reads;
+		if (!builtinError && reads.builtinError) builtinError = reads.builtinError;
 
 		// ---------------------------------------------------------------- 5. trigger idle poll
 		const { GristTrigger } = require('../dist/nodes/GristTrigger/GristTrigger.node.js');
@@ -1227,7 +1439,6 @@ async function main() {
 			"   (the emulator keeps every table in memory: its time understates Grist's document load, which /sql avoids; see README for grist-core's figures)",
 		);
 		out.push('');
-		const target = (ok, text) => `   ${ok ? 'PASS' : 'MISS'}  ${text}`;
 		out.push('Targets (issue 17):');
 		out.push(...ownReport(own).targets);
 		out.push(

@@ -3,7 +3,9 @@ import {
 	baseType,
 	decodeCellValue,
 	encodeCellValue,
+	simplifyFields,
 	simplifyRecord,
+	type GristRecord,
 } from '../../nodes/Grist/helpers/cells';
 
 const JAN_10_2024 = 1704844800; // 2024-01-10T00:00:00Z
@@ -45,6 +47,45 @@ describe('simplifyRecord', () => {
 			),
 		).toEqual({ id: 3, D: '2024-01-10', L: ['x'], F: null, errors: { F: 'ZeroDivisionError' } });
 		expect(simplifyRecord({ id: 1, fields: { A: 1 }, errors: {} })).toEqual({ id: 1, A: 1 });
+	});
+});
+
+describe('simplifyRecord: the spread, then only the cells that need decoding', () => {
+	const types = { D: 'Date', T: 'DateTime:UTC', L: 'ChoiceList', N: 'Numeric', fields: 'Any' };
+	const records = (): GristRecord[] => [
+		{
+			id: 1,
+			fields: { D: JAN_10_2024, T: JAN_10_2024 + 0.5, L: ['L', 'x'], N: 2, fields: ['O', {}] },
+		},
+		{ id: 2, fields: { D: null, T: 'soon', L: null, N: 'many', fields: ['d', JAN_10_2024] } },
+		{ id: 3, fields: { D: ['C'], N: JAN_10_2024, fields: ['R', 'People', 4] } },
+		{ id: 4, fields: { N: 1 }, errors: {} },
+		{ id: 5 } as GristRecord,
+	];
+
+	it('gives what the cell-by-cell decoder (simplifyFields) gives, key order included', () => {
+		const cellByCell = records().map((r) => simplifyFields(r.id, r.fields, types));
+		const spread = records().map((r) => simplifyRecord(r, types));
+		expect(spread).toEqual(cellByCell);
+		expect(spread.map((r) => Object.keys(r))).toEqual(cellByCell.map((r) => Object.keys(r)));
+		expect(spread[0]).toEqual({
+			id: 1,
+			D: '2024-01-10',
+			T: '2024-01-10T00:00:00.500Z',
+			L: ['x'],
+			N: 2,
+			fields: ['O', {}],
+		});
+		expect(spread[1].fields).toBe('2024-01-10');
+		expect(spread[2]).toEqual({ id: 3, D: ['C'], N: JAN_10_2024, fields: 4 });
+	});
+
+	it('puts formula errors last and leaves the answer as it was', () => {
+		const record: GristRecord = { id: 7, fields: { A: null, B: ['L', 1] }, errors: { A: 'X' } };
+		const out = simplifyRecord(record, { A: 'Numeric', B: 'RefList:T' });
+		expect(Object.keys(out)).toEqual(['id', 'A', 'B', 'errors']);
+		expect(out.B).toEqual([1]);
+		expect(record).toEqual({ id: 7, fields: { A: null, B: ['L', 1] }, errors: { A: 'X' } });
 	});
 });
 

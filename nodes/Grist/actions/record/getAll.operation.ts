@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyRecord, type GristRecord } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
+import { columnTypes, type GristColumn } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
 import { InputError, attempt } from '../../helpers/errors';
 import { withHint } from '../../helpers/hints';
@@ -109,6 +109,38 @@ async function searchWithSql(
 }
 
 /**
+ * GET …/records, and the table's columns when Simplify needs their types (Date and DateTime cells
+ * are numbers in the answer) and the query did not read them already. With an API key both
+ * requests go out together; with OAuth2 one after the other, as n8n refreshes an expired token
+ * on each request's 401 and a rotated refresh token works once. A failed column read is the
+ * error shown (it came first when the reads were sequential).
+ */
+async function recordsAndColumns(
+	client: GristClient,
+	target: Target,
+	read: { qs: IDataObject; columns: GristColumn[] | undefined },
+	opts: { cache: ColumnCache; simplify: boolean; itemIndex: number },
+): Promise<{ records: GristRecord[]; columns: GristColumn[] | undefined }> {
+	const { cache, itemIndex } = opts;
+	if (!opts.simplify || read.columns)
+		return {
+			records: await fetchRecords(client, target, read.qs, itemIndex),
+			columns: read.columns,
+		};
+	if (client.isOAuth) {
+		const columns = await cache.get(target, itemIndex);
+		return { records: await fetchRecords(client, target, read.qs, itemIndex), columns };
+	}
+	const [columns, records] = await Promise.allSettled([
+		cache.get(target, itemIndex),
+		fetchRecords(client, target, read.qs, itemIndex),
+	]);
+	if (columns.status === 'rejected') throw columns.reason;
+	if (records.status === 'rejected') throw records.reason;
+	return { records: records.value, columns: columns.value };
+}
+
+/**
  * GET …/records: one request per input item (plus one GET of the columns per table, when needed);
  * conditions Grist's filter cannot express (OR, comparisons, text search…) go to POST /sql as one
  * parameterised SELECT, decoded the same way.
@@ -139,10 +171,13 @@ export async function execute(
 					includeHidden,
 				});
 			} else {
-				const read = await readQuery.call(this, itemIndex, target, columnsCache, simplify);
-				columns = read.columns;
+				const read = await readQuery.call(this, itemIndex, target, columnsCache, false);
 				if (includeHidden) read.qs.hidden = 1;
-				records = (await fetchRecords(client, target, read.qs, itemIndex)) as GristRecord[];
+				({ records, columns } = await recordsAndColumns(client, target, read, {
+					cache: columnsCache,
+					simplify,
+					itemIndex,
+				}));
 			}
 			const pairedItem = { item: itemIndex };
 			if (simplify) {
