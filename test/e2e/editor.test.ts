@@ -368,8 +368,11 @@ describe('the node panel', () => {
 			return names;
 		};
 		expect(await triggersOf('Grist Records & Documents', 'trigger-panel-polling')).toEqual([
+			'On row added, updated or deleted (polling)',
 			'On row added (polling)',
 			'On row added or updated (polling)',
+			'On row deleted (polling)',
+			'On row updated (polling)',
 		]);
 		expect(await triggersOf('Grist Instant', 'trigger-panel-instant')).toEqual([
 			'On row added (instant)',
