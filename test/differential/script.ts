@@ -264,6 +264,17 @@ export const CALLS: Call[] = [
 		home: { root: 'doc' },
 	},
 	{
+		name: 'history states of a new doc',
+		method: 'GET',
+		path: (v) => docPath(v, '/states'),
+		// A document made through the API starts with one state (the emulator starts the document's
+		// history here: it keeps one only from the first /states or /compare on).
+		keep: (j) => {
+			const states = (obj(j).states ?? []) as Array<{ n: number; h: string }>;
+			return { count: states.length, hashes: states.every((x) => /^[0-9a-f]{64}$/.test(x.h)) };
+		},
+	},
+	{
 		name: 'doc get unknown',
 		method: 'GET',
 		path: () => '/api/docs/NoSuchDocument1234',
@@ -599,6 +610,33 @@ export const CALLS: Call[] = [
 		body: () => [5],
 	},
 	{
+		name: 'history states',
+		covers: ['fetchStates'],
+		method: 'GET',
+		path: (v) => docPath(v, '/states'),
+		// Each side's history has its own length and hashes: their shape and order are compared.
+		keep: (j) => {
+			const states = (obj(j).states ?? []) as Array<{ n: number; h: string }>;
+			return {
+				newestFirst: states.every((x, i) => i === 0 || x.n === states[i - 1].n - 1),
+				hashes: states.every((x) => /^[0-9a-f]{64}$/.test(x.h)),
+				some: states.length > 1,
+			};
+		},
+	},
+	{
+		name: 'history compare of the last action',
+		covers: ['compareStates'],
+		method: 'GET',
+		path: (v) => docPath(v, '/compare'),
+		query: () => ({ left: 'HEAD~1', right: 'HEAD', maxRows: '10000' }),
+		keep: (j) => ({
+			summary: obj(j).summary,
+			sides: ['left', 'right', 'parent'].map((k) => Object.keys(obj(obj(j)[k])).sort()),
+			details: obj(j).details,
+		}),
+	},
+	{
 		name: 'records delete bad id',
 		method: 'POST',
 		path: (v) => people(v, '/records/delete'),
@@ -694,6 +732,16 @@ export const CALLS: Call[] = [
 		body: () => ({ sql: 'SELECT id FROM "People" WHERE id IN (1,2,999)', args: [] }),
 	},
 	{
+		name: 'sql rows by id (reference display values)',
+		covers: ['readRowsById'],
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({
+			sql: 'SELECT "id", "Name" FROM "People" WHERE id IN (SELECT value FROM json_each(?))',
+			args: ['[1,2,999]'],
+		}),
+	},
+	{
 		name: 'sql get form',
 		method: 'GET',
 		path: (v) => docPath(v, '/sql'),
@@ -785,6 +833,18 @@ export const CALLS: Call[] = [
 			],
 		}),
 		save: (j, v) => (v.webhookId = String((obj(j).webhooks as J[])[0].id)),
+	},
+	{
+		name: 'triggers list',
+		covers: ['listTriggers'],
+		method: 'GET',
+		path: (v) => docPath(v, '/triggers'),
+		// The actions hold each side's receiver URL and generated ids: their types are compared.
+		keep: (j) =>
+			((obj(j).records ?? []) as J[]).map((r) => {
+				const { actions, ...fields } = obj(r.fields);
+				return { ...fields, actions: typeof actions };
+			}),
 	},
 	{
 		name: 'webhooks create unknown table',
