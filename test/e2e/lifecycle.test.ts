@@ -220,6 +220,8 @@ test('apply user actions, create, update and delete a webhook, clear the queue, 
 				table: byId('Tasks'),
 				url: 'http://127.0.0.1:9/down',
 				event: 'add',
+				conditionType: 'formula',
+				conditionFormula: '$Title != ""',
 				options: { name: 'Nightly', authorization: 'Bearer e2e-s3cret' },
 			},
 			cred,
@@ -272,6 +274,15 @@ test('apply user actions, create, update and delete a webhook, clear the queue, 
 		enabled: true,
 		hasAuthorization: true,
 	});
+	// Only Rows Matching (a formula) went to Grist as the webhook's condition
+	const posted = emu.log.find(
+		(e) => e.method === 'POST' && e.apiPath === `/api/docs/${demo.doc2Id}/webhooks`,
+	);
+	const sent = (posted?.body as { webhooks: Array<{ fields: Record<string, unknown> }> }).webhooks;
+	expect(JSON.parse(String(sent[0].fields.condition))).toEqual({
+		config: { customExpression: '$Title != ""' },
+	});
+	expect(sent[0].fields.eventTypes).toEqual(['add']);
 	expect(run.output('Disable Webhook')).toEqual([
 		expect.objectContaining({ id: created.id, enabled: false, watchedColumns: ['Title'] }),
 	]);
