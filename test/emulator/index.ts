@@ -183,6 +183,8 @@ export interface RequestLogEntry {
 	rowsScanned?: number;
 	/** With the `timing` option: ms from the request's arrival to the end of the answer. */
 	ms?: number;
+	/** With the `timing` option: the request's arrival (its headers), epoch ms. */
+	at?: number;
 }
 
 export interface DemoSite {
@@ -670,6 +672,7 @@ export class GristEmulator {
 		};
 		this.log.push(entry);
 		if (this.opts.timing) {
+			entry.at = Date.now();
 			const arrived = performance.now();
 			res.on('finish', () => (entry.ms = performance.now() - arrived));
 		}

@@ -79,3 +79,25 @@ describe('credential names and fields', () => {
 		expect(testBase(data)).toBe(normalizeServerUrl(credentialServerUrl(data)).base);
 	});
 });
+
+describe('authentication header', () => {
+	const authenticate = new GristRecordsApi().authenticate.bind(new GristRecordsApi());
+
+	it('adds Authorization: Bearer <key> to the request, keeping its other headers', async () => {
+		const request = { url: '/api/orgs', headers: { Accept: 'application/json' } };
+		const out = await authenticate({ apiKey: 'k-123' }, request);
+		expect(out).toEqual({
+			url: '/api/orgs',
+			headers: { Accept: 'application/json', Authorization: 'Bearer k-123' },
+		});
+		// n8n's request object is left as it was
+		expect(request.headers).toEqual({ Accept: 'application/json' });
+	});
+
+	it('sends the key as it is stored, as the generic expression did (no key: "Bearer ")', async () => {
+		expect((await authenticate({ apiKey: ' k ' }, { url: '/' })).headers).toEqual({
+			Authorization: 'Bearer  k ',
+		});
+		expect((await authenticate({}, { url: '/' })).headers).toEqual({ Authorization: 'Bearer ' });
+	});
+});
