@@ -840,6 +840,26 @@ async function readRounds({
 }
 
 /**
+ * bench/read-alloc.cjs in a child Node 24 (n8n's runtime) with --expose-gc: bytes allocated during
+ * the read and heap held after it, this package's node and the built-in one through n8n-core.
+ */
+async function readAllocations(args) {
+	const runtime = locateRuntime();
+	const script = new URL('./read-alloc.cjs', import.meta.url).pathname;
+	const builtinDir = `${runtime.n8nDir}/node_modules/n8n-nodes-base/dist`;
+	const out = await new Promise((resolve, reject) =>
+		execFile(
+			`${runtime.nodeBin}/node`,
+			['--expose-gc', script, JSON.stringify({ ...args, builtinDir })],
+			{ maxBuffer: 1 << 20, env: { PATH: process.env.PATH } },
+			(e, stdout, stderr) =>
+				e ? reject(new Error(`read allocations: ${stderr || e.message}`)) : resolve(stdout),
+		),
+	);
+	return JSON.parse(out.trim().split('\n').at(-1));
+}
+
+/**
  * BENCH_ONLY=read: the reads of (2.) alone, against the emulator, or against a real Grist when
  * GRIST_URL, GRIST_API_KEY (and GRIST_ORG, default docs) are set: then a workspace of its own
  * holds the table and is deleted at the end.
@@ -926,6 +946,15 @@ async function readOnly(t0) {
 	}
 	try {
 		const r = await readRounds({ ...ctx, n8nOptions, builtin: true });
+		log('allocations of the read through n8n-core (bench/read-alloc.cjs)…');
+		const alloc = await readAllocations({
+			url: ctx.credentialData.url,
+			apiKey: ctx.apiKey,
+			docId: ctx.docId,
+			tableId: 'BenchRead',
+			rows: READ_ROWS,
+			rounds: REPEATS,
+		});
 		const rd = Object.fromEntries(Object.entries(r.read).map(([k, v]) => [k, median(v)]));
 		const mem = Object.fromEntries(Object.entries(r.readMem).map(([k, v]) => [k, median(v)]));
 		const nodeMem = Object.fromEntries(
@@ -960,6 +989,12 @@ async function readOnly(t0) {
 			"    during the node: the largest RSS sampled every 4 ms while the variant's nodes ran − the same baseline, without n8n's saving of the execution after them)",
 			`   memory runs, package: ${r.readMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')}); built-in: ${r.readMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')})`,
 			'',
+			`   through n8n-core in one process (bench/read-alloc.cjs), median of ${REPEATS}: allocated during the read (sampling heap profiler, collected objects included) / heap held after it (after a full GC)`,
+			...['package', 'builtin'].map(
+				(k) =>
+					`   ${pad(label[k], 42)}${pad(`${(median(alloc[k].allocated) / 1e6).toFixed(1)} MB / ${(median(alloc[k].held) / 1e6).toFixed(1)} MB`, 22)}runs ${alloc[k].allocated.map((x) => (x / 1e6).toFixed(0)).join(' / ')} / held ${alloc[k].held.map((x) => (x / 1e6).toFixed(0)).join(' / ')}`,
+			),
+			'',
 			'Targets (issue 29):',
 			target(
 				rd.package <= 1.2 * rd.raw,
@@ -979,6 +1014,14 @@ async function readOnly(t0) {
 							nodeMem.package <= nodeMem.builtin,
 							`memory during the node ≤ built-in node's: ${(nodeMem.package / nodeMem.builtin).toFixed(2)}×`,
 						),
+						target(
+							median(alloc.package.allocated) <= median(alloc.builtin.allocated),
+							`allocated ≤ built-in node's:    ${(median(alloc.package.allocated) / median(alloc.builtin.allocated)).toFixed(2)}×`,
+						),
+						target(
+							median(alloc.package.held) <= median(alloc.builtin.held),
+							`held after ≤ built-in node's:   ${(median(alloc.package.held) / median(alloc.builtin.held)).toFixed(2)}×`,
+						),
 					]
 				: []),
 			'',
@@ -988,7 +1031,7 @@ async function readOnly(t0) {
 		if (process.env.BENCH_JSON)
 			writeFileSync(
 				process.env.BENCH_JSON,
-				JSON.stringify({ server: serverName, ...r }, null, '\t'),
+				JSON.stringify({ server: serverName, ...r, alloc }, null, '\t'),
 			);
 	} finally {
 		await cleanup().catch((e) => log(`cleanup failed: ${e.message}`));
