@@ -8,9 +8,12 @@
 //     bytes on average) — the parse, the output, n8n-core's work around the node;
 //   - held: the heap still used 300 ms after it, after a full GC, minus the heap before it: the
 //     output items that n8n keeps.
-// Neither depends on when V8 happens to collect, which decides most of an RSS peak (see
-// README, Reading). Args: one JSON { url, apiKey, docId, tableId, rows, rounds, builtinDir }.
-// Prints one JSON line: { package: { allocated: [...], held: [...] }, builtin: {...} }.
+// Neither depends on when V8 happens to collect, which decides most of an RSS peak in n8n (see
+// README, Reading). With `peak` set to a variant instead: that variant's first full read in this
+// fresh process (after a 1-row read and a full GC), without the profiler: its peak RSS (VmHWM
+// after `clear_refs`) minus the RSS before it, and its time.
+// Args: one JSON { url, apiKey, docId, tableId, rows, rounds, builtinDir, peak? }. Prints one
+// JSON line: { package: { allocated: [...], held: [...] }, builtin: {...} }, or { peak, ms }.
 'use strict';
 require('./ts-register.cjs');
 const inspector = require('node:inspector/promises');
@@ -49,7 +52,29 @@ const variants = {
 	}),
 };
 
+const status = () => require('node:fs').readFileSync('/proc/self/status', 'utf8');
+const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status())[1]);
+
+/** One variant's first full read in this process: peak RSS over the RSS before it, and its time. */
+async function firstReadPeak(name) {
+	const warm = await runNode(variants[name](false));
+	if (warm.error) throw new Error(`${name} (1 row): ${warm.error.message}`);
+	gc();
+	gc();
+	require('node:fs').writeFileSync('/proc/self/clear_refs', '5');
+	const before = kb('VmRSS');
+	const start = performance.now();
+	const r = await runNode(variants[name](true));
+	const ms = performance.now() - start;
+	const peak = (kb('VmHWM') - before) * 1024;
+	if (r.error) throw new Error(`${name}: ${r.error.message}`);
+	if (r.items.length !== args.rows)
+		throw new Error(`${name}: ${r.items.length} items, expected ${args.rows}`);
+	process.stdout.write(`${JSON.stringify({ peak, ms })}\n`);
+}
+
 async function main() {
+	if (args.peak) return await firstReadPeak(args.peak);
 	const session = new inspector.Session();
 	session.connect();
 	const out = { package: { allocated: [], held: [] }, builtin: { allocated: [], held: [] } };

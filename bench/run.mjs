@@ -53,8 +53,10 @@
 // as JSON), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
 // to profile it), E2E_N8N_ECHO=1 (n8n's log on stderr), BENCH_OWN_REPEATS (11),
 // BENCH_OWN_WARMUP (2), BENCH_ONLY=own (only the package's own time, ~1 minute, no n8n),
-// BENCH_ONLY=read (only the reads of 2., plus the server's time; against a real Grist when
-// GRIST_URL and GRIST_API_KEY are set, GRIST_ORG default docs, in a workspace it deletes),
+// BENCH_ONLY=read (only the reads of 2., plus the server's time, the RSS peak during the nodes
+// alone, and bench/read-alloc.cjs: bytes allocated and heap held through n8n-core; against a real
+// Grist when GRIST_URL and GRIST_API_KEY are set, GRIST_ORG default docs, in a workspace it
+// deletes), BENCH_ONLY=create (issue 29: a create's time before its first POST in a real n8n),
 // BENCH_READ_DOC (with GRIST_URL: the document of an earlier read run, kept and not seeded),
 // BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
 // Linux only (/proc).
@@ -847,16 +849,29 @@ async function readAllocations(args) {
 	const runtime = locateRuntime();
 	const script = new URL('./read-alloc.cjs', import.meta.url).pathname;
 	const builtinDir = `${runtime.n8nDir}/node_modules/n8n-nodes-base/dist`;
-	const out = await new Promise((resolve, reject) =>
-		execFile(
-			`${runtime.nodeBin}/node`,
-			['--expose-gc', script, JSON.stringify({ ...args, builtinDir })],
-			{ maxBuffer: 1 << 20, env: { PATH: process.env.PATH } },
-			(e, stdout, stderr) =>
-				e ? reject(new Error(`read allocations: ${stderr || e.message}`)) : resolve(stdout),
-		),
-	);
-	return JSON.parse(out.trim().split('\n').at(-1));
+	const child = (extra) =>
+		new Promise((resolve, reject) =>
+			execFile(
+				`${runtime.nodeBin}/node`,
+				['--expose-gc', script, JSON.stringify({ ...args, builtinDir, ...extra })],
+				{ maxBuffer: 1 << 20, env: { PATH: process.env.PATH } },
+				(e, stdout, stderr) =>
+					e
+						? reject(new Error(`read allocations: ${stderr || e.message}`))
+						: resolve(JSON.parse(stdout.trim().split('\n').at(-1))),
+			),
+		);
+	const out = await child({});
+	// The first full read in a fresh process, per variant, rounds interleaved.
+	for (const k of ['package', 'builtin']) Object.assign(out[k], { peak: [], ms: [] });
+	for (let round = 0; round < args.rounds; round++) {
+		for (const k of round % 2 ? ['builtin', 'package'] : ['package', 'builtin']) {
+			const r = await child({ peak: k });
+			out[k].peak.push(r.peak);
+			out[k].ms.push(r.ms);
+		}
+	}
+	return out;
 }
 
 /**
@@ -989,10 +1004,10 @@ async function readOnly(t0) {
 			"    during the node: the largest RSS sampled every 4 ms while the variant's nodes ran − the same baseline, without n8n's saving of the execution after them)",
 			`   memory runs, package: ${r.readMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')}); built-in: ${r.readMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')})`,
 			'',
-			`   through n8n-core in one process (bench/read-alloc.cjs), median of ${REPEATS}: allocated during the read (sampling heap profiler, collected objects included) / heap held after it (after a full GC)`,
+			`   through n8n-core, no n8n server around it (bench/read-alloc.cjs), median of ${REPEATS}: allocated during the read (sampling heap profiler, collected objects included) / heap held after it (after a full GC) / peak RSS of the first full read in a fresh process, and its time`,
 			...['package', 'builtin'].map(
 				(k) =>
-					`   ${pad(label[k], 42)}${pad(`${(median(alloc[k].allocated) / 1e6).toFixed(1)} MB / ${(median(alloc[k].held) / 1e6).toFixed(1)} MB`, 22)}runs ${alloc[k].allocated.map((x) => (x / 1e6).toFixed(0)).join(' / ')} / held ${alloc[k].held.map((x) => (x / 1e6).toFixed(0)).join(' / ')}`,
+					`   ${pad(label[k], 42)}${pad(`${(median(alloc[k].allocated) / 1e6).toFixed(1)} MB / ${(median(alloc[k].held) / 1e6).toFixed(1)} MB / ${(median(alloc[k].peak) / 1e6).toFixed(0)} MB, ${ms(median(alloc[k].ms))} ms`, 36)}runs ${alloc[k].allocated.map((x) => (x / 1e6).toFixed(0)).join(' / ')}; held ${alloc[k].held.map((x) => (x / 1e6).toFixed(0)).join(' / ')}; peak ${alloc[k].peak.map((x) => (x / 1e6).toFixed(0)).join(' / ')}; ms ${alloc[k].ms.map(ms).join(' / ')}`,
 			),
 			'',
 			'Targets (issue 29):',
@@ -1021,6 +1036,10 @@ async function readOnly(t0) {
 						target(
 							median(alloc.package.held) <= median(alloc.builtin.held),
 							`held after ≤ built-in node's:   ${(median(alloc.package.held) / median(alloc.builtin.held)).toFixed(2)}×`,
+						),
+						target(
+							median(alloc.package.peak) <= median(alloc.builtin.peak),
+							`first-read peak (n8n-core) ≤ built-in node's: ${(median(alloc.package.peak) / median(alloc.builtin.peak)).toFixed(2)}×`,
 						),
 					]
 				: []),
