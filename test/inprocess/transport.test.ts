@@ -22,6 +22,7 @@ import { GristClient } from '../../nodes/Grist/transport';
 import { buildPath, siteOrg } from '../../nodes/Grist/transport/api';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { runNode } from '../harness/inprocess';
+import { HarnessCredentialsHelper } from '../harness/inprocess/credentials';
 import { emulatorOnly } from '../harness/target';
 
 /** Calls the transport with the parameters of the item: `{ method, parts, qs, body, binary, siteOrg }`. */
@@ -182,6 +183,24 @@ describe('retries', () => {
 		expect(res.error?.message).toBe('Table not found "NoSuchTable"');
 		expect(res.error?.httpCode).toBe('404');
 		expect(emulator.log).toHaveLength(1);
+	});
+});
+
+describe('the API key credential', () => {
+	it('is read and decrypted once per run, then handed to every request', async () => {
+		const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
+		try {
+			const parts = ['docs', demo.docId, 'tables'];
+			const res = await probe([{ parts }, { parts }, { parts }, { parts }]);
+			expect(res.error).toBeUndefined();
+			expect(res.items).toHaveLength(4);
+			expect(emulator.log.map((e) => [e.status, e.hasAuthorization])).toEqual(
+				Array.from({ length: 4 }, () => [200, true]),
+			);
+			expect(reads.mock.calls.filter((c) => c[2] === 'gristRecordsApi')).toHaveLength(1);
+		} finally {
+			reads.mockRestore();
+		}
 	});
 });
 

@@ -15,6 +15,7 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestMethods,
+	ICredentialsDecrypted,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
@@ -61,6 +62,13 @@ export const CONNECTED_APP_CREDENTIAL_NAME = 'gristRecordsOAuth2Api';
 interface Auth {
 	credentialName: string;
 	oauth: boolean;
+	/**
+	 * The API key credential as read once by `create`, handed to every request: without it n8n
+	 * loads the credential from its database and decrypts it again for each request (2–3.5 ms
+	 * a request in n8n 2.41.1 here, CPU profile of a create: 21 requests for 10,000 rows).
+	 * Not for OAuth2, whose requests n8n signs (and refreshes) from the stored token.
+	 */
+	decrypted?: ICredentialsDecrypted;
 	/** The API key, or the OAuth access and refresh tokens. */
 	secrets: string[];
 	/** The OAuth token's granted scopes, when the token answer stated them. */
@@ -132,10 +140,16 @@ export class GristClient {
 				hint: 'Fix the Server URL field of the Grist credential.',
 			});
 		}
+		const decrypted: ICredentialsDecrypted = {
+			id: ctx.getNode().credentials?.[CREDENTIAL_NAME]?.id ?? '',
+			name: ctx.getNode().credentials?.[CREDENTIAL_NAME]?.name ?? CREDENTIAL_NAME,
+			type: CREDENTIAL_NAME,
+			data: credentials,
+		};
 		return new GristClient(
 			ctx,
 			server,
-			{ credentialName: CREDENTIAL_NAME, oauth: false, secrets: [apiKey] },
+			{ credentialName: CREDENTIAL_NAME, oauth: false, secrets: [apiKey], decrypted },
 			retry,
 		);
 	}
@@ -237,6 +251,7 @@ export class GristClient {
 					this.ctx,
 					this.auth.credentialName,
 					{ ...options },
+					this.auth.decrypted && { credentialsDecrypted: this.auth.decrypted },
 				)) as FullResponse;
 			} catch (error) {
 				const answer = this.auth.oauth ? errorAnswer(error) : undefined;
