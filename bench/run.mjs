@@ -17,7 +17,9 @@
 //      this package's getAll (Return All), the built-in node's getAll (Return All), n8n's HTTP
 //      Request node GET + Split Out (one { id, fields } item per row; both nodes' executionTime)
 //      and raw GET (fetch + JSON.parse). n8n keeps the heap it grew, so every n8n measurement runs in a fresh
-//      n8n: a 1-row warm-up read, then the peak RSS is reset (`echo 5 > /proc/<pid>/clear_refs`),
+//      n8n: a 1-row warm-up read, a full garbage collection in n8n (bench/n8n-gc.cjs, so that
+//      neither node's read collects what n8n's start left; BENCH_N8N_GC=0 leaves it out), then
+//      the peak RSS is reset (`echo 5 > /proc/<pid>/clear_refs`),
 //      a full read: its time, its request count, and VmHWM − the RSS right after the reset = the
 //      memory of the read, over the payload (bytes of the GET …/records answer). (A second full
 //      read in the same n8n is slower, as n8n still holds the first one's 100,000 items.) For scale, the same GET + JSON.parse is measured the same way in a bare
@@ -60,10 +62,19 @@
 // BENCH_READ_DOC (with GRIST_URL: the document of an earlier read run, kept and not seeded),
 // BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
 // Linux only (/proc).
-import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	readFileSync,
+	readdirSync,
+	readlinkSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { execFile, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
 const require = createRequire(import.meta.url);
@@ -675,6 +686,32 @@ function ownReport(own) {
 }
 
 // ------------------------------------------------------------------ reads (2., and BENCH_ONLY=read)
+// BENCH_N8N_GC=0: no full collection in n8n before each measured read (see bench/n8n-gc.cjs).
+const N8N_GC = process.env.BENCH_N8N_GC !== '0';
+/** n8n's options plus the preload of bench/n8n-gc.cjs, acknowledging its collections in `ack`. */
+function withGcPreload(options, ack) {
+	const preload = `--require ${new URL('./n8n-gc.cjs', import.meta.url).pathname}`;
+	const env = options.env ?? {};
+	return {
+		...options,
+		env: {
+			...env,
+			NODE_OPTIONS: [preload, env.NODE_OPTIONS].filter(Boolean).join(' '),
+			BENCH_GC_ACK: ack,
+		},
+	};
+}
+/** A full collection in n8n (pid), through bench/n8n-gc.cjs's SIGUSR2; resolves once it is done. */
+async function n8nFullGc(pid, ack) {
+	rmSync(ack, { force: true });
+	process.kill(pid, 'SIGUSR2');
+	const deadline = Date.now() + 10_000;
+	while (!existsSync(ack)) {
+		if (Date.now() > deadline) throw new Error('n8n did not acknowledge its full collection');
+		await new Promise((r) => setTimeout(r, 10));
+	}
+	rmSync(ack, { force: true });
+}
 /**
  * Reads of all rows of `tableUrl`'s table, interleaved in each round (the order alternates, so a
  * trend in the machine's load favours none): this package's getAll (Return All, Simplify), the
@@ -682,7 +719,8 @@ function ownReport(own) {
  * process (its time to the answer's headers is the server's time: Grist and the emulator send the
  * body only once it is built). n8n keeps the heap it grew, so each measured read gets a fresh
  * n8n: start, one warm-up read of 1 row (loads the node, the credential, the expression engine),
- * reset the peak, then the full read. `requestLog` (the emulator) counts the requests.
+ * a full collection in n8n (both nodes' reads start from the same heap), reset the peak, then the
+ * full read. `requestLog` (the emulator) counts the requests.
  */
 async function readRounds({
 	n8nOptions,
@@ -775,7 +813,8 @@ async function readRounds({
 		for (const name of order) {
 			const node = readVariants[name];
 			if (name === 'builtin' && builtinError) continue;
-			n8n = await startN8n(n8nOptions);
+			const gcAck = N8N_GC ? join(tmpdir(), `n8n-bench-gc-${process.pid}-${rep}-${name}`) : '';
+			n8n = await startN8n(N8N_GC ? withGcPreload(n8nOptions, gcAck) : n8nOptions);
 			try {
 				const c = await createCredential(n8n);
 				const p = n8nPid(n8n.userFolder);
@@ -787,6 +826,7 @@ async function readRounds({
 						throw new Error(`${name} getAll (limit 1): not 1 item`);
 					clearLog();
 					gc();
+					if (gcAck) await n8nFullGc(p, gcAck);
 					const baseline = resetPeak(p);
 					const fullV = node(c, true);
 					const sampler = rssSampler(p);

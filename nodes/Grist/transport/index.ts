@@ -140,9 +140,10 @@ export class GristClient {
 				hint: 'Fix the Server URL field of the Grist credential.',
 			});
 		}
+		const saved = ctx.getNode().credentials?.[CREDENTIAL_NAME];
 		const decrypted: ICredentialsDecrypted = {
-			id: ctx.getNode().credentials?.[CREDENTIAL_NAME]?.id ?? '',
-			name: ctx.getNode().credentials?.[CREDENTIAL_NAME]?.name ?? CREDENTIAL_NAME,
+			id: saved?.id ?? '',
+			name: saved?.name ?? CREDENTIAL_NAME,
 			type: CREDENTIAL_NAME,
 			data: credentials,
 		};
