@@ -830,16 +830,17 @@ async function readRounds({
 					const baseline = resetPeak(p);
 					const fullV = node(c, true);
 					const sampler = rssSampler(p);
+					let samples;
 					let ex;
 					try {
 						ex = await execute(n8n, manualWorkflow(fullV.nodes), 300_000);
 					} finally {
-						sampler.samples = sampler.stop();
+						samples = sampler.stop();
 					}
 					const peak = memKb(p).hwm;
 					r = await variantRun(ex.executionId, fullV.timed);
 					r.mem = (peak - baseline) * 1024;
-					r.nodeMem = (peakIn(sampler.samples, r.from, r.to) - baseline) * 1024;
+					r.nodeMem = (peakIn(samples, r.from, r.to) - baseline) * 1024;
 				} catch (e) {
 					if (name !== 'builtin') throw e;
 					builtinError = e.message.split('\n')[0];
