@@ -6,9 +6,9 @@
  * GRIST_VIEWER_API_KEY, GRIST_VERSION for the record), each side in a fresh workspace that the
  * script deletes at the end. Writes record.json and record.md; fails on an unexplained difference.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as prettier from 'prettier';
 import { startEmulatorOn } from '../emulator';
 import { ACCEPTED } from './accepted';
 import { compare, markdown } from './record';
@@ -79,16 +79,15 @@ describe('differential check: the emulator against a real Grist', () => {
 				env.GRIST_VERSION ?? 'unknown',
 				new Date().toISOString(),
 			);
-			// Formatted as `npm run lint`'s Prettier check wants it (Prettier folds short arrays).
+			// Written, then formatted as `npm run lint`'s Prettier check wants it (it folds short arrays); by
+			// Prettier's CLI, as its API loads ES modules, which Jest's module system refuses.
 			const recordPath = join(__dirname, 'record.json');
-			const prettierOptions = await prettier.resolveConfig(recordPath);
-			writeFileSync(
+			writeFileSync(recordPath, JSON.stringify(record, null, '\t') + '\n');
+			execFileSync(process.execPath, [
+				require.resolve('prettier/bin/prettier.cjs'),
+				'--write',
 				recordPath,
-				await prettier.format(JSON.stringify(record, null, '\t'), {
-					...prettierOptions,
-					filepath: recordPath,
-				}),
-			);
+			]);
 			writeFileSync(join(__dirname, 'record.md'), markdown(record, ACCEPTED));
 			const s = record.summary;
 			console.log(
