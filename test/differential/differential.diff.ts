@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- test tool: reads the real server from the environment, writes the record, prints its figures */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console -- test tool: reads the real server from the environment, writes the record (formatted by Prettier's CLI), prints its figures */
 /**
  * `npm run test:diff`: the differential check. Sends the calls of script.ts, in order, to the
  * emulator (started here, its users seeded like the real server's, everything else made through
