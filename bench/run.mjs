@@ -690,7 +690,8 @@ function ownReport(own) {
 const N8N_GC = process.env.BENCH_N8N_GC !== '0';
 /** n8n's options plus the preload of bench/n8n-gc.cjs, acknowledging its collections in `ack`. */
 function withGcPreload(options, ack) {
-	const preload = `--require ${new URL('./n8n-gc.cjs', import.meta.url).pathname}`;
+	// NODE_OPTIONS splits on spaces outside double quotes.
+	const preload = `--require ${JSON.stringify(new URL('./n8n-gc.cjs', import.meta.url).pathname)}`;
 	const env = options.env ?? {};
 	return {
 		...options,
