@@ -507,7 +507,13 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 						{ missingOk: true },
 					);
 					if (exec && isDone(exec) && typeof exec.data === 'string') {
-						return toResult(String(exec.id), String(exec.status), parseFlatted(exec.data) as Json);
+						// n8n 1.x on SQLite without a pool saves an execution's status, then its data, in
+						// two updates (updateExistingExecution): between them it is finished with no
+						// result data yet, so poll again
+						const data = parseFlatted(exec.data) as Json | undefined;
+						if (data && typeof data === 'object' && data.resultData) {
+							return toResult(String(exec.id), String(exec.status), data);
+						}
 					}
 					if (Date.now() > deadline) {
 						throw new Error(
@@ -533,7 +539,10 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8n> {
 				const deadline = Date.now() + timeoutMs;
 				for (;;) {
 					const list = await api<{ data: Json[] }>('GET', executionsQuery(workflowId));
-					const done = list.data.filter(isDone);
+					// with its data: see runWorkflow (n8n 1.x saves the status first)
+					const done = list.data.filter(
+						(e) => isDone(e) && Boolean((e.data as Json | undefined)?.resultData),
+					);
 					if (done.length >= count)
 						return done.map((e) =>
 							toResult(String(e.id), String(e.status), (e.data ?? {}) as Json),
