@@ -72,6 +72,38 @@ describe('records in a real n8n', () => {
 		expect(emu.records(demo.docId, 'Leads')).toHaveLength(1200);
 	});
 
+	test("create with items of other fields: one POST per field set, a missing field gets its column's default", async () => {
+		const before = new Set(emu.records(demo.docId, 'Leads').map((r) => r.id));
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				...rowsSource([{ Email: 'a@x.org' }, { Score: 7 }, { Email: 'c@x.org' }]),
+				gristNode({ ...base(), operation: 'create', columns: autoMap() }, cred),
+			]),
+		);
+		expect(run.error).toBeUndefined();
+		expect(emu.log.filter((e) => e.method === 'POST').map((e) => e.body)).toEqual([
+			{ records: [{ fields: { Email: 'a@x.org' } }, { fields: { Email: 'c@x.org' } }] },
+			{ records: [{ fields: { Score: 7 } }] },
+		]);
+		const added = emu.records(demo.docId, 'Leads').filter((r) => !before.has(r.id));
+		expect(added.map((r) => [r.fields.Email, r.fields.Score])).toEqual([
+			['a@x.org', 0],
+			['c@x.org', 0],
+			['', 7],
+		]);
+		expect(run.output('Grist')).toEqual([
+			{ id: added[0].id, Email: 'a@x.org' },
+			{ id: added[2].id, Score: 7 },
+			{ id: added[1].id, Email: 'c@x.org' },
+		]);
+		emu.removeRecords(
+			demo.docId,
+			'Leads',
+			added.map((r) => r.id),
+		);
+	});
+
 	test('getAll: typed filter builder, sort and limit, simplified output', async () => {
 		emu.clearLog();
 		const run = await n8n.runWorkflow(

@@ -182,7 +182,13 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(requests().filter((r) => r.endsWith('/sql'))).toEqual([]);
-		expect(stored().map((r) => r.fields.Owner)).toEqual([1, 99999, 0, 0]);
+		// rows by field set: items 0 and 3 in one request, then 1, then 2
+		expect(stored().map((r) => [r.fields.Title, r.fields.Owner])).toEqual([
+			['ok', 1],
+			['empty ref', 0],
+			['ghost owner', 99999],
+			['ghost helper', 0],
+		]);
 	});
 
 	it('update and upsert check the same way', async () => {

@@ -717,6 +717,32 @@ describe('record.create', () => {
 		expect(emu.log.filter((e) => e.method === 'POST')).toHaveLength(2);
 	});
 
+	it("groups by field set, so a missing field gets its column's default, not null", async () => {
+		// one POST of [{Name}, {Visits}] would give Grist's null to Name and Visits where missing
+		resetTable('People');
+		const { items: out, error } = await run(
+			{ operation: 'create', table: byId('People'), columns: autoMap() },
+			{ input: items([{ Name: 'A' }, { Visits: 5 }, { Name: 'C' }]) },
+		);
+		expect(error).toBeUndefined();
+		expect(emu.log.filter((e) => e.method === 'POST').map((e) => e.body)).toEqual([
+			{ records: [{ fields: { Name: 'A' } }, { fields: { Name: 'C' } }] },
+			{ records: [{ fields: { Visits: 5 } }] },
+		]);
+		const rows = emu.records(demo.docId, 'People');
+		expect(rows.map((r) => [r.fields.Name, r.fields.Visits])).toEqual([
+			['A', 0],
+			['C', 0],
+			['', 5],
+		]);
+		expect(out.map((o) => o.json)).toEqual([
+			{ id: rows[0].id, Name: 'A' },
+			{ id: rows[2].id, Visits: 5 },
+			{ id: rows[1].id, Name: 'C' },
+		]);
+		expect(paired(out)).toEqual([0, 1, 2]);
+	});
+
 	it('groups by target table (expressions may differ per item)', async () => {
 		resetTable('Bulk');
 		resetTable('People');

@@ -35,7 +35,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** POST …/records: all items of one table in as few requests as Grist allows. */
+/**
+ * POST …/records: all items of one table in as few requests as Grist allows, grouped by field set
+ * (rows of one field set are added in item order; a later field set's rows after them).
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	client: GristClient,
@@ -51,7 +54,10 @@ export async function execute(
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
 			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
 			if (isEmpty(fields)) refuseEmpty.call(this, raw, target, itemIndex);
-			return { records: [{ fields }] };
+			// Grist adds one POST's records with the union of their fields, null where a record
+			// lacks one (convertToBulkColValues): a Text cell would get null, not '', and a trigger
+			// formula would not run. So items with other fields go into other requests.
+			return { records: [{ fields }], fieldSet: Object.keys(fields) };
 		},
 		options: (itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }),
 		send: async (group, records, units) => {
