@@ -178,94 +178,110 @@ describe('the Grist node in the editor', () => {
 			]),
 		);
 		await openWorkflow(workflowId);
-	});
+	}, STEP_TIMEOUT);
 
-	test('the canvas subtitles read as words', async () => {
-		const subtitle = (name: string) =>
-			page
-				.locator(`[data-test-id=canvas-node][data-node-name="${name}"] [class*=_subtitle_]`)
-				.innerText();
-		expect(await subtitle('Add')).toBe('Create records');
-		expect(await subtitle('Read')).toBe('Get many records');
-		await shot('canvas');
-	});
+	test(
+		'the canvas subtitles read as words',
+		async () => {
+			const subtitle = (name: string) =>
+				page
+					.locator(`[data-test-id=canvas-node][data-node-name="${name}"] [class*=_subtitle_]`)
+					.innerText();
+			expect(await subtitle('Add')).toBe('Create records');
+			expect(await subtitle('Read')).toBe('Get many records');
+			await shot('canvas');
+		},
+		STEP_TIMEOUT,
+	);
 
-	test('Record → Create, Map Columns: list columns show no JSON error; a formula column says why it is read-only', async () => {
-		await openNode('Add');
-		const ndv = page.locator('[data-test-id=ndv]');
-		for (const column of ['Tags', 'Buyers', 'Files', 'Double']) {
-			await ndv.locator(`[data-test-id=parameter-input-${column}]`).waitFor({ timeout: 20_000 });
-		}
-		// give the editor's own validation of the field values time to run, as a user would
-		await page.waitForTimeout(1500);
-		await shot('mapper');
-		// a JSON editor marks a value it cannot parse with a red lint marker whose tooltip says why
-		const markers = ndv.locator('.cm-lint-marker-error, .cm-lintRange-error');
-		const lintErrors: string[] = [];
-		for (let i = 0; i < (await markers.count()); i++) {
-			await markers.nth(i).hover();
-			await page.waitForTimeout(300);
-			lintErrors.push(
-				await page
-					.locator('.cm-tooltip-lint, .cm-tooltip')
-					.last()
-					.innerText()
-					.catch(() => '(no tooltip)'),
+	test(
+		'Record → Create, Map Columns: list columns show no JSON error; a formula column says why it is read-only',
+		async () => {
+			await openNode('Add');
+			const ndv = page.locator('[data-test-id=ndv]');
+			for (const column of ['Tags', 'Buyers', 'Files', 'Double']) {
+				await ndv.locator(`[data-test-id=parameter-input-${column}]`).waitFor({ timeout: 20_000 });
+			}
+			// give the editor's own validation of the field values time to run, as a user would
+			await page.waitForTimeout(1500);
+			await shot('mapper');
+			// a JSON editor marks a value it cannot parse with a red lint marker whose tooltip says why
+			const markers = ndv.locator('.cm-lint-marker-error, .cm-lintRange-error');
+			const lintErrors: string[] = [];
+			for (let i = 0; i < (await markers.count()); i++) {
+				await markers.nth(i).hover();
+				await page.waitForTimeout(300);
+				lintErrors.push(
+					await page
+						.locator('.cm-tooltip-lint, .cm-tooltip')
+						.last()
+						.innerText()
+						.catch(() => '(no tooltip)'),
+				);
+			}
+			expect(lintErrors).toEqual([]);
+			const text = await ndv.innerText();
+			expect(text).not.toContain('Unexpected end of JSON input');
+			expect(text).not.toMatch(/is not valid JSON|expects a array/i);
+			// each field names its column's type and what a value of it is
+			expect(text).toContain('Double — Numeric (formula, read-only)');
+			expect(text).toContain('Buyers — Reference List to Customers: row IDs');
+			expect(text).toContain('Files — Attachments: IDs');
+			expect(text).toContain('Tags — Choice List');
+			// the Docs link opens the README section of the node, not the npm page
+			expect(await ndv.locator('a', { hasText: 'Docs' }).first().getAttribute('href')).toBe(
+				'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
 			);
-		}
-		expect(lintErrors).toEqual([]);
-		const text = await ndv.innerText();
-		expect(text).not.toContain('Unexpected end of JSON input');
-		expect(text).not.toMatch(/is not valid JSON|expects a array/i);
-		// each field names its column's type and what a value of it is
-		expect(text).toContain('Double — Numeric (formula, read-only)');
-		expect(text).toContain('Buyers — Reference List to Customers: row IDs');
-		expect(text).toContain('Files — Attachments: IDs');
-		expect(text).toContain('Tags — Choice List');
-		// the Docs link opens the README section of the node, not the npm page
-		expect(await ndv.locator('a', { hasText: 'Docs' }).first().getAttribute('href')).toBe(
-			'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
-		);
-		for (const column of ['Tags', 'Buyers', 'Files']) {
-			expect(
-				await ndv
-					.locator(
-						`[data-test-id=parameter-input-${column}] input, [data-test-id=parameter-input-${column}] textarea`,
-					)
-					.count(),
-			).toBeGreaterThan(0);
-		}
-		await closeNode();
-	});
+			for (const column of ['Tags', 'Buyers', 'Files']) {
+				expect(
+					await ndv
+						.locator(
+							`[data-test-id=parameter-input-${column}] input, [data-test-id=parameter-input-${column}] textarea`,
+						)
+						.count(),
+				).toBeGreaterThan(0);
+			}
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
 
-	test('the Document "By URL" error shows the URL pattern whole', async () => {
-		await openNode('Read');
-		const message = await tooltipOf(
-			'[data-test-id=ndv] [data-test-id=parameter-issues] [data-icon=triangle-alert]',
-			'Paste the URL',
-		);
-		await shot('document-url-error');
-		expect(message).toContain('e.g. https://docs.getgrist.com/DOC-ID/NAME');
-		await closeNode();
-	});
+	test(
+		'the Document "By URL" error shows the URL pattern whole',
+		async () => {
+			await openNode('Read');
+			const message = await tooltipOf(
+				'[data-test-id=ndv] [data-test-id=parameter-issues] [data-icon=triangle-alert]',
+				'Paste the URL',
+			);
+			await shot('document-url-error');
+			expect(message).toContain('e.g. https://docs.getgrist.com/DOC-ID/NAME');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
 });
 
 describe('the credential in the editor', () => {
-	test('the Server URL tooltip shows the addresses whole', async () => {
-		await page.goto(`${n8n.baseUrl}/home/credentials/${cred.id}`);
-		await page.waitForSelector('[data-test-id=credential-connection-parameter]', {
-			timeout: 30_000,
-		});
-		await page.hover('[data-test-id=url] label');
-		const tip = await tooltipOf(
-			'[data-test-id=url] [data-icon=circle-help]',
-			'Address of your Grist site',
-		);
-		await shot('server-url-tooltip');
-		expect(tip).toContain('https://TEAM.getgrist.com for a team site');
-		expect(tip).toContain('https://HOST/o/TEAM for a self-hosted server');
-		await page.keyboard.press('Escape');
-	});
+	test(
+		'the Server URL tooltip shows the addresses whole',
+		async () => {
+			await page.goto(`${n8n.baseUrl}/home/credentials/${cred.id}`);
+			await page.waitForSelector('[data-test-id=credential-connection-parameter]', {
+				timeout: 30_000,
+			});
+			await page.hover('[data-test-id=url] label');
+			const tip = await tooltipOf(
+				'[data-test-id=url] [data-icon=circle-help]',
+				'Address of your Grist site',
+			);
+			await shot('server-url-tooltip');
+			expect(tip).toContain('https://TEAM.getgrist.com for a team site');
+			expect(tip).toContain('https://HOST/o/TEAM for a self-hosted server');
+			await page.keyboard.press('Escape');
+		},
+		STEP_TIMEOUT,
+	);
 });
 
 describe('a run-time error in the editor', () => {
@@ -299,87 +315,97 @@ describe('a run-time error in the editor', () => {
 });
 
 describe('the node panel', () => {
-	test('searching records, rows, table, spreadsheet or database finds this package, described by what it does', async () => {
-		await openWorkflow(await n8n.createWorkflow(manualWorkflow([])));
-		await page.click('[data-test-id=node-creator-plus-button]');
-		for (const word of ['records', 'rows', 'table', 'spreadsheet', 'database']) {
-			await page.fill('[data-test-id=node-creator-search-bar]', word);
-			const name = page
-				.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' })
-				.first();
-			await name.waitFor({ timeout: 10_000 });
-			if (word === 'records') await shot('node-panel');
-			// the nearest element around the name that also holds a description: this entry
-			const entry = name.locator(
-				'xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]',
-			);
-			expect((await entry.innerText()).replace(/\s+/g, ' ')).toContain(
-				'Records with upsert, conditions and SQL; tables, files; polling trigger (works anywhere)',
-			);
-		}
-	});
+	test(
+		'searching records, rows, table, spreadsheet or database finds this package, described by what it does',
+		async () => {
+			await openWorkflow(await n8n.createWorkflow(manualWorkflow([])));
+			await page.click('[data-test-id=node-creator-plus-button]');
+			for (const word of ['records', 'rows', 'table', 'spreadsheet', 'database']) {
+				await page.fill('[data-test-id=node-creator-search-bar]', word);
+				const name = page
+					.locator('[data-test-id=node-creator-item-name]', {
+						hasText: 'Grist Records & Documents',
+					})
+					.first();
+				await name.waitFor({ timeout: 10_000 });
+				if (word === 'records') await shot('node-panel');
+				// the nearest element around the name that also holds a description: this entry
+				const entry = name.locator(
+					'xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]',
+				);
+				expect((await entry.innerText()).replace(/\s+/g, ' ')).toContain(
+					'Records with upsert, conditions and SQL; tables, files; polling trigger (works anywhere)',
+				);
+			}
+		},
+		STEP_TIMEOUT,
+	);
 
 	// Issue #14: two triggers. n8n lists the polling Grist Trigger inside the entry of the node it
 	// merges with ("Grist Records & Documents", with the trigger's description) and the Grist
 	// Instant Trigger as "Grist Instant"; both list their events as "On row added…".
-	test('searching "Grist" among triggers tells the polling trigger (works anywhere) from the instant one (Grist calls n8n)', async () => {
-		await page.goto(`${n8n.baseUrl}/workflow/new`);
-		await page.click('[data-test-id=canvas-add-button]', { timeout: 30_000 });
-		await page.fill('[data-test-id=node-creator-search-bar]', 'Grist');
-		const panel = page.locator('[data-test-id=node-creator]');
-		// the whole name; n8n cuts "Trigger" out of "Grist Instant Trigger" and leaves the space
-		const nameOf = (text: string) =>
-			panel
-				.locator('[data-test-id=node-creator-item-name]')
-				.filter({ hasText: new RegExp(`^\\s*${text}\\s*$`) });
-		const entryText = async (text: string) => {
-			await nameOf(text).waitFor({ timeout: 10_000 });
-			const entry = nameOf(text).locator(
-				'xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]',
-			);
-			return (await entry.innerText()).replace(/\s+/g, ' ');
-		};
-		const polling = await entryText('Grist Records & Documents');
-		const instant = await entryText('Grist Instant');
-		await shot('trigger-panel');
-		expect(polling).toContain('polling trigger (works anywhere)');
-		expect(polling).not.toContain('Grist calls n8n');
-		expect(instant).toContain('Grist calls n8n at once on row changes');
-		expect(instant).toContain('Grist must be able to reach this n8n');
-		expect(instant).not.toContain('works anywhere');
+	test(
+		'searching "Grist" among triggers tells the polling trigger (works anywhere) from the instant one (Grist calls n8n)',
+		async () => {
+			await page.goto(`${n8n.baseUrl}/workflow/new`);
+			await page.click('[data-test-id=canvas-add-button]', { timeout: 30_000 });
+			await page.fill('[data-test-id=node-creator-search-bar]', 'Grist');
+			const panel = page.locator('[data-test-id=node-creator]');
+			// the whole name; n8n cuts "Trigger" out of "Grist Instant Trigger" and leaves the space
+			const nameOf = (text: string) =>
+				panel
+					.locator('[data-test-id=node-creator-item-name]')
+					.filter({ hasText: new RegExp(`^\\s*${text}\\s*$`) });
+			const entryText = async (text: string) => {
+				await nameOf(text).waitFor({ timeout: 10_000 });
+				const entry = nameOf(text).locator(
+					'xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]',
+				);
+				return (await entry.innerText()).replace(/\s+/g, ' ');
+			};
+			const polling = await entryText('Grist Records & Documents');
+			const instant = await entryText('Grist Instant');
+			await shot('trigger-panel');
+			expect(polling).toContain('polling trigger (works anywhere)');
+			expect(polling).not.toContain('Grist calls n8n');
+			expect(instant).toContain('Grist calls n8n at once on row changes');
+			expect(instant).toContain('Grist must be able to reach this n8n');
+			expect(instant).not.toContain('works anywhere');
 
-		/** Opens an entry and returns the names of its triggers ("On …"). */
-		const triggersOf = async (text: string, picture: string): Promise<string[]> => {
-			await nameOf(text).click();
-			// the entry's view slides over the list, with a header of its own
-			const details = panel.locator('[data-test-id=nodes-list-header]', {
-				hasText: 'Node details',
-			});
-			await details.waitFor();
-			const events = panel
-				.locator('[data-test-id=node-creator-item-name]')
-				.filter({ hasText: /^\s*On row / });
-			await events.first().waitFor({ timeout: 10_000 });
-			await page.waitForTimeout(500); // the slide-in, for the picture
-			await shot(picture);
-			const names = (await events.allInnerTexts()).map((t) => t.trim());
-			await details.locator('button').first().click();
-			await details.waitFor({ state: 'detached' });
-			return names;
-		};
-		expect(await triggersOf('Grist Records & Documents', 'trigger-panel-polling')).toEqual([
-			'On row added, updated or deleted (polling)',
-			'On row added (polling)',
-			'On row added or updated (polling)',
-			'On row deleted (polling)',
-			'On row updated (polling)',
-		]);
-		expect(await triggersOf('Grist Instant', 'trigger-panel-instant')).toEqual([
-			'On row added (instant)',
-			'On row added or updated (instant)',
-			'On row updated (instant)',
-		]);
-	});
+			/** Opens an entry and returns the names of its triggers ("On …"). */
+			const triggersOf = async (text: string, picture: string): Promise<string[]> => {
+				await nameOf(text).click();
+				// the entry's view slides over the list, with a header of its own
+				const details = panel.locator('[data-test-id=nodes-list-header]', {
+					hasText: 'Node details',
+				});
+				await details.waitFor();
+				const events = panel
+					.locator('[data-test-id=node-creator-item-name]')
+					.filter({ hasText: /^\s*On row / });
+				await events.first().waitFor({ timeout: 10_000 });
+				await page.waitForTimeout(500); // the slide-in, for the picture
+				await shot(picture);
+				const names = (await events.allInnerTexts()).map((t) => t.trim());
+				await details.locator('button').first().click();
+				await details.waitFor({ state: 'detached' });
+				return names;
+			};
+			expect(await triggersOf('Grist Records & Documents', 'trigger-panel-polling')).toEqual([
+				'On row added, updated or deleted (polling)',
+				'On row added (polling)',
+				'On row added or updated (polling)',
+				'On row deleted (polling)',
+				'On row updated (polling)',
+			]);
+			expect(await triggersOf('Grist Instant', 'trigger-panel-instant')).toEqual([
+				'On row added (instant)',
+				'On row added or updated (instant)',
+				'On row updated (instant)',
+			]);
+		},
+		STEP_TIMEOUT,
+	);
 });
 
 describe("a new user's first clicks", () => {
