@@ -505,7 +505,8 @@ export interface ItemWrite<R> {
 	records: R[];
 	/**
 	 * The field names of the records, where Grist needs one field set per request (PATCH
-	 * …/records, …/data): items with other names (in any order) go into other requests.
+	 * …/records, …/data; POST …/records, else a field another record names is null): items with
+	 * other names (in any order) go into other requests.
 	 */
 	fieldSet?: string[];
 	/**
