@@ -9,7 +9,7 @@ import { runNodeScript } from '../../scripts/lib/processes.cjs';
 let dir: string;
 
 beforeAll(() => {
-	// inside the project (.build/ is ignored), so that the emulator's libraries (exceljs, csv-parse,
+	// inside the project (.build/ is ignored), so that the emulator's libraries (exceljs,
 	// sql.js) resolve from its node_modules as they do for `npm start`
 	const build = join(__dirname, '..', '..', '.build');
 	mkdirSync(build, { recursive: true });
