@@ -50,6 +50,7 @@ import {
 	compareSince,
 	currentRows,
 	latestState,
+	withValuesAtDeletion,
 	wanted,
 	type ChangeEvent,
 	type ChangesState,
@@ -476,13 +477,20 @@ async function pollChanges(
 	let items: INodeExecutionData[] = [];
 	if (delta) {
 		const columns = await fetchColumns(ctx.client, { docId: ctx.docId, tableId });
-		const changes = classifyChanges(delta, {
-			columns: columns.map((c) => c.id),
-			watchedColumns: opts.watchedColumns,
-		}).filter((c) => wanted(opts.event, c));
+		const types = columnTypes(columns);
+		const classify = { columns: columns.map((c) => c.id), types };
+		const changes = await withValuesAtDeletion(
+			ctx.client,
+			ctx.docId,
+			since,
+			stored.table ?? ctx.tableId,
+			classifyChanges(delta, { ...classify, watchedColumns: opts.watchedColumns }).filter((c) =>
+				wanted(opts.event, c),
+			),
+			classify,
+		);
 		const live = changes.filter((c) => c.change !== 'deleted').map((c) => c.id);
 		const current = await currentRows(ctx.client, ctx.docId, tableId, [...new Set(live)]);
-		const types = columnTypes(columns);
 		items = ctx.fn.helpers.returnJsonArray(
 			changes.map((c) =>
 				changeItem(c, c.change === 'deleted' ? undefined : current.get(c.id), opts.simplify, types),
@@ -506,8 +514,8 @@ async function pollChanges(
 	// The cursor moves only now, after every request of this poll succeeded.
 	data.cursor =
 		tableId === ctx.tableId
-			? { kind: opts.event, h: since.right }
-			: { kind: opts.event, h: since.right, table: tableId };
+			? { kind: opts.event, h: since.right.h }
+			: { kind: opts.event, h: since.right.h, table: tableId };
 	data.updatedAt = opts.updatedAt;
 	return items.length > 0 ? [items] : null;
 }

@@ -18,7 +18,14 @@ import { NodeApiError, NodeOperationError, type IDataObject, type INode } from '
 import { toNodeError } from '../Grist/errors';
 
 import { simplifyFields, simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
-import type { ActionSummary, RowChange } from '../Grist/helpers/changes';
+import {
+	classifyChanges,
+	tableIdAfter,
+	type ActionSummary,
+	type ClassifyOptions,
+	type HistoryState,
+	type RowChange,
+} from '../Grist/helpers/changes';
 import type { GristClient } from '../Grist/transport';
 import { compareStates, fetchRecords, fetchStates } from '../Grist/transport/api';
 
@@ -52,6 +59,13 @@ export async function latestState(client: GristClient, docId: string): Promise<s
 	return states[0].h;
 }
 
+/** The net changes between two history states. */
+export interface Compared {
+	left: HistoryState;
+	right: HistoryState;
+	summary: ActionSummary | undefined;
+}
+
 /**
  * `/compare` from the cursor to HEAD. Undefined when the cursor's state is no longer in Grist's
  * history and the user chose to start again: then `restartAt` holds the new cursor.
@@ -62,11 +76,15 @@ export async function compareSince(
 	docId: string,
 	h: string,
 	lost: LostHistory,
-): Promise<{ right: string; summary: ActionSummary | undefined } | { restartAt: string }> {
+): Promise<Compared | { restartAt: string }> {
 	let error: NodeApiError;
 	try {
 		const res = await compareStates(client, docId, h, 'HEAD', COMPARE_MAX_ROWS);
-		return { right: res.right.h, summary: res.details?.rightChanges };
+		return {
+			left: res.left ?? { n: res.right.n, h },
+			right: res.right,
+			summary: res.details?.rightChanges,
+		};
 	} catch (failure) {
 		if (!(failure instanceof NodeApiError)) throw toNodeError(node, failure);
 		error = failure;
@@ -105,6 +123,87 @@ function apiMessage(error: NodeApiError): string {
 	return String(error.message ?? '');
 }
 
+/**
+ * `changes` with each deleted row's values as they were when it was deleted. `/compare` from the
+ * cursor gives a removed row's cells as they were at the cursor's state, so a row edited and then
+ * deleted between two polls would show its old values. When the range holds more than one
+ * action, the deleting action of each row is found by bisecting the states of the range — a row
+ * that is there at state `lo` is in the `removeRows` of `/compare?left=<lo>&right=<mid>` exactly
+ * when it was deleted by `mid` (these probes ask for no cells) — and then each deleting action is
+ * compared alone: its cells are the rows' values right before it. Requests: none for a range of
+ * one action or without deleted rows; otherwise one `/states`, about log2(actions) probes per
+ * deleting action, and one compare per deleting action.
+ *
+ * A row whose deleting action is no longer in Grist's history keeps the values of the cursor's
+ * state and is marked `valuesAsOfLastPoll`.
+ */
+export async function withValuesAtDeletion(
+	client: GristClient,
+	docId: string,
+	range: { left: HistoryState; right: HistoryState },
+	/** The table's id at the range's left state. */
+	tableId: string,
+	changes: RowChange[],
+	classify: ClassifyOptions,
+): Promise<RowChange[]> {
+	const deleted = changes.filter((c) => c.change === 'deleted').map((c) => c.id);
+	if (deleted.length === 0 || range.right.n - range.left.n <= 1) return changes;
+	const exact = await deletionValues(client, docId, range, tableId, deleted, classify);
+	return changes.map((c) =>
+		c.change !== 'deleted' ? c : (exact.get(c.id) ?? { ...c, valuesAsOfLastPoll: true }),
+	);
+}
+
+/** The deleted rows' values from their deleting actions (see withValuesAtDeletion). */
+async function deletionValues(
+	client: GristClient,
+	docId: string,
+	range: { left: HistoryState; right: HistoryState },
+	tableId: string,
+	ids: number[],
+	classify: ClassifyOptions,
+): Promise<Map<number, RowChange>> {
+	const out = new Map<number, RowChange>();
+	const byN = new Map((await fetchStates(client, docId)).map((s) => [s.n, s.h]));
+	const chain: string[] = [];
+	for (let n = range.left.n; n <= range.right.n; n++) chain.push(byN.get(n) ?? '');
+	if (chain[0] !== range.left.h || chain[chain.length - 1] !== range.right.h || chain.includes(''))
+		return out;
+
+	// Bisection: each entry holds rows there at state `lo` and deleted by state `hi`.
+	const found: Array<{ at: number; table: string; ids: number[] }> = [];
+	const open = [{ lo: 0, hi: chain.length - 1, table: tableId, ids }];
+	while (open.length > 0) {
+		const { lo, hi, table, ids: rows } = open.pop()!;
+		if (hi - lo === 1) {
+			found.push({ at: hi, table, ids: rows });
+			continue;
+		}
+		const mid = (lo + hi) >> 1;
+		const probe = await compareStates(client, docId, chain[lo], chain[mid], 1);
+		const summary = probe.details?.rightChanges;
+		const tableAtMid = tableIdAfter(summary, table);
+		const removed = new Set(
+			tableAtMid === null ? rows : (summary?.tableDeltas?.[tableAtMid]?.removeRows ?? []),
+		);
+		const early = rows.filter((id) => removed.has(id));
+		const late = rows.filter((id) => !removed.has(id));
+		if (early.length > 0) open.push({ lo, hi: mid, table, ids: early });
+		if (late.length > 0) open.push({ lo: mid, hi, table: tableAtMid ?? table, ids: late });
+	}
+
+	for (const { at, table, ids: rows } of found) {
+		const res = await compareStates(client, docId, chain[at - 1], chain[at], COMPARE_MAX_ROWS);
+		const summary = res.details?.rightChanges;
+		const after = tableIdAfter(summary, table);
+		const wantedIds = new Set(rows);
+		const delta = after === null ? undefined : summary?.tableDeltas?.[after];
+		for (const change of classifyChanges(delta, classify))
+			if (change.change === 'deleted' && wantedIds.has(change.id)) out.set(change.id, change);
+	}
+	return out;
+}
+
 /** Current rows of `ids` (added and updated records), read in batches of ids. */
 export async function currentRows(
 	client: GristClient,
@@ -133,10 +232,11 @@ export function wanted(event: ChangeEvent, change: RowChange): boolean {
 
 /**
  * One output item per row change:
- * `{ change, id, fields, previous?, changedColumns?, unknownColumns?, changesUnknown? }`.
- * `fields`: the current row for added and updated rows (when it is gone already, the values Grist
- * recorded), the last values for a deleted row. `previous`: the changed columns' values before.
- * With `simplify`, dates and lists are decoded as in the other events' items.
+ * `{ change, id, fields, previous?, changedColumns?, unknownColumns?, changesUnknown?,
+ * fieldsAsOfLastPoll? }`. `fields`: the current row for added and updated rows (when it is gone
+ * already, the values Grist recorded), the values a deleted row had when it was deleted.
+ * `previous`: the changed columns' values before. With `simplify`, dates and lists are decoded as
+ * in the other events' items.
  */
 export function changeItem(
 	change: RowChange,
@@ -172,5 +272,6 @@ export function changeItem(
 		if (!change.changedColumns) item.changesUnknown = true;
 	}
 	if (change.unknownColumns) item.unknownColumns = change.unknownColumns;
+	if (change.valuesAsOfLastPoll) item.fieldsAsOfLastPoll = true;
 	return item;
 }

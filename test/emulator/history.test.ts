@@ -113,6 +113,56 @@ test('/compare: an update and a delete, changes in rightChanges, a removed row w
 	expect(d.columnDeltas.Due).toBeUndefined(); // empty in the removed row: absent
 });
 
+test('/compare: a removal leaves out the columns that held their default in every row it removed', async () => {
+	const docId = itemsDoc('Defaults', [
+		{ Name: 'a', Qty: 1 },
+		{},
+		{},
+		{ Name: 'd' },
+		{ Name: null },
+	]);
+	const left = await head(docId);
+	await api.post(`${records(docId)}/delete`, [2]); // all defaults, alone
+	await api.post(`${records(docId)}/delete`, [3, 4]); // with a row that has a Name
+	await api.post(`${records(docId)}/delete`, [5]); // a Text cell holding null is not its default
+	const cells = async (from: string, to: string) => {
+		const res = await api.get<Compare>(
+			`/api/docs/${docId}/compare?left=${from}&right=${to}&maxRows=null`,
+		);
+		expect(res.status).toBe(200);
+		const { columnDeltas } = res.json.details.rightChanges.tableDeltas.Items;
+		return Object.keys(columnDeltas).sort();
+	};
+	expect(await cells(left, 'HEAD~2')).toEqual(['manualSort']);
+	const both = await api.get<Compare>(
+		`/api/docs/${docId}/compare?left=HEAD~2&right=HEAD~1&maxRows=null`,
+	);
+	const d = both.json.details.rightChanges.tableDeltas.Items;
+	expect(d.removeRows).toEqual([3, 4]);
+	expect(d.columnDeltas.Name).toEqual({ '3': [[''], null], '4': [['d'], null] });
+	expect(d.columnDeltas.Qty).toBeUndefined();
+	expect(await cells('HEAD~1', 'HEAD')).toEqual(['Name', 'manualSort']);
+});
+
+test('/compare: a row edited, then removed in the range keeps its values at left', async () => {
+	const docId = itemsDoc('Edited then removed', [{ Name: 'a', Qty: 1 }]);
+	const left = await head(docId);
+	await api.patch(records(docId), { records: [{ id: 1, fields: { Name: 'b', Qty: 999 } }] });
+	await api.post(`${records(docId)}/delete`, [1]);
+	const d = (await compare(docId, left, '&maxRows=null')).details.rightChanges.tableDeltas.Items;
+	expect(d.removeRows).toEqual([1]);
+	expect(d.updateRows).toEqual([]);
+	expect(d.columnDeltas.Name).toEqual({ '1': [['a'], null] });
+	expect(d.columnDeltas.Qty).toEqual({ '1': [[1], null] });
+	// the deleting action alone has the values the row had when it was removed
+	const last = await api.get<Compare>(
+		`/api/docs/${docId}/compare?left=HEAD~1&right=HEAD&maxRows=null`,
+	);
+	expect(last.json.details.rightChanges.tableDeltas.Items.columnDeltas.Qty).toEqual({
+		'1': [[999], null],
+	});
+});
+
 test('/compare reports net changes: added then removed is gone, added then edited is an add', async () => {
 	const docId = itemsDoc('Net', [{ Name: 'a', Qty: 1 }]);
 	const left = await head(docId);

@@ -9,13 +9,16 @@
  * changes go into the next state. A delta per table per state stands for one bulk action:
  * `addRows`, `removeRows`, `updateRows` (added rows whose formula cells hold a value are in both,
  * as Grist records the formula calculation as an update), and cells `[before, after]` with `null`
- * for the side where the row did not exist; a removed row keeps only its cells that differ from the
- * column type's default (null, '', 0, false: a guess from "empty cells are absent"), every added or removed row has a `manualSort` cell. Renamed tables are matched by
- * tableRef (`tableRenames`), added columns are `[null, colId]` in `columnRenames`.
+ * for the side where the row did not exist. A removal leaves out each column in which every row it
+ * removed held the column type's default ('' for Text and Choice, 0 for numbers and Ref, false
+ * for Bool, null otherwise; a null in a Text cell is not the default), as the data engine's undo
+ * of BulkRemoveRecord does; every added or removed row has a `manualSort` cell. Renamed tables
+ * are matched by tableRef (`tableRenames`), added columns are `[null, colId]` in `columnRenames`.
  *
  * /compare sums the states after `left` up to `right`: net changes (a row added and removed
  * disappears; an id removed and added again is in both lists, with the old row's `before`), the
- * first `before` and the last `after` of each cell. `maxRows` (default 10, `null` unlimited) keeps,
+ * first `before` and the last `after` of each cell — so a removed row's cells are its values at
+ * `left`, also when it was edited before its removal in the range. `maxRows` (default 10, `null` unlimited) keeps,
  * in each state's delta of a table over more rows, the cells of its first N−1 rows and its last
  * one and sets `mayBeIncomplete`; a cell of a later state that was not recorded makes the summed
  * `after` `"?"`. Errors as measured: unknown or pruned hash 500 `Cannot read hash`, bad suffix
@@ -233,7 +236,6 @@ function copyTable(t: Table, now: number): TableCopy {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const isEmpty = (v: unknown, d: unknown) => v === null || v === undefined || same(v, d);
 
 function diff(
 	before: Map<number, TableCopy>,
@@ -280,12 +282,15 @@ function diff(
 			}
 			d.cells.set(id, cells);
 		}
-		for (const [id, prev] of old) {
-			if (a.rows.has(id)) continue;
+		const removed = [...old].filter(([id]) => !a.rows.has(id));
+		// The undo of a removal leaves out each column that held its default in every removed row.
+		const kept = b
+			? b.columns.filter((col) => removed.some(([, prev]) => !same(prev[col], b.defaults[col])))
+			: [];
+		for (const [id, prev] of removed) {
 			d.removeRows.push(id);
 			const cells: Record<string, Cell> = { manualSort: [[id], null] };
-			for (const col of b!.columns)
-				if (!isEmpty(prev[col], b!.defaults[col])) cells[col] = [[prev[col]], null];
+			for (const col of kept) cells[col] = [[prev[col] ?? null], null];
 			d.cells.set(id, cells);
 		}
 		if (d.addRows.length + d.removeRows.length + d.updateRows.length > 0) deltas.push(d);

@@ -30,6 +30,8 @@ beforeAll(async () => {
 	emu.addUser({ email: 'viewer@example.com', name: 'Viewer', apiKey: VIEWER_KEY });
 });
 
+afterEach(() => emu.clearFaults());
+
 afterAll(async () => {
 	await emu?.close();
 });
@@ -153,7 +155,7 @@ describe('Any Change', () => {
 			{
 				change: 'deleted',
 				id: top,
-				fields: { Name: 'b', Status: null, Qty: null, Day: 1704844800 },
+				fields: { Name: 'b', Status: '', Qty: 0, Day: 1704844800 },
 			},
 			{ change: 'added', id: top, fields: { Name: 'z', Status: '', Qty: 0, Day: null } },
 		]);
@@ -238,9 +240,127 @@ describe('Row Deleted', () => {
 		expect(out[6]).toEqual({
 			change: 'deleted',
 			id: ids[7],
-			fields: { Name: 'r8', Status: null, Qty: 8, Day: null },
+			fields: { Name: 'r8', Status: '', Qty: 8, Day: null },
 		});
 		expect(out.some((j) => 'unknownColumns' in j)).toBe(false);
+	});
+
+	it('a row edited and then deleted between two polls: the values it had when it was deleted', async () => {
+		const t = newTable();
+		const [a, b, c, d] = emu.addRecords(docId, t, [
+			{ Name: 'a', Status: 'Open', Qty: 1 },
+			{ Name: 'b', Qty: 2 },
+			{ Name: 'c', Qty: 3 },
+			{ Name: 'd', Qty: 4 },
+		]);
+		const p = poller(t, { event: 'rowDeleted' });
+		await p.poll('trigger');
+		await update(t, [{ id: a, fields: { Name: 'a-renamed', Status: 'Done', Qty: 999 } }]);
+		await update(t, [{ id: c, fields: { Qty: 30 } }]);
+		await api('POST', `${docId}/tables/${t}/records/delete`, [a]);
+		await update(t, [{ id: b, fields: { Qty: 20 } }]);
+		await update(t, [{ id: b, fields: { Name: '', Qty: 0 } }]);
+		await api('POST', `${docId}/tables/${t}/records/delete`, [b, d]);
+		await update(t, [{ id: c, fields: { Qty: 31 } }]);
+		emu.clearLog();
+		expect(json(await p.poll('trigger'))).toEqual([
+			{
+				change: 'deleted',
+				id: a,
+				fields: { Name: 'a-renamed', Status: 'Done', Qty: 999, Day: null },
+			},
+			{ change: 'deleted', id: b, fields: { Name: '', Status: '', Qty: 0, Day: null } },
+			{ change: 'deleted', id: d, fields: { Name: 'd', Status: '', Qty: 4, Day: null } },
+		]);
+		// 7 actions, two of them deletions: /states, the bisection's probes, one compare each
+		const compares = emu.log.filter((e) => e.apiPath.endsWith('/compare'));
+		expect(emu.log.filter((e) => e.apiPath.endsWith('/states'))).toHaveLength(1);
+		expect(compares.filter((e) => e.query.maxRows === '1').length).toBeLessThanOrEqual(6);
+		expect(compares.filter((e) => e.query.maxRows !== '1')).toHaveLength(3);
+		expect(await p.poll('trigger')).toBeNull();
+	});
+
+	it("a deleted row's empty cells are its columns' empty values, deleted alone or with others", async () => {
+		const tableId = `Kinds${++tableSeq}`;
+		emu.addTable(docId, tableId, [
+			{ id: 'Name', type: 'Text' },
+			{ id: 'Status', type: 'Choice', widgetOptions: { choices: ['Open'] } },
+			{ id: 'Score', type: 'Int' },
+			{ id: 'Amount', type: 'Numeric' },
+			{ id: 'Due', type: 'Date' },
+			{ id: 'Ok', type: 'Bool' },
+			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['x'] } },
+		]);
+		const [empty, full, empty2] = emu.addRecords(docId, tableId, [
+			{},
+			{
+				Name: 'n',
+				Status: 'Open',
+				Score: 1,
+				Amount: 2.5,
+				Due: 1704844800,
+				Ok: true,
+				Tags: ['L', 'x'],
+			},
+			{},
+		]);
+		const defaults = {
+			Name: '',
+			Status: '',
+			Score: 0,
+			Amount: 0,
+			Due: null,
+			Ok: false,
+			Tags: null,
+		};
+		const p = poller(tableId, { event: 'rowDeleted', simplify: false });
+		await p.poll('trigger');
+		// alone: Grist's history lists none of its cells but manualSort
+		await api('POST', `${docId}/tables/${tableId}/records/delete`, [empty]);
+		expect(json(await p.poll('trigger'))).toEqual([
+			{ change: 'deleted', id: empty, fields: defaults },
+		]);
+		// together with a row of values: every cell is listed, and the output is the same
+		await api('POST', `${docId}/tables/${tableId}/records/delete`, [full, empty2]);
+		expect(json(await p.poll('trigger'))).toEqual([
+			{
+				change: 'deleted',
+				id: full,
+				fields: {
+					Name: 'n',
+					Status: 'Open',
+					Score: 1,
+					Amount: 2.5,
+					Due: 1704844800,
+					Ok: true,
+					Tags: ['L', 'x'],
+				},
+			},
+			{ change: 'deleted', id: empty2, fields: defaults },
+		]);
+	});
+
+	it('the deleting action no longer in the history Grist lists: the values of the previous poll, marked so', async () => {
+		const t = newTable();
+		const [a] = emu.addRecords(docId, t, [{ Name: 'a', Qty: 1 }]);
+		const p = poller(t, { event: 'rowDeleted' });
+		await p.poll('trigger');
+		await update(t, [{ id: a, fields: { Qty: 2 } }]);
+		await api('POST', `${docId}/tables/${t}/records/delete`, [a]);
+		emu.fault({
+			method: 'GET',
+			path: `/api/docs/${docId}/states`,
+			status: 200,
+			body: { states: [] },
+		});
+		expect(json(await p.poll('trigger'))).toEqual([
+			{
+				change: 'deleted',
+				id: a,
+				fields: { Name: 'a', Status: '', Qty: 1, Day: null },
+				fieldsAsOfLastPoll: true,
+			},
+		]);
 	});
 
 	it('manual run: the latest record, shaped as a deleted row; no cursor', async () => {

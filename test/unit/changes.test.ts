@@ -26,6 +26,48 @@ describe('classifyChanges', () => {
 		]);
 	});
 
+	it("gives a deleted row's column that Grist left out its type's default", () => {
+		// measured: a removal lists no cell of a column that held its default in every removed row
+		const delta: TableDelta = {
+			removeRows: [4, 5],
+			columnDeltas: {
+				Name: { '4': [[''], null], '5': [['e'], null] },
+				manualSort: { '4': [[4], null], '5': [[5], null] },
+			},
+		};
+		const types = {
+			Name: 'Text',
+			St: 'Choice',
+			Score: 'Int',
+			Amount: 'Numeric',
+			Who: 'Ref:People',
+			Ok: 'Bool',
+			Due: 'Date',
+			At: 'DateTime:Europe/Paris',
+			Tags: 'ChoiceList',
+			Refs: 'RefList:People',
+			Files: 'Attachments',
+			F: 'Any',
+		};
+		const empty = {
+			St: '',
+			Score: 0,
+			Amount: 0,
+			Who: 0,
+			Ok: false,
+			Due: null,
+			At: null,
+			Tags: null,
+			Refs: null,
+			Files: null,
+			F: null,
+		};
+		expect(classifyChanges(delta, { columns: Object.keys(types), types })).toEqual([
+			{ change: 'deleted', id: 4, values: { Name: '', ...empty } },
+			{ change: 'deleted', id: 5, values: { Name: 'e', ...empty } },
+		]);
+	});
+
 	it('gives addRows precedence over updateRows, and hides manualSort', () => {
 		const delta: TableDelta = {
 			updateRows: [7],

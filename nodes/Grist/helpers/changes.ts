@@ -12,11 +12,18 @@
  * - Only net changes: a row added then removed in the range is gone; a row added then edited is in
  *   `addRows` with its final values, and may also be in `updateRows` (formulas): `addRows` wins.
  * - Row ids are reused: an id in `removeRows` and `addRows` is an old row deleted and a new one added.
- * - A removed row lists only its cells that held a value (an empty cell is absent); a bulk action
- *   over more than `maxRows` rows keeps no cells at all for the rows in its middle
- *   (`mayBeIncomplete`; servers before v1.7.14 do not set the flag). Every row that Grist recorded
- *   has a `manualSort` cell, so a removed row without any cell is one whose values are unknown.
+ * - A removal leaves out each column in which every row it removed held the column type's default
+ *   (the data engine's undo of BulkRemoveRecord, docactions.py): an absent cell of a recorded
+ *   removed row is that default (`typeDefault`), not "unknown". A bulk action over more than
+ *   `maxRows` rows keeps no cells at all for the rows in its middle (`mayBeIncomplete`; servers
+ *   before v1.7.14 do not set the flag). Every row that Grist recorded has a `manualSort` cell, so
+ *   a removed row without any cell is one whose values are unknown.
+ * - A removed row's cells are its values at the left state of the range, not right before the
+ *   deleting action: an edit between the two is not in the summary (history.ts reads the deleting
+ *   action alone for the values the row had when it was deleted).
  */
+
+import { typeDefault } from './columns';
 
 export type CellSide = [unknown] | null | '?';
 export type CellDelta = [CellSide, CellSide];
@@ -53,8 +60,8 @@ export interface RowChange {
 	change: ChangeKind;
 	id: number;
 	/**
-	 * Deleted: the row's last values (every column of `columns` that Grist recorded; empty ones
-	 * null). Added and updated: the new values Grist recorded (the trigger replaces them with the
+	 * Deleted: the row's values (every column of `columns`; one Grist left out holds its type's
+	 * default). Added and updated: the new values Grist recorded (the trigger replaces them with the
 	 * current row).
 	 */
 	values: Record<string, unknown>;
@@ -64,6 +71,11 @@ export interface RowChange {
 	changedColumns?: string[];
 	/** Columns whose value Grist did not record (a large bulk action or a long range). */
 	unknownColumns?: string[];
+	/**
+	 * Deleted: `values` are the row's values at the previous poll, not when it was deleted (its
+	 * deleting action is no longer in Grist's history).
+	 */
+	valuesAsOfLastPoll?: true;
 }
 
 /** Grist's own columns that a user does not see: never reported as changed. */
@@ -84,8 +96,10 @@ export function tableIdAfter(summary: ActionSummary | undefined, tableId: string
 }
 
 export interface ClassifyOptions {
-	/** The table's columns (their current ids): a deleted row's absent cell means "was empty". */
+	/** The table's columns (their current ids), in the table's order. */
 	columns?: string[];
+	/** Each column's type: a deleted row's absent cell holds the type's default. */
+	types?: Record<string, string>;
 	/** Only updates that change one of these columns are reported (empty: any column). */
 	watchedColumns?: string[];
 }
@@ -123,7 +137,7 @@ export function classifyChanges(
 		if (removed.has(id)) {
 			// A reused id (also added) has one cell delta for both rows: the old row's values are the
 			// `before` sides.
-			out.push(deletedRow(id, cellColumns, cell, opts.columns));
+			out.push(deletedRow(id, cellColumns, cell, opts));
 		}
 		if (added.has(id)) {
 			const values: Record<string, unknown> = {};
@@ -149,7 +163,7 @@ function deletedRow(
 	id: number,
 	cellColumns: string[],
 	cell: (col: string, id: number) => CellDelta | undefined,
-	columns: string[] | undefined,
+	opts: ClassifyOptions,
 ): RowChange {
 	const values: Record<string, unknown> = {};
 	let recorded = false;
@@ -162,10 +176,10 @@ function deletedRow(
 		if (known(d[0])) values[col] = d[0][0];
 		else if (d[0] === '?') unknownColumns.push(col);
 	}
-	for (const col of columns ?? []) {
+	for (const col of opts.columns ?? []) {
 		if (isHiddenColumn(col) || col in values || unknownColumns.includes(col)) continue;
-		// Grist records every non-empty cell of a removed row: an absent one was empty.
-		if (recorded) values[col] = null;
+		// Grist leaves out a column that held its default in every row the removal removed.
+		if (recorded) values[col] = typeDefault(opts.types?.[col]);
 		else unknownColumns.push(col);
 	}
 	const change: RowChange = { change: 'deleted', id, values };

@@ -66,6 +66,27 @@ export function toColumn(raw: { id: string; fields?: IDataObject }): GristColumn
 	return column;
 }
 
+/**
+ * What a cell of this type holds when nothing was put in it (grist-core's `gristTypes.ts`
+ * defaults): Text and Choice `''`; Numeric, Int and Reference `0`; Toggle `false`; every other
+ * type (dates, lists, attachments, Any) `null`.
+ */
+export function typeDefault(type: string | undefined): unknown {
+	switch (baseType(type)) {
+		case 'Text':
+		case 'Choice':
+			return '';
+		case 'Numeric':
+		case 'Int':
+		case 'Ref':
+			return 0;
+		case 'Bool':
+			return false;
+		default:
+			return null;
+	}
+}
+
 /** `{ colId: type }` for decoding and encoding. */
 export function columnTypes(columns: GristColumn[]): Record<string, string> {
 	const types: Record<string, string> = {};

@@ -513,16 +513,36 @@ export class RealGrist {
 	/** Rows in Grist's stored encoding (BulkAddRecord: no parsing), with their `id` when given. */
 	addRecords(docId: string, tableId: string, rows: Array<Record<string, unknown>>): number[] {
 		const out: number[] = [];
+		// As the emulator's addRecords: a field a row does not name holds its column's default. A
+		// BulkAddRecord gives null to a column that only other rows name, so each run of rows with
+		// the same fields is one action; one /apply (one action bundle) per chunk.
+		const fieldSet = (r: Record<string, unknown>) =>
+			Object.keys(r)
+				.filter((k) => k !== 'id')
+				.sort()
+				.join('\n');
 		for (let i = 0; i < rows.length; i += 500) {
-			const chunk = rows.slice(i, i + 500);
-			const colIds = [...new Set(chunk.flatMap((r) => Object.keys(r).filter((k) => k !== 'id')))];
-			const ids = chunk.map((r) => (typeof r.id === 'number' ? r.id : null));
-			const values: Record<string, unknown[]> = {};
-			for (const c of colIds) values[c] = chunk.map((r) => (c in r ? r[c] : null));
-			const res = this.call('POST', `/api/docs/${docId}/apply`, {
-				json: [['BulkAddRecord', tableId, ids, values]],
-			}).json as { retValues: number[][] };
-			out.push(...res.retValues[0]);
+			const runs: Array<Array<Record<string, unknown>>> = [];
+			for (const row of rows.slice(i, i + 500)) {
+				const last = runs[runs.length - 1];
+				if (last && fieldSet(last[0]) === fieldSet(row)) last.push(row);
+				else runs.push([row]);
+			}
+			const actions = runs.map((run) => {
+				const values: Record<string, unknown[]> = {};
+				for (const c of Object.keys(run[0]).filter((k) => k !== 'id'))
+					values[c] = run.map((r) => r[c]);
+				return [
+					'BulkAddRecord',
+					tableId,
+					run.map((r) => (typeof r.id === 'number' ? r.id : null)),
+					values,
+				];
+			});
+			const res = this.call('POST', `/api/docs/${docId}/apply`, { json: actions }).json as {
+				retValues: number[][];
+			};
+			for (const ids of res.retValues) out.push(...ids);
 		}
 		return out;
 	}
