@@ -201,6 +201,47 @@ describe('column.update', () => {
 });
 
 describe('column.upsert', () => {
+	it("Type left at its default keeps an existing column's type, and makes a new column Text", async () => {
+		emu.addTable(demo.docId, 'PutKeep', [
+			{ id: 'Amount', type: 'Numeric' },
+			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['a'] } },
+		]);
+		emu.addRecords(demo.docId, 'PutKeep', [{ Amount: 12.5, Tags: ['L', 'a'] }]);
+		emu.clearLog();
+		const { items, error } = await run({
+			operation: 'upsert',
+			document: rl('id', demo.docId),
+			table: rl('id', 'PutKeep'),
+			// as the editor saves it: Type not set, so n8n fills in its default
+			columns: {
+				column: [{ id: 'Amount', label: 'Total' }, { id: 'Tags', choices: 'a, b' }, { id: 'Note' }],
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([
+			{ id: 'Amount', action: 'updated' },
+			{ id: 'Tags', action: 'updated' },
+			{ id: 'Note', action: 'added' },
+		]);
+		const put = emu.log.find((e) => e.method === 'PUT')!;
+		expect((put.body as { columns: Array<{ fields: Record<string, unknown> }> }).columns).toEqual([
+			{ id: 'Amount', fields: { label: 'Total', untieColIdFromLabel: true } },
+			{ id: 'Tags', fields: { widgetOptions: JSON.stringify({ choices: ['a', 'b'] }) } },
+			{ id: 'Note', fields: { type: 'Text', isFormula: false } },
+		]);
+		const after = await run({
+			operation: 'getAll',
+			document: rl('id', demo.docId),
+			table: rl('id', 'PutKeep'),
+		});
+		expect(after.items.map((i) => [i.json.id, i.json.type, i.json.label])).toEqual([
+			['Amount', 'Numeric', 'Total'],
+			['Tags', 'ChoiceList', 'Tags'],
+			['Note', 'Text', 'Note'],
+		]);
+		expect(emu.records(demo.docId, 'PutKeep')[0].fields.Amount).toBe(12.5);
+	});
+
 	it('sends PUT with the flags; replaceall removes unlisted columns', async () => {
 		emu.addTable(demo.docId, 'Put', [
 			{ id: 'A', type: 'Text' },

@@ -37,21 +37,28 @@ const TYPE_OPTIONS = [
 ];
 
 /**
- * The fields of one column definition (inside a fixedCollection). `update`: every field
- * optional, a New Column ID, and the type without a default.
+ * Who a column definition is for: new columns (`create`), an existing one (`update`: every field
+ * optional, a New Column ID, the type kept unless one is picked), or both (`createOrUpdate`: the
+ * type kept for an existing column, Text for a new one, unless one is picked).
  */
-export function columnDefinitionFields(update = false): INodeProperties[] {
+export type ColumnDefinitionMode = 'create' | 'update' | 'createOrUpdate';
+
+/** The fields of one column definition (inside a fixedCollection or a collection). */
+export function columnDefinitionFields(mode: ColumnDefinitionMode = 'create'): INodeProperties[] {
+	const update = mode === 'update';
 	const fields: INodeProperties[] = [
 		{
-			displayName: update ? 'Column ID' : 'Column ID',
+			displayName: 'Column ID',
 			name: 'id',
 			type: 'string',
 			default: '',
 			required: true,
 			placeholder: 'e.g. Due_Date',
-			description: update
-				? 'The ID of the column to change (not its label)'
-				: 'Letters, digits and _, not starting with a digit; unique in the table',
+			description: {
+				create: 'Letters, digits and _, not starting with a digit; unique in the table',
+				update: 'The ID of the column to change (not its label)',
+				createOrUpdate: 'The ID of the column to change, or of the new column (not its label)',
+			}[mode],
 		},
 		{
 			displayName: 'Label',
@@ -59,9 +66,12 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. Due Date',
-			description: update
-				? 'The new label shown in Grist; leave empty to keep it'
-				: 'The name shown in Grist; the column ID when empty',
+			description: {
+				create: 'The name shown in Grist; the column ID when empty',
+				update: 'The new label shown in Grist; leave empty to keep it',
+				createOrUpdate:
+					"The name shown in Grist; when empty, an existing column keeps its label and a new one's is its ID",
+			}[mode],
 		},
 		{
 			displayName: 'Type',
@@ -69,9 +79,7 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 			type: 'options',
 			options: TYPE_OPTIONS,
 			default: 'Text',
-			description: update
-				? 'The new type (Grist converts the existing values); Keep leaves it as it is'
-				: 'The type of the values',
+			description: 'The type of the values',
 		},
 		{
 			displayName: 'Time Zone',
@@ -90,7 +98,7 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 			placeholder: 'e.g. Open, In Progress, Done',
 			description:
 				'The choices, separated by commas, or a JSON array (for choices that contain commas)',
-			...(update ? {} : { displayOptions: { show: { type: ['Choice', 'ChoiceList'] } } }),
+			displayOptions: { show: { type: ['Choice', 'ChoiceList'] } },
 		},
 		{
 			displayName: 'Referenced Table Name or ID',
@@ -108,9 +116,12 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. $Price * $Quantity',
-			description: update
-				? 'A new Python formula; leave empty to keep the current one'
-				: 'A Python formula (optional)',
+			description: {
+				create: 'A Python formula (optional)',
+				update: 'A new Python formula; leave empty to keep the current one',
+				createOrUpdate:
+					"A Python formula (optional); when empty, an existing column's formula is kept",
+			}[mode],
 		},
 		{
 			displayName: 'Formula Kind',
@@ -131,14 +142,34 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 			default: 'formula',
 		},
 	];
-	if (update) {
+	if (mode !== 'create') {
 		// the type is kept unless one is picked
 		const type = fields.findIndex((f) => f.name === 'type');
 		fields[type] = {
 			...fields[type],
-			options: [{ name: 'Keep', value: '' }, ...TYPE_OPTIONS],
+			options: [
+				update
+					? { name: 'Keep', value: '' }
+					: {
+							name: 'Keep (Text for a New Column)',
+							value: '',
+							description: "An existing column keeps its type; a new one's type is Text",
+						},
+				...TYPE_OPTIONS,
+			],
 			default: '',
+			description: update
+				? 'The new type (Grist converts the existing values); Keep leaves it as it is'
+				: 'The type of the values; picking one for an existing column converts its values',
 		};
+		// Choices may be for the kept type
+		const choices = fields.findIndex((f) => f.name === 'choices');
+		fields[choices] = {
+			...fields[choices],
+			displayOptions: update ? undefined : { show: { type: ['', 'Choice', 'ChoiceList'] } },
+		};
+	}
+	if (update) {
 		fields.splice(1, 0, {
 			displayName: 'New Column ID',
 			name: 'newId',
@@ -151,7 +182,10 @@ export function columnDefinitionFields(update = false): INodeProperties[] {
 }
 
 /** The Columns fixedCollection (`columns.column`) of Table → Create and Column → Create / Create or Update. */
-export function columnsCollection(description: string, update = false): INodeProperties {
+export function columnsCollection(
+	description: string,
+	mode: ColumnDefinitionMode = 'create',
+): INodeProperties {
 	return {
 		displayName: 'Columns',
 		name: 'columns',
@@ -160,7 +194,7 @@ export function columnsCollection(description: string, update = false): INodePro
 		typeOptions: { multipleValues: true },
 		default: {},
 		description,
-		options: [{ displayName: 'Column', name: 'column', values: columnDefinitionFields(update) }],
+		options: [{ displayName: 'Column', name: 'column', values: columnDefinitionFields(mode) }],
 	};
 }
 

@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: columnDefinitionFields(true)
+		options: columnDefinitionFields('update')
 			.filter((f) => f.name !== 'id')
 			.map((f) => ({ ...f, required: false })),
 	},

@@ -26,6 +26,7 @@ const properties: INodeProperties[] = [
 	tableLocator,
 	columnsCollection(
 		'Columns to add, or to change when the table has a column with that ID; all in one request',
+		'createOrUpdate',
 	),
 	{
 		displayName: 'Options',
