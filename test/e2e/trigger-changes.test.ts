@@ -99,6 +99,20 @@ test('Any Change, Row Updated and Row Deleted each emit their rows once, also ac
 	expect(await n8n.executions(deleted)).toHaveLength(1);
 }, 300_000);
 
+test('Row Deleted: a row edited then deleted between two polls has the values it had when deleted; empty cells their defaults', async () => {
+	const [a, empty] = emu.addRecords(docId, 'Stock', [{ Name: 'plum', Qty: 1 }, {}]);
+	const id = await activeWorkflow({ event: 'rowDeleted' });
+	await patch(a, { Name: 'plum-renamed', Qty: 999 });
+	emu.removeRecords(docId, 'Stock', [a]);
+	emu.removeRecords(docId, 'Stock', [empty]); // Grist's history lists none of its cells
+	const [run] = await n8n.waitForExecutions(id, 1, 150_000);
+	await n8n.deactivate(id);
+	expect(run.output('Grist Trigger')).toEqual([
+		{ change: 'deleted', id: a, fields: { Name: 'plum-renamed', Qty: 999 } },
+		{ change: 'deleted', id: empty, fields: { Name: '', Qty: 0 } },
+	]);
+}, 240_000);
+
 test('pruned history: the poll fails with an error saying what happened and what to do', async () => {
 	const [a] = emu.addRecords(docId, 'Stock', [{ Name: 'kiwi', Qty: 1 }]);
 	const id = await activeWorkflow({ event: 'rowDeleted' });
