@@ -77,6 +77,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
+import { startTimingProxy } from './timing-proxy.mjs';
+
 const require = createRequire(import.meta.url);
 // A full GC of this process (the emulator's heap) before each measured run, for steadier figures.
 v8.setFlagsFromString('--expose-gc');
@@ -735,6 +737,9 @@ async function readRounds({
 	const tableId = decodeURIComponent(tableUrl.split('/tables/')[1].split('/')[0]);
 	const auth = { Authorization: `Bearer ${apiKey}` };
 	const read = { package: [], builtin: [], n8nHttp: [], raw: [] };
+	// The server's time for each variant's longest request (the records read): the emulator's
+	// log, or the timing proxy's in front of a real Grist.
+	const serverMs = { package: [], builtin: [], n8nHttp: [], raw: [] };
 	const server = [];
 	const readMem = { package: [], builtin: [], n8nHttp: [], raw: [] };
 	// The peak during the variant's own nodes (sampled RSS), without n8n's work after them.
@@ -854,8 +859,9 @@ async function readRounds({
 				readMem[name].push(r.mem);
 				readNodeMem[name].push(r.nodeMem);
 				readReq[name] = requests();
+				if (requestLog) serverMs[name].push(longestMs(requestLog.log));
 				log(
-					`read #${rep} ${name}: ${ms(r.ms)} ms, peak +${fmtInt(Math.round(r.mem / 1e6))} MB (during the node: +${fmtInt(Math.round(r.nodeMem / 1e6))} MB), ${readReq[name].text} requests`,
+					`read #${rep} ${name}: ${ms(r.ms)} ms (server ${requestLog ? ms(serverMs[name].at(-1)) : '—'} ms), peak +${fmtInt(Math.round(r.mem / 1e6))} MB (during the node: +${fmtInt(Math.round(r.nodeMem / 1e6))} MB), ${readReq[name].text} requests`,
 				);
 			} finally {
 				await n8n.stop();
@@ -875,12 +881,13 @@ async function readRounds({
 		payloadBytes = Buffer.byteLength(text);
 		read.raw.push(rawMs);
 		readReq.raw = requests();
+		if (requestLog) serverMs.raw.push(longestMs(requestLog.log));
 		readMem.raw.push(await rawReadMemory(tableUrl, apiKey, READ_ROWS));
 		log(
 			`read #${rep} raw: ${ms(rawMs)} ms (headers after ${ms(server.at(-1))} ms), ${fmtInt(payloadBytes)} bytes; the same GET + JSON.parse in a bare Node 24: peak +${fmtInt(Math.round(readMem.raw.at(-1) / 1e6))} MB`,
 		);
 	}
-	return { read, readMem, readNodeMem, readReq, payloadBytes, server, builtinError };
+	return { read, readMem, readNodeMem, readReq, serverMs, payloadBytes, server, builtinError };
 }
 
 /**
@@ -950,9 +957,14 @@ async function readOnly(t0) {
 		serverName = `grist-core ${process.env.GRIST_VERSION ?? '(GRIST_VERSION not set)'} at ${real}`;
 		// BENCH_READ_DOC: a document of an earlier run whose BenchRead table is kept (no seeding).
 		const kept = process.env.BENCH_READ_DOC;
+		// The reads go through a timing proxy: the server's time of each variant's requests.
+		const proxy = await startTimingProxy(real);
+		const timed = `${proxy.url}/o/${process.env.GRIST_ORG || 'docs'}`;
+		const closeProxy = async () => await proxy.close();
+		cleanup = closeProxy;
 		if (kept) {
-			const tableUrl = `${base}/api/docs/${kept}/tables/BenchRead/records`;
-			ctx = { credentialData: { apiKey, url: base }, docId: kept, apiKey, tableUrl };
+			const tableUrl = `${timed}/api/docs/${kept}/tables/BenchRead/records`;
+			ctx = { credentialData: { apiKey, url: timed }, docId: kept, apiKey, tableUrl };
 		}
 		if (!kept) {
 			const orgs = await call('GET', '/orgs');
@@ -960,7 +972,10 @@ async function readOnly(t0) {
 			const ws = await call('POST', `/orgs/${org.id}/workspaces`, {
 				name: `n8n-bench-read-${Date.now()}`,
 			});
-			cleanup = async () => void (await call('DELETE', `/workspaces/${ws}`));
+			cleanup = async () => {
+				await closeProxy();
+				await call('DELETE', `/workspaces/${ws}`);
+			};
 			const docId = await call('POST', `/workspaces/${ws}/docs`, { name: 'Read bench' });
 			await call('POST', `/docs/${docId}/tables`, {
 				tables: [
@@ -977,9 +992,10 @@ async function readOnly(t0) {
 					records: Array.from({ length: n }, (_, j) => ({ fields: makeRow(i + j) })),
 				});
 			}
-			ctx = { credentialData: { apiKey, url: base }, docId, apiKey };
-			ctx.tableUrl = `${base}/api/docs/${docId}/tables/BenchRead/records`;
+			ctx = { credentialData: { apiKey, url: timed }, docId, apiKey };
+			ctx.tableUrl = `${timed}/api/docs/${docId}/tables/BenchRead/records`;
 		}
+		ctx.requestLog = proxy;
 	} else {
 		const emu = await startEmulator({ logBodies: false, timing: true });
 		cleanup = async () => await emu.close();
@@ -1028,7 +1044,7 @@ async function readOnly(t0) {
 			'',
 			`Read ${fmtInt(READ_ROWS)} rows (${(r.payloadBytes / 1e6).toFixed(1)} MB) — n8n ${N8N_VERSION} against ${serverName}; median of ${REPEATS} rounds, variants interleaved`,
 			`   server: the raw GET's answer headers after ${ms(median(r.server))} ms (runs ${r.server.map(ms).join(' / ')})`,
-			`   ${pad('variant', 42)}${pad('median ms', 11)}${pad('vs raw', 8)}${pad('vs built-in', 13)}${pad('peak − baseline', 28)}${pad('during the node', 18)}runs`,
+			`   ${pad('variant', 42)}${pad('median ms', 11)}${pad('vs raw', 8)}${pad('vs built-in', 13)}${pad('server ms', 11)}${pad('requests', 10)}${pad('peak − baseline', 28)}${pad('during the node', 18)}runs`,
 		];
 		for (const k of ['package', 'builtin', 'n8nHttp', 'raw']) {
 			if (!r.read[k].length) {
@@ -1037,12 +1053,14 @@ async function readOnly(t0) {
 			}
 			const m = `${(mem[k] / 1e6).toFixed(0)} MB = ${(mem[k] / r.payloadBytes).toFixed(1)}× payload`;
 			const n = nodeMem[k] === undefined ? '—' : `${(nodeMem[k] / 1e6).toFixed(0)} MB`;
+			const srv = r.serverMs[k].length ? ms(median(r.serverMs[k])) : '—';
 			out.push(
-				`   ${pad(label[k], 42)}${pad(ms(rd[k]), 11)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 8)}${pad(rd.builtin ? `${(rd[k] / rd.builtin).toFixed(2)}×` : '—', 13)}${pad(m, 28)}${pad(n, 18)}${r.read[k].map(ms).join(' / ')}`,
+				`   ${pad(label[k], 42)}${pad(ms(rd[k]), 11)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 8)}${pad(rd.builtin ? `${(rd[k] / rd.builtin).toFixed(2)}×` : '—', 13)}${pad(srv, 11)}${pad(r.readReq[k]?.text ?? '—', 10)}${pad(m, 28)}${pad(n, 18)}${r.read[k].map(ms).join(' / ')}`,
 			);
 		}
 		out.push(
-			"   (n8n variants: the nodes' executionTime in a fresh n8n each; peak: n8n's VmHWM − RSS after a 1-row warm-up, raw: a bare Node 24 process;",
+			"   (n8n variants: the nodes' executionTime in a fresh n8n each; server ms: the longest request of the read (the records), from its arrival to the last byte of the answer, in the emulator's log or a timing proxy in front of a real Grist;",
+			"    peak: n8n's VmHWM − RSS after a 1-row warm-up, raw: a bare Node 24 process;",
 			"    during the node: the largest RSS sampled every 4 ms while the variant's nodes ran − the same baseline, without n8n's saving of the execution after them)",
 			`   memory runs, package: ${r.readMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.package.map((x) => (x / 1e6).toFixed(0)).join(' / ')}); built-in: ${r.readMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')} MB (during the node ${r.readNodeMem.builtin.map((x) => (x / 1e6).toFixed(0)).join(' / ')})`,
 			'',
