@@ -26,6 +26,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { headline, toNodeError } from '../errors';
+import { authenticationOf } from '../parameters/authentication';
 import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
 import {
 	OAUTH_FORBIDDEN_HINT,
@@ -122,8 +123,7 @@ export class GristClient {
 	}
 
 	static async create(ctx: GristContext, retry: RetryPolicy = DEFAULT_RETRY): Promise<GristClient> {
-		if (ctx.getNode().parameters.authentication === 'oAuth2')
-			return await this.createOAuth(ctx, retry);
+		if (authenticationOf(ctx) === 'oAuth2') return await this.createOAuth(ctx, retry);
 		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 		const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 		if (apiKey === '') {
