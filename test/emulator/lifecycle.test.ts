@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sleep } from 'n8n-workflow';
+import { waitFor } from '../harness/until';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, type ErrorBody, type RecordsBody, type Workspace } from './testutil';
 import { buildXlsx } from './zip';
@@ -46,12 +46,12 @@ async function columnTypes(docId: string, tableId: string): Promise<Record<strin
  * 1.7.17). The emulator has no such cache and answers at once.
  */
 async function statusAfterAuthCache(path: string): Promise<number> {
-	const until = Date.now() + 6000;
-	for (;;) {
-		const { status } = await api.get(path);
-		if (status !== 404 || Date.now() > until) return status;
-		await sleep(250);
-	}
+	return await waitFor(
+		`GET ${path} answers something else than 404 (the doc-auth cache let go)`,
+		async () => (await api.get(path)).status,
+		(status) => status !== 404,
+		{ timeoutMs: 6000, intervalMs: 250 },
+	);
 }
 
 describe('trash and restore', () => {
