@@ -272,6 +272,40 @@ describe('import', () => {
 		}
 	});
 
+	it('a bad .grist file leaves a document that cannot be opened: 500 NO_METADATA_ERROR on the routes that open it, until it is deleted', async () => {
+		const docsNow = async () =>
+			(await api.get<Workspace>(`/api/workspaces/${demo.workspaceId}`)).json.docs;
+		const before = new Set((await docsNow()).map((d) => d.id));
+		const bad = await importFile('broken.grist', Buffer.from('not a SQLite file'));
+		expect(bad.status).toBe(400);
+		expect(JSON.stringify(await bad.json())).not.toMatch(/"id"|docId/);
+		const left = (await docsNow()).filter((d) => !before.has(d.id));
+		expect(left.map((d) => d.name)).toEqual(['broken']);
+		const id = left[0].id;
+		// the home database has it; opening it fails, and fails again
+		expect((await api.get<{ name: string }>(`/api/docs/${id}`)).json.name).toBe('broken');
+		for (const path of [
+			`/api/docs/${id}/tables`,
+			`/api/docs/${id}/tables`,
+			`/api/docs/${id}/sql`,
+		]) {
+			const res = await api.get<ErrorBody>(`${path}${path.endsWith('sql') ? '?q=select+1' : ''}`);
+			expect([res.status, res.json.error]).toEqual([
+				500,
+				`NO_METADATA_ERROR: ${id} has no metadata`,
+			]);
+		}
+		const records = await api.get<ErrorBody>(`/api/docs/${id}/tables/Table1/records`);
+		expect([records.status, records.json.error]).toEqual([
+			500,
+			`NO_METADATA_ERROR: ${id} has no metadata`,
+		]);
+		// deleting it does not open it
+		const del = await api.del<string>(`/api/docs/${id}`);
+		expect([del.status, del.json]).toEqual([200, id]);
+		expect((await api.get(`/api/docs/${id}`)).status).toBe(404);
+	});
+
 	it("CSV is read as Python's csv module reads it: an unterminated quote runs to the end, blank lines are rows, an empty column is Any", async () => {
 		// import_csv.py (csv.reader, not strict): `"x,1\n` at the end of the file is one field
 		// holding the rest; the header's column b without values is an Any data column
