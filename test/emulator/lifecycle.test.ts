@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitFor } from '../harness/until';
+import { realGrist } from '../harness/target';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, type ErrorBody, type RecordsBody, type Workspace } from './testutil';
 import { buildXlsx } from './zip';
@@ -43,7 +44,8 @@ async function columnTypes(docId: string, tableId: string): Promise<Record<strin
  * (ApiServer's /unremove routes; HomeDBManager caches a document's access, including `removed`,
  * for GRIST_TEST_DOC_AUTH_CACHE_TTL, 5 s by default), so a document read while in the trash
  * still answers 404 `Document is deleted` for up to 5 s after its restore (measured on grist-core
- * 1.7.17). The emulator has no such cache and answers at once.
+ * 1.7.17). The emulator has that cache only when started with `docAuthCacheMs` (below); here it
+ * answers at once.
  */
 async function statusAfterAuthCache(path: string): Promise<number> {
 	return await waitFor(
@@ -106,6 +108,66 @@ describe('trash and restore', () => {
 		const perm = await api.post(`/api/workspaces/${wid}/remove?permanent=1`);
 		expect([perm.status, perm.json]).toEqual([200, wid]);
 		expect((await api.get(`/api/docs/${docId}`)).status).toBe(404);
+	});
+});
+
+describe("the home server's doc-auth cache (emulator: docAuthCacheMs; grist-core: 5 s)", () => {
+	// grist-core's TTL is GRIST_TEST_DOC_AUTH_CACHE_TTL (5000 ms by default); the emulator's is short
+	const TTL = realGrist ? 5000 : 600;
+	let cached: GristEmulator;
+	let site: DemoSite;
+	let owner: ReturnType<typeof client>;
+	beforeAll(async () => {
+		cached = await startEmulator({ docAuthCacheMs: TTL });
+		site = cached.seedDemo();
+		owner = client(cached, site.apiKey);
+	});
+	afterAll(() => cached.close());
+
+	const newDoc = async (wid: number) =>
+		(await owner.post<string>(`/api/workspaces/${wid}/docs`, { name: 'Cached' })).json;
+	const tables = async (docId: string) => {
+		const r = await owner.get<ErrorBody>(`/api/docs/${docId}/tables`);
+		return r.status === 200 ? 200 : `${r.status} ${r.json.error}`;
+	};
+	const backAfterCache = async (docId: string) =>
+		await waitFor(
+			`the restored document ${docId} answers 200 once the cache let go`,
+			async () => await tables(docId),
+			(answer) => answer === 200,
+			{ timeoutMs: TTL + 1000, intervalMs: 100 },
+		);
+
+	it('a document read while in the trash answers 404 Document is deleted after its restore, until its entry expires', async () => {
+		const docId = await newDoc(site.workspace2Id);
+		expect((await owner.post(`/api/docs/${docId}/remove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect((await owner.post(`/api/docs/${docId}/unremove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect(await backAfterCache(docId)).toBe(200);
+	});
+
+	it('GET /api/docs/{docId} refreshes the entry; removing a document flushes it', async () => {
+		const docId = await newDoc(site.workspace2Id);
+		expect(await tables(docId)).toBe(200); // cached: not in the trash
+		expect((await owner.post(`/api/docs/${docId}/remove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted'); // flushed by the remove
+		expect((await owner.post(`/api/docs/${docId}/unremove`)).status).toBe(200);
+		expect((await owner.get(`/api/docs/${docId}`)).status).toBe(200);
+		expect(await tables(docId)).toBe(200); // refreshed by the home read
+	});
+
+	it("the documents of a restored workspace: the same; the workspace's routes flush nothing", async () => {
+		const wid = (
+			await owner.post<number>(`/api/orgs/${site.orgId}/workspaces`, { name: 'Cached ws' })
+		).json;
+		const docId = await newDoc(wid);
+		expect((await owner.post(`/api/workspaces/${wid}/remove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect((await owner.post(`/api/workspaces/${wid}/unremove`)).status).toBe(200);
+		expect((await owner.get(`/api/workspaces/${wid}`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect(await backAfterCache(docId)).toBe(200);
 	});
 });
 

@@ -33,6 +33,7 @@ import {
 	resolveDoc,
 	resolveWorkspace,
 } from './context';
+import { flushDocAuth } from './doc-auth';
 import { buildGristFile } from './grist-file';
 import { wsAccess } from './home';
 import { ApiError, contentDisposition, sendRaw } from './http';
@@ -152,11 +153,14 @@ function removeRoutes(): Route[] {
 			handler: (c, m) => {
 				const doc = docWorkerAccess(c, m[1], 'editors', true);
 				ownerOrDeny(c.store.docRole(c.user.id, doc));
+				// DocApi._removeDoc flushes the document's doc-auth cache entries (doc-auth.ts)
 				if (isAffirmative(c.query.permanent)) {
 					c.store.docs.delete(doc.id);
+					flushDocAuth(c, doc);
 					return doc.id;
 				}
 				doc.removedAt = c.store.now();
+				flushDocAuth(c, doc);
 				return null;
 			},
 		},
