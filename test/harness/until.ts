@@ -4,9 +4,10 @@
  * it throws an Error naming what was awaited and how long it waited, so a failing test points
  * at the wait, not at an assertion after it.
  *
- * The limit counts the pauses between checks, as the loops this replaces did: time spent in slow
- * checks (a loaded machine) never shortens the wait.
+ * The limit counts the pauses between checks: time spent in slow checks (a loaded machine) never
+ * shortens the wait.
  */
+import { sleep } from 'n8n-workflow';
 
 export interface WaitOptions {
 	/** The pauses between checks add up to at most this many ms (default 30 s). */
@@ -16,8 +17,6 @@ export interface WaitOptions {
 	/** Text added to the timeout error (process logs, deliveries…), read only on timeout. */
 	detail?: () => string;
 }
-
-const sleep = async (ms: number) => await new Promise((r) => setTimeout(r, ms));
 
 function preview(value: unknown): string {
 	let text: string;

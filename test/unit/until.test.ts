@@ -1,4 +1,6 @@
 /** The tests' wait helper (test/harness/until.ts): returns what it waited for, fails where it times out. */
+import { sleep } from 'n8n-workflow';
+
 import { until, waitFor } from '../harness/until';
 
 describe('waitFor / until', () => {
@@ -54,7 +56,7 @@ describe('waitFor / until', () => {
 				'never',
 				async () => {
 					reads++;
-					await new Promise((r) => setTimeout(r, 30));
+					await sleep(30);
 					return false;
 				},
 				{ timeoutMs: 20, intervalMs: 10 },
