@@ -37,10 +37,10 @@ export function settleDelay(wait: number): number {
 }
 
 /**
- * When documents were last restored from the trash, by Grist server (its origin). A restored
- * workspace restores its documents, whose ids the request does not give, so a restore counts for
- * every document of the server: a 404 `Document is deleted` from the server is retried until the
- * settle time after its last restore has passed (at most that long after it, never later).
+ * When documents were last restored from the trash, by Grist server (its origin). Restoring a
+ * workspace restores its documents without naming them, so a restore counts for every document
+ * of the server: a 404 `Document is deleted` from it is retried until the settle time after its
+ * last restore has passed, and not after.
  */
 export class RecentRestores {
 	private readonly restoredAt = new Map<string, number>();
