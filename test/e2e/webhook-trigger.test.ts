@@ -166,19 +166,18 @@ test('activate, rows arrive once each, forged requests start nothing, a restart 
 	await sleep(1500);
 	expect(await n8n.executions(id)).toHaveLength(2);
 
-	// n8n restarts with the workflow active: the same registration, no new POST /webhooks
+	// n8n restarts with the workflow active: the same registration, no new POST /webhooks. n8n
+	// 2.41.1 keeps a webhook it has stored across a restart without calling the node: at start-up
+	// its workflow publication activates only triggers whose webhook it has not stored (no request
+	// reaches Grist; checkExists is not called). So the registration is checked once the restarted
+	// n8n has run the workflow for a new row, when its start-up activation is over.
 	emu.clearLog();
 	await n8n.restart();
-	// n8n activates the workflow again after start-up: it lists the webhooks (checkExists)
-	await until('the restarted n8n listed the webhooks (checkExists)', () =>
-		emu.log.some((e) => e.method === 'GET' && e.apiPath.endsWith('/webhooks')),
-	);
-	await sleep(1000);
-	expect((await hooks()).map((h) => h.id)).toEqual([registration.id]);
-	expect(emu.log.filter((e) => e.method === 'POST' && e.apiPath.endsWith('/webhooks'))).toEqual([]);
 	await addRows([{ Name: 'after restart' }]);
 	runs = await n8n.waitForExecutions(id, 3);
 	expect(runs[0].output(NODE).map((r) => r.Name)).toEqual(['after restart']);
+	expect((await hooks()).map((h) => h.id)).toEqual([registration.id]);
+	expect(emu.log.filter((e) => e.method === 'POST' && e.apiPath.endsWith('/webhooks'))).toEqual([]);
 
 	// deactivation removes the webhook
 	await n8n.deactivate(id);
