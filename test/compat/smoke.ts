@@ -11,8 +11,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { sleep } from 'n8n-workflow';
-
 import {
 	INVALID_URL_MESSAGE,
 	KEY_MESSAGE,
@@ -31,6 +29,7 @@ import {
 	type N8n,
 	type RuntimeLine,
 } from '../harness/e2e';
+import { until } from '../harness/until';
 
 /** Starts a loopback server that answers every path with `status` and an HTML page. */
 async function htmlServer(status: number): Promise<{ server: Server; url: string }> {
@@ -40,11 +39,6 @@ async function htmlServer(status: number): Promise<{ server: Server; url: string
 	});
 	await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
 	return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-/** Waits until `done` holds (n8n activates and deactivates workflows in the background). */
-async function until(done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-	for (let waited = 0; !(await done()) && waited < timeoutMs; waited += 100) await sleep(100);
 }
 
 export function smokeSuite(line: RuntimeLine): void {
@@ -223,7 +217,10 @@ export function smokeSuite(line: RuntimeLine): void {
 		(wf.nodes[0] as unknown as { webhookId: string }).webhookId = webhookId;
 		const id = await n8n.createWorkflow(wf);
 		await n8n.activate(id);
-		await until(async () => (await hooks()).length > 0);
+		await until(
+			'the trigger registered a webhook in Grist',
+			async () => (await hooks()).length > 0,
+		);
 		expect(await hooks()).toEqual([`${n8n.baseUrl}/webhook/${webhookId}/webhook`]);
 
 		// through the API: Grist's webhooks fire on document actions, not on the emulator's seeding
@@ -239,7 +236,10 @@ export function smokeSuite(line: RuntimeLine): void {
 		]);
 
 		await n8n.deactivate(id);
-		await until(async () => (await hooks()).length === 0);
+		await until(
+			'deactivation removed the webhook from Grist',
+			async () => (await hooks()).length === 0,
+		);
 		expect(await hooks()).toEqual([]);
 	});
 }

@@ -12,11 +12,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { sleep } from 'n8n-workflow';
-
 import type { DemoSite, GristEmulator } from '../emulator';
 import { byId } from '../harness/builders';
 import { fileSource, gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
+import { waitFor } from '../harness/until';
 
 const fx = useN8nDemoSite({
 	emulator: { allowedWebhookDomains: '*', webhookRetryDelaysMs: [60_000] },
@@ -60,8 +59,12 @@ test('copy a template, import a CSV, back it up as SQLite, trash and restore it,
 				webhooks: Array<{ usage: { status: string } | null }>;
 			}
 		).webhooks[0]?.usage?.status;
-	const end = Date.now() + 10_000;
-	while ((await status()) !== 'retrying' && Date.now() < end) await sleep(50);
+	await waitFor(
+		"the webhook's listing says its failed delivery is retrying",
+		status,
+		(s) => s === 'retrying',
+		{ timeoutMs: 10_000, intervalMs: 50 },
+	);
 
 	const cred = await n8n.createCredential({
 		name: 'Grist lifecycle',

@@ -28,6 +28,7 @@ import {
 	fileSource,
 } from '../harness/e2e';
 import { startQueueCluster, type QueueCluster } from '../harness/e2e/queue';
+import { until as untilHolds, waitFor } from '../harness/until';
 import { realGrist } from '../harness/target';
 
 const USER_KEY = `key-${randomUUID()}`;
@@ -178,26 +179,15 @@ test('attachment upload and download keep the bytes identical across processes',
 	expect(sha256(downloaded)).toBe(sha256(content));
 }, 240_000);
 
-/** Polls `read` until `done` holds. */
-async function waitFor<T>(
-	read: () => Promise<T>,
-	done: (value: T) => boolean,
-	timeoutMs = 60_000,
-): Promise<T> {
-	for (let waited = 0; ; waited += 500) {
-		const value = await read();
-		if (done(value) || waited >= timeoutMs) return value;
-		await sleep(500);
-	}
-}
-
 test('the polling trigger emits each new row exactly once, across a restart of the main process', async () => {
 	const params = { document: byId(docId), table: byId('Tasks'), event: 'rowAdded' };
 	const id = await cluster.main.createWorkflow(chainWorkflow([gristTriggerNode(params, cred)]));
 	await cluster.main.activate(id);
 	const baseline = await waitFor(
+		'the activation poll saved a cursor in the static data',
 		async () => JSON.stringify(await cluster.main.workflowStaticData(id)),
 		(text) => text.includes('"cursor"'),
+		{ timeoutMs: 60_000, intervalMs: 500 },
 	);
 	expect(baseline).toContain('"cursor":{"kind":"rowAdded","lastId":0}');
 
@@ -210,8 +200,10 @@ test('the polling trigger emits each new row exactly once, across a restart of t
 	expect(ranOnWorker(first[0].executionId)).toBe(true);
 	expect(first[0].output('Grist Trigger').map((j) => j.id)).toEqual(firstIds);
 	await waitFor(
+		`the static data's cursor moved to row ${firstIds[1]}`,
 		async () => JSON.stringify(await cluster.main.workflowStaticData(id)),
 		(text) => text.includes(`"lastId":${firstIds[1]}`),
+		{ timeoutMs: 60_000, intervalMs: 500 },
 	);
 
 	// A new main process, with only the database to remember where the trigger stands. The rows
@@ -267,24 +259,21 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 	const productionUrl = `${cluster.webhook.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
 	const tail = (text: string) => text.split('\n').slice(-25).join('\n');
 	/** What every process and the emulator saw, so that a failure can be understood from CI's output. */
-	const diagnose = (what: string) =>
-		`${what}\n--- main ---\n${tail(cluster.main.logs())}\n--- worker ---\n${tail(cluster.workerLogs())}\n--- webhook ---\n${tail(cluster.webhook.output())}\n--- emulator deliveries ---\n${
+	const logs = () =>
+		`--- main ---\n${tail(cluster.main.logs())}\n--- worker ---\n${tail(cluster.workerLogs())}\n--- webhook ---\n${tail(cluster.webhook.output())}\n--- emulator deliveries ---\n${
 			realGrist
 				? '(a real Grist: see its server log)'
 				: emu.webhooks.deliveries
 						.map((d) => `${d.url} #${d.attempt} → ${d.status} ${d.error ?? ''}`)
 						.join('\n')
 		}`;
+	const diagnose = (what: string) => `${what}\n${logs()}`;
 	const executions = async (id: string, count: number) =>
 		await cluster.main.waitForExecutions(id, count, 60_000).catch((error: Error) => {
 			throw new Error(diagnose(error.message));
 		});
-	const until = async (done: () => boolean | Promise<boolean>, what: string) => {
-		for (let waited = 0; !(await done()); waited += 100) {
-			if (waited >= 30_000) throw new Error(diagnose(`timed out waiting until ${what}`));
-			await sleep(100);
-		}
-	};
+	const until = async (done: () => boolean | Promise<boolean>, what: string) =>
+		await untilHolds(what, done, { detail: logs });
 
 	const wf = chainWorkflow([
 		{

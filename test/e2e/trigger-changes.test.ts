@@ -5,8 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { sleep } from 'n8n-workflow';
-
 import type { GristEmulator } from '../emulator';
 import { docTable } from '../harness/builders';
 import {
@@ -16,6 +14,7 @@ import {
 	type N8n,
 	useN8nTeamDoc,
 } from '../harness/e2e';
+import { until, waitFor } from '../harness/until';
 
 const USER_KEY = `key-${randomUUID()}`;
 const fx = useN8nTeamDoc({
@@ -49,10 +48,12 @@ async function activeWorkflow(params: Record<string, unknown>): Promise<string> 
 		chainWorkflow([gristTriggerNode({ ...docTable(docId, 'Stock'), ...params }, cred)]),
 	);
 	await n8n.activate(id);
-	for (let waited = 0; waited < 30_000; waited += 250) {
-		if (JSON.stringify(await n8n.workflowStaticData(id)).includes('"cursor"')) break;
-		await sleep(250);
-	}
+	await waitFor(
+		'the activation poll saved a cursor in the static data',
+		async () => JSON.stringify(await n8n.workflowStaticData(id)),
+		(text) => text.includes('"cursor"'),
+		{ intervalMs: 250 },
+	);
 	expect(JSON.stringify(await n8n.workflowStaticData(id))).toContain(
 		`"cursor":{"kind":"${String(params.event)}","h":"`,
 	);
@@ -129,13 +130,16 @@ test('pruned history: the poll fails with an error saying what happened and what
 	// execution), emits nothing and keeps the saved position.
 	const message = "Grist no longer has the document's history from this trigger's last poll";
 	await n8n.activate(id).catch((e: Error) => expect(String(e.message)).toContain(message));
-	let seen = false;
-	for (let waited = 0; !seen && waited < 90_000; waited += 500) {
-		const runs = await n8n.executions(id);
-		seen = n8n.logs().includes(message) || JSON.stringify(runs.map((r) => r.raw)).includes(message);
-		if (!seen) await sleep(500);
-	}
-	expect(seen).toBe(true);
+	await until(
+		'n8n logged the failed poll or recorded it as a failed execution',
+		async () => {
+			const runs = await n8n.executions(id);
+			return (
+				n8n.logs().includes(message) || JSON.stringify(runs.map((r) => r.raw)).includes(message)
+			);
+		},
+		{ timeoutMs: 90_000, intervalMs: 500 },
+	);
 	await n8n.deactivate(id).catch(() => undefined);
 	expect((await n8n.executions(id)).filter((r) => r.status === 'success')).toEqual([]);
 	expect(JSON.stringify(await n8n.workflowStaticData(id))).toBe(before);

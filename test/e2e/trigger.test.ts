@@ -5,8 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { sleep } from 'n8n-workflow';
-
 import type { GristEmulator } from '../emulator';
 import { docTable } from '../harness/builders';
 import {
@@ -16,6 +14,7 @@ import {
 	type N8n,
 	useN8nTeamDoc,
 } from '../harness/e2e';
+import { waitFor } from '../harness/until';
 
 const USER_KEY = `key-${randomUUID()}`;
 const fx = useN8nTeamDoc({
@@ -49,19 +48,6 @@ test('manual "Fetch test event" returns the latest record, simplified', async ()
 	expect(JSON.stringify(run.raw)).not.toContain(USER_KEY);
 });
 
-/** Polls `read` until `done` holds (n8n activates workflows in the background). */
-async function waitFor<T>(
-	read: () => Promise<T>,
-	done: (value: T) => boolean,
-	timeoutMs = 30_000,
-): Promise<T> {
-	for (let waited = 0; ; waited += 250) {
-		const value = await read();
-		if (done(value) || waited >= timeoutMs) return value;
-		await sleep(250);
-	}
-}
-
 test('an active workflow sees each inserted row exactly once', async () => {
 	const existing = emu.records(docId, 'Tasks').map((r) => r.id);
 	const top = Math.max(0, ...existing);
@@ -69,8 +55,10 @@ test('an active workflow sees each inserted row exactly once', async () => {
 	await n8n.activate(id);
 	// The activation poll records the baseline (n8n saves it after activating) and emits nothing.
 	const baseline = await waitFor(
+		'the activation poll saved a cursor in the static data',
 		async () => JSON.stringify(await n8n.workflowStaticData(id)),
 		(text) => text.includes('"cursor"'),
+		{ intervalMs: 250 },
 	);
 	expect(baseline).toContain(`"cursor":{"kind":"rowAdded","lastId":${top}}`);
 	expect(await n8n.executions(id)).toEqual([]);

@@ -21,6 +21,7 @@ import { client } from '../emulator/testutil';
 import { docTable } from '../harness/builders';
 import { chainWorkflow, type CredentialRef, type N8n, useN8nTeamDoc } from '../harness/e2e';
 import { realGrist } from '../harness/target';
+import { until } from '../harness/until';
 
 const USER_KEY = `key-${randomUUID()}`;
 const WEBHOOK_ID = randomUUID();
@@ -88,15 +89,10 @@ async function hooks(): Promise<Hook[]> {
 	return r.json.webhooks.map((h) => ({ id: h.id, ...h.fields, usage: h.usage }));
 }
 
-/** Waits until `done` holds (n8n activates and deactivates workflows in the background). */
-async function until(done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-	for (let waited = 0; !(await done()) && waited < timeoutMs; waited += 100) await sleep(100);
-}
-
 /** Waits until the document's webhooks have nothing left to deliver. */
 async function deliveriesDone(): Promise<void> {
 	if (!realGrist) return await emu.webhooks.idle();
-	await until(async () =>
+	await until('Grist has delivered everything (no webhook waiting, each idle)', async () =>
 		(await hooks()).every(
 			(h) => !h.usage || (h.usage.numWaiting === 0 && h.usage.status === 'idle'),
 		),
@@ -115,7 +111,7 @@ async function addRows(rows: Array<Record<string, unknown>>, tableId = 'Tasks'):
 test('activate, rows arrive once each, forged requests start nothing, a restart reuses the webhook, deactivate removes it', async () => {
 	const id = await n8n.createWorkflow(workflow());
 	await n8n.activate(id);
-	await until(async () => (await hooks()).length > 0);
+	await until('the trigger registered a webhook in Grist', async () => (await hooks()).length > 0);
 	await sleep(500); // a second registration would show up here
 	expect((await hooks()).map((h) => h.url)).toEqual([productionUrl()]);
 	const [registration] = await hooks();
@@ -170,21 +166,25 @@ test('activate, rows arrive once each, forged requests start nothing, a restart 
 	await sleep(1500);
 	expect(await n8n.executions(id)).toHaveLength(2);
 
-	// n8n restarts with the workflow active: the same registration, no new POST /webhooks
+	// n8n restarts with the workflow active: the same registration, no new POST /webhooks. n8n
+	// 2.41.1 keeps a webhook it has stored across a restart without calling the node: at start-up
+	// its workflow publication activates only triggers whose webhook it has not stored (no request
+	// reaches Grist; checkExists is not called). So the registration is checked once the restarted
+	// n8n has run the workflow for a new row, when its start-up activation is over.
 	emu.clearLog();
 	await n8n.restart();
-	// n8n activates the workflow again after start-up: it lists the webhooks (checkExists)
-	await until(() => emu.log.some((e) => e.method === 'GET' && e.apiPath.endsWith('/webhooks')));
-	await sleep(1000);
-	expect((await hooks()).map((h) => h.id)).toEqual([registration.id]);
-	expect(emu.log.filter((e) => e.method === 'POST' && e.apiPath.endsWith('/webhooks'))).toEqual([]);
 	await addRows([{ Name: 'after restart' }]);
 	runs = await n8n.waitForExecutions(id, 3);
 	expect(runs[0].output(NODE).map((r) => r.Name)).toEqual(['after restart']);
+	expect((await hooks()).map((h) => h.id)).toEqual([registration.id]);
+	expect(emu.log.filter((e) => e.method === 'POST' && e.apiPath.endsWith('/webhooks'))).toEqual([]);
 
 	// deactivation removes the webhook
 	await n8n.deactivate(id);
-	await until(async () => (await hooks()).length === 0);
+	await until(
+		'deactivation removed the webhook from Grist',
+		async () => (await hooks()).length === 0,
+	);
 	expect(await hooks()).toEqual([]);
 	await addRows([{ Name: 'while inactive' }]);
 	await deliveriesDone();
@@ -203,7 +203,7 @@ test('Listen for test event registers the test URL, runs on the next change and 
 		triggerToStartFrom: { name: NODE },
 	});
 	expect(started.waitingForWebhook).toBe(true);
-	await until(async () => (await hooks()).length > 0);
+	await until('the trigger registered a webhook in Grist', async () => (await hooks()).length > 0);
 	expect((await hooks()).map((h) => h.url)).toEqual([
 		`${n8n.baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`,
 	]);
@@ -211,7 +211,10 @@ test('Listen for test event registers the test URL, runs on the next change and 
 	const runs = await n8n.waitForExecutions(id, 1);
 	expect(runs[0].output(NODE)).toEqual([{ id: c, Name: 'test event', Due: null, Tags: null }]);
 	// n8n stops listening after the test event: the test webhook is removed
-	await until(async () => (await hooks()).length === 0);
+	await until(
+		'n8n removed the test webhook from Grist after the test event',
+		async () => (await hooks()).length === 0,
+	);
 	expect(await hooks()).toEqual([]);
 }, 120_000);
 
@@ -259,7 +262,7 @@ async function changeWhen(id: string, notifyWhen: string, previous: string): Pro
 		settings: wf.settings ?? {},
 	});
 	await n8n.activate(id);
-	await until(async () => {
+	await until(`re-activation replaced the webhook ${previous} by one new webhook`, async () => {
 		const list = await hooks();
 		return list.length === 1 && list[0].id !== previous;
 	});
@@ -273,7 +276,7 @@ async function changeWhen(id: string, notifyWhen: string, previous: string): Pro
 test('fires once when a row starts matching and once when it stops; a changed condition re-registers; each When; deactivation', async () => {
 	const id = await n8n.createWorkflow(approvedWorkflow('enters'));
 	await n8n.activate(id);
-	await until(async () => (await hooks()).length > 0);
+	await until('the trigger registered a webhook in Grist', async () => (await hooks()).length > 0);
 	const [hook] = await hooks();
 	expect(hook.eventTypes).toEqual(['add', 'update']);
 	expect(await notifyWhenOf(hook.id)).toBe('enters');
@@ -319,7 +322,10 @@ test('fires once when a row starts matching and once when it stops; a changed co
 	expect(await output(4)).toEqual([[b, 'Approved']]);
 
 	await n8n.deactivate(id);
-	await until(async () => (await hooks()).length === 0);
+	await until(
+		'deactivation removed the webhook from Grist',
+		async () => (await hooks()).length === 0,
+	);
 	expect(await hooks()).toEqual([]);
 	await setApproval(a, { Name: 'while inactive' });
 	expect(await n8n.executions(id)).toHaveLength(4);

@@ -5,6 +5,7 @@ import type { ParsedBody } from './http';
 import { ApiError } from './http';
 import type { Doc, Grant, Org, Store, User, Workspace } from './model';
 import { atLeast } from './model';
+import { docAuth } from './doc-auth';
 
 export type Scope = { kind: 'none' } | { kind: 'merged' } | { kind: 'org'; key: string };
 
@@ -118,7 +119,8 @@ export function resolveDoc(c: Ctx, raw: string): Doc {
 
 /**
  * Doc-worker access check: `No view access` / `No write access` / `No owner access`; a doc in
- * the trash is 404 `Document is deleted` (Authorizer.assertAccess) unless `allowRemoved`.
+ * the trash is 404 `Document is deleted` (Authorizer.assertAccess) unless `allowRemoved`. Both
+ * as the home server's doc-auth cache has them when the emulator has one (doc-auth.ts).
  */
 export function docWorkerAccess(
 	c: Ctx,
@@ -127,9 +129,9 @@ export function docWorkerAccess(
 	allowRemoved = false,
 ): Doc {
 	const doc = resolveDoc(c, raw);
-	const role = c.store.docRole(c.user.id, doc);
+	const { role, removed } = docAuth(c, doc);
 	if (!atLeast(role, 'viewers')) throw new ApiError(403, 'No view access');
-	if (!allowRemoved && c.store.isRemoved(doc)) throw new ApiError(404, 'Document is deleted');
+	if (!allowRemoved && removed) throw new ApiError(404, 'Document is deleted');
 	if (needed === 'editors' && !atLeast(role, 'editors')) throw new ApiError(403, 'No write access');
 	if (needed === 'owners' && !atLeast(role, 'owners')) throw new ApiError(403, 'No owner access');
 	return doc;

@@ -16,6 +16,18 @@ const TABLE = `${DOC}/tables/([^/]+)`;
 type Needed = 'viewers' | 'editors' | 'owners';
 
 /**
+ * The document a request opens (ActiveDoc), after the access check. A document whose file holds
+ * no Grist document (`noMetadata`: a failed `.grist` import) cannot be opened: DocStorage's
+ * `_updateMetadata` finds no `_grist_Tables_column` and fails with `NO_METADATA_ERROR: <docId>
+ * has no metadata`, an error without a status, so 500; each request tries again and fails again.
+ */
+export function openDoc(c: Ctx, raw: string, needed: Needed): Doc {
+	const doc = docWorkerAccess(c, raw, needed);
+	if (doc.noMetadata) throw new ApiError(500, `NO_METADATA_ERROR: ${doc.id} has no metadata`);
+	return doc;
+}
+
+/**
  * A route on `/api/docs/{docId}/<suffix>` (suffix: a regexp source such as `attachments/([^/]+)`;
  * its groups follow the doc's in `m`) for callers with at least `needed` access to the document.
  */
@@ -28,7 +40,7 @@ export function docRoute(
 	return {
 		method,
 		re: new RegExp(`${DOC}/${suffix}$`),
-		handler: (c, m) => handler(c, docWorkerAccess(c, m[1], needed), m),
+		handler: (c, m) => handler(c, openDoc(c, m[1], needed), m),
 	};
 }
 
@@ -43,7 +55,7 @@ export function tableRoute(
 		method,
 		re: new RegExp(`${TABLE}/${suffix}$`),
 		handler: (c, m) => {
-			const doc = docWorkerAccess(c, m[1], needed);
+			const doc = openDoc(c, m[1], needed);
 			return handler(c, doc, getTable(c, doc, m[2]));
 		},
 	};

@@ -7,6 +7,7 @@ import { sleep } from 'n8n-workflow';
 import { startEmulator, type GristEmulator } from './index';
 import { client, type ErrorBody } from './testutil';
 import { realGrist } from '../harness/target';
+import { waitFor } from '../harness/until';
 
 let emu: GristEmulator;
 let api: ReturnType<typeof client>;
@@ -286,12 +287,12 @@ test("the document's updatedAt moves after a write, and reading it adds no state
 	await sleep(20);
 	await api.patch(records(docId), { records: [{ id: 1, fields: { Qty: 2 } }] });
 	// grist-core pushes updatedAt to the home database at most once a minute
-	const deadline = Date.now() + (realGrist ? 70_000 : 1000);
-	let now = before;
-	while (now === before && Date.now() < deadline) {
-		await sleep(250);
-		now = (await api.get<{ updatedAt: string }>(`/api/docs/${docId}`)).json.updatedAt;
-	}
+	const now = await waitFor(
+		"the document's updatedAt moved",
+		async () => (await api.get<{ updatedAt: string }>(`/api/docs/${docId}`)).json.updatedAt,
+		(updatedAt) => updatedAt !== before,
+		{ timeoutMs: realGrist ? 70_000 : 1000, intervalMs: 250 },
+	);
 	expect(now).not.toBe(before);
 	expect(Date.parse(now)).toBeGreaterThan(Date.parse(before));
 }, 80_000);

@@ -66,9 +66,10 @@
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
  * are removed, user actions other than those listed, cascades between trigger formulas (one
  * trigger column feeding another's recalcDeps), document settings (locale, currency: parsing is
- * en-US, `$`/`€`/`£`), the home server's doc-auth cache (HomeDBManager, 5 s: /unremove does not
- * flush it, so real Grist can answer a restored document's API 404 `Document is deleted` for up
- * to 5 s; the emulator answers 200 at once).
+ * en-US, `$`/`€`/`£`), the home server's doc-auth cache unless `docAuthCacheMs` is set
+ * (HomeDBManager, 5 s: /unremove does not flush it, so real Grist can answer a restored
+ * document's API 404 `Document is deleted` for up to 5 s; without the option the emulator answers
+ * 200 at once; doc-auth.ts).
  *
  * Known approximations and guesses (the reference and grist-core were silent or too large to
  * mirror): formulas are a small Python subset (arithmetic, $col, NOW, TODAY, len, str, int,
@@ -166,6 +167,11 @@ export interface EmulatorOptions {
 	activeDocTimeoutMs?: number;
 	/** Grist with REDIS_URL: a closing document keeps its webhook queue for its next opening. */
 	redisWebhookQueue?: boolean;
+	/**
+	 * The home server's doc-auth cache in ms (grist-core's GRIST_TEST_DOC_AUTH_CACHE_TTL, 5000 by
+	 * default there): see doc-auth.ts. Unset or 0: no cache, every request reads the current state.
+	 */
+	docAuthCacheMs?: number;
 }
 
 export interface RequestLogEntry {
@@ -262,6 +268,7 @@ export class GristEmulator {
 			logBodies: options.logBodies ?? true,
 			attachmentMaxBytes: options.attachmentMaxBytes ?? 50 * 1024 * 1024,
 			timing: options.timing ?? false,
+			docAuthCacheMs: options.docAuthCacheMs ?? 0,
 		};
 		webhooksOf(this.store).configure({
 			allowedDomains: options.allowedWebhookDomains,

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sleep } from 'n8n-workflow';
+import { waitFor } from '../harness/until';
+import { realGrist } from '../harness/target';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, type ErrorBody, type RecordsBody, type Workspace } from './testutil';
 import { buildXlsx } from './zip';
@@ -43,15 +44,16 @@ async function columnTypes(docId: string, tableId: string): Promise<Record<strin
  * (ApiServer's /unremove routes; HomeDBManager caches a document's access, including `removed`,
  * for GRIST_TEST_DOC_AUTH_CACHE_TTL, 5 s by default), so a document read while in the trash
  * still answers 404 `Document is deleted` for up to 5 s after its restore (measured on grist-core
- * 1.7.17). The emulator has no such cache and answers at once.
+ * 1.7.17). The emulator has that cache only when started with `docAuthCacheMs` (below); here it
+ * answers at once.
  */
 async function statusAfterAuthCache(path: string): Promise<number> {
-	const until = Date.now() + 6000;
-	for (;;) {
-		const { status } = await api.get(path);
-		if (status !== 404 || Date.now() > until) return status;
-		await sleep(250);
-	}
+	return await waitFor(
+		`GET ${path} answers something else than 404 (the doc-auth cache let go)`,
+		async () => (await api.get(path)).status,
+		(status) => status !== 404,
+		{ timeoutMs: 6000, intervalMs: 250 },
+	);
 }
 
 describe('trash and restore', () => {
@@ -106,6 +108,66 @@ describe('trash and restore', () => {
 		const perm = await api.post(`/api/workspaces/${wid}/remove?permanent=1`);
 		expect([perm.status, perm.json]).toEqual([200, wid]);
 		expect((await api.get(`/api/docs/${docId}`)).status).toBe(404);
+	});
+});
+
+describe("the home server's doc-auth cache (emulator: docAuthCacheMs; grist-core: 5 s)", () => {
+	// grist-core's TTL is GRIST_TEST_DOC_AUTH_CACHE_TTL (5000 ms by default); the emulator's is short
+	const TTL = realGrist ? 5000 : 600;
+	let cached: GristEmulator;
+	let site: DemoSite;
+	let owner: ReturnType<typeof client>;
+	beforeAll(async () => {
+		cached = await startEmulator({ docAuthCacheMs: TTL });
+		site = cached.seedDemo();
+		owner = client(cached, site.apiKey);
+	});
+	afterAll(() => cached.close());
+
+	const newDoc = async (wid: number) =>
+		(await owner.post<string>(`/api/workspaces/${wid}/docs`, { name: 'Cached' })).json;
+	const tables = async (docId: string) => {
+		const r = await owner.get<ErrorBody>(`/api/docs/${docId}/tables`);
+		return r.status === 200 ? 200 : `${r.status} ${r.json.error}`;
+	};
+	const backAfterCache = async (docId: string) =>
+		await waitFor(
+			`the restored document ${docId} answers 200 once the cache let go`,
+			async () => await tables(docId),
+			(answer) => answer === 200,
+			{ timeoutMs: TTL + 1000, intervalMs: 100 },
+		);
+
+	it('a document read while in the trash answers 404 Document is deleted after its restore, until its entry expires', async () => {
+		const docId = await newDoc(site.workspace2Id);
+		expect((await owner.post(`/api/docs/${docId}/remove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect((await owner.post(`/api/docs/${docId}/unremove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect(await backAfterCache(docId)).toBe(200);
+	});
+
+	it('GET /api/docs/{docId} refreshes the entry; removing a document flushes it', async () => {
+		const docId = await newDoc(site.workspace2Id);
+		expect(await tables(docId)).toBe(200); // cached: not in the trash
+		expect((await owner.post(`/api/docs/${docId}/remove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted'); // flushed by the remove
+		expect((await owner.post(`/api/docs/${docId}/unremove`)).status).toBe(200);
+		expect((await owner.get(`/api/docs/${docId}`)).status).toBe(200);
+		expect(await tables(docId)).toBe(200); // refreshed by the home read
+	});
+
+	it("the documents of a restored workspace: the same; the workspace's routes flush nothing", async () => {
+		const wid = (
+			await owner.post<number>(`/api/orgs/${site.orgId}/workspaces`, { name: 'Cached ws' })
+		).json;
+		const docId = await newDoc(wid);
+		expect((await owner.post(`/api/workspaces/${wid}/remove`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect((await owner.post(`/api/workspaces/${wid}/unremove`)).status).toBe(200);
+		expect((await owner.get(`/api/workspaces/${wid}`)).status).toBe(200);
+		expect(await tables(docId)).toBe('404 Document is deleted');
+		expect(await backAfterCache(docId)).toBe(200);
 	});
 });
 
@@ -270,6 +332,40 @@ describe('import', () => {
 			const tables = await api.get<{ tables: unknown[] }>(`/api/docs/${d.id}/tables`);
 			expect(tables.json.tables).toEqual([]);
 		}
+	});
+
+	it('a bad .grist file leaves a document that cannot be opened: 500 NO_METADATA_ERROR on the routes that open it, until it is deleted', async () => {
+		const docsNow = async () =>
+			(await api.get<Workspace>(`/api/workspaces/${demo.workspaceId}`)).json.docs;
+		const before = new Set((await docsNow()).map((d) => d.id));
+		const bad = await importFile('broken.grist', Buffer.from('not a SQLite file'));
+		expect(bad.status).toBe(400);
+		expect(JSON.stringify(await bad.json())).not.toMatch(/"id"|docId/);
+		const left = (await docsNow()).filter((d) => !before.has(d.id));
+		expect(left.map((d) => d.name)).toEqual(['broken']);
+		const id = left[0].id;
+		// the home database has it; opening it fails, and fails again
+		expect((await api.get<{ name: string }>(`/api/docs/${id}`)).json.name).toBe('broken');
+		for (const path of [
+			`/api/docs/${id}/tables`,
+			`/api/docs/${id}/tables`,
+			`/api/docs/${id}/sql`,
+		]) {
+			const res = await api.get<ErrorBody>(`${path}${path.endsWith('sql') ? '?q=select+1' : ''}`);
+			expect([res.status, res.json.error]).toEqual([
+				500,
+				`NO_METADATA_ERROR: ${id} has no metadata`,
+			]);
+		}
+		const records = await api.get<ErrorBody>(`/api/docs/${id}/tables/Table1/records`);
+		expect([records.status, records.json.error]).toEqual([
+			500,
+			`NO_METADATA_ERROR: ${id} has no metadata`,
+		]);
+		// deleting it does not open it
+		const del = await api.del<string>(`/api/docs/${id}`);
+		expect([del.status, del.json]).toEqual([200, id]);
+		expect((await api.get(`/api/docs/${id}`)).status).toBe(404);
 	});
 
 	it("CSV is read as Python's csv module reads it: an unterminated quote runs to the end, blank lines are rows, an empty column is Any", async () => {

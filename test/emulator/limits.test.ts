@@ -3,6 +3,7 @@
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, raw, type ErrorBody, type RecordsBody } from './testutil';
 import { emulatorOnly } from '../harness/target';
+import { until } from '../harness/until';
 
 const limitSwitch = emulatorOnly('bodyLimitBytes is an emulator switch');
 // The proxy in front of a real server delays a request before the server sees it: no slot is held.
@@ -25,9 +26,12 @@ beforeEach(() => {
 	emu.clearLog();
 });
 
-/** Waits (without timing assertions) until `cond` holds: requests have reached the emulator. */
-async function until(cond: () => boolean): Promise<void> {
-	while (!cond()) await new Promise((r) => setImmediate(r));
+/** Waits (without timing assertions) until `count` requests have reached the emulator `e`. */
+async function arrived(e: GristEmulator, count: number): Promise<void> {
+	await until(`${count} requests reached the emulator`, () => e.log.length === count, {
+		timeoutMs: 5000,
+		intervalMs: 1,
+	});
 	await new Promise((r) => setTimeout(r, 20)); // let their (empty) bodies be read
 }
 
@@ -85,7 +89,7 @@ concurrency.describe('per-document concurrency', () => {
 	it('the 11th request in flight on a doc gets 429; other docs and home routes are not throttled', async () => {
 		emu.fault({ path: /\/records$/, method: 'GET', delayMs: 2000, times: 10 });
 		const slow = Array.from({ length: 10 }, () => api.get(records()));
-		await until(() => emu.log.length === 10);
+		await arrived(emu, 10);
 		const over = await api.get(records());
 		const otherDoc = await api.get(`/api/docs/${demo.doc2Id}/tables/Tasks/records`);
 		const home = await api.get(`/api/docs/${demo.docId}`);
@@ -113,7 +117,7 @@ concurrency.describe('per-document concurrency', () => {
 				const url = `/api/docs/${d.docId}/tables/Orders/records`;
 				e.fault({ path: /\/records$/, delayMs: 1500, times: 12 });
 				const slow = Array.from({ length: 12 }, () => c.get(url));
-				await until(() => e.log.length === 12);
+				await arrived(e, 12);
 				e.clearFaults();
 				const extra = await c.get(url);
 				await Promise.all(slow);
@@ -168,7 +172,7 @@ describe('faults', () => {
 			done = true;
 			return r;
 		});
-		await until(() => emu.log.length === 1);
+		await arrived(emu, 1);
 		expect(done).toBe(false);
 		expect(emu.log[0].status).toBe(0);
 		expect((await p).status).toBe(200);

@@ -127,6 +127,11 @@ export interface Doc {
 	/** Soft delete (POST /docs/{docId}/remove): in the trash since then (routes-lifecycle.ts). */
 	removedAt?: string | null;
 	/**
+	 * Its file holds no Grist document: what a failed `.grist` import leaves (routes-lifecycle.ts).
+	 * Requests that open the document fail with 500 `NO_METADATA_ERROR: <docId> has no metadata`.
+	 */
+	noMetadata?: boolean;
+	/**
 	 * The colRefs in the order the open document's `_grist_Tables_column` TableData holds them
 	 * (unset: colRef order, as when a document opens); see `columnSlots`.
 	 */

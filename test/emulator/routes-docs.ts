@@ -5,6 +5,7 @@
  */
 import type { Route } from './context';
 import { docWorkerAccess, json, ownerOrDeny, resolveDoc } from './context';
+import { flushDocAuth, refreshDocAuth } from './doc-auth';
 import { childAccessList, patchAccess } from './access';
 import {
 	checkKeys,
@@ -36,6 +37,9 @@ export const docsRoutes: Route[] = [
 		method: 'GET',
 		re: /^\/api\/docs\/([^/]+)$/,
 		handler: (c, m) => {
+			// HomeDBManager.getDoc caches what it read, before the showRemoved filter
+			const found = resolveDoc(c, m[1]);
+			if (c.store.docRole(c.user.id, found)) refreshDocAuth(c, found);
 			const doc = docForHome(c, m[1]);
 			const ws = c.store.workspaces.get(doc.workspaceId)!;
 			const org = c.store.orgs.get(ws.orgId)!;
@@ -124,6 +128,7 @@ export const docsRoutes: Route[] = [
 			const doc = docWorkerAccess(c, m[1], 'editors', true); // also from the trash
 			ownerOrDeny(c.store.docRole(c.user.id, doc));
 			c.store.docs.delete(doc.id);
+			flushDocAuth(c, doc);
 			return doc.id;
 		},
 	},

@@ -20,7 +20,8 @@
  *   a CSV/TSV, XLSX or `.grist` file (import-file.ts); answers `{id, title}` (title: the file's
  *   base name). Unreadable file: 400 with Grist's parser message, and the document, created
  *   before the file was read, stays in the workspace without tables (as in grist-core: the error
- *   body does not name it).
+ *   body does not name it); after a bad `.grist` file it cannot be opened (500
+ *   `NO_METADATA_ERROR: <docId> has no metadata` on the routes that open it, docworker.ts).
  */
 import type { Ctx, Route } from './context';
 import {
@@ -32,6 +33,7 @@ import {
 	resolveDoc,
 	resolveWorkspace,
 } from './context';
+import { flushDocAuth } from './doc-auth';
 import { buildGristFile } from './grist-file';
 import { wsAccess } from './home';
 import { ApiError, contentDisposition, sendRaw } from './http';
@@ -151,11 +153,14 @@ function removeRoutes(): Route[] {
 			handler: (c, m) => {
 				const doc = docWorkerAccess(c, m[1], 'editors', true);
 				ownerOrDeny(c.store.docRole(c.user.id, doc));
+				// DocApi._removeDoc flushes the document's doc-auth cache entries (doc-auth.ts)
 				if (isAffirmative(c.query.permanent)) {
 					c.store.docs.delete(doc.id);
+					flushDocAuth(c, doc);
 					return doc.id;
 				}
 				doc.removedAt = c.store.now();
+				flushDocAuth(c, doc);
 				return null;
 			},
 		},
@@ -265,9 +270,13 @@ export const lifecycleRoutes: Route[] = [
 				throw new ApiError(400, 'uploadId parameter cannot be understood as an integer: undefined');
 			const file = files[0];
 			const ws = askForHelp(() => targetWorkspace(c, wid));
-			const { base } = splitName(file.fileName);
+			const { base, ext } = splitName(file.fileName);
 			// DocManager.importDocToWorkspace registers the document in the workspace before it
-			// reads the file, and nothing removes it when reading fails: it stays, without tables
+			// reads the file, and nothing removes it when reading fails: it stays, without tables.
+			// A CSV or Excel file is read into a new empty document; for a `.grist` file Grist first
+			// creates an empty file for the document and copies the upload over it only once the
+			// upload passed its check (DocManager.importGristDoc), so a bad one leaves an empty file
+			// that cannot be opened (`noMetadata`).
 			const doc = newDoc(c, ws, fields.documentName || base);
 			try {
 				await importInto(c, doc, file.fileName, file.data);
@@ -275,6 +284,7 @@ export const lifecycleRoutes: Route[] = [
 				doc.tables = [];
 				doc.colSlots = undefined;
 				doc.tableSlots = undefined;
+				if (ext === '.grist') doc.noMetadata = true;
 				if (e instanceof ImportError) throw new ApiError(400, e.message, { tips: ASK_FOR_HELP });
 				throw e;
 			}

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { emulatorOnly } from '../harness/target';
+import { until, waitFor } from '../harness/until';
 import { startEmulator, type GristEmulator } from './index';
 import { client, type ErrorBody } from './testutil';
 import { docActivity } from './webhooks';
@@ -332,11 +333,12 @@ test('a failing receiver is retried with growing delays and stalls the document 
 		expect(other.got).toEqual([]); // stalled behind the failing webhook
 		// between two attempts the failing webhook is 'retrying'; while one is in flight it is
 		// 'sending' (a slow machine can catch it there), so read the list between attempts
-		let list = (await api.get<HookList>(hooks())).json.webhooks;
-		for (let i = 0; i < 50 && list[0].usage.status === 'sending'; i++) {
-			await sleep(10);
-			list = (await api.get<HookList>(hooks())).json.webhooks;
-		}
+		const list = await waitFor(
+			'the failing webhook is between two attempts (not sending)',
+			async () => (await api.get<HookList>(hooks())).json.webhooks,
+			(l) => l[0].usage.status !== 'sending',
+			{ timeoutMs: 500, intervalMs: 10 },
+		);
 		expect(list.map((h) => h.usage.numWaiting)).toEqual([1, 1]);
 		expect(list[0].usage).toMatchObject({
 			status: 'retrying',
@@ -377,13 +379,8 @@ test('a removed webhook takes its waiting events with it; other documents are no
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!check()) {
-		if (Date.now() > end) throw new Error('condition not met in time');
-		await sleep(10);
-	}
-}
+/** Waits for the emulator's background work: up to 5 s, checked every 10 ms. */
+const WAIT = { timeoutMs: 5000, intervalMs: 10 };
 
 emulatorOnly('the idle timeout and the Redis switch are the emulator’s').describe(
 	"idle documents (Grist's GRIST_ACTIVEDOC_TIMEOUT_SECONDS: activeDocTimeoutMs)",
@@ -417,7 +414,11 @@ emulatorOnly('the idle timeout and the Redis switch are the emulator’s').descr
 			// reading columns reaches the open document but does not keep it open
 			const columnsAt = Date.now();
 			await api.get(`/api/docs/${docId}/tables/People/columns`);
-			await until(() => emu.webhooks.closes.length > closesBefore);
+			await until(
+				'the idle document closed',
+				() => emu.webhooks.closes.length > closesBefore,
+				WAIT,
+			);
 			const close = emu.webhooks.closes[emu.webhooks.closes.length - 1];
 			expect(close).toMatchObject({ docId, droppedRecords: 1, keptRecords: 0 });
 			expect(close.lastActivityAt).toBeLessThan(columnsAt);
@@ -451,10 +452,16 @@ emulatorOnly('the idle timeout and the Redis switch are the emulator’s').descr
 			}
 			expect(rx.got.length).toBeGreaterThanOrEqual(3);
 			rx.status = () => 200;
-			while (!rx.got.some((g) => g.body.some((r) => r.Name === 'kept open'))) {
-				await sleep(IDLE / 3);
-				await readRecords();
-			}
+			const delivered = () => rx.got.some((g) => g.body.some((r) => r.Name === 'kept open'));
+			await until(
+				'the row written while n8n was down was delivered',
+				async () => {
+					if (delivered()) return true;
+					await readRecords(); // keeps the document open
+					return delivered();
+				},
+				{ timeoutMs: 10_000, intervalMs: IDLE / 3 },
+			);
 			expect(emu.webhooks.closes.length).toBe(closesBefore);
 		});
 
@@ -464,7 +471,11 @@ emulatorOnly('the idle timeout and the Redis switch are the emulator’s').descr
 			await register({});
 			const closesBefore = emu.webhooks.closes.length;
 			await add([{ Name: 'in redis' }]);
-			await until(() => emu.webhooks.closes.length > closesBefore);
+			await until(
+				'the idle document closed',
+				() => emu.webhooks.closes.length > closesBefore,
+				WAIT,
+			);
 			expect(emu.webhooks.closes[closesBefore]).toMatchObject({
 				docId,
 				droppedRecords: 0,

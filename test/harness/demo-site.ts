@@ -18,7 +18,12 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
+import {
+	startEmulator,
+	type DemoSite,
+	type EmulatorOptions,
+	type GristEmulator,
+} from '../emulator';
 import { runNode, type AnyNodeType, type CredentialsByType, type RunNodeResult } from './inprocess';
 
 export interface DemoSiteFixture {
@@ -29,11 +34,14 @@ export interface DemoSiteFixture {
 	site: string;
 }
 
-/** Registers the hooks (call it at the top level of a test file, before other hooks that use it). */
-export function useDemoSite(): DemoSiteFixture {
+/**
+ * Registers the hooks (call it at the top level of a test file, before other hooks that use it);
+ * `options` start the emulator (e.g. `docAuthCacheMs`).
+ */
+export function useDemoSite(options?: EmulatorOptions): DemoSiteFixture {
 	const fx = {} as DemoSiteFixture;
 	beforeAll(async () => {
-		fx.emu = await startEmulator();
+		fx.emu = await startEmulator(options);
 		fx.demo = fx.emu.seedDemo();
 		fx.site = `${fx.emu.url}/o/${fx.demo.orgDomain}`;
 	});

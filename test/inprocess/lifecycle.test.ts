@@ -287,6 +287,82 @@ describe('document importFile', () => {
 		expect(still.status).toBe(200);
 	});
 
+	it('a bad .grist file: the document Grist left cannot be opened (NO_METADATA_ERROR) and is deleted', async () => {
+		const { error } = await runDoc(
+			{ operation: 'importFile', workspace: rl('id', String(demo.workspaceId)) },
+			{
+				input: [
+					{
+						json: {},
+						binary: { data: file('not SQLite', 'backup.grist', 'application/x-sqlite3') },
+					},
+				],
+			},
+		);
+		expect(error?.httpCode).toBe('400');
+		expect(error?.description).toMatch(
+			/Grist had created the document "backup" \(ID \w+\) in workspace \d+ before reading the file; this document, which Grist cannot open, was deleted, so nothing is left behind\./,
+		);
+		const id = /ID (\w+)/.exec(error?.description ?? '')![1];
+		const tables = emu.log.find((e) => e.path.endsWith(`/docs/${id}/tables`));
+		expect(tables?.status).toBe(500);
+		expect(requests().slice(-2)).toEqual([
+			`GET /o/demo/api/docs/${id}/tables`,
+			`DELETE /o/demo/api/docs/${id}`,
+		]);
+		const gone = await fetch(`${emu.url}/api/docs/${id}`, {
+			headers: { Authorization: `Bearer ${demo.apiKey}` },
+		});
+		expect(gone.status).toBe(404);
+	});
+
+	it.each([
+		[
+			'a failing server (500)',
+			{ status: 500, body: { error: 'database is locked' } },
+			/\(Database is locked\)/,
+		],
+		["a proxy without Grist's answer (502)", { status: 502 }, /\(Injected fault \(502\)\)/],
+		['no access (403)', { status: 403, body: { error: 'No view access' } }, /\(No view access\)/],
+		[
+			"Grist's unopenable-document text with another status",
+			{ status: 400, body: { error: 'NO_METADATA_ERROR: x has no metadata' } },
+			/\(NO_METADATA_ERROR: x has no metadata\)/,
+		],
+		[
+			'a broken connection',
+			{ drop: true, times: 6 },
+			/\(The connection to the Grist server at .+ broke before its answer arrived: ECONNRESET: socket hang up\)/,
+		],
+	])(
+		'reading the tables of the document Grist left fails otherwise, %s: it is kept, and the error names it and why',
+		async (_what, fault, reason) => {
+			emu.fault({ method: 'GET', path: /\/tables$/, ...fault });
+			const { error } = await runDoc(
+				{ operation: 'importFile', workspace: rl('id', String(demo.workspaceId)) },
+				{ input: [{ json: {}, binary: { data: file('x', 'kept.xlsx', 'application/zip') } }] },
+			);
+			emu.clearFaults();
+			expect(error?.httpCode).toBe('400');
+			expect(error?.message).toContain('Failed to parse Excel file');
+			const description = error?.description ?? '';
+			expect(description).toMatch(
+				/Grist created the document "kept" \(ID \w+\) in workspace \d+ before reading the file\. It was kept, as reading its tables to check that it is empty failed \(.+\): look at it in Grist and delete it if it is empty\./,
+			);
+			expect(description).toMatch(reason);
+			expect(emu.log.filter((e) => e.method === 'DELETE')).toEqual([]);
+			const id = /ID (\w+)/.exec(description)![1];
+			const kept = await fetch(`${emu.url}/api/docs/${id}`, {
+				headers: { Authorization: `Bearer ${demo.apiKey}` },
+			});
+			expect(kept.status).toBe(200);
+			await fetch(`${emu.url}/api/docs/${id}`, {
+				method: 'DELETE',
+				headers: { Authorization: `Bearer ${demo.apiKey}` },
+			});
+		},
+	);
+
 	it('a missing binary field is refused before the request, naming the item', async () => {
 		const { error } = await runDoc(
 			{ operation: 'importFile', workspace: rl('id', String(demo.workspaceId)) },

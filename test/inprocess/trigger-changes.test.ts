@@ -6,13 +6,13 @@
 import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { docTable } from '../harness/builders';
 import { createPoller, type Poller } from '../harness/inprocess';
 import { realGrist } from '../harness/target';
+import { waitFor } from '../harness/until';
 
 const USER_KEY = `key-${randomUUID()}`;
 const VIEWER_KEY = `viewer-${randomUUID()}`;
@@ -450,12 +450,12 @@ describe('idle polls: the updatedAt check', () => {
 			}
 			// a change moves updatedAt (on a real Grist up to 60 s later): the next poll reads the document
 			const [b] = emu.addRecords(docId, t, [{ Name: 'b' }]);
-			const deadline = Date.now() + (realGrist ? 75_000 : 2000);
-			let out: IDataObject[] = [];
-			while (out.length === 0 && Date.now() < deadline) {
-				out = json(await p.poll('trigger'));
-				if (out.length === 0) await sleep(1000);
-			}
+			const out = await waitFor(
+				'a poll emitted the added row',
+				async () => json(await p.poll('trigger')),
+				(rows) => rows.length > 0,
+				{ timeoutMs: realGrist ? 75_000 : 2000, intervalMs: 1000 },
+			);
 			expect(out.map((j) => j.id)).toEqual([b]);
 			emu.clearLog();
 			expect(await p.poll('trigger')).toBeNull();

@@ -7,14 +7,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { sleep } from 'n8n-workflow';
-
 import type { DemoSite, GristEmulator } from '../emulator';
 import { loadOptions } from '../harness/inprocess';
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { rl } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';
 import { emulatorOnly, realGrist } from '../harness/target';
+import { until } from '../harness/until';
+
+/** Waits for Grist's deliveries: up to 5 s, checked every 20 ms. */
+const WAIT = { timeoutMs: 5000, intervalMs: 20 };
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -65,14 +67,6 @@ async function usageOf(
 		webhooks: Array<{ id: string; usage: { status?: string; numWaiting?: number } | null }>;
 	};
 	return body.webhooks.find((w) => w.id === id)?.usage ?? {};
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 5000) {
-	const end = Date.now() + ms;
-	while (!(await check())) {
-		if (Date.now() > end) throw new Error('timed out');
-		await sleep(20);
-	}
 }
 
 describe('webhook create / getAll / update / delete / clearQueue', () => {
@@ -134,8 +128,12 @@ describe('webhook create / getAll / update / delete / clearQueue', () => {
 	it('lists the webhooks with delivery health once deliveries fail (one item per webhook)', async () => {
 		answer = 500;
 		await addRow(demo.docId, 'Customers', { Name: 'Zed' });
-		await until(() => received > 0);
-		await until(async () => (await usageOf(demo.docId, webhookId)).status === 'retrying');
+		await until('the receiver got a delivery', () => received > 0, WAIT);
+		await until(
+			"the webhook's health says retrying",
+			async () => (await usageOf(demo.docId, webhookId)).status === 'retrying',
+			WAIT,
+		);
 		emu.clearLog();
 		const { items, error } = await run({
 			operation: 'getAll',

@@ -8,7 +8,8 @@
  *   and the only code with an `/api/` string (besides `apiPath` itself, in helpers/url.ts);
  * - helpers/ are pure: they import nothing outside helpers/ (no transport, no actions);
  * - only parameters/ reads the node's parameters: no `getNodeParameter` or
- *   `getCurrentNodeParameter` anywhere else in nodes/ (the Grist node, both triggers, methods/).
+ *   `getCurrentNodeParameter` anywhere else in nodes/ (the Grist node, both triggers, methods/),
+ *   and no raw `getNode().parameters` either.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -150,9 +151,17 @@ export function parameterViolations(sources: Source[]): string[] {
 					: ts.isBindingElement(node)
 						? (node.propertyName ?? node.name).getText(sf)
 						: '';
-			if (PARAMETER_READERS.has(name)) {
+			// `getNode().parameters`: the node's raw values, without n8n's expressions and checks
+			const rawParameters =
+				name === 'parameters' &&
+				ts.isPropertyAccessExpression(node) &&
+				ts.isCallExpression(node.expression) &&
+				ts.isPropertyAccessExpression(node.expression.expression) &&
+				node.expression.expression.name.text === 'getNode';
+			if (PARAMETER_READERS.has(name) || rawParameters) {
 				const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
-				bad.push(`${rel(src.file)}:${line + 1} uses ${name} (read parameters through parameters/)`);
+				const what = rawParameters ? 'getNode().parameters' : name;
+				bad.push(`${rel(src.file)}:${line + 1} uses ${what} (read parameters through parameters/)`);
 			}
 			ts.forEachChild(node, visit);
 		};
@@ -184,7 +193,7 @@ describe('architecture of nodes/', () => {
 		expect(helperViolations(sources)).toEqual([]);
 	});
 
-	it('only parameters/ reads parameters (getNodeParameter, getCurrentNodeParameter)', () => {
+	it('only parameters/ reads parameters (getNodeParameter, getCurrentNodeParameter, getNode().parameters)', () => {
 		expect(sources.some((s) => path.dirname(s.file) === PARAMETERS)).toBe(true);
 		expect(parameterViolations(sources)).toEqual([]);
 	});
@@ -232,6 +241,12 @@ describe('architecture of nodes/', () => {
 				plant(path.join(PARAMETERS, 'read.ts'), "const v = ctx.getNodeParameter('x', 0);"),
 			),
 		).toEqual([]);
+		const transport = path.join(GRIST, 'transport', 'index.ts');
+		const raw = parameterViolations(
+			plant(transport, 'const a = ctx.getNode().parameters.authentication;'),
+		);
+		expect(raw).toHaveLength(1);
+		expect(raw[0]).toMatch(/transport\/index\.ts:\d+ uses getNode\(\)\.parameters /);
 		const columns = path.join(HELPERS, 'columns.ts');
 		expect(
 			helperViolations(plant(columns, "import type { GristClient } from '../transport';")),

@@ -8,7 +8,15 @@ import {
 	pathObjects,
 	redact,
 } from '../../nodes/Grist/helpers/errors';
-import { DEFAULT_RETRY, backoffDelay, shouldRetry } from '../../nodes/Grist/helpers/retry';
+import {
+	DEFAULT_RETRY,
+	RESTORE_SETTLE_MS,
+	RecentRestores,
+	backoffDelay,
+	isDeletedAnswer,
+	settleDelay,
+	shouldRetry,
+} from '../../nodes/Grist/helpers/retry';
 import { fileNameFromDisposition, networkErrorCode } from '../../nodes/Grist/transport';
 
 describe('gristErrorText', () => {
@@ -280,6 +288,46 @@ describe('retry policy', () => {
 		expect(backoffDelay(2, policy, () => 1)).toBe(400);
 		expect(backoffDelay(10, policy, () => 1)).toBe(1000);
 		expect(backoffDelay(10, policy, () => 0)).toBe(500);
+	});
+});
+
+describe('after a restore from the trash: waiting out "Document is deleted"', () => {
+	it("recognises Grist's answer for a document in the trash, and nothing else", () => {
+		expect(isDeletedAnswer(404, 'Document is deleted')).toBe(true);
+		expect(isDeletedAnswer(404, 'document not found')).toBe(false);
+		expect(isDeletedAnswer(404, 'Table not found "X"')).toBe(false);
+		expect(isDeletedAnswer(403, 'Document is deleted')).toBe(false);
+	});
+
+	it('pauses briefly, growing to 1 s at most', () => {
+		expect([0, 1, 2, 3, 4, 10].map(settleDelay)).toEqual([200, 400, 800, 1000, 1000, 1000]);
+	});
+
+	it('waits only after a restore on the same server, and at most the settle time after it', () => {
+		let now = 1_000_000;
+		const restores = new RecentRestores(() => now);
+		const server = 'https://grist.example.com';
+		expect(restores.settleLeft(server, RESTORE_SETTLE_MS)).toBe(0);
+		restores.note(server);
+		expect(restores.settleLeft(server, RESTORE_SETTLE_MS)).toBe(6000);
+		expect(restores.settleLeft('https://other.example.com', RESTORE_SETTLE_MS)).toBe(0);
+		now += 4000;
+		expect(restores.settleLeft(server, RESTORE_SETTLE_MS)).toBe(2000);
+		expect(restores.settleLeft(server, 1000)).toBe(0); // a client with a shorter settle time
+		now += 2000;
+		expect(restores.settleLeft(server, RESTORE_SETTLE_MS)).toBe(0);
+		// a later restore starts it again
+		restores.note(server);
+		expect(restores.settleLeft(server, RESTORE_SETTLE_MS)).toBe(6000);
+	});
+
+	it('forgets restores long past', () => {
+		let now = 0;
+		const restores = new RecentRestores(() => now);
+		restores.note('https://a.example.com');
+		now += 10 * RESTORE_SETTLE_MS + 1;
+		restores.note('https://b.example.com');
+		expect((restores as unknown as { restoredAt: Map<string, number> }).restoredAt.size).toBe(1);
 	});
 });
 

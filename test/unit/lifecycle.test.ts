@@ -4,6 +4,7 @@ import {
 	documentUrl,
 	importFileName,
 	importedDocumentName,
+	isUnopenableDocument,
 	parseUserActions,
 } from '../../nodes/Grist/helpers/lifecycle';
 
@@ -68,5 +69,20 @@ describe('importedDocumentName (#30: how Grist names the document of an import)'
 		expect(importedDocumentName('x.tar.gz')).toBe('x.tar');
 		expect(importedDocumentName('noext')).toBe('noext');
 		expect(importedDocumentName('.grist')).toBe('Untitled upload');
+	});
+});
+
+describe("isUnopenableDocument: Grist's answer for a document whose file holds no Grist document", () => {
+	it('is 500 NO_METADATA_ERROR naming the document', () => {
+		expect(
+			isUnopenableDocument('500', 'NO_METADATA_ERROR: 6qrCBgAmMrAtnJPzgVDYaN has no metadata'),
+		).toBe(true);
+	});
+	it('is nothing else: other statuses, other 500s, a missing status', () => {
+		expect(isUnopenableDocument('400', 'NO_METADATA_ERROR: x has no metadata')).toBe(false);
+		expect(isUnopenableDocument('500', 'Database is locked')).toBe(false);
+		expect(isUnopenableDocument('500', 'NO_METADATA_ERROR')).toBe(false);
+		expect(isUnopenableDocument(undefined, 'NO_METADATA_ERROR: x has no metadata')).toBe(false);
+		expect(isUnopenableDocument('404', 'Document is deleted')).toBe(false);
 	});
 });

@@ -1,6 +1,7 @@
 /**
  * Pure helpers of the document lifecycle operations: a document's URL, the backup's file name,
- * the checks on user actions given as JSON (Apply Actions) and the file name an import sends.
+ * the checks on user actions given as JSON (Apply Actions), the file name an import sends and
+ * Grist's answer for the document a failed import leaves.
  */
 import { InputError } from './errors';
 
@@ -61,6 +62,20 @@ export function parseUserActions(raw: unknown): unknown[][] {
 		}
 	});
 	return list as unknown[][];
+}
+
+/**
+ * Whether an error answer to reading a document's tables is Grist's for a document that cannot
+ * be opened because its file holds no Grist document: 500 `NO_METADATA_ERROR: <docId> has no
+ * metadata` (DocStorage `_updateMetadata`; the error has no status of its own). A failed `.grist`
+ * import leaves such a document: DocManager `_doImportDoc` registers it and creates its empty
+ * file, and the upload is copied over that file only once it passes its check.
+ */
+export function isUnopenableDocument(
+	httpCode: string | null | undefined,
+	message: string,
+): boolean {
+	return httpCode === '500' && /^NO_METADATA_ERROR: .* has no metadata$/i.test(message.trim());
 }
 
 /**

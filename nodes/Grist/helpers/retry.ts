@@ -7,9 +7,62 @@ export interface RetryPolicy {
 	maxRetries: number;
 	baseDelayMs: number;
 	maxDelayMs: number;
+	/**
+	 * How long after a restore from the trash a 404 `Document is deleted` is waited out (ms; see
+	 * `isDeletedAnswer`). Default `RESTORE_SETTLE_MS`.
+	 */
+	restoreSettleMs?: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 8000 };
+
+/**
+ * Grist's home server caches each user's access to a document, including whether it is in the
+ * trash, for 5 s (HomeDBManager's doc-auth cache, GRIST_TEST_DOC_AUTH_CACHE_TTL), and restoring
+ * a document or a workspace does not clear it (/unremove; removing does). So a document that was
+ * read while in the trash can still answer 404 `Document is deleted` for up to 5 s after its
+ * restore, on every request that opens it. For this long after a restore through this package,
+ * such an answer is retried: 6 s, the cache's 5 s and a margin.
+ */
+export const RESTORE_SETTLE_MS = 6000;
+
+/** Whether an answer is Grist's for a document in the trash (Authorizer.assertAccess). */
+export function isDeletedAnswer(status: number, text: string): boolean {
+	return status === 404 && text.trim() === 'Document is deleted';
+}
+
+/** Pause before the next try while a restore settles: short, growing (200, 400, 800 ms), at most 1 s. */
+export function settleDelay(wait: number): number {
+	return Math.min(1000, 200 * 2 ** wait);
+}
+
+/**
+ * When documents were last restored from the trash, by Grist server (its origin). Restoring a
+ * workspace restores its documents without naming them, so a restore counts for every document
+ * of the server: a 404 `Document is deleted` from it is retried until the settle time after its
+ * last restore has passed, and not after.
+ */
+export class RecentRestores {
+	private readonly restoredAt = new Map<string, number>();
+
+	constructor(private readonly now: () => number = Date.now) {}
+
+	/** Notes a restore on `server` (done now). */
+	note(server: string): void {
+		const now = this.now();
+		// forget restores whose settle time has long passed, so the map stays small
+		for (const [key, at] of this.restoredAt)
+			if (now - at > 10 * RESTORE_SETTLE_MS) this.restoredAt.delete(key);
+		this.restoredAt.set(server, now);
+	}
+
+	/** How many ms of `settleMs` after the last restore on `server` are left (0: none). */
+	settleLeft(server: string, settleMs: number): number {
+		const at = this.restoredAt.get(server);
+		if (at === undefined) return 0;
+		return Math.max(0, at + settleMs - this.now());
+	}
+}
 
 /** Error codes that mean the connection broke. */
 const CONNECTION_RESET = new Set([

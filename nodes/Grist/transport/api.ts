@@ -381,6 +381,9 @@ export async function restoreFromTrash(
 	itemIndex: number,
 ): Promise<void> {
 	await client.request({ method: 'POST', ...trashPath(client, target, 'unremove'), itemIndex });
+	// Grist may go on answering that the documents are deleted for a few seconds: the transport
+	// waits that out for the requests that follow, in this node or the next ones
+	client.restored();
 }
 
 /** GET /api/workspaces/{wid}?showRemoved=1: the workspace as the trash shows it (its trashed documents). */

@@ -6,7 +6,8 @@
  *   change the endpoint.
  * - Grist errors become NodeApiError with Grist's own text, the status and a hint.
  * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
- *   (writes only where the failure proves nothing was applied). A write whose answer was lost
+ *   (writes only where the failure proves nothing was applied). Shortly after a restore from the
+ *   trash, a 404 `Document is deleted` is retried too, until Grist's cache lets go (restored()). A write whose answer was lost
  *   (connection broken after sending, timeout, a proxy's 502 / 504) is never repeated and its
  *   error is marked uncertain (`isUncertainWrite`): Grist may or may not have applied it.
  */
@@ -26,6 +27,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { headline, toNodeError } from '../errors';
+import { authenticationOf } from '../parameters/authentication';
 import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
 import {
 	OAUTH_FORBIDDEN_HINT,
@@ -37,15 +39,25 @@ import {
 } from '../helpers/oauth';
 import {
 	DEFAULT_RETRY,
+	RESTORE_SETTLE_MS,
+	RecentRestores,
 	backoffDelay,
+	isDeletedAnswer,
 	markUncertain,
 	networkFailureText,
+	settleDelay,
 	shouldRetry,
 	triedNote,
 	writeMayHaveApplied,
 	type RetryPolicy,
 } from '../helpers/retry';
 import { credentialServerUrl, normalizeServerUrl, type GristServer } from '../helpers/url';
+
+/**
+ * Restores from the trash done in this process, by server: shared by every client, as the next
+ * operation on a restored document is often another node of the workflow, with its own client.
+ */
+const recentRestores = new RecentRestores();
 
 export type GristContext =
 	| IExecuteFunctions
@@ -122,8 +134,7 @@ export class GristClient {
 	}
 
 	static async create(ctx: GristContext, retry: RetryPolicy = DEFAULT_RETRY): Promise<GristClient> {
-		if (ctx.getNode().parameters.authentication === 'oAuth2')
-			return await this.createOAuth(ctx, retry);
+		if (authenticationOf(ctx) === 'oAuth2') return await this.createOAuth(ctx, retry);
 		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 		const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 		if (apiKey === '') {
@@ -245,7 +256,9 @@ export class GristClient {
 				options.json = extra.json;
 			}
 		}
-		for (let retries = 0; ; retries++) {
+		// repeats while a restore from the trash settles; not counted against maxRetries
+		let settleWaits = 0;
+		for (let retries = 0; ; ) {
 			let res: FullResponse;
 			try {
 				res = (await this.ctx.helpers.httpRequestWithAuthentication.call(
@@ -269,32 +282,67 @@ export class GristClient {
 					}
 					if (shouldRetry(req.method, { kind: 'network', code }, retries, this.retry)) {
 						await sleep(backoffDelay(retries, this.retry));
+						retries++;
 						continue;
 					}
-					throw this.networkError(error, code, req, retries);
+					throw this.networkError(error, code, req, retries + settleWaits);
 				}
 			}
 			if (res.statusCode >= 200 && res.statusCode < 300) {
 				// A JSON endpoint answered with a web page: the Server URL is not a Grist API.
-				if (extra.json && isHtmlBody(res.body)) throw this.apiError(res, req, retries);
+				if (extra.json && isHtmlBody(res.body))
+					throw this.apiError(res, req, retries + settleWaits);
 				return res;
 			}
 			if (isStream(res.body)) res.body = await readStream(res.body);
+			const settling = this.restoreSettling(res);
+			if (settling > 0) {
+				// nothing was applied: Grist refused the request before handling it
+				await sleep(Math.min(settleDelay(settleWaits), settling));
+				settleWaits++;
+				continue;
+			}
 			if (
 				shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)
 			) {
 				await sleep(backoffDelay(retries, this.retry));
+				retries++;
 				continue;
 			}
-			throw this.apiError(res, req, retries);
+			throw this.apiError(res, req, retries + settleWaits);
 		}
+	}
+
+	/**
+	 * Notes that a document or workspace was restored from the trash (the API layer's
+	 * restoreFromTrash calls it once Grist confirmed): for a while the server may still say its
+	 * documents are deleted, and such answers are retried (`restoreSettling`).
+	 */
+	restored(): void {
+		recentRestores.note(this.server.origin);
+	}
+
+	/**
+	 * For a 404 `Document is deleted` shortly after a restore on this server (see
+	 * RESTORE_SETTLE_MS): the ms left to wait for Grist's cache to let go; else 0.
+	 */
+	private restoreSettling(res: FullResponse): number {
+		if (res.statusCode !== 404) return 0;
+		const left = recentRestores.settleLeft(
+			this.server.origin,
+			this.retry.restoreSettleMs ?? RESTORE_SETTLE_MS,
+		);
+		if (left <= 0 || !isDeletedAnswer(res.statusCode, gristErrorText(res.body, res.statusCode)))
+			return 0;
+		return left;
 	}
 
 	private redact(text: string): string {
 		return this.auth.secrets.reduce((t, secret) => redact(t, secret), text);
 	}
 
-	private apiError(res: FullResponse, req: GristRequest, retries: number): NodeApiError {
+	/** `repeats`: how many times the request was sent again (for the "Tried n times" note). */
+	private apiError(res: FullResponse, req: GristRequest, repeats: number): NodeApiError {
 		const body = res.body;
 		const notGrist = notGristAnswer(res.statusCode, body, this.server.origin);
 		const text = notGrist?.message ?? this.redact(gristErrorText(body, res.statusCode));
@@ -308,7 +356,7 @@ export class GristClient {
 			hint +=
 				' This answer came from a proxy in front of Grist, not from Grist, so whether the write was applied is uncertain: check in Grist before running again.';
 		}
-		hint += triedNote(retries + 1);
+		hint += triedNote(repeats + 1);
 		const response: JsonObject = { error: text, status: res.statusCode };
 		const error = new NodeApiError(this.ctx.getNode(), response, {
 			message: headline(text),
@@ -327,7 +375,7 @@ export class GristClient {
 		error: unknown,
 		code: string | undefined,
 		req: GristRequest,
-		retries: number,
+		repeats: number,
 	): NodeApiError {
 		const text = this.redact(networkErrorMessage(error));
 		const failure = networkFailureText({
@@ -335,7 +383,7 @@ export class GristClient {
 			method: req.method,
 			code,
 			text,
-			tries: retries + 1,
+			tries: repeats + 1,
 		});
 		const apiError = new NodeApiError(
 			this.ctx.getNode(),

@@ -759,7 +759,10 @@ export class RealGrist {
 						).webhooks.some((w) => (w.usage?.numWaiting ?? 0) > 0);
 					});
 					if (!busy) return;
-					if (Date.now() > end) throw new Error('real Grist: webhook deliveries still waiting');
+					if (Date.now() > end)
+						throw new Error(
+							`real Grist: webhook deliveries still waiting after ${timeoutMs} ms (emu.webhooks.idle)`,
+						);
 					await new Promise((r) => setTimeout(r, 50));
 				}
 			},

@@ -20,7 +20,12 @@ import { withHint, type HintValues } from '../../helpers/hints';
 import { inputBinaryField, inputBinaryProperty } from '../../parameters/binary';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { itemParameter } from '../../parameters/read';
-import { documentUrl, importFileName, importedDocumentName } from '../../helpers/lifecycle';
+import {
+	documentUrl,
+	importFileName,
+	importedDocumentName,
+	isUnopenableDocument,
+} from '../../helpers/lifecycle';
 
 const properties: INodeProperties[] = [
 	{ ...workspaceLocator, description: 'The workspace the new document goes to' },
@@ -49,14 +54,39 @@ function workspaceDocs(ws: IDataObject): WorkspaceDoc[] {
 	return Array.isArray(ws.docs) ? (ws.docs as WorkspaceDoc[]) : [];
 }
 
+/** What reading the tables of the document a failed import left says about it. */
+type LeftDocument =
+	| { kind: 'empty' }
+	| { kind: 'unopenable' }
+	| { kind: 'tables' }
+	| { kind: 'unchecked'; reason: string };
+
+async function checkLeftDocument(
+	client: GristClient,
+	docId: string,
+	itemIndex: number,
+): Promise<LeftDocument> {
+	try {
+		const tables = await fetchTables(client, docId, { itemIndex });
+		return tables.length === 0 ? { kind: 'empty' } : { kind: 'tables' };
+	} catch (error) {
+		if (error instanceof NodeApiError && isUnopenableDocument(error.httpCode, error.message))
+			return { kind: 'unopenable' };
+		return { kind: 'unchecked', reason: error instanceof Error ? error.message : String(error) };
+	}
+}
+
 /**
  * After a failed import: Grist registers the new document in the workspace before it reads the
  * file (DocManager.importDocToWorkspace → `_doImportDoc`: `register`, then the parse), and keeps
  * it when reading fails; its error does not name it. The document left is found as the one
- * document of the workspace that was not there `before`, named as Grist names the import, and
- * without tables (or that cannot be opened); it is deleted. Never a document the workspace had
- * before, nor one with tables, nor when several match (then they are named). Returns what to
- * add to the error, or undefined when the import left nothing.
+ * document of the workspace that was not there `before`, named as Grist names the import. It is
+ * deleted only when reading its tables shows what a failed import leaves: no tables (CSV, Excel),
+ * or Grist's answer for a document without a Grist file (`.grist`: see isUnopenableDocument).
+ * Never a document the workspace had before, nor one with tables, nor when several match (then
+ * they are named), nor when reading its tables failed otherwise (a network error, a failing
+ * server, no access): then the error names the document and why it was kept. Returns what to add
+ * to the error, or undefined when the import left nothing.
  */
 async function removeFailedImport(
 	client: GristClient,
@@ -78,19 +108,21 @@ async function removeFailedImport(
 		return `Grist creates the document before reading the file; workspace ${wid} now has ${left.length} new documents named so: ${named}. None was deleted, as it is unclear which one this import left: delete the empty one in Grist.`;
 	}
 	const doc = left[0];
-	const tables = await fetchTables(client, doc.id, { itemIndex }).then(
-		(t) => t.length,
-		(e: unknown) => (e instanceof NodeApiError ? 0 : -1),
-	);
-	if (tables !== 0) {
-		return `Grist created the document ${named} in workspace ${wid} before reading the file; it was kept because ${tables > 0 ? 'it has tables' : 'it could not be checked'}: delete it in Grist if it is not yours.`;
+	const check = await checkLeftDocument(client, doc.id, itemIndex);
+	if (check.kind === 'tables') {
+		return `Grist created the document ${named} in workspace ${wid} before reading the file; it was kept because it has tables: delete it in Grist if it is not yours.`;
 	}
+	if (check.kind === 'unchecked') {
+		return `Grist created the document ${named} in workspace ${wid} before reading the file. It was kept, as reading its tables to check that it is empty failed (${check.reason}): look at it in Grist and delete it if it is empty.`;
+	}
+	const what =
+		check.kind === 'empty' ? 'this empty document' : 'this document, which Grist cannot open,';
 	const removal = await deleteDocument(client, doc.id, itemIndex).then(
 		() => undefined,
 		(e: unknown) => (e instanceof Error ? e.message : String(e)),
 	);
 	return removal === undefined
-		? `Grist had created the document ${named} in workspace ${wid} before reading the file; this empty document was deleted, so nothing is left behind.`
+		? `Grist had created the document ${named} in workspace ${wid} before reading the file; ${what} was deleted, so nothing is left behind.`
 		: `Grist created the document ${named} in workspace ${wid} before reading the file, and it could not be deleted (${removal}): delete it in Grist.`;
 }
 
