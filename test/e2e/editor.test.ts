@@ -427,10 +427,11 @@ describe("a new user's first clicks", () => {
 			const names = (await items.allInnerTexts())
 				.map((t) => t.trim())
 				.filter((t) => !t.startsWith('On row '));
-			expect(names.slice(0, 5)).toEqual([
+			expect(names.slice(0, 6)).toEqual([
 				'Create records',
 				'Create or update records',
 				'Delete records',
+				'Get a record',
 				'Get many records',
 				'Update records',
 			]);

@@ -111,6 +111,16 @@ const TOOLS: ToolSpec[] = [
 		},
 	},
 	{
+		name: 'Get record',
+		parameters: {
+			resource: 'record',
+			operation: 'get',
+			document: DOC,
+			table: TABLE,
+			rowId: fromAI('rowId', 'The row ID of the record to read (its id field)', 'number'),
+		},
+	},
+	{
 		name: 'Create record',
 		parameters: {
 			resource: 'record',
@@ -304,6 +314,7 @@ describe('Grist tools behind n8n’s MCP Server Trigger, called by the MCP SDK',
 		expect(byName.get('List_tables')?.description).toBe('Get many tables in Grist');
 		expect(byName.get('Describe_columns')?.description).toBe('Get many columns in Grist');
 		expect(byName.get('Create_record')?.description).toBe('Create records in Grist');
+		expect(byName.get('Get_record')?.description).toBe('Get a record in Grist');
 		expect(byName.get('Search_records')?.description).toBe(SEARCH_DESCRIPTION);
 		for (const tool of tools) {
 			const schema = tool.inputSchema as {
@@ -328,9 +339,8 @@ describe('Grist tools behind n8n’s MCP Server Trigger, called by the MCP SDK',
 			'match',
 			'value',
 		]);
-		expect(byName.get('Update_record')?.inputSchema.properties?.rowId).toMatchObject({
-			type: 'number',
-		});
+		for (const name of ['Update_record', 'Get_record'])
+			expect(byName.get(name)?.inputSchema.properties?.rowId).toMatchObject({ type: 'number' });
 		expect(
 			(byName.get('Create_record')?.inputSchema.properties?.fields as { description: string })
 				.description,
@@ -360,6 +370,8 @@ describe('Grist tools behind n8n’s MCP Server Trigger, called by the MCP SDK',
 			before.filter((r) => (r.fields.Amount as number) > 50).map((r) => r.id),
 		);
 		expect(found[0]).toMatchObject({ id: 1, Customer: 1, Ordered: '2024-06-01', Status: 'Paid' });
+		// one record by its row ID: the same record as the search gives
+		expect(json(await call('Get_record', { ...orders(), rowId: 1 }))).toEqual([found[0]]);
 		const sql = json(
 			await call('Run_SQL', {
 				...doc(),
@@ -435,6 +447,9 @@ describe('Grist tools behind n8n’s MCP Server Trigger, called by the MCP SDK',
 		});
 		expect(noTable.isError).toBe(true);
 		expect(noTable.text).toContain('Table not found "Nope"');
+		const noRow = await call('Get_record', { ...orders(), rowId: 999 });
+		expect(noRow.isError).toBe(true);
+		expect(noRow.text).toContain('No record with row ID 999 in table "Orders"');
 		const readOnly = await call('Create_record_read-only', { ...orders(), fields: { Amount: 1 } });
 		expect(readOnly.isError).toBe(true);
 		expect(readOnly.text).toContain('NodeOperationError: No write access');

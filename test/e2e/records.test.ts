@@ -155,6 +155,57 @@ describe('records in a real n8n', () => {
 		expect(emu.log.filter((e) => e.apiPath.endsWith('/sql'))).toHaveLength(1);
 	});
 
+	test('get: the items of one table in one read, outputs paired in input order, each row as getAll gives it; a missing row ID with Continue', async () => {
+		const orders = { ...base(), table: byId('Orders') };
+		const many = await n8n.runWorkflow(
+			manualWorkflow([gristNode({ ...orders, operation: 'getAll', returnAll: true }, cred)]),
+		);
+		expect(many.error).toBeUndefined();
+		const row = (id: number) => many.output('Grist').find((j) => j.id === id)!;
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				...rowsSource([{ id: 3 }, { id: 999 }, { id: 1 }]),
+				gristNode({ ...orders, operation: 'get', rowId: '={{ $json.id }}' }, cred, {
+					name: 'Get',
+					onError: 'continueRegularOutput',
+				}),
+			]),
+		);
+		expect(run.error).toBeUndefined();
+		const out = run.output('Get');
+		expect(out).toEqual([
+			row(3),
+			{
+				error: 'No record with row ID 999 in table "Orders" (item 1)',
+				description: expect.stringMatching(/^Check the Row ID/),
+			},
+			row(1),
+		]);
+		expect(JSON.stringify(out[0])).toBe(JSON.stringify(row(3)));
+		expect(run.items('Get').map((i) => i.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+		expect(
+			emu.log.filter((e) => e.apiPath.endsWith('/records')).map((e) => e.query.filter),
+		).toEqual(['{"id":[3,999,1]}']);
+	});
+
+	test('get: a Row ID that is not a row ID fails the node naming the field and the item, before any request', async () => {
+		emu.clearLog();
+		const run = await n8n.runWorkflow(
+			manualWorkflow([
+				...rowsSource([{ id: 1 }, { id: 'abc' }]),
+				gristNode({ ...base(), operation: 'get', rowId: '={{ $json.id }}' }, cred),
+			]),
+		);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toBe('The Row ID field of item 1 has "abc", which is not a row ID');
+		expect(emu.log).toEqual([]);
+	});
+
 	test('getAll → update → delete: one PATCH and one POST …/records/delete for all items', async () => {
 		emu.clearLog();
 		const run = await n8n.runWorkflow(

@@ -643,6 +643,66 @@ describe('getAll', () => {
 	});
 });
 
+describe('an empty Document', () => {
+	// Each operation with the parameters it needs besides the Document (a function: the demo site
+	// is seeded later), and an input item that has what it reads (Upload: a file).
+	const attachment = () => ({ attachmentId: String(demo.attachmentId) });
+	const cases: Array<[string, () => Record<string, unknown>]> = [
+		['get', attachment],
+		['getAll', () => ({ returnAll: true })],
+		['download', attachment],
+		['upload', () => ({})],
+	];
+	const input = (doc: string) => ({
+		json: { doc },
+		binary: { data: file('x', 'x.txt', 'text/plain') },
+	});
+
+	it.each(cases)(
+		'%s: names the field and the item, before any request',
+		async (operation, parameters) => {
+			// n8n itself refuses a run whose required Document is empty as typed: an expression can
+			// still give an empty value
+			const r = await run(
+				{ operation, ...parameters(), document: byId('={{ $json.doc }}') },
+				{ input: [input('')] },
+			);
+			expect(r.error?.message).toBe('The Document field is empty (item 0)');
+			expect(r.error?.description).toBe('Pick a document from the list, or enter its ID or URL.');
+			expect(emu.log).toEqual([]);
+		},
+	);
+
+	it.each(cases)(
+		'%s: with Continue On Fail, the item whose Document expression is empty gets the error, the others run',
+		async (operation, parameters) => {
+			const r = await run(
+				{
+					operation,
+					...parameters(),
+					document: byId('={{ $json.doc }}'),
+				},
+				{ input: [input(''), input(demo.docId)], continueOnFail: true },
+			);
+			expect(r.error).toBeUndefined();
+			expect(r.items[0]).toEqual({
+				json: {
+					error: 'The Document field is empty (item 0)',
+					description: 'Pick a document from the list, or enter its ID or URL.',
+				},
+				pairedItem: { item: 0 },
+			});
+			expect(r.items.length).toBeGreaterThan(1);
+			expect(r.items.slice(1).every((i) => i.json.error === undefined)).toBe(true);
+			expect(r.items.slice(1).map((i) => i.pairedItem)).toEqual(
+				r.items.slice(1).map(() => ({ item: 1 })),
+			);
+			expect(emu.log.every((e) => e.apiPath.startsWith(attPath()))).toBe(true);
+			expect(emu.log.length).toBeGreaterThan(0);
+		},
+	);
+});
+
 describe('20 MB round trip', () => {
 	it('uploads and downloads a 20 MB random file byte for byte', async () => {
 		const content = randomBytes(20 * 1024 * 1024);

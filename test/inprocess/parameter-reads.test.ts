@@ -189,6 +189,21 @@ describe('a parameter without an expression is read once per execution', () => {
 		).toEqual({ fieldsJson: 1 });
 	});
 
+	it('record get: Row ID ={{ $json.id }} from the item, Simplify and options once', async () => {
+		expect(
+			await perItemReads(
+				{
+					resource: 'record',
+					operation: 'get',
+					rowId: '={{ $json.id }}',
+					simplify: false,
+					options: { includeHidden: true, referenceDisplay: false },
+				},
+				(i) => ({ json: { id: i + 1 } }),
+			),
+		).toEqual({});
+	});
+
 	it('record delete and columnar delete: Row IDs ={{ $json.id }} from the item', async () => {
 		// Deletes are checked last in this file's table: ids 1–30 are deleted by the first run.
 		expect(

@@ -306,6 +306,205 @@ describe('record.getAll', () => {
 	});
 });
 
+describe('record.get', () => {
+	const get = (parameters: Record<string, unknown>, ids: unknown[], continueOnFail = false) =>
+		run(
+			{ operation: 'get', table: byId('Orders'), rowId: '={{ $json.id }}', ...parameters },
+			{ input: items(ids.map((id) => ({ id }) as IDataObject)), continueOnFail },
+		);
+	const recordReads = () => emu.log.filter((e) => e.apiPath.endsWith('/records'));
+
+	it('gives one item per input item, in input order, paired; the items of one table share one read', async () => {
+		const { items: out, error } = await get({}, [3, 1, 3, 2]);
+		expect(error).toBeUndefined();
+		expect(out.map((o) => o.json.id)).toEqual([3, 1, 3, 2]);
+		expect(paired(out)).toEqual([0, 1, 2, 3]);
+		expect(out[0].json).toEqual(out[2].json);
+		expect(out[0].json).not.toBe(out[2].json);
+		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
+			['GET', `${tablePath('Orders')}/columns`, { hidden: '1' }],
+			['GET', `${tablePath('Orders')}/records`, { filter: '{"id":[3,1,2]}' }],
+		]);
+	});
+
+	it('groups by document and table: one read per table, outputs still in input order', async () => {
+		const { items: out, error } = await run(
+			{
+				operation: 'get',
+				table: byId('={{ $json.t }}'),
+				rowId: '={{ $json.id }}',
+				simplify: false,
+			},
+			{
+				input: items([
+					{ t: 'Orders', id: 2 },
+					{ t: 'Customers', id: 1 },
+					{ t: 'Orders', id: 1 },
+					{ t: 'Customers', id: 2 },
+				]),
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(
+			out.map((o) => [paired([o])[0], o.json.id, Object.keys(o.json.fields as IDataObject)[0]]),
+		).toEqual([
+			[0, 2, 'Customer'],
+			[1, 1, 'Name'],
+			[2, 1, 'Customer'],
+			[3, 2, 'Name'],
+		]);
+		expect(emu.log.map((e) => [e.apiPath, e.query])).toEqual([
+			[`${tablePath('Orders')}/records`, { filter: '{"id":[2,1]}' }],
+			[`${tablePath('Customers')}/records`, { filter: '{"id":[1,2]}' }],
+		]);
+	});
+
+	it('reads 1,500 rows of one table in two requests, not one per item', async () => {
+		emu.addTable(demo.docId, 'Many', [{ id: 'N', type: 'Int' }]);
+		const ids = emu.addRecords(
+			demo.docId,
+			'Many',
+			Array.from({ length: 1500 }, (_, i) => ({ N: i })),
+		);
+		emu.clearLog();
+		const wanted = [...ids].reverse();
+		const { items: out, error } = await get({ table: byId('Many'), simplify: false }, wanted);
+		expect(error).toBeUndefined();
+		expect(out.map((o) => o.json.id)).toEqual(wanted);
+		// seeded with N = 0, 1, 2… in row ID order
+		expect(out.map((o) => (o.json.fields as IDataObject).N)).toEqual(
+			wanted.map((_, i) => wanted.length - 1 - i),
+		);
+		expect(paired(out)).toEqual(wanted.map((_, i) => i));
+		const reads = recordReads();
+		expect(reads).toHaveLength(2);
+		const asked = reads.flatMap(
+			(e) => (JSON.parse(e.query.filter as string) as { id: number[] }).id,
+		);
+		expect(asked).toEqual(wanted);
+		// the filter goes in the URL
+		for (const e of reads) expect(encodeURIComponent(e.query.filter).length).toBeLessThan(10_000);
+	});
+
+	// the options on: [the keys a record has besides its fields, with Simplify on and off]
+	const withOptions = { options: { includeHidden: true, referenceDisplay: true } };
+	it.each([
+		['Simplify on', { simplify: true }, ['id', 'Customer']],
+		['Simplify off', { simplify: false }, ['id', 'fields']],
+		[
+			'Simplify on, hidden columns and reference display values',
+			{ simplify: true, ...withOptions },
+			['id', 'manualSort', '_display'],
+		],
+		[
+			'Simplify off, hidden columns and reference display values',
+			{ simplify: false, ...withOptions },
+			['id', 'fields', '_display'],
+		],
+	])(
+		'gives the row exactly as Get Many does (%s), key order included',
+		async (_label, parameters, keys) => {
+			const many = await run({
+				operation: 'getAll',
+				table: byId('Orders'),
+				returnAll: true,
+				...parameters,
+			});
+			expect(many.error).toBeUndefined();
+			const ids = many.items.map((o) => o.json.id as number).reverse();
+			expect(ids.length).toBeGreaterThanOrEqual(3);
+			const one = await get(parameters, ids);
+			expect(one.error).toBeUndefined();
+			const expected = ids.map((id) => many.items.find((o) => o.json.id === id)!.json);
+			expect(one.items.map((o) => o.json)).toEqual(expected);
+			expect(one.items.map((o) => JSON.stringify(o.json))).toEqual(
+				expected.map((j) => JSON.stringify(j)),
+			);
+			for (const o of one.items) expect(Object.keys(o.json)).toEqual(expect.arrayContaining(keys));
+		},
+	);
+
+	it('reads the reference display values of all the items together', async () => {
+		const { items: out, error } = await get({ options: { referenceDisplay: true } }, [1, 2, 3]);
+		expect(error).toBeUndefined();
+		expect(out.map((o) => o.json._display)).toEqual([
+			{ Customer: 'Alice Martin' },
+			{ Customer: 'Bob Schmidt' },
+			{ Customer: 'Alice Martin' },
+		]);
+		expect(emu.log.map((e) => `${e.method} ${e.apiPath.split(demo.docId)[1]}`)).toEqual([
+			'GET /tables/Orders/columns',
+			'GET /tables/Orders/records',
+			'GET /tables/Customers/columns',
+			'POST /sql',
+		]);
+	});
+
+	it('a row ID the table does not have: an error naming the ID, the table and the item', async () => {
+		const { items: out, error } = await get({}, [1, 42]);
+		expect(out).toEqual([]);
+		expect(error?.message).toBe('No record with row ID 42 in table "Orders" (item 1)');
+		expect(error?.description).toBe(
+			"Check the Row ID: it is Grist's id of the record (Record → Get Many lists them). The record may have been deleted, or access rules may hide it from the user of this credential.",
+		);
+		expect(recordReads().map((e) => e.query)).toEqual([{ filter: '{"id":[1,42]}' }]);
+	});
+
+	it.each([
+		['"abc"', 'abc', 'The Row ID field of item 1 has "abc", which is not a row ID'],
+		['1.5', 1.5, 'The Row ID field of item 1 has 1.5, which is not a row ID'],
+		['0', 0, 'The Row ID field of item 1 has 0, which is not a row ID'],
+		['-3', -3, 'The Row ID field of item 1 has -3, which is not a row ID'],
+		['empty', '', 'The Row ID field of item 1 is empty'],
+		['two IDs', '1, 2', 'The Row ID field of item 1 must hold one row ID, not 2'],
+	])(
+		'a Row ID that is not one row ID (%s): an error naming the field and the item, before any request',
+		async (_label, bad, message) => {
+			const { items: out, error } = await get({}, [1, bad]);
+			expect(out).toEqual([]);
+			expect(error?.message).toBe(message);
+			expect(emu.log).toEqual([]);
+		},
+	);
+
+	it('refuses the Row ID as typed when it is not a row ID', async () => {
+		const { error } = await run({ operation: 'get', table: byId('Orders'), rowId: 2.5 });
+		expect(error?.message).toBe('The Row ID field of item 0 has 2.5, which is not a row ID');
+		expect(emu.log).toEqual([]);
+	});
+
+	it('with Continue On Fail: error items for the missing and the bad row IDs and a missing table, the others read', async () => {
+		const { items: out, error } = await run(
+			{ operation: 'get', table: byId('={{ $json.t }}'), rowId: '={{ $json.id }}' },
+			{
+				input: items([
+					{ t: 'Orders', id: 1 },
+					{ t: 'Orders', id: 42 },
+					{ t: 'Orders', id: 'x' },
+					{ t: 'Missing', id: 1 },
+					{ t: 'Orders', id: 2 },
+				]),
+				continueOnFail: true,
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(paired(out)).toEqual([0, 1, 2, 3, 4]);
+		expect(out.map((o) => o.json.error ?? o.json.id)).toEqual([
+			1,
+			'No record with row ID 42 in table "Orders" (item 1)',
+			'The Row ID field of item 2 has "x", which is not a row ID',
+			'Table not found "Missing"',
+			2,
+		]);
+		expect(out[1].json.description).toMatch(/^Check the Row ID/);
+		expect(out[4].json).toMatchObject({ id: 2, Ordered: '2024-06-02' });
+		expect(recordReads().map((e) => [e.apiPath, e.query])).toEqual([
+			[`${tablePath('Orders')}/records`, { filter: '{"id":[1,42,2]}' }],
+			[`${tablePath('Missing')}/records`, { filter: '{"id":[1]}' }],
+		]);
+	});
+});
+
 describe('record.create', () => {
 	it('round-trips every column type (encode on write, decode on read)', async () => {
 		resetTable('AllTypes');

@@ -35,6 +35,7 @@ test('every refused operation exists, and the message says what to use instead',
 			"Set this tool to another operation: Attachment → Get gives an attachment's name, type and size; its content is a file, which a tool cannot return.",
 	});
 	expect(toolUnsupportedMessage('record', 'getAll')).toBeUndefined();
+	expect(toolUnsupportedMessage('record', 'get')).toBeUndefined();
 	expect(toolUnsupportedMessage('attachment', 'get')).toBeUndefined();
 });
 

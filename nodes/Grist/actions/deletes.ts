@@ -5,7 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { itemParameterValue } from '../parameters/read';
-import { parseRowIds } from '../parameters/writeOptions';
+import { parseRowIds } from '../parameters/rowIds';
 import type { GristClient } from '../transport';
 import { deleteRows } from '../transport/api';
 import type { WriteDeclaration, WriteOptions } from './batch';

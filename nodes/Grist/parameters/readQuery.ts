@@ -3,6 +3,8 @@
  * built from conditions, or JSON), Sort, Include Hidden Columns; their fields and readers. The
  * record read's conditions add comparisons, text matches, Combine (AND / OR) and Ignore Case,
  * which run through /sql (helpers/conditions.ts); the columnar read keeps Grist's equality filter.
+ * What Record → Get shares with Record → Get Many: Simplify and the Options (Include Hidden
+ * Columns, Add Reference Display Values).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -21,6 +23,7 @@ import {
 import type { ColumnCache, Target } from '../transport/api';
 import { limitFields, readLimit } from './limit';
 import { itemParameter, itemParameterValue } from './read';
+import { referenceDisplayOption } from './referenceDisplay';
 
 const filterTypeField: INodeProperties = {
 	displayName: 'Filter',
@@ -343,8 +346,29 @@ export const hiddenColumnsOptions: INodeProperties = {
 	],
 };
 
+/** Simplify of Record → Get Many and Record → Get: one row reads the same from both. */
+export const recordSimplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, instead of Grist's raw form with the fields nested",
+};
+
+/** The Options of Record → Get Many and Record → Get: Include Hidden Columns, Add Reference Display Values. */
+export const recordReadOptions: INodeProperties = {
+	...hiddenColumnsOptions,
+	options: [...hiddenColumnsOptions.options!, referenceDisplayOption],
+};
+
 // ---------------------------------------------------------------------------------------------
 // Reading
+
+/** Simplify of item `itemIndex` (Record → Get Many and Get). */
+export function readSimplify(this: IExecuteFunctions, itemIndex: number): boolean {
+	return itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
+}
 
 /** Options → Include Hidden Columns of item `itemIndex`. */
 export function readIncludeHidden(this: IExecuteFunctions, itemIndex: number): boolean {

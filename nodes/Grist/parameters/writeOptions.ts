@@ -1,7 +1,7 @@
 /**
- * What a record or columnar write reads besides its target: the fields (Data Mode, the column
- * mapper, Fields (JSON)), row IDs, and the Options (Batch Size, Allow Dangling References, Skip
- * Grist's Text Parsing); their fields and readers.
+ * What a record or columnar write reads besides its target and row IDs (./rowIds.ts): the
+ * fields (Data Mode, the column mapper, Fields (JSON)) and the Options (Batch Size, Allow
+ * Dangling References, Skip Grist's Text Parsing); their fields and readers.
  */
 import type {
 	IDataObject,
@@ -191,52 +191,6 @@ export function readRawFields(
 	const empty: IDataObject | null = {};
 	const value = itemParameterValue.call(this, 'columns.value', itemIndex, empty) ?? {};
 	return { fields: { ...value }, matchingColumns };
-}
-
-/** Row IDs from a number, an array, or text like `1, 2, 3`; anything else fails naming the field. */
-export function parseRowIds(
-	this: IExecuteFunctions,
-	raw: unknown,
-	itemIndex: number,
-	field = 'Row IDs',
-): number[] {
-	// The common case (a row ID from ={{ $json.id }}): no lists built.
-	if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0) return [raw];
-	let list: unknown[];
-	if (Array.isArray(raw)) list = raw;
-	else if (typeof raw === 'number') list = [raw];
-	else if (typeof raw === 'string') {
-		const text = raw.trim();
-		list = text.startsWith('[')
-			? (jsonParse(text, { fallbackValue: [text] }) as unknown[])
-			: text.split(',');
-		if (!Array.isArray(list)) list = [text];
-	} else list = [raw];
-	const ids = list.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
-	if (ids.length === 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The ${field} field of item ${itemIndex} is empty`,
-			{
-				itemIndex,
-				description: 'Enter one or more row IDs (whole numbers), e.g. 3 or 3, 4, 5.',
-			},
-		);
-	}
-	return ids.map((v) => {
-		const n = typeof v === 'number' ? v : Number(v);
-		if (!Number.isInteger(n) || n <= 0) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The ${field} field of item ${itemIndex} has ${JSON.stringify(v)}, which is not a row ID`,
-				{
-					itemIndex,
-					description: 'A row ID is a whole number greater than 0 (the "id" of a record).',
-				},
-			);
-		}
-		return n;
-	});
 }
 
 /** Options → Batch Size of item `itemIndex`: records per request of a batched write (default 500). */

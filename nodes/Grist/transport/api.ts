@@ -864,6 +864,31 @@ function* filterIdChunks(ids: number[]): Generator<number[]> {
 }
 
 /**
+ * GET …/records?filter={"id":[…]}: the rows `ids` of the table that exist (one record each, in
+ * Grist's order), about 1,000 IDs a request so that the URL stays short; `qs` adds the other
+ * parameters of every request (e.g. `hidden`).
+ */
+export async function fetchRecordsById(
+	client: GristClient,
+	t: Target,
+	ids: number[],
+	qs: IDataObject,
+	itemIndex?: number,
+): Promise<GristRecord[]> {
+	const records: GristRecord[] = [];
+	for (const chunk of filterIdChunks(ids)) {
+		const rows = await fetchRecords(
+			client,
+			t,
+			{ ...qs, filter: JSON.stringify({ id: chunk }) },
+			itemIndex,
+		);
+		for (const row of rows) records.push(row);
+	}
+	return records;
+}
+
+/**
  * Which of `ids` are not rows of table `tableId` (the reference check before a write);
  * `undefined` when the table itself does not exist. Asks `POST /sql`
  * `SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "T" WHERE id = value)`:
@@ -906,19 +931,11 @@ export async function missingRowIds(
 		sqlRefused.add(docId);
 		missing.clear();
 	}
-	const t = { docId, tableId };
 	const byRecords = async () => {
-		for (const chunk of filterIdChunks(ids)) {
-			const rows = await fetchRecords(
-				client,
-				t,
-				{ filter: JSON.stringify({ id: chunk }) },
-				itemIndex,
-			);
-			const found = new Set<number>();
-			for (const row of rows) found.add(row.id);
-			for (const id of chunk) if (!found.has(id)) missing.add(id);
-		}
+		const rows = await fetchRecordsById(client, { docId, tableId }, ids, {}, itemIndex);
+		const found = new Set<number>();
+		for (const row of rows) found.add(row.id);
+		for (const id of ids) if (!found.has(id)) missing.add(id);
 	};
 	const failure = await byRecords().then(
 		() => undefined,
@@ -978,18 +995,10 @@ export async function readRowsById(
 		sqlRefused.add(docId);
 		found.clear();
 	}
-	for (const chunk of filterIdChunks(ids)) {
-		const rows = await fetchRecords(
-			client,
-			target,
-			{ filter: JSON.stringify({ id: chunk }) },
-			itemIndex,
-		);
-		for (const row of rows) {
-			const fields: Record<string, unknown> = {};
-			for (const c of colIds) if (c !== 'id') fields[c] = row.fields?.[c] ?? null;
-			found.set(row.id, fields);
-		}
+	for (const row of await fetchRecordsById(client, target, ids, {}, itemIndex)) {
+		const fields: Record<string, unknown> = {};
+		for (const c of colIds) if (c !== 'id') fields[c] = row.fields?.[c] ?? null;
+		found.set(row.id, fields);
 	}
 	return found;
 }

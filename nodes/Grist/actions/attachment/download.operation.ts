@@ -5,7 +5,7 @@ import { streamedBinary } from '../binary';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentId, attachmentIdField } from './shared';
-import { documentLocator, locatorValue } from '../../parameters/locators';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
 import { downloadAttachment } from '../../transport/api';
 
@@ -26,7 +26,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = locatorValue(this, 'document', itemIndex);
+		const docId = documentIdValue.call(this, itemIndex);
 		const id = attachmentId.call(this, itemIndex);
 		const property = outputBinaryProperty.call(this, itemIndex);
 		const file = await downloadAttachment(client, docId, id, itemIndex);

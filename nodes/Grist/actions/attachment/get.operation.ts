@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentId, attachmentIdField } from './shared';
-import { documentLocator, locatorValue } from '../../parameters/locators';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { getAttachment } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator, attachmentIdField];
@@ -21,7 +21,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = locatorValue(this, 'document', itemIndex);
+		const docId = documentIdValue.call(this, itemIndex);
 		const id = attachmentId.call(this, itemIndex);
 		const meta = await getAttachment(client, docId, id, itemIndex);
 		return { id, ...meta };

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { flattenAttachmentRecord } from './shared';
-import { documentLocator, locatorValue } from '../../parameters/locators';
+import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { limitFields, readLimit } from '../../parameters/limit';
 import { listAttachments } from '../../transport/api';
 
@@ -27,7 +27,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = locatorValue(this, 'document', itemIndex);
+		const docId = documentIdValue.call(this, itemIndex);
 		const limit = readLimit.call(this, itemIndex); // 0 for Return All; a bad Limit fails naming it
 		const qs: IDataObject = {};
 		if (limit > 0) qs.limit = limit;

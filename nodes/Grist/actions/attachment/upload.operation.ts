@@ -12,7 +12,12 @@ import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
-import { documentLocator, locatorValue, tableLocator } from '../../parameters/locators';
+import {
+	documentIdValue,
+	documentLocator,
+	locatorValue,
+	tableLocator,
+} from '../../parameters/locators';
 import type { GristColumn } from '../../helpers/columns';
 import { ColumnCache, fetchRecords, updateRecords, uploadAttachments } from '../../transport/api';
 
@@ -119,7 +124,7 @@ export async function execute(
 	const columnsCache = new ColumnCache(client, { hidden: false });
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = locatorValue(this, 'document', itemIndex);
+		const docId = documentIdValue.call(this, itemIndex);
 		const names = binaryNames.call(this, items[itemIndex], itemIndex);
 		const target = attachTarget.call(this, itemIndex);
 

@@ -7,7 +7,8 @@ import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
-import { parseRowIds, readNoparse } from '../../parameters/writeOptions';
+import { parseRowIds } from '../../parameters/rowIds';
+import { readNoparse } from '../../parameters/writeOptions';
 import { writeColumnarData } from '../../transport/api';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 

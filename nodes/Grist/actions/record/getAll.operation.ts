@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyRecord, type GristRecord } from '../../helpers/cells';
-import { columnTypes, type GristColumn } from '../../helpers/columns';
+import type { GristRecord } from '../../helpers/cells';
+import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
 import { InputError, attempt } from '../../helpers/errors';
 import { withHint } from '../../helpers/hints';
@@ -16,32 +11,27 @@ import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readLimit } from '../../parameters/limit';
-import { itemParameter } from '../../parameters/read';
 import {
-	hiddenColumnsOptions,
 	readConditions,
 	readIncludeHidden,
 	readQuery,
+	readSimplify,
 	readSortRules,
 	recordReadFields,
+	recordReadOptions,
+	recordSimplifyField,
 } from '../../parameters/readQuery';
 import { ColumnCache, fetchRecords, runSql, type Target } from '../../transport/api';
-import { readReferenceDisplay, referenceDisplayOption } from '../../parameters/referenceDisplay';
+import { readReferenceDisplay } from '../../parameters/referenceDisplay';
+import { recordJson, recordsAndColumns } from '../recordRead';
 import { ReferenceDisplay } from '../referenceDisplay';
 
 const properties: INodeProperties[] = [
 	documentLocator,
 	tableLocator,
 	...recordReadFields,
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description:
-			"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, instead of Grist's raw form with the fields nested",
-	},
-	{ ...hiddenColumnsOptions, options: [...hiddenColumnsOptions.options!, referenceDisplayOption] },
+	recordSimplifyField,
+	recordReadOptions,
 ];
 
 export const description = updateDisplayOptions(
@@ -109,38 +99,6 @@ async function searchWithSql(
 }
 
 /**
- * GET …/records, and the table's columns when Simplify needs their types (Date and DateTime cells
- * are numbers in the answer) and the query did not read them already. With an API key both
- * requests go out together; with OAuth2 one after the other, as n8n refreshes an expired token
- * on each request's 401 and a rotated refresh token works once. A failed column read is the
- * error shown (it came first when the reads were sequential).
- */
-async function recordsAndColumns(
-	client: GristClient,
-	target: Target,
-	read: { qs: IDataObject; columns: GristColumn[] | undefined },
-	opts: { cache: ColumnCache; simplify: boolean; itemIndex: number },
-): Promise<{ records: GristRecord[]; columns: GristColumn[] | undefined }> {
-	const { cache, itemIndex } = opts;
-	if (!opts.simplify || read.columns)
-		return {
-			records: await fetchRecords(client, target, read.qs, itemIndex),
-			columns: read.columns,
-		};
-	if (client.isOAuth) {
-		const columns = await cache.get(target, itemIndex);
-		return { records: await fetchRecords(client, target, read.qs, itemIndex), columns };
-	}
-	const [columns, records] = await Promise.allSettled([
-		cache.get(target, itemIndex),
-		fetchRecords(client, target, read.qs, itemIndex),
-	]);
-	if (columns.status === 'rejected') throw columns.reason;
-	if (records.status === 'rejected') throw records.reason;
-	return { records: records.value, columns: columns.value };
-}
-
-/**
  * GET …/records: one request per input item (plus one GET of the columns per table, when needed);
  * conditions Grist's filter cannot express (OR, comparisons, text search…) go to POST /sql as one
  * parameterised SELECT, decoded the same way.
@@ -157,7 +115,7 @@ export async function execute(
 		const start = out.length;
 		try {
 			const target = readTarget.call(this, itemIndex);
-			const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
+			const simplify = readSimplify.call(this, itemIndex);
 			const includeHidden = readIncludeHidden.call(this, itemIndex);
 			const { conditions, combine } = readConditions.call(this, itemIndex);
 			let records: GristRecord[];
@@ -173,20 +131,17 @@ export async function execute(
 			} else {
 				const read = await readQuery.call(this, itemIndex, target, columnsCache, false);
 				if (includeHidden) read.qs.hidden = 1;
-				({ records, columns } = await recordsAndColumns(client, target, read, {
-					cache: columnsCache,
-					simplify,
-					itemIndex,
-				}));
+				({ records, columns } = await recordsAndColumns(
+					client,
+					target,
+					async () => await fetchRecords(client, target, read.qs, itemIndex),
+					{ cache: columnsCache, columns: read.columns, withColumns: simplify, itemIndex },
+				));
 			}
 			const pairedItem = { item: itemIndex };
-			if (simplify) {
-				const types = columnTypes(columns ?? []);
-				for (const record of records) out.push({ json: simplifyRecord(record, types), pairedItem });
-			} else {
-				for (const record of records)
-					out.push({ json: record as unknown as IDataObject, pairedItem });
-			}
+			const types = simplify ? columnTypes(columns ?? []) : {};
+			for (const record of records)
+				out.push({ json: recordJson(record, simplify, types), pairedItem });
 			if (readReferenceDisplay.call(this, itemIndex))
 				await display.add(
 					target,

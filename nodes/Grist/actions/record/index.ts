@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ResourceModule } from '../types';
 import * as create from './create.operation';
 import * as del from './delete.operation';
+import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 import * as upsert from './upsert.operation';
@@ -33,6 +34,12 @@ const operation: INodeProperties = {
 			action: 'Delete records',
 		},
 		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get a record by its row ID',
+			action: 'Get a record',
+		},
+		{
 			name: 'Get Many',
 			value: 'getAll',
 			description: 'Read the records of a table, filtered and sorted',
@@ -53,6 +60,7 @@ export const record: ResourceModule = {
 	description: [
 		operation,
 		...getAll.description,
+		...get.description,
 		...create.description,
 		...update.description,
 		...upsert.description,
@@ -60,6 +68,7 @@ export const record: ResourceModule = {
 	],
 	operations: {
 		getAll: getAll.execute,
+		get: get.execute,
 		create: create.execute,
 		update: update.execute,
 		upsert: upsert.execute,

@@ -4,14 +4,13 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
-import { itemParameterValue } from '../../parameters/read';
+import { readRowId } from '../../parameters/rowIds';
 import {
-	parseRowIds,
 	readNoparse,
 	readRawFields,
 	columnsMapper,
@@ -59,7 +58,12 @@ export async function execute(
 		columns: true,
 		batchSize: true,
 		references: true,
-		readFirst: (itemIndex) => readRowId.call(this, itemIndex),
+		readFirst: (itemIndex) =>
+			readRowId.call(
+				this,
+				itemIndex,
+				'Update one row per input item; use several items to update several rows.',
+			),
 		read: (itemIndex, target, table, id: number) => {
 			const { fields: raw } = readRawFields.call(this, itemIndex);
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
@@ -75,25 +79,4 @@ export async function execute(
 			return outputs;
 		},
 	});
-}
-
-/** The one row ID of item `itemIndex` (Row ID). */
-function readRowId(this: IExecuteFunctions, itemIndex: number): number {
-	const ids = parseRowIds.call(
-		this,
-		itemParameterValue.call(this, 'rowId', itemIndex, '' as unknown),
-		itemIndex,
-		'Row ID',
-	);
-	if (ids.length !== 1) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The Row ID field of item ${itemIndex} must hold one row ID, not ${ids.length}`,
-			{
-				itemIndex,
-				description: 'Update one row per input item; use several items to update several rows.',
-			},
-		);
-	}
-	return ids[0];
 }

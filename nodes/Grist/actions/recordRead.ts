@@ -1,0 +1,53 @@
+/**
+ * What Record → Get Many and Record → Get share once they know what to read: the records with the
+ * table's columns when the output needs their types, and each record's output JSON, so that one
+ * row reads the same from both operations.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { simplifyRecord, type GristRecord } from '../helpers/cells';
+import type { GristColumn } from '../helpers/columns';
+import type { GristClient } from '../transport';
+import type { ColumnCache, Target } from '../transport/api';
+
+/**
+ * `read()` (GET …/records), and the table's columns when `withColumns` (Simplify needs their
+ * types: Date and DateTime cells are numbers in the answer) and `columns` are not read already.
+ * With an API key both requests go out together; with OAuth2 one after the other, as n8n
+ * refreshes an expired token on each request's 401 and a rotated refresh token works once. A
+ * failed column read is the error shown (it came first when the reads were sequential).
+ */
+export async function recordsAndColumns(
+	client: GristClient,
+	target: Target,
+	read: () => Promise<GristRecord[]>,
+	opts: {
+		cache: ColumnCache;
+		columns: GristColumn[] | undefined;
+		withColumns: boolean;
+		itemIndex: number;
+	},
+): Promise<{ records: GristRecord[]; columns: GristColumn[] | undefined }> {
+	const { cache, itemIndex } = opts;
+	if (!opts.withColumns || opts.columns) return { records: await read(), columns: opts.columns };
+	if (client.isOAuth) {
+		const columns = await cache.get(target, itemIndex);
+		return { records: await read(), columns };
+	}
+	const [columns, records] = await Promise.allSettled([cache.get(target, itemIndex), read()]);
+	if (columns.status === 'rejected') throw columns.reason;
+	if (records.status === 'rejected') throw records.reason;
+	return { records: records.value, columns: columns.value };
+}
+
+/**
+ * A record's output JSON: with Simplify flat, dates as ISO text and lists as arrays (`types`: the
+ * table's column types); without, Grist's `{ id, fields }` as read.
+ */
+export function recordJson(
+	record: GristRecord,
+	simplify: boolean,
+	types: Record<string, string>,
+): IDataObject {
+	return simplify ? simplifyRecord(record, types) : (record as unknown as IDataObject);
+}
