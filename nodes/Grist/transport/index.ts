@@ -7,9 +7,10 @@
  * - Grist errors become NodeApiError with Grist's own text, the status and a hint.
  * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
  *   (writes only where the failure proves nothing was applied). Shortly after a restore from the
- *   trash, a 404 `Document is deleted` is retried too, until Grist's cache lets go (restored()). A write whose answer was lost
- *   (connection broken after sending, timeout, a proxy's 502 / 504) is never repeated and its
- *   error is marked uncertain (`isUncertainWrite`): Grist may or may not have applied it.
+ *   trash, a 404 `Document is deleted` is retried too, until Grist's cache lets go (restored()).
+ *   A write whose answer was lost (connection broken after sending, timeout, a proxy's 502 /
+ *   504) is never repeated and its error is marked uncertain (`isUncertainWrite`): Grist may or
+ *   may not have applied it.
  */
 import type {
 	IDataObject,
