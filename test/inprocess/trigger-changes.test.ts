@@ -291,19 +291,16 @@ describe('Row Deleted', () => {
 			{ id: 'Ok', type: 'Bool' },
 			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['x'] } },
 		]);
-		const [empty, full, empty2] = emu.addRecords(docId, tableId, [
-			{},
-			{
-				Name: 'n',
-				Status: 'Open',
-				Score: 1,
-				Amount: 2.5,
-				Due: 1704844800,
-				Ok: true,
-				Tags: ['L', 'x'],
-			},
-			{},
-		]);
+		const values = {
+			Name: 'n',
+			Status: 'Open',
+			Score: 1,
+			Amount: 2.5,
+			Due: 1704844800,
+			Ok: true,
+			Tags: ['L', 'x'],
+		};
+		const [empty, full, empty2] = emu.addRecords(docId, tableId, [{}, values, {}]);
 		const defaults = {
 			Name: '',
 			Status: '',
@@ -323,19 +320,7 @@ describe('Row Deleted', () => {
 		// together with a row of values: every cell is listed, and the output is the same
 		await api('POST', `${docId}/tables/${tableId}/records/delete`, [full, empty2]);
 		expect(json(await p.poll('trigger'))).toEqual([
-			{
-				change: 'deleted',
-				id: full,
-				fields: {
-					Name: 'n',
-					Status: 'Open',
-					Score: 1,
-					Amount: 2.5,
-					Due: 1704844800,
-					Ok: true,
-					Tags: ['L', 'x'],
-				},
-			},
+			{ change: 'deleted', id: full, fields: values },
 			{ change: 'deleted', id: empty2, fields: defaults },
 		]);
 	});
