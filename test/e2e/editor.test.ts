@@ -262,6 +262,53 @@ describe('the Grist node in the editor', () => {
 	);
 });
 
+describe('column and record operations in the editor', () => {
+	test(
+		'Column → Create or Update: a listed column\'s Type reads "Keep (Text for a New Column)" until one is picked; Record → Get asks for a Row ID',
+		async () => {
+			const id = await n8n.createWorkflow(
+				manualWorkflow([
+					gristNode(
+						{
+							resource: 'column',
+							operation: 'upsert',
+							document: rl('id', demo.docId),
+							table: rl('id', 'Lists'),
+							columns: { column: [{ id: 'Name', label: 'Full name' }] },
+						},
+						cred,
+						{ name: 'Columns' },
+					),
+					gristNode(
+						{
+							resource: 'record',
+							operation: 'get',
+							document: rl('id', demo.docId),
+							table: rl('id', 'Lists'),
+						},
+						cred,
+						{ name: 'One' },
+					),
+				]),
+			);
+			await openWorkflow(id);
+			await openNode('Columns');
+			const type = page.locator('[data-test-id=ndv] [data-test-id=parameter-input-type] input');
+			await type.first().waitFor({ timeout: 20_000 });
+			await shot('column-upsert-type');
+			expect(await type.first().inputValue()).toBe('Keep (Text for a New Column)');
+			await closeNode();
+			await openNode('One');
+			const rowId = page.locator('[data-test-id=ndv] [data-test-id=parameter-input-rowId]');
+			await rowId.waitFor({ timeout: 20_000 });
+			await shot('record-get');
+			expect(await page.locator('[data-test-id=ndv]').innerText()).toContain('Row ID');
+			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
+});
+
 describe('the credential in the editor', () => {
 	test(
 		'the Server URL tooltip shows the addresses whole',
