@@ -58,7 +58,7 @@
 // BENCH_ONLY=read (only the reads of 2., plus the server's time, the RSS peak during the nodes
 // alone, and bench/read-alloc.cjs: bytes allocated and heap held through n8n-core; against a real
 // Grist when GRIST_URL and GRIST_API_KEY are set, GRIST_ORG default docs, in a workspace it
-// deletes), BENCH_ONLY=create (issue 29: a create's time before its first POST in a real n8n),
+// deletes, every read through bench/timing-proxy.mjs so that each variant's server time shows), BENCH_ONLY=create (issue 29: a create's time before its first POST in a real n8n),
 // BENCH_READ_DOC (with GRIST_URL: the document of an earlier read run, kept and not seeded),
 // BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
 // Linux only (/proc).
