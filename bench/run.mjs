@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench` (issue 4, "Performance"): in ONE run, side by side, against the Grist emulator
+// `npm run bench` (docs/PERFORMANCE.md): in ONE run, side by side, against the Grist emulator
 // (test/emulator, bodies not logged) and a real n8n 2.41.1 on Node 24 (test/harness/e2e.ts, the
 // built package installed as a community package):
 //
@@ -25,7 +25,7 @@
 //      read in the same n8n is slower, as n8n still holds the first one's 100,000 items.) For scale, the same GET + JSON.parse is measured the same way in a bare
 //      Node 24 process.
 //
-//   3. Writes of 10,000 items, our time versus Grist's (issue 17): record create, update (Row ID
+//   3. Writes of 10,000 items, our time versus Grist's: record create, update (Row ID
 //      ={{ $json.id }}) and upsert (match on Email, half the items match) in the same n8n: the
 //      node's executionTime, the emulator's handling time of its requests (the log's `ms`: arrival
 //      to the last byte of the answer), the difference (this package + n8n's request helper +
@@ -58,7 +58,7 @@
 // BENCH_ONLY=read (only the reads of 2., plus the server's time, the RSS peak during the nodes
 // alone, and bench/read-alloc.cjs: bytes allocated and heap held through n8n-core; against a real
 // Grist when GRIST_URL and GRIST_API_KEY are set, GRIST_ORG default docs, in a workspace it
-// deletes, every read through bench/timing-proxy.mjs so that each variant's server time shows), BENCH_ONLY=create (issue 29: a create's time before its first POST in a real n8n),
+// deletes, every read through bench/timing-proxy.mjs so that each variant's server time shows), BENCH_ONLY=create (a create's time before its first POST in a real n8n),
 // BENCH_READ_DOC (with GRIST_URL: the document of an earlier read run, kept and not seeded),
 // BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them).
 // Linux only (/proc).
@@ -482,7 +482,7 @@ async function ownTime() {
 			await emu.call('addTable', demo.docId, t, COLUMNS);
 			return t;
 		};
-		// A Reference column (issue #30): every item points at one of 1,000 owners, so the
+		// A Reference column (see README, Bad input): every item points at one of 1,000 owners, so the
 		// reference check reads the missing IDs of 1,000 distinct ones (one /sql request). Each run
 		// gets a document of its own, so the emulator's /sql (SQLite built from the document) is
 		// not slowed by the tables of earlier runs.
@@ -583,7 +583,7 @@ async function ownTime() {
 }
 
 /**
- * The reference check alone (issue #30): `verify` of the record writes over CREATE_ROWS prepared
+ * The reference check alone (see README, Bad input): `verify` of the record writes over CREATE_ROWS prepared
  * create units with a Reference column (1,000 distinct row IDs), the request stubbed (it answers
  * "none missing"), so this is the package's CPU for collecting the IDs and deciding. Median of 50
  * after 10 warm-up runs, before the other measurements (a heap of their leftovers slows it).
@@ -1070,7 +1070,7 @@ async function readOnly(t0) {
 					`   ${pad(label[k], 42)}${pad(`${(median(alloc[k].allocated) / 1e6).toFixed(1)} MB / ${(median(alloc[k].held) / 1e6).toFixed(1)} MB / ${(median(alloc[k].peak) / 1e6).toFixed(0)} MB, ${ms(median(alloc[k].ms))} ms`, 36)}runs ${alloc[k].allocated.map((x) => (x / 1e6).toFixed(0)).join(' / ')}; held ${alloc[k].held.map((x) => (x / 1e6).toFixed(0)).join(' / ')}; peak ${alloc[k].peak.map((x) => (x / 1e6).toFixed(0)).join(' / ')}; ms ${alloc[k].ms.map(ms).join(' / ')}`,
 			),
 			'',
-			'Targets (issue 29):',
+			'Targets (reading):',
 			target(
 				rd.package <= 1.2 * rd.raw,
 				`read ≤ 1.2× raw GET + parse:   ${(rd.package / rd.raw).toFixed(2)}×`,
@@ -1120,7 +1120,7 @@ async function readOnly(t0) {
 
 // ------------------------------------------------------------------ create: before the first POST
 /**
- * BENCH_ONLY=create (issue 29): where a create spends its time before its first POST, in a real
+ * BENCH_ONLY=create: where a create spends its time before its first POST, in a real
  * n8n against the emulator (in this process, with its log's arrival times). Per run of the Grist
  * node (Record → Create, Map Automatically, after a Code node making the items): its startTime
  * in the run data, the arrival of its first request (GET …/columns) and of its first POST, and
@@ -1215,7 +1215,7 @@ async function main() {
 		own.refCheck = refCheck;
 		const r = ownReport(own);
 		process.stdout.write(
-			`${['', ...r.lines, '', 'Targets (issue 17):', ...r.targets].join('\n')}\n`,
+			`${['', ...r.lines, '', 'Targets (our own time):', ...r.targets].join('\n')}\n`,
 		);
 		return;
 	}
@@ -1709,7 +1709,7 @@ async function main() {
 			"   (the emulator keeps every table in memory: its time understates Grist's document load, which /sql avoids; see README for grist-core's figures)",
 		);
 		out.push('');
-		out.push('Targets (issue 17):');
+		out.push('Targets (our own time):');
 		out.push(...ownReport(own).targets);
 		out.push(
 			target(
@@ -1719,7 +1719,7 @@ async function main() {
 		);
 		out.push('');
 		out.push(
-			'Targets (issue 4), against each baseline: "raw" = HTTP from the bench process (no n8n); "n8n HTTP" = the same chunked requests made by n8n\'s own Code + HTTP Request nodes',
+			'Targets, against each baseline: "raw" = HTTP from the bench process (no n8n); "n8n HTTP" = the same chunked requests made by n8n\'s own Code + HTTP Request nodes',
 		);
 		out.push(
 			target(

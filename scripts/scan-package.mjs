@@ -9,7 +9,7 @@
 //    nodes/ and credentials/), as the CLI lints the provenance-attested checkout;
 // 2. the tarball as `npm pack` makes it, unpacked, with analyzePackage's default patterns (every
 //    .js, .ts and .json file: stricter than the CLI's tarball leg, which takes only .js and
-//    package.json, and what issue #22 ran). Shipped .d.ts files fail here (their file names break
+//    package.json). Shipped .d.ts files fail here (their file names break
 //    `cred-filename-against-convention`), which is why tsconfig.json emits none.
 //
 // The tarball is built from the current sources in a scratch folder, never in dist/ (lint runs

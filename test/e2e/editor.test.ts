@@ -4,11 +4,11 @@
  * every request not to 127.0.0.1 is aborted). One n8n, one browser, a few page visits; screenshots
  * of each step go to /tmp/grist-editor-*.png.
  *
- * What a new user met (issue #11): text in angle brackets vanished from descriptions and
+ * What a new user met: text in angle brackets vanished from descriptions and
  * validation messages (n8n renders them as HTML), list columns in the column mapper showed a red
  * "Unexpected end of JSON input", formula columns were greyed out without a reason, the canvas
  * showed "create: record", and the node panel could not tell this package from n8n's own Grist node.
- * Issue #14: the trigger list must tell the polling Grist Trigger from the Grist Instant Trigger.
+ * The trigger list must tell the polling Grist Trigger from the Grist Instant Trigger.
  * A new user's first clicks: the node panel's short descriptions and Record actions first, a fresh
  * Create node with no mapper (and no red error) until a table is picked, the mapper's fields named
  * with their types, the polling trigger's Timestamp Column list led by trigger-formula columns.
@@ -388,7 +388,7 @@ describe('the node panel', () => {
 		STEP_TIMEOUT,
 	);
 
-	// Issue #14: two triggers. n8n lists the polling Grist Trigger inside the entry of the node it
+	// Two triggers. n8n lists the polling Grist Trigger inside the entry of the node it
 	// merges with ("Grist Records & Documents", with the trigger's description) and the Grist
 	// Instant Trigger as "Grist Instant"; both list their events as "On row added…".
 	test(

@@ -1,5 +1,5 @@
 /**
- * Tables, columns, conditions and SQL in a real n8n 2.41.1 with the packed package (issue #15):
+ * Tables, columns, conditions and SQL in a real n8n 2.41.1 with the packed package:
  * ONE workflow creates a table with every column type, fills it, queries it with conditions
  * (OR, comparisons, text search: one parameterised SELECT on /sql) and with SQL Query, changes a
  * column and deletes the table; a second one adds columns, creates or updates them, deletes one

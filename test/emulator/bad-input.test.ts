@@ -1,5 +1,5 @@
 /**
- * Emulator: what grist-core does with the bad input of issue #30, as checked on grist-core 1.7.17
+ * Emulator: what grist-core does with bad input to the record writes, as checked on grist-core 1.7.17
  * by REST — it stores dangling references (Ref and RefList) without a word, refuses a whole
  * PATCH for one missing row id (400 `Invalid row id N`, the first one it meets) and a whole POST
  * for one unknown column (400 `Invalid column "X"`), adds a blank row for `{}`; and the reads the

@@ -1,5 +1,5 @@
 /**
- * Emulator (issue #15): what the Table / Column operations and the SQL conditions rely on —
+ * Emulator: what the Table / Column operations and the SQL conditions rely on —
  * PUT /columns' noadd and noupdate, POST /columns adjusting a duplicate id, /apply RemoveTable
  * of an unknown table, and /sql's raw encodings with SQLite's json_each, LIKE and typeof.
  */
@@ -255,7 +255,7 @@ test("a new column is tied to its label whatever the create says: AddColumn / Ad
 	await api.del(`${cols()}/Fresh`);
 });
 
-test('a Reference to a table the document lacks is accepted, as in grist-core (the node refuses it, #30)', async () => {
+test('a Reference to a table the document lacks is accepted, as in grist-core (the node refuses it)', async () => {
 	const res = await api.post(`/api/docs/${docId}/tables`, {
 		tables: [{ id: 'Haunted', columns: [{ id: 'Who', fields: { type: 'Ref:Ghost' } }] }],
 	});

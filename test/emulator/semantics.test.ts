@@ -1,5 +1,5 @@
 /**
- * Emulator: behaviours measured on a real grist-core v1.7.17 (issue #11, items 7–14): a new
+ * Emulator: behaviours measured on a real grist-core v1.7.17: a new
  * document's Table1, the data engine's value conversion, deleting missing ids, typed columns of
  * POST /tables, object shapes, payload errors, and /apply with trigger formulas.
  */

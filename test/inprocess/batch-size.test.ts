@@ -1,5 +1,5 @@
 /**
- * Options → Batch Size of batched writes (issue #17): records per request, still bounded by
+ * Options → Batch Size of batched writes: records per request, still bounded by
  * Grist's 1 MB body limit; default 500 as before the option. Request counts from the emulator's log.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';

@@ -1,5 +1,5 @@
 /**
- * Column → Create, Update, Create or Update (PUT noadd / noupdate / replaceall), Delete (issue #15)
+ * Column → Create, Update, Create or Update (PUT noadd / noupdate / replaceall), Delete
  * against the emulator; requests and bodies from its log, the table read back through Get Many.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
@@ -47,7 +47,7 @@ describe('column.create', () => {
 			['Upper', 'Text', 'Upper', true],
 		]);
 		expect(items[1].json.choices).toEqual(['Low', 'High']);
-		// Due was given a Label: its ID is untied from it after the create (#22)
+		// Due was given a Label: its ID is untied from it after the create (Grist ties IDs to labels)
 		expect(calls()).toEqual(['GET /columns', 'POST /columns', 'PATCH /columns']);
 		expect(emu.log[2].body).toEqual({
 			columns: [{ id: 'Due', fields: { untieColIdFromLabel: true } }],
@@ -125,7 +125,7 @@ describe('column.update', () => {
 		expect((await columns()).map((c) => c.id)).toContain('Status');
 	});
 
-	it('a new Label keeps the column ID (#22: Grist ties IDs to labels), also for a later relabel in Grist', async () => {
+	it('a new Label keeps the column ID (Grist ties IDs to labels), also for a later relabel in Grist', async () => {
 		emu.addTable(demo.docId, 'Relabel', [
 			{ id: 'A', type: 'Int' },
 			{ id: 'B', type: 'Text' },
@@ -286,7 +286,7 @@ describe('column.upsert', () => {
 		expect(left.items.map((i) => [i.json.id, i.json.type])).toEqual([['A', 'Numeric']]);
 	});
 
-	it('a Label never renames a listed column (#22): Never Update adds no twin, Remove Columns Not Listed keeps it', async () => {
+	it('a Label never renames a listed column: Never Update adds no twin, Remove Columns Not Listed keeps it', async () => {
 		emu.addTable(demo.docId, 'PutLabel', [
 			{ id: 'A', type: 'Int' },
 			{ id: 'B', type: 'Text' },
@@ -365,7 +365,7 @@ describe('column.upsert', () => {
 	});
 });
 
-describe('a Reference to a table the document lacks (#30)', () => {
+describe('a Reference to a table the document lacks', () => {
 	it('Update, Create and Create or Update refuse it before any write, naming the table; one read of the tables per execution', async () => {
 		emu.addTable(demo.docId, 'Refs', [{ id: 'N', type: 'Int' }]);
 		emu.addRecords(demo.docId, 'Refs', [{ N: 3 }]);

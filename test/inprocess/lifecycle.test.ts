@@ -203,7 +203,7 @@ describe('document importFile', () => {
 		expect(await records(String(items[0].json.id), 'People')).toHaveLength(1);
 	});
 
-	it("a file Grist cannot read: Grist's message, a hint naming the binary field, and the empty document Grist created is deleted (#30)", async () => {
+	it("a file Grist cannot read: Grist's message, a hint naming the binary field, and the empty document Grist created is deleted", async () => {
 		const docsOf = async (wid: number) =>
 			(
 				(await (

@@ -1,5 +1,5 @@
 /**
- * 404 hints name what was actually missing (issue #11 item 2), derived from the failed request's
+ * 404 hints name what was actually missing, derived from the failed request's
  * path and Grist's message: an unknown document on a record read names the document, not the
  * table the operation was about.
  */

@@ -1,5 +1,5 @@
 /**
- * Parameter reads per execution (issue #17): every write operation reads a parameter without an
+ * Parameter reads per execution: every write operation reads a parameter without an
  * expression once per execution, not once per item (n8n's getNodeParameter costs about 15 µs a
  * call). The node runs in n8n-core against the emulator with its context wrapped to count
  * getNodeParameter calls; runs of 3 and 30 items must make the same number of calls, except one

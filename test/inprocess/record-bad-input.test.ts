@@ -1,5 +1,5 @@
 /**
- * Bad input to the record writes (issues #22 finding 4 and #30 items 3, 4 and "Also"), run in
+ * Bad input to the record writes (README, Bad input), run in
  * n8n-core against the Grist emulator, which — like grist-core — stores dangling references and
  * refuses a whole request for one missing row id (400 `Invalid row id N`):
  * - an all-or-nothing refusal says that no item was written and names every refused item;
@@ -41,7 +41,7 @@ const docPath = () => `/api/docs/${demo.docId}`;
 
 const run = resourceRunner(fx, 'record', { defaults: () => docTable(demo.docId, 'Tasks') });
 
-describe('an all-or-nothing refusal says so (#22, 4)', () => {
+describe('an all-or-nothing refusal says so', () => {
 	const withX = (n: number) =>
 		items(
 			Array.from({ length: n }, (_, i) =>
@@ -126,7 +126,7 @@ describe('an all-or-nothing refusal says so (#22, 4)', () => {
 	});
 });
 
-describe('dangling references are refused before any request (#30, 3)', () => {
+describe('dangling references are refused before any request', () => {
 	const input = () =>
 		items([
 			{ Title: 'ok', Owner: 1, Helpers: [2, 3] },
@@ -256,7 +256,7 @@ describe('dangling references are refused before any request (#30, 3)', () => {
 	});
 });
 
-describe('an item with no field to write is refused, not a blank row (#30, 4)', () => {
+describe('an item with no field to write is refused, not a blank row', () => {
 	it('Map Automatically: an empty item, one with only id, one with only a formula column', async () => {
 		const input = items([{ Title: 'a' }, {}, { id: 5 }, { Score: 3 }]);
 		const { error } = await run({ operation: 'create', columns: autoMap() }, { input });
@@ -312,7 +312,7 @@ describe('an item with no field to write is refused, not a blank row (#30, 4)', 
 	});
 });
 
-describe('with Continue On Fail each item of a refused request says what happened to it (#30, Also)', () => {
+describe('with Continue On Fail each item of a refused request says what happened to it', () => {
 	it('an update of row 999999: that item says why, the others that they were not written because of it', async () => {
 		const ids = emu.addRecords(demo.docId, 'Tasks', [{ Title: 'a' }, { Title: 'b' }]);
 		emu.clearLog();

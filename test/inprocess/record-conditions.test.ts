@@ -1,5 +1,5 @@
 /**
- * Record → Get Many with conditions beyond Grist's equality filter (issue #15): comparisons,
+ * Record → Get Many with conditions beyond Grist's equality filter: comparisons,
  * between, text search, is (not) empty, is one / none of, typed by the column and combined with
  * AND / OR, run as ONE parameterised SELECT on /sql (values bound, never spliced); rows decoded
  * exactly like the /records path (Simplify on and off give the same shapes). The equality

@@ -1,5 +1,5 @@
 /**
- * Record → Get Many filter builder, "Is Empty" and empty Values (issue #11 item 18): the real node
+ * Record → Get Many filter builder, "Is Empty" and empty Values: the real node
  * in n8n-core against the emulator; the filter sent is read from the emulator's request log.
  */
 import type { INodeProperties } from 'n8n-workflow';
@@ -94,7 +94,7 @@ describe('the builder fields', () => {
 		return filters.options[0].values;
 	};
 
-	it('offer "Is One Of" (the default, as before), "Is Empty" and the conditions of #15; no Values for the empty tests', () => {
+	it('offer "Is One Of" (the default, as before), "Is Empty" and the other conditions; no Values for the empty tests', () => {
 		const match = condition().find((p) => p.name === 'match');
 		expect(match?.default).toBe('anyOf');
 		expect((match?.options as Array<{ value: string }>).map((o) => o.value)).toEqual(

@@ -1,5 +1,5 @@
 /**
- * Pickers of issue #15 with a real LoadOptionsContext against the emulator: the column locator's
+ * Pickers of the Table and Column operations with a real LoadOptionsContext against the emulator: the column locator's
  * list (searchColumns, by ID or label, with the type), the referenced table of a new Ref column
  * (getTables, summary tables left out), and Table → Get Many marking summary tables.
  */

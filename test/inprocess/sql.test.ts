@@ -1,5 +1,5 @@
 /**
- * SQL Query → Run Query (issue #15) against the emulator's /sql (a real SQLite): `?` parameters
+ * SQL Query → Run Query against the emulator's /sql (a real SQLite): `?` parameters
  * sent as a list, one item per row, values decoded by the queried tables' column types, and the
  * errors: non-SELECT, parameter count, timeout, SQLite errors, 403, OAuth2.
  */
@@ -105,7 +105,7 @@ describe('sql.query', () => {
 		}
 	});
 
-	it('refuses a second statement and a WITH … DELETE before any request (#22); a ; in a string is fine', async () => {
+	it('refuses a second statement and a WITH … DELETE before any request; a ; in a string is fine', async () => {
 		const cases: Array<[string, RegExp]> = [
 			[
 				'SELECT 1; DELETE FROM Orders',

@@ -1,5 +1,5 @@
 /**
- * Table resource (issue #15): Get Many (with columns, summary tables marked), Create (every column
+ * Table resource: Get Many (with columns, summary tables marked), Create (every column
  * type), Update (rename), Delete (/apply RemoveTable) against the emulator; requests from its log.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
@@ -113,7 +113,7 @@ describe('table.create', () => {
 		}
 	});
 
-	it('refuses a Reference to a table the document lacks before any write (#30); the new table itself and tables of earlier items count', async () => {
+	it('refuses a Reference to a table the document lacks before any write; the new table itself and tables of earlier items count', async () => {
 		emu.clearLog();
 		const ghost = await run({
 			operation: 'create',
@@ -152,7 +152,7 @@ describe('table.create', () => {
 		expect(listed.items.map((i) => i.json.id)).not.toContain('Haunted');
 	});
 
-	it('a labelled column of a new table keeps its ID when relabelled later in Grist (#22)', async () => {
+	it('a labelled column of a new table keeps its ID when relabelled later in Grist', async () => {
 		const { error } = await run({
 			operation: 'create',
 			document: doc(),

@@ -1,6 +1,6 @@
 /**
  * Grist Trigger in an active workflow (n8n-core's PollTriggerExecutor via `createPoller`) against
- * the Grist emulator: every case of the trigger issue, asserting exactly which records each poll
+ * the Grist emulator: every case the trigger must handle, asserting exactly which records each poll
  * emits and which requests it made (the emulator's request log).
  */
 import { randomUUID } from 'node:crypto';

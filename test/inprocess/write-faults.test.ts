@@ -1,5 +1,5 @@
 /**
- * Writes that fail half-way (issue #11, items 3–5), run for real in n8n-core against the Grist
+ * Writes that fail half-way, run for real in n8n-core against the Grist
  * emulator behind the fault-injecting proxy of test/harness/fault-proxy.ts:
  * - a write whose answer was lost (the connection broke after Grist applied it) is reported as
  *   uncertain, never as "not written", and counts say "at least";

@@ -1,6 +1,5 @@
 /**
- * Pure texts and lookups of bad input to the writes (issues #22 finding 4, #30 items 3 and
- * "Also"): refusal summaries with compressed item runs, the item a refused request is blamed
+ * Pure texts and lookups of bad input to the writes (README, Bad input): refusal summaries with compressed item runs, the item a refused request is blamed
  * on, and the references of encoded records.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The cheap size bound of batched writes (issue 17): `jsonUpperBound` is never below the real
+ * The cheap size bound of batched writes: `jsonUpperBound` is never below the real
  * JSON size, and chunking with it (`boundOf`) gives exactly the chunks of exact measuring.
  */
 import { chunkRecords, jsonBytes, jsonUpperBound } from '../../nodes/Grist/helpers/batch';

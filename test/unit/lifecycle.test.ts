@@ -61,7 +61,7 @@ describe('importFileName', () => {
 	});
 });
 
-describe('importedDocumentName (#30: how Grist names the document of an import)', () => {
+describe('importedDocumentName (how Grist names the document of an import)', () => {
 	it('is the Document Name, else the file name without its last extension, else "Untitled upload"', () => {
 		expect(importedDocumentName('book.xlsx', 'Clients')).toBe('Clients');
 		expect(importedDocumentName('book.xlsx', '')).toBe('book');

@@ -57,7 +57,7 @@ describe('README operation table', () => {
 	});
 });
 
-describe('README: the Grist Instant Trigger while n8n is down (issue #22)', () => {
+describe('README: the Grist Instant Trigger while n8n is down', () => {
 	const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
 	const section = readme.slice(
 		readme.indexOf('## Grist Instant Trigger'),

@@ -1,4 +1,4 @@
-/** Pure helpers of issue #15: column specs (helpers/schema.ts), SQL checks and decoding (helpers/sql.ts), conditions → SQL (helpers/conditions.ts). */
+/** Pure helpers of the Table, Column and SQL operations: column specs (helpers/schema.ts), SQL checks and decoding (helpers/sql.ts), conditions → SQL (helpers/conditions.ts). */
 import {
 	buildConditionQuery,
 	emptyTest,
@@ -160,7 +160,7 @@ describe('helpers/sql', () => {
 		);
 	});
 
-	it('refuses a second statement (#22): ; inside strings, quoted names and comments, and a trailing ;, do not count', () => {
+	it('refuses a second statement: ; inside strings, quoted names and comments, and a trailing ;, do not count', () => {
 		expect(secondStatementAt('select 1')).toBe(-1);
 		expect(secondStatementAt('select 1 ;; -- done\n')).toBe(-1);
 		expect(secondStatementAt(`select ';', "a;b", [c;], \`d;\` from T -- x; y\n /* ; */`)).toBe(-1);
@@ -173,7 +173,7 @@ describe('helpers/sql', () => {
 		expect(() => checkSqlQuery("select ';' as s;", [])).not.toThrow();
 	});
 
-	it('refuses a WITH whose main statement is not a SELECT (#22)', () => {
+	it('refuses a WITH whose main statement is not a SELECT', () => {
 		expect(mainStatementAfterWith('WITH x AS (SELECT 1) DELETE FROM T')).toBe('delete');
 		expect(
 			mainStatementAfterWith(

@@ -1,5 +1,5 @@
 /**
- * Messages of failed requests and batches (issue #11, items 3–4): what is certain, what is not,
+ * Messages of failed requests and batches: what is certain, what is not,
  * and how often a request was tried.
  */
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
