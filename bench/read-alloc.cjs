@@ -9,7 +9,7 @@
 //   - held: the heap still used 300 ms after it, after a full GC, minus the heap before it: the
 //     output items that n8n keeps.
 // Neither depends on when V8 happens to collect, which decides most of an RSS peak in n8n (see
-// README, Reading). With `peak` set to a variant instead: that variant's first full read in this
+// docs/PERFORMANCE.md, Reading 100,000 rows). With `peak` set to a variant instead: that variant's first full read in this
 // fresh process (after a 1-row read and a full GC), without the profiler: its peak RSS (VmHWM
 // after `clear_refs`) minus the RSS before it, and its time.
 // Args: one JSON { url, apiKey, docId, tableId, rows, rounds, builtinDir, peak? }. Prints one

@@ -42,7 +42,7 @@
 //   5. Grist Trigger, idle poll on a 100,000-row table (the trigger in n8n-core, in this process,
 //      a document of its own): with /sql (max(id); newest timestamps) and with /sql refused (403,
 //      remembered: today's records query sorted over the whole table); time per poll, the
-//      emulator's time and rows scanned (its cost model). The grist-core figures are in README.
+//      emulator's time and rows scanned (its cost model). The grist-core figures are in docs/PERFORMANCE.md.
 //
 // Each measurement is repeated (default 5; the built-in create 3) and the median is printed, with the request count of
 // each variant from the emulator's log. Targets are printed as PASS/MISS, never asserted. The
@@ -1706,7 +1706,7 @@ async function main() {
 				`   ${pad(pollLabel[k], 40)}${padL(ms(medOf(polls[k], 'poll')), 10)}${padL(ms(medOf(polls[k], 'emu')), 10)}${padL(fmtInt(medOf(polls[k], 'scanned')), 10)}  ${pollReq[k]}`,
 			);
 		out.push(
-			"   (the emulator keeps every table in memory: its time understates Grist's document load, which /sql avoids; see README for grist-core's figures)",
+			"   (the emulator keeps every table in memory: its time understates Grist's document load, which /sql avoids; see docs/PERFORMANCE.md for grist-core's figures)",
 		);
 		out.push('');
 		out.push('Targets (our own time):');

@@ -23,7 +23,7 @@ const apiKey = process.env.GRIST_API_KEY ?? '';
 const org = process.env.GRIST_ORG || 'docs';
 if (!url || !apiKey) {
 	console.error(
-		'test:real needs GRIST_URL and GRIST_API_KEY (and GRIST_ORG, the site, default "docs"): see README, Development',
+		'test:real needs GRIST_URL and GRIST_API_KEY (and GRIST_ORG, the site, default "docs"): see docs/DEVELOPMENT.md',
 	);
 	process.exit(2);
 }

@@ -1,15 +1,29 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
- * README's operation table is part of the product: every operation of the Grist node must have
- * a row `| <Resource> | <Operation> | … |`, and every row must name an operation that exists.
+ * Facts the README and docs/ must get right, not their sentences: every operation of the Grist
+ * node has a row in README's operations table (and every row names one), the Quick start's two
+ * commands are there and are scripts of package.json, every link between README.md and docs/
+ * (and every documentation link of the nodes and credentials) reaches a file and a heading that
+ * exist, and the webhook retry delays docs/TRIGGERS.md states are the ones the emulator uses.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { Store } from '../emulator/model';
 import { webhooksOf } from '../emulator/webhooks';
+
+const root = path.join(__dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+/** The documents that link to each other: README.md and every Markdown file of docs/. */
+const documents = [
+	'README.md',
+	...readdirSync(path.join(root, 'docs'))
+		.filter((name) => name.endsWith('.md'))
+		.map((name) => `docs/${name}`),
+];
 
 function operationsOfNode(): Array<{ resource: string; operation: string }> {
 	const properties = new Grist().description.properties;
@@ -31,8 +45,7 @@ function operationsOfNode(): Array<{ resource: string; operation: string }> {
 	return out;
 }
 
-function rowsOfReadme(): Array<{ resource: string; operation: string }> {
-	const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+function rowsOfTable(readme: string): Array<{ resource: string; operation: string }> {
 	const start = readme.indexOf('<!-- operations-table -->');
 	const end = readme.indexOf('<!-- /operations-table -->');
 	expect(start).toBeGreaterThan(-1);
@@ -47,37 +60,128 @@ function rowsOfReadme(): Array<{ resource: string; operation: string }> {
 		});
 }
 
+/** The text outside fenced code blocks. */
+function prose(markdown: string): string {
+	return markdown.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+/** The anchors a Markdown file offers on GitHub: headings (GitHub's slugs) and `<a id>`s. */
+function anchorsOf(markdown: string): Set<string> {
+	const anchors = new Set<string>();
+	const seen = new Map<string, number>();
+	for (const [, heading] of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*$/gm)) {
+		const slug = heading
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
+			.replace(/\s/g, '-');
+		const n = seen.get(slug) ?? 0;
+		seen.set(slug, n + 1);
+		anchors.add(n === 0 ? slug : `${slug}-${n}`);
+	}
+	for (const [, id] of markdown.matchAll(/<a id="([^"]+)"><\/a>/g)) anchors.add(id);
+	return anchors;
+}
+
+/** The links of a Markdown file to itself or to another file of this repository. */
+function localLinks(markdown: string): Array<{ target: string; anchor?: string }> {
+	const out: Array<{ target: string; anchor?: string }> = [];
+	for (const [, href] of prose(markdown).matchAll(/\]\(([^)\s]+)\)/g)) {
+		if (/^[a-z]+:/i.test(href)) continue; // https:, mailto:
+		const [target, anchor] = href.split('#');
+		out.push({ target, anchor });
+	}
+	return out;
+}
+
 describe('README operation table', () => {
 	it('lists every operation of the node, and nothing else', () => {
 		const key = (o: { resource: string; operation: string }) => `${o.resource} → ${o.operation}`;
 		const node = operationsOfNode().map(key).sort();
-		const readme = rowsOfReadme().map(key).sort();
+		const readme = rowsOfTable(read('README.md')).map(key).sort();
 		expect(node.length).toBeGreaterThan(0);
 		expect(readme).toEqual(node);
 	});
 });
 
-describe('README: the Grist Instant Trigger while n8n is down', () => {
-	const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
-	const section = readme.slice(
-		readme.indexOf('## Grist Instant Trigger'),
-		readme.indexOf('## Running n8n in queue mode'),
-	);
-	// the bullet on delivery while n8n is down, line breaks as spaces
-	const down = section.slice(section.indexOf('**While n8n is down**')).replace(/\s+/g, ' ');
+describe('README Quick start', () => {
+	it('has its two commands, npm start and npm test, and both are scripts of package.json', () => {
+		const readme = read('README.md');
+		const start = readme.indexOf('## Quick start (two commands)');
+		expect(start).toBeGreaterThan(-1);
+		const block = /```bash\n([\s\S]*?)```/.exec(readme.slice(start));
+		expect(block).not.toBeNull();
+		const commands = block![1]
+			.split('\n')
+			.map((line) => line.replace(/#.*/, '').trim())
+			.filter(Boolean);
+		expect(commands).toEqual(['npm start', 'npm test']);
+		const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+		expect(scripts.start).toBeDefined();
+		expect(scripts.test).toBeDefined();
+	});
+});
 
-	it('promises delivery after an outage only while the document stays open, and says what Redis changes', () => {
+describe('links between README.md and docs/', () => {
+	it('README links to every file of docs/', () => {
+		const linked = new Set(localLinks(read('README.md')).map((l) => l.target));
+		for (const doc of documents.filter((d) => d !== 'README.md')) {
+			expect(linked).toContain(doc);
+		}
+	});
+
+	it.each(documents)('every link of %s reaches a file and a heading that exist', (doc) => {
+		const broken: string[] = [];
+		for (const { target, anchor } of localLinks(read(doc))) {
+			const file =
+				target === ''
+					? doc
+					: path.posix.normalize(path.posix.join(path.posix.dirname(doc), target));
+			if (!existsSync(path.join(root, file))) {
+				broken.push(`${target}: no such file`);
+				continue;
+			}
+			if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(read(file)).has(anchor)) {
+				broken.push(`${target}#${anchor}: no such heading in ${file}`);
+			}
+		}
+		expect(broken).toEqual([]);
+	});
+
+	it('every documentation link of the nodes and credentials reaches a heading of README', () => {
+		const anchors = anchorsOf(read('README.md'));
+		const sources = ['nodes', 'credentials'].flatMap((dir) =>
+			(readdirSync(path.join(root, dir), { recursive: true }) as string[])
+				.filter((name) => /\.(ts|json)$/.test(name))
+				.map((name) => `${dir}/${name}`),
+		);
+		const found: string[] = [];
+		for (const source of sources) {
+			for (const [, anchor] of read(source).matchAll(
+				/https:\/\/github\.com\/n8n-nodes-grist\/n8n-nodes-grist#([\w-]+)/g,
+			)) {
+				found.push(anchor);
+				expect({ source, anchor, exists: anchors.has(anchor) }).toEqual({
+					source,
+					anchor,
+					exists: true,
+				});
+			}
+		}
+		expect(found.length).toBeGreaterThan(0);
+	});
+});
+
+describe('the Grist Instant Trigger while n8n is down (docs/TRIGGERS.md)', () => {
+	const triggers = read('docs/TRIGGERS.md');
+	const down = prose(triggers)
+		.slice(triggers.indexOf('### While n8n is down'))
+		.replace(/\s+/g, ' ');
+
+	it('never promises delivery after an outage without conditions', () => {
 		// self-hosted Grist without Redis drops the queue of a document it closes
-		expect(readme).not.toMatch(/keeps retrying and delivers once n8n is back/);
-		expect(down).toMatch(/^\*\*While n8n is down\*\*/);
-		expect(down).toMatch(/\*While the document is open\*, Grist retries/);
-		expect(down).toMatch(/`GRIST_ACTIVEDOC_TIMEOUT_SECONDS` \(30 s in production/);
-		expect(down).toMatch(/without Redis drops the waiting deliveries\*\*/);
-		expect(down).toMatch(/\*With `REDIS_URL` set\*, Grist keeps a copy of each document's queue/);
-		expect(down).toMatch(/So run self-hosted Grist with \*\*Redis\*\*/);
-		expect(down).toMatch(/use the polling \[Grist Trigger\]\(#grist-trigger\)/);
-		expect(readme).toContain('<a id="while-n8n-is-down"></a>');
-		expect(readme).toContain('can be lost ([above](#while-n8n-is-down))');
+		for (const doc of documents) {
+			expect(read(doc)).not.toMatch(/keeps retrying and delivers once n8n is back/);
+		}
 	});
 
 	it("states the retry delays the emulator uses by default (grist-core's 1 s doubling to 64 s)", () => {

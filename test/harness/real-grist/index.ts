@@ -63,7 +63,7 @@ export function realGristConfig(): RealGristConfig {
 	const apiKey = process.env.GRIST_API_KEY ?? '';
 	if (!url || !apiKey)
 		throw new Error(
-			'GRIST_TARGET=real needs GRIST_URL and GRIST_API_KEY (see README, Development)',
+			'GRIST_TARGET=real needs GRIST_URL and GRIST_API_KEY (see docs/DEVELOPMENT.md)',
 		);
 	return {
 		url,
