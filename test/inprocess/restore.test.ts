@@ -9,6 +9,7 @@
 import type { GristEmulator, DemoSite } from '../emulator';
 import { rl } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';
+import { waitFor } from '../harness/until';
 
 // Grist's cache lives 5 s; a shorter one here keeps the tests short
 const fx = useDemoSite({ docAuthCacheMs: 1500 });
@@ -65,9 +66,13 @@ it('Workspace → Restore: a document of it read while in the trash is read agai
 	expect((await runWs({ operation: 'moveToTrash', workspace: rl('id', String(wid)) })).error).toBe(
 		undefined,
 	);
-	// read while in the trash: Grist caches "deleted" for this document
-	expect(String((await readItems(docId, true)).items[0].json.error)).toContain(
-		'Document is deleted',
+	// read while in the trash, until Grist says so (its cache may still hold the document as it
+	// was before: a real Grist seeded it through the API a moment ago); Grist caches "deleted"
+	await waitFor(
+		'a read of the document in the trashed workspace answers "Document is deleted"',
+		async () => String((await readItems(docId, true)).items[0].json.error),
+		(error) => error.includes('Document is deleted'),
+		{ timeoutMs: 8_000, intervalMs: 500 },
 	);
 	const restored = await runWs({ operation: 'restore', workspace: rl('id', String(wid)) });
 	expect(restored.error).toBeUndefined();
