@@ -511,6 +511,7 @@ export const CALLS: Call[] = [
 		method: 'GET',
 		path: (v) => people(v, '/records'),
 		query: () => ({ filter: '{"id": [1, 999]}' }),
+		covers: ['fetchRecordsById'],
 	},
 	{
 		name: 'records read filter bad json',
