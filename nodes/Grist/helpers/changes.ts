@@ -23,7 +23,7 @@
  *   action alone for the values the row had when it was deleted).
  */
 
-import { typeDefault } from './columns';
+import { isHiddenColumnId, typeDefault } from './columns';
 
 export type CellSide = [unknown] | null | '?';
 export type CellDelta = [CellSide, CellSide];
@@ -76,11 +76,6 @@ export interface RowChange {
 	 * deleting action is no longer in Grist's history).
 	 */
 	valuesAsOfLastPoll?: true;
-}
-
-/** Grist's own columns that a user does not see: never reported as changed. */
-export function isHiddenColumn(colId: string): boolean {
-	return colId === 'manualSort' || colId.startsWith('gristHelper_');
 }
 
 /**
@@ -143,7 +138,7 @@ export function classifyChanges(
 			const values: Record<string, unknown> = {};
 			for (const col of cellColumns) {
 				const d = cell(col, id);
-				if (d && known(d[1]) && !isHiddenColumn(col)) values[col] = d[1][0];
+				if (d && known(d[1]) && !isHiddenColumnId(col)) values[col] = d[1][0];
 			}
 			out.push({ change: 'added', id, values });
 			continue;
@@ -172,12 +167,12 @@ function deletedRow(
 		const d = cell(col, id);
 		if (!d) continue;
 		recorded = true;
-		if (isHiddenColumn(col)) continue;
+		if (isHiddenColumnId(col)) continue;
 		if (known(d[0])) values[col] = d[0][0];
 		else if (d[0] === '?') unknownColumns.push(col);
 	}
 	for (const col of opts.columns ?? []) {
-		if (isHiddenColumn(col) || col in values || unknownColumns.includes(col)) continue;
+		if (isHiddenColumnId(col) || col in values || unknownColumns.includes(col)) continue;
 		// Grist leaves out a column that held its default in every row the removal removed.
 		if (recorded) values[col] = typeDefault(opts.types?.[col]);
 		else unknownColumns.push(col);
@@ -208,7 +203,7 @@ function updatedRow(
 		if (!d) continue;
 		recorded = true;
 		// A column added in the range gives every row a cell: a schema change, not a row edit.
-		if (isHiddenColumn(col) || columnsAdded.has(col) || d[0] === null) continue;
+		if (isHiddenColumnId(col) || columnsAdded.has(col) || d[0] === null) continue;
 		if (known(d[0]) && known(d[1]) && JSON.stringify(d[0][0]) === JSON.stringify(d[1][0])) continue;
 		changedColumns.push(col);
 		if (known(d[0])) previous[col] = d[0][0];
