@@ -45,7 +45,7 @@ export const GRIST_REFUSED_MESSAGE =
 /**
  * Grist API key + one Server URL. The URL accepts whatever a user pastes (a site URL, a team
  * site, `https://host/o/team`, with or without `/api`, even a document URL); nodes normalise it
- * with `normalizeServerUrl` (nodes/Grist/helpers/url.ts). The credential test uses the same rule,
+ * with `normalizeServerUrl` (nodes/Grist/api/url.ts). The credential test uses the same rule,
  * written as an expression: keep the origin and an optional `/o/<team>` right after it.
  *
  * Its name is this package's own: n8n keys credential types by name across all packages, and

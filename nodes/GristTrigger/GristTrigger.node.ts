@@ -18,14 +18,12 @@ import { parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
 import { gristHint } from '../Grist/helpers/hints';
 import { toNodeError } from '../Grist/errors';
 import { listSearch } from '../Grist/methods';
-import { GristClient } from '../Grist/transport';
-import {
-	fetchColumns,
-	fetchRecords,
-	getDocument,
-	runSql,
-	type Target,
-} from '../Grist/transport/api';
+import { GristClient } from '../Grist/api/client';
+import { fetchColumns } from '../Grist/api/columns';
+import { fetchRecords } from '../Grist/api/records';
+import { getDocument } from '../Grist/api/documents';
+import { runSql } from '../Grist/api/sql';
+import { type Target } from '../Grist/api/paths';
 import { classifyChanges, tableIdAfter } from '../Grist/helpers/changes';
 import { columnIdList } from '../Grist/helpers/webhooks';
 import { getWatchColumns } from '../Grist/methods/webhooks';

@@ -26,8 +26,9 @@ import {
 	type HistoryState,
 	type RowChange,
 } from '../Grist/helpers/changes';
-import type { GristClient } from '../Grist/transport';
-import { compareStates, fetchRecords, fetchStates } from '../Grist/transport/api';
+import type { GristClient } from '../Grist/api/client';
+import { compareStates, fetchStates } from '../Grist/api/history';
+import { fetchRecords } from '../Grist/api/records';
 
 export type ChangeEvent = 'rowDeleted' | 'rowUpdated' | 'anyChange';
 

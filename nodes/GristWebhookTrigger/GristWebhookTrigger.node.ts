@@ -39,14 +39,9 @@ import {
 	type WebhookSettings,
 } from '../Grist/helpers/webhooks';
 import { listSearch } from '../Grist/methods';
-import { GristClient } from '../Grist/transport';
-import {
-	createWebhooks,
-	deleteWebhook,
-	fetchColumns,
-	listTriggers,
-	listWebhooks,
-} from '../Grist/transport/api';
+import { GristClient } from '../Grist/api/client';
+import { createWebhooks, deleteWebhook, listTriggers, listWebhooks } from '../Grist/api/webhooks';
+import { fetchColumns } from '../Grist/api/columns';
 import { getReadyColumns, getWatchableColumns } from './loadOptions';
 import { addDeliveredDisplay } from '../Grist/actions/referenceDisplay';
 import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';

@@ -18,8 +18,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { GristClient } from '../../nodes/Grist/transport';
-import { buildPath, siteOrg } from '../../nodes/Grist/transport/api';
+import { GristClient } from '../../nodes/Grist/api/client';
+import { buildPath } from '../../nodes/Grist/api/paths';
+import { siteOrg } from '../../nodes/Grist/api/orgs';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { runNode } from '../harness/inprocess';
 import { HarnessCredentialsHelper } from '../harness/inprocess/credentials';

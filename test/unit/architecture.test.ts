@@ -3,10 +3,11 @@
  * The layering of nodes/, read from the source files:
  * - an operation never imports another operation, and a resource's folder (actions/<resource>/)
  *   never imports another resource's folder: what operations share lives in actions/*.ts
- *   (batch executor, items, fields, schema), ../parameters/ and ../transport/api.ts;
- * - only the API layer (transport/api.ts) builds Grist paths: it is the only caller of `apiPath`
- *   and the only code with an `/api/` string (besides `apiPath` itself, in helpers/url.ts);
- * - helpers/ are pure: they import nothing outside helpers/ (no transport, no actions);
+ *   (batch executor, items, fields, schema), ../parameters/ and ../api/;
+ * - only the API layer (the files of api/) builds Grist paths: its files are the only callers of
+ *   `apiPath` and `buildPath` and the only code with an `/api/` string;
+ * - helpers/ are pure: they import nothing outside helpers/ (no api client, no actions) but the
+ *   pure URL helpers (api/url.ts);
  * - only parameters/ reads the node's parameters: no `getNodeParameter` or
  *   `getCurrentNodeParameter` anywhere else in nodes/ (the Grist node, both triggers, methods/),
  *   and no raw `getNode().parameters` either.
@@ -21,8 +22,9 @@ const GRIST = path.join(NODES, 'Grist');
 const ACTIONS = path.join(GRIST, 'actions');
 const HELPERS = path.join(GRIST, 'helpers');
 const PARAMETERS = path.join(GRIST, 'parameters');
-const API_LAYER = path.join(GRIST, 'transport', 'api.ts');
-const API_PATH_ENCODER = path.join(HELPERS, 'url.ts');
+const API_LAYER = path.join(GRIST, 'api');
+/** Pure (it imports only helpers/errors.ts), so helpers/ may use it. */
+const API_URL = path.join(API_LAYER, 'url');
 
 interface Source {
 	file: string;
@@ -81,11 +83,13 @@ export function actionViolations(sources: Source[]): string[] {
 	return bad;
 }
 
-/** Code outside the API layer that builds a Grist path. */
+const inApiLayer = (file: string) => path.dirname(file) === API_LAYER;
+
+/** Code outside the API layer (api/) that builds a Grist path. */
 export function pathViolations(sources: Source[]): string[] {
 	const bad: string[] = [];
 	for (const src of sources) {
-		if (src.file === API_LAYER) continue;
+		if (inApiLayer(src.file)) continue;
 		const sf = ts.createSourceFile(src.file, src.text, ts.ScriptTarget.ES2022, true);
 		const visit = (node: ts.Node): void => {
 			const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
@@ -99,11 +103,15 @@ export function pathViolations(sources: Source[]): string[] {
 						: '';
 				if (name === 'apiPath' || name === 'buildPath') bad.push(`${where} calls ${name}`);
 			}
+			// an import of api/ (`../../api/records`) names a module, not a Grist path
+			const parent = node.parent as ts.Node | undefined;
+			const moduleName =
+				parent !== undefined && (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent));
 			if (
-				src.file !== API_PATH_ENCODER &&
 				(ts.isStringLiteral(node) ||
 					ts.isNoSubstitutionTemplateLiteral(node) ||
 					ts.isTemplateLiteralToken(node)) &&
+				!moduleName &&
 				/(^|\/)api\//.test(node.text)
 			) {
 				bad.push(`${where} builds an /api/ path: ${node.text}`);
@@ -121,7 +129,7 @@ export function helperViolations(sources: Source[]): string[] {
 	for (const src of sources) {
 		if (path.dirname(src.file) !== HELPERS) continue;
 		for (const target of relativeImports(src)) {
-			if (path.dirname(target) !== HELPERS)
+			if (path.dirname(target) !== HELPERS && target !== API_URL)
 				bad.push(`${rel(src.file)} imports ${rel(target)} (helpers/ must stay pure)`);
 		}
 	}
@@ -177,7 +185,7 @@ const sources: Source[] = sourceFiles(NODES).map((file) => ({
 
 describe('architecture of nodes/', () => {
 	it('reads the sources', () => {
-		expect(sources.some((s) => s.file === API_LAYER)).toBe(true);
+		expect(sources.filter((s) => inApiLayer(s.file)).length).toBeGreaterThan(10);
 		expect(sources.filter((s) => s.file.endsWith('.operation.ts')).length).toBeGreaterThan(30);
 	});
 
@@ -185,11 +193,11 @@ describe('architecture of nodes/', () => {
 		expect(actionViolations(sources)).toEqual([]);
 	});
 
-	it('only the API layer (transport/api.ts) builds Grist paths', () => {
+	it('only the API layer (api/) builds Grist paths', () => {
 		expect(pathViolations(sources)).toEqual([]);
 	});
 
-	it('helpers/ import nothing outside helpers/ (no transport, no actions)', () => {
+	it('helpers/ import nothing outside helpers/ (no api client, no actions)', () => {
 		expect(helperViolations(sources)).toEqual([]);
 	});
 
@@ -221,6 +229,13 @@ describe('architecture of nodes/', () => {
 		expect(pathViolations(plant(recordCreate, 'const p = `/api/docs/${x}/tables`;'))).toHaveLength(
 			1,
 		);
+		const picker = path.join(GRIST, 'methods', 'loadOptions.ts');
+		expect(pathViolations(plant(picker, "const p = buildPath(client, 'docs');"))).toHaveLength(1);
+		expect(pathViolations(plant(picker, "import { fetchColumns } from '../api/columns';"))).toEqual(
+			[],
+		);
+		const records = path.join(API_LAYER, 'records.ts');
+		expect(pathViolations(plant(records, "const p = buildPath(client, 'docs');"))).toEqual([]);
 		const planted = parameterViolations(
 			plant(recordCreate, "const x = this.getNodeParameter('simplify', 0, true);"),
 		);
@@ -229,7 +244,6 @@ describe('architecture of nodes/', () => {
 			/^nodes\/Grist\/actions\/record\/create\.operation\.ts:\d+ uses getNodeParameter /,
 		);
 		const trigger = path.join(NODES, 'GristTrigger', 'GristTrigger.node.ts');
-		const picker = path.join(GRIST, 'methods', 'loadOptions.ts');
 		expect(
 			parameterViolations(plant(trigger, 'const { getNodeParameter: get } = this;')),
 		).toHaveLength(1);
@@ -241,17 +255,17 @@ describe('architecture of nodes/', () => {
 				plant(path.join(PARAMETERS, 'read.ts'), "const v = ctx.getNodeParameter('x', 0);"),
 			),
 		).toEqual([]);
-		const transport = path.join(GRIST, 'transport', 'index.ts');
+		const client = path.join(API_LAYER, 'client.ts');
 		const raw = parameterViolations(
-			plant(transport, 'const a = ctx.getNode().parameters.authentication;'),
+			plant(client, 'const a = ctx.getNode().parameters.authentication;'),
 		);
 		expect(raw).toHaveLength(1);
-		expect(raw[0]).toMatch(/transport\/index\.ts:\d+ uses getNode\(\)\.parameters /);
+		expect(raw[0]).toMatch(/api\/client\.ts:\d+ uses getNode\(\)\.parameters /);
 		const columns = path.join(HELPERS, 'columns.ts');
 		expect(
-			helperViolations(plant(columns, "import type { GristClient } from '../transport';")),
+			helperViolations(plant(columns, "import type { GristClient } from '../api/client';")),
 		).toEqual([
-			'nodes/Grist/helpers/columns.ts imports nodes/Grist/transport (helpers/ must stay pure)',
+			'nodes/Grist/helpers/columns.ts imports nodes/Grist/api/client (helpers/ must stay pure)',
 		]);
 	});
 });

@@ -5,7 +5,7 @@ import {
 	parseAttachmentId,
 	parseBinaryPropertyNames,
 } from '../../nodes/Grist/actions/attachment/shared';
-import { fileNameFromDisposition } from '../../nodes/Grist/transport';
+import { fileNameFromDisposition } from '../../nodes/Grist/api/httpAnswer';
 
 describe('parseAttachmentId', () => {
 	it.each([

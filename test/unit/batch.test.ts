@@ -7,7 +7,7 @@ import {
 	type BatchOptions,
 	type WriteOptions,
 } from '../../nodes/Grist/actions/batch';
-import type { TableInfo } from '../../nodes/Grist/transport/api';
+import type { TableInfo } from '../../nodes/Grist/api/schemaCache';
 import { describeIndices } from '../../nodes/Grist/helpers/batch';
 import { gristNode } from '../harness/builders';
 

@@ -6,7 +6,7 @@
 import { Expression } from 'n8n-workflow';
 
 import { GristRecordsApi, INVALID_URL_BASE } from '../../credentials/GristRecordsApi.credentials';
-import { credentialServerUrl, normalizeServerUrl } from '../../nodes/Grist/helpers/url';
+import { credentialServerUrl, normalizeServerUrl } from '../../nodes/Grist/api/url';
 
 const expression = String(new GristRecordsApi().test.request.baseURL);
 type Data = { url?: unknown };

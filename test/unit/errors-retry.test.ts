@@ -16,8 +16,9 @@ import {
 	isDeletedAnswer,
 	settleDelay,
 	shouldRetry,
-} from '../../nodes/Grist/helpers/retry';
-import { fileNameFromDisposition, networkErrorCode } from '../../nodes/Grist/transport';
+} from '../../nodes/Grist/api/retry';
+import { fileNameFromDisposition } from '../../nodes/Grist/api/httpAnswer';
+import { networkErrorCode } from '../../nodes/Grist/api/requestErrors';
 
 describe('gristErrorText', () => {
 	it("takes Grist's error field, with details.userError", () => {

@@ -7,11 +7,7 @@ import {
 	orgLocator,
 	workspaceLocator,
 } from '../../nodes/Grist/parameters/locators';
-import {
-	DOCUMENT_URL_REGEX,
-	ORG_URL_REGEX,
-	WORKSPACE_URL_REGEX,
-} from '../../nodes/Grist/helpers/url';
+import { DOCUMENT_URL_REGEX, ORG_URL_REGEX, WORKSPACE_URL_REGEX } from '../../nodes/Grist/api/url';
 
 function extract(regex: string, url: string): string | undefined {
 	// n8n validates a By URL value with the regex wrapped in ^…$: it must match the whole URL.

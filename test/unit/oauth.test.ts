@@ -1,5 +1,5 @@
 /**
- * What an OAuth token may call (helpers/oauth.ts) and the OAuth2 credential's derived fields:
+ * What an OAuth token may call (api/oauthScope.ts) and the OAuth2 credential's derived fields:
  * endpoints on the Server URL's origin, default scopes, the additional scopes, prompt=consent.
  */
 import { Expression } from 'n8n-workflow';
@@ -10,7 +10,7 @@ import {
 	missingScopes,
 	oauthRefusedMessage,
 	oauthRule,
-} from '../../nodes/Grist/helpers/oauth';
+} from '../../nodes/Grist/api/oauthScope';
 
 describe('oauthRule: the endpoints Grist lets an OAuth token call', () => {
 	it.each([

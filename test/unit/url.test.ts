@@ -5,7 +5,7 @@ import {
 	normalizeServerUrl,
 	saasTeamFromHost,
 	siteOrgKey,
-} from '../../nodes/Grist/helpers/url';
+} from '../../nodes/Grist/api/url';
 
 describe('normalizeServerUrl', () => {
 	const cases: Array<[string, string, string | undefined]> = [

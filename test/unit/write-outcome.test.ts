@@ -15,8 +15,8 @@ import {
 	shouldRetry,
 	triedNote,
 	writeMayHaveApplied,
-} from '../../nodes/Grist/helpers/retry';
-import { networkErrorMessage } from '../../nodes/Grist/transport';
+} from '../../nodes/Grist/api/retry';
+import { networkErrorMessage } from '../../nodes/Grist/api/requestErrors';
 import { gristNode } from '../harness/builders';
 
 const origin = 'https://grist.example.com';

@@ -40,12 +40,13 @@ import {
 	uncertainItemNote,
 	type BatchFailure,
 } from '../helpers/batch';
-import { isUncertainWrite } from '../helpers/retry';
+import { isUncertainWrite } from '../api/retry';
 import { readTarget } from '../parameters/locators';
 import { SameForAllItems } from '../parameters/read';
 import { readAllowDangling, readBatchSize } from '../parameters/writeOptions';
-import type { GristClient } from '../transport';
-import { ColumnCache, targetKey, type TableInfo, type Target } from '../transport/api';
+import type { GristClient } from '../api/client';
+import { ColumnCache, type TableInfo } from '../api/schemaCache';
+import { targetKey, type Target } from '../api/paths';
 import { errorItem, withItemIndex } from './items';
 import { referenceCheck } from './references';
 

@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { StreamResponse } from '../transport';
+import type { StreamResponse } from '../api/httpAnswer';
 
 /**
  * Stores a file streamed from Grist in n8n's binary data; a connection lost while the bytes arrive

@@ -6,8 +6,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { itemParameterValue } from '../parameters/read';
 import { parseRowIds } from '../parameters/rowIds';
-import type { GristClient } from '../transport';
-import { deleteRows } from '../transport/api';
+import type { GristClient } from '../api/client';
+import { deleteRows } from '../api/records';
 import type { WriteDeclaration, WriteOptions } from './batch';
 
 /**

@@ -7,7 +7,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CellValueError, encodeCellValue } from '../helpers/cells';
 import { isReadOnlyColumn, type GristColumn } from '../helpers/columns';
-import type { Target, TableInfo } from '../transport/api';
+import type { Target } from '../api/paths';
+import type { TableInfo } from '../api/schemaCache';
 
 /**
  * Refuses item `itemIndex` before any request when it names columns the table does not have: Grist

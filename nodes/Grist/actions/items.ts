@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { toNodeError } from '../errors';
-import { isUncertainWrite } from '../helpers/retry';
+import { isUncertainWrite } from '../api/retry';
 
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];
 

@@ -7,8 +7,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { simplifyRecord, type GristRecord } from '../helpers/cells';
 import type { GristColumn } from '../helpers/columns';
-import type { GristClient } from '../transport';
-import type { ColumnCache, Target } from '../transport/api';
+import type { GristClient } from '../api/client';
+import type { ColumnCache } from '../api/schemaCache';
+import type { Target } from '../api/paths';
 
 /**
  * `read()` (GET …/records), and the table's columns when `withColumns` (Simplify needs their

@@ -2,7 +2,7 @@
  * Options → Add Reference Display Values (Record → Get Many, Grist Trigger, Grist Instant
  * Trigger): adds `_display` to each output record (helpers/referenceDisplay.ts). Per referenced
  * table it reads the table's columns (to find the shown column; once per execution) and only the
- * referenced rows' shown columns, in one request (transport/api.ts `readRowsById`), however many
+ * referenced rows' shown columns, in one request (api/rowLookup.ts `readRowsById`), however many
  * reference columns point at that table. Cells read once are kept for the execution: a later
  * input item of Get Many asks only for the IDs not read before.
  */
@@ -26,8 +26,11 @@ import {
 } from '../helpers/referenceDisplay';
 import { nodeParameter } from '../parameters/read';
 import { readTriggerReferenceDisplay } from '../parameters/referenceDisplay';
-import { GristClient } from '../transport';
-import { ColumnCache, fetchColumns, readRowsById, type Target } from '../transport/api';
+import { GristClient } from '../api/client';
+import { ColumnCache } from '../api/schemaCache';
+import { fetchColumns } from '../api/columns';
+import { readRowsById } from '../api/rowLookup';
+import { type Target } from '../api/paths';
 
 export class ReferenceDisplay {
 	/** Cells read, by document, table and column: row ID → cell (absent: not read yet). */

@@ -2,7 +2,7 @@
  * The reference check of the record writes (Create, Update, Upsert): before any
  * write request, the row IDs that the items' Reference and Reference List cells point at are
  * read from each referenced table — one read per referenced table and execution (`/sql`, or
- * records filtered by id where `/sql` is refused; transport/api.ts `missingRowIds`), not per
+ * records filtered by id where `/sql` is refused; api/rowLookup.ts `missingRowIds`), not per
  * item — and the items pointing at rows that do not exist are refused, naming item, column and
  * IDs. Options → Allow Dangling References (`WriteGroup.allowDangling`) skips the check.
  */
@@ -10,8 +10,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { danglingText, forEachReference, refColumns, type RefColumn } from '../helpers/references';
-import type { GristClient } from '../transport';
-import { missingRowIds } from '../transport/api';
+import type { GristClient } from '../api/client';
+import { missingRowIds } from '../api/rowLookup';
 import type { BatchUnit, WriteGroup } from './batch';
 
 /** A record of a write body: `fields`, and for an upsert `require` (added too when nothing matches). */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { GristClient } from '../transport';
+import { GristClient } from '../api/client';
 import { resources } from './resources';
 import type { GristResource } from './types';
 import { inputItems, itemParameter } from '../parameters/read';

@@ -16,8 +16,10 @@ import { toNodeError } from '../errors';
 import type { GristColumn } from '../helpers/columns';
 import { InputError } from '../helpers/errors';
 import { checkReferencedTable, referencedTable, type ColumnInput } from '../helpers/schema';
-import type { GristClient } from '../transport';
-import { writeColumns, type TableCache, type Target } from '../transport/api';
+import type { GristClient } from '../api/client';
+import { writeColumns } from '../api/columns';
+import { type TableCache } from '../api/schemaCache';
+import { type Target } from '../api/paths';
 import { forEachItem, type ItemResult } from './items';
 import { itemParameterValue } from '../parameters/read';
 

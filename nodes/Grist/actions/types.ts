@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import type { GristClient } from '../transport';
+import type { GristClient } from '../api/client';
 
 /** Resource values (shared by every operation and by the trigger). */
 export type GristResource =

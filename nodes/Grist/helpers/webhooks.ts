@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { simplifyRecord } from './cells';
-import { isSaasHost } from './url';
+import { isSaasHost } from '../api/url';
 
 export type WebhookEventType = 'add' | 'update';
 export type TriggerOn = 'add' | 'update' | 'addOrUpdate';

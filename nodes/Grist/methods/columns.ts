@@ -6,8 +6,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import type { GristColumn } from '../helpers/columns';
 import { pickedTarget } from '../parameters/locators';
-import { GristClient } from '../transport';
-import { fetchColumns } from '../transport/api';
+import { GristClient } from '../api/client';
+import { fetchColumns } from '../api/columns';
 
 /**
  * The columns of the picked document and table (undefined until both are picked); hidden ones (Grist's

@@ -9,16 +9,13 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { isSaasHost, siteOrgKey } from '../helpers/url';
+import { isSaasHost, siteOrgKey } from '../api/url';
 import { pickedLocator, pickedTarget } from '../parameters/locators';
-import { GristClient } from '../transport';
-import {
-	fetchColumns,
-	getWorkspace,
-	listOrgWorkspaces,
-	listOrgs,
-	listTables,
-} from '../transport/api';
+import { GristClient } from '../api/client';
+import { fetchColumns } from '../api/columns';
+import { getWorkspace } from '../api/workspaces';
+import { listOrgWorkspaces, listOrgs } from '../api/orgs';
+import { listTables } from '../api/tables';
 
 interface OrgInfo {
 	id: number;

@@ -5,8 +5,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { columnTypeText } from '../helpers/columns';
 import { pickedLocator } from '../parameters/locators';
-import { GristClient } from '../transport';
-import { listTables } from '../transport/api';
+import { GristClient } from '../api/client';
+import { listTables } from '../api/tables';
 import { columnOption, pickedColumns } from './columns';
 
 /** The table's columns (plus `id`), labelled "Label (ColId)", their type below as the mapper names it. */

@@ -6,8 +6,8 @@ import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { toMapperField } from '../helpers/columns';
 import { pickedTarget } from '../parameters/locators';
-import { GristClient } from '../transport';
-import { fetchColumns } from '../transport/api';
+import { GristClient } from '../api/client';
+import { fetchColumns } from '../api/columns';
 
 export async function getMappingColumns(
 	this: ILoadOptionsFunctions,

@@ -7,8 +7,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { triggerOnOf } from '../helpers/webhook-items';
 import { usageSummary } from '../helpers/webhooks';
 import { pickedLocator } from '../parameters/locators';
-import { GristClient } from '../transport';
-import { listWebhooks } from '../transport/api';
+import { GristClient } from '../api/client';
+import { listWebhooks } from '../api/webhooks';
 import { columnOption, pickedColumns } from './columns';
 
 const EVENT_TEXT: Record<string, string> = {

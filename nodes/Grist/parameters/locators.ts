@@ -14,9 +14,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DOCUMENT_URL_REGEX, ORG_URL_REGEX, WORKSPACE_URL_REGEX } from '../helpers/url';
-import type { GristClient } from '../transport';
-import { siteOrg, type Target } from '../transport/api';
+import { DOCUMENT_URL_REGEX, ORG_URL_REGEX, WORKSPACE_URL_REGEX } from '../api/url';
+import type { GristClient } from '../api/client';
+import { siteOrg } from '../api/orgs';
+import { type Target } from '../api/paths';
 import { currentNodeParameter, itemParameter, nodeParameter, type NodeContext } from './read';
 
 export const orgLocator: INodeProperties = {

@@ -20,7 +20,8 @@ import {
 	type FilterCondition,
 	type SortRule,
 } from '../helpers/filters';
-import type { ColumnCache, Target } from '../transport/api';
+import type { ColumnCache } from '../api/schemaCache';
+import type { Target } from '../api/paths';
 import { limitFields, readLimit } from './limit';
 import { itemParameter, itemParameterValue } from './read';
 import { referenceDisplayOption } from './referenceDisplay';

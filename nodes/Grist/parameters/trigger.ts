@@ -5,7 +5,7 @@
 import type { IHookFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Target } from '../transport/api';
+import type { Target } from '../api/paths';
 import { locatorValue } from './locators';
 
 /** The Document and Table of a trigger; an empty one is an error saying which field to fill in. */

@@ -3,11 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { streamedBinary } from '../binary';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { attachmentId, attachmentIdField } from './shared';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
-import { downloadAttachment } from '../../transport/api';
+import { downloadAttachment } from '../../api/attachments';
 
 const properties: INodeProperties[] = [documentLocator, attachmentIdField, binaryPropertyField];
 

@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { attachmentId, attachmentIdField } from './shared';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { getAttachment } from '../../transport/api';
+import { getAttachment } from '../../api/attachments';
 
 const properties: INodeProperties[] = [documentLocator, attachmentIdField];
 

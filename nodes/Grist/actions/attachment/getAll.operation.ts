@@ -7,11 +7,11 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { flattenAttachmentRecord } from './shared';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { limitFields, readLimit } from '../../parameters/limit';
-import { listAttachments } from '../../transport/api';
+import { listAttachments } from '../../api/attachments';
 
 const properties: INodeProperties[] = [documentLocator, ...limitFields];
 

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import {
@@ -19,7 +19,9 @@ import {
 	tableLocator,
 } from '../../parameters/locators';
 import type { GristColumn } from '../../helpers/columns';
-import { ColumnCache, fetchRecords, updateRecords, uploadAttachments } from '../../transport/api';
+import { ColumnCache } from '../../api/schemaCache';
+import { fetchRecords, updateRecords } from '../../api/records';
+import { uploadAttachments } from '../../api/attachments';
 
 const showAttach = { show: { attachToRecord: [true] } };
 

@@ -9,8 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { toColumn } from '../../helpers/columns';
 import { columnSpecs } from '../../helpers/schema';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { TableCache, addColumnsToTable, fetchColumns } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { TableCache } from '../../api/schemaCache';
+import { addColumnsToTable, fetchColumns } from '../../api/columns';
 import {
 	checkReferencedTables,
 	columnItem,

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { deleteColumn } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { deleteColumn } from '../../api/columns';
 import { columnLocator, forEachSchemaItem } from '../schema';
 
 const properties: INodeProperties[] = [

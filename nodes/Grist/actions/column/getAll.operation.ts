@@ -8,10 +8,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristColumn } from '../../helpers/columns';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/readQuery';
-import { fetchColumns } from '../../transport/api';
+import { fetchColumns } from '../../api/columns';
 
 const properties: INodeProperties[] = [documentLocator, tableLocator, hiddenColumnsOptions];
 

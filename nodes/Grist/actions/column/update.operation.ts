@@ -9,8 +9,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { TableCache } from '../../api/schemaCache';
+import { fetchColumns, writeColumns } from '../../api/columns';
 import {
 	checkReferencedTables,
 	columnDefinitionFields,

@@ -9,8 +9,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { InputError, attempt } from '../../helpers/errors';
 import { checkIdentifier, columnFields } from '../../helpers/schema';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { TableCache } from '../../api/schemaCache';
+import { fetchColumns, writeColumns } from '../../api/columns';
 import {
 	checkReferencedTables,
 	columnsCollection,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { executeWrite } from '../batch';
 import { rowDeletes } from '../deletes';
 import { documentLocator, tableLocator } from '../../parameters/locators';

@@ -9,10 +9,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { decodeCellValue } from '../../helpers/cells';
 import { columnTypes, isHiddenColumnId } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readFields, readQuery } from '../../parameters/readQuery';
-import { ColumnCache, fetchColumnar } from '../../transport/api';
+import { ColumnCache } from '../../api/schemaCache';
+import { fetchColumnar } from '../../api/columnar';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { columnarWriteProperties } from './shared';
 import { writeColumnar } from './write';
 

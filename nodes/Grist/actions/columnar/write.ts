@@ -5,11 +5,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
 import { parseRowIds } from '../../parameters/rowIds';
 import { readNoparse } from '../../parameters/writeOptions';
-import { writeColumnarData } from '../../transport/api';
+import { writeColumnarData } from '../../api/columnar';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 
 export async function writeColumnar(

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { applyUserActions } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { applyUserActions } from '../../api/documents';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { parseUserActions } from '../../helpers/lifecycle';
 import { itemParameterValue } from '../../parameters/read';

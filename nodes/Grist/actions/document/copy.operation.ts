@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { copyDocument, getDocument } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { copyDocument, getDocument } from '../../api/documents';
 import { withHint } from '../../helpers/hints';
 import {
 	documentIdValue,

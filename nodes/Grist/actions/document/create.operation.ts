@@ -7,8 +7,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { createDocument, getDocument } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { createDocument, getDocument } from '../../api/documents';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
 import { itemParameterValue } from '../../parameters/read';

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { deleteDocument } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { deleteDocument } from '../../api/documents';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [

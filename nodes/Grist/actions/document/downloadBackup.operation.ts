@@ -8,8 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { streamedBinary } from '../binary';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { downloadDocumentFile } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { downloadDocumentFile } from '../../api/documents';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
 import { backupFileName } from '../../helpers/lifecycle';

@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { outputBinaryProperty } from '../../parameters/binary';
-import type { GristClient } from '../../transport';
-import { exportDocument, type ExportRequest as ApiExportRequest } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { exportDocument, type ExportRequest as ApiExportRequest } from '../../api/documents';
 import { itemParameterValue } from '../../parameters/read';
 
 export const exportOptions: INodeProperties = {

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { getDocument } from '../../transport/api';
+import { getDocument } from '../../api/documents';
 
 const properties: INodeProperties[] = [documentLocator];
 

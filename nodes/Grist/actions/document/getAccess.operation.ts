@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { accessItems } from '../../helpers/access';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { getAccess } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { getAccess } from '../../api/access';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [documentLocator];

@@ -7,8 +7,9 @@ import type {
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { documentsOfWorkspaces, getWorkspace, listOrgWorkspaces } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { documentsOfWorkspaces, listOrgWorkspaces } from '../../api/orgs';
+import { getWorkspace } from '../../api/workspaces';
 import {
 	optionalOrgLocator,
 	orgKeyValue,

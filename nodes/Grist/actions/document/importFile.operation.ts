@@ -8,14 +8,10 @@ import type {
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import {
-	deleteDocument,
-	fetchTables,
-	getDocument,
-	getWorkspace,
-	importDocument,
-} from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { deleteDocument, getDocument, importDocument } from '../../api/documents';
+import { fetchTables } from '../../api/tables';
+import { getWorkspace } from '../../api/workspaces';
 import { withHint, type HintValues } from '../../helpers/hints';
 import { inputBinaryField, inputBinaryProperty } from '../../parameters/binary';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { getDocument, moveDocument } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { getDocument, moveDocument } from '../../api/documents';
 import { withHint } from '../../helpers/hints';
 import {
 	documentIdValue,

@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { getDocument, getTrashedDocument, restoreFromTrash } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { getDocument } from '../../api/documents';
+import { getTrashedDocument, restoreFromTrash } from '../../api/trash';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [

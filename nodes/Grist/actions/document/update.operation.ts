@@ -7,8 +7,8 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { getDocument, updateDocument } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { getDocument, updateDocument } from '../../api/documents';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { requiredName } from '../../parameters/name';
 import { itemParameterValue } from '../../parameters/read';

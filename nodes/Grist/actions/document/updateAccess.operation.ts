@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { updateAccess } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { updateAccess } from '../../api/access';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
 import { toNodeError } from '../../errors';

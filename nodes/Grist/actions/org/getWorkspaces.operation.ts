@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
-import { documentsOfWorkspaces, listOrgWorkspaces } from '../../transport/api';
+import { documentsOfWorkspaces, listOrgWorkspaces } from '../../api/orgs';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

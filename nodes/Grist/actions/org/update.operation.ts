@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { getOrg, updateOrg } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { getOrg, updateOrg } from '../../api/orgs';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
 

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import {
 	readNoparse,
 	readRawFields,
@@ -17,7 +17,8 @@ import {
 	fieldsJsonField,
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
-import { addRecords, type Target } from '../../transport/api';
+import { addRecords } from '../../api/records';
+import { type Target } from '../../api/paths';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { executeWrite } from '../batch';
 import { rowDeletes } from '../deletes';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [

@@ -11,7 +11,7 @@ import { columnTypes } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
 import { recordJson, recordsAndColumns } from '../recordRead';
 import { ReferenceDisplay } from '../referenceDisplay';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import {
 	readIncludeHidden,
@@ -21,7 +21,9 @@ import {
 } from '../../parameters/readQuery';
 import { readReferenceDisplay } from '../../parameters/referenceDisplay';
 import { readRowId } from '../../parameters/rowIds';
-import { ColumnCache, fetchRecordsById, targetKey, type Target } from '../../transport/api';
+import { ColumnCache } from '../../api/schemaCache';
+import { fetchRecordsById } from '../../api/records';
+import { targetKey, type Target } from '../../api/paths';
 
 const properties: INodeProperties[] = [
 	documentLocator,

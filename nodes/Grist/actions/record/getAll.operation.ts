@@ -8,7 +8,7 @@ import { InputError, attempt } from '../../helpers/errors';
 import { withHint } from '../../helpers/hints';
 import { toNodeError } from '../../errors';
 import { errorItem, withItemIndex } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readLimit } from '../../parameters/limit';
 import {
@@ -21,7 +21,10 @@ import {
 	recordReadOptions,
 	recordSimplifyField,
 } from '../../parameters/readQuery';
-import { ColumnCache, fetchRecords, runSql, type Target } from '../../transport/api';
+import { ColumnCache } from '../../api/schemaCache';
+import { fetchRecords } from '../../api/records';
+import { runSql } from '../../api/sql';
+import { type Target } from '../../api/paths';
 import { readReferenceDisplay } from '../../parameters/referenceDisplay';
 import { recordJson, recordsAndColumns } from '../recordRead';
 import { ReferenceDisplay } from '../referenceDisplay';

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { readRowId } from '../../parameters/rowIds';
 import {
 	readNoparse,
@@ -18,7 +18,7 @@ import {
 	fieldsJsonField,
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
-import { updateRecords } from '../../transport/api';
+import { updateRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import {
 	readNoparse,
@@ -20,7 +20,7 @@ import {
 	fieldsJsonField,
 	noparseOption,
 } from '../../parameters/writeOptions';
-import { upsertRecords } from '../../transport/api';
+import { upsertRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../fields';
 

@@ -18,8 +18,10 @@ import {
 	resultColumnTypes,
 } from '../../helpers/sql';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { fetchColumns, fetchTables, runSql } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { fetchColumns } from '../../api/columns';
+import { fetchTables } from '../../api/tables';
+import { runSql } from '../../api/sql';
 import { forEachItem } from '../items';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 

@@ -9,8 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputError } from '../../helpers/errors';
 import { checkIdentifier, columnSpecs } from '../../helpers/schema';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { TableCache, createTables } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { TableCache } from '../../api/schemaCache';
+import { createTables } from '../../api/tables';
 import {
 	checkReferencedTables,
 	columnsCollection,

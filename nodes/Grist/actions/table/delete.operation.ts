@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { applyUserActions, fetchTables } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { applyUserActions } from '../../api/documents';
+import { fetchTables } from '../../api/tables';
 import { forEachSchemaItem } from '../schema';
 
 const properties: INodeProperties[] = [

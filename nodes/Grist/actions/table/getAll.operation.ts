@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { tableItem } from '../../helpers/schema';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { fetchColumns, fetchTables } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { fetchColumns } from '../../api/columns';
+import { fetchTables } from '../../api/tables';
 import { columnItem, forEachSchemaItem } from '../schema';
 import { itemParameter } from '../../parameters/read';
 

@@ -9,8 +9,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { attempt } from '../../helpers/errors';
 import { checkIdentifier } from '../../helpers/schema';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
-import { updateTables } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { updateTables } from '../../api/tables';
 import { forEachSchemaItem } from '../schema';
 import { itemParameterValue } from '../../parameters/read';
 

@@ -2,8 +2,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { GristClient } from '../../transport';
-import { fetchColumns } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { fetchColumns } from '../../api/columns';
 import { InputError, attempt } from '../../helpers/errors';
 import {
 	buildWebhookCondition,

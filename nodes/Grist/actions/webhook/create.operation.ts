@@ -7,8 +7,8 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { createWebhooks } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { createWebhooks } from '../../api/webhooks';
 import { withHint } from '../../helpers/hints';
 import {
 	documentIdValue,

@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { deleteWebhook } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { deleteWebhook } from '../../api/webhooks';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { webhookIdField, webhookIdValue } from './shared';
 

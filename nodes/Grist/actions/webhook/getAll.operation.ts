@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { listWebhooks } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { listWebhooks } from '../../api/webhooks';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { applyLimit, limitFields } from '../../parameters/limit';
 import { webhookItem } from '../../helpers/webhook-items';

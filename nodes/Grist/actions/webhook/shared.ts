@@ -2,8 +2,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { GristClient } from '../../transport';
-import { listWebhooks } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { listWebhooks } from '../../api/webhooks';
 import { webhookItem } from '../../helpers/webhook-items';
 import { itemParameter } from '../../parameters/read';
 

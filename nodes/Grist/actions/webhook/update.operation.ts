@@ -8,8 +8,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { listWebhooks, updateWebhook } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { listWebhooks, updateWebhook } from '../../api/webhooks';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
 import type { WebhookFields } from '../../helpers/webhooks';

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
-import { getWorkspace } from '../../transport/api';
+import { getWorkspace } from '../../api/workspaces';
 
 const properties: INodeProperties[] = [workspaceLocator];
 

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { accessItems } from '../../helpers/access';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
-import { getAccess } from '../../transport/api';
+import { getAccess } from '../../api/access';
 
 const properties: INodeProperties[] = [workspaceLocator];
 

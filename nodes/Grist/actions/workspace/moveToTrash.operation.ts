@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { moveToTrash } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { moveToTrash } from '../../api/trash';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [

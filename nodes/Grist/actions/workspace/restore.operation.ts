@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
-import { getWorkspace, getWorkspaceTrash, restoreFromTrash } from '../../transport/api';
+import type { GristClient } from '../../api/client';
+import { getWorkspace } from '../../api/workspaces';
+import { getWorkspaceTrash, restoreFromTrash } from '../../api/trash';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [

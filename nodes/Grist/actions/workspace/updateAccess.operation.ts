@@ -3,11 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { buildAccessDelta } from '../../helpers/access';
 import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import type { GristClient } from '../../api/client';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
 import { toNodeError } from '../../errors';
-import { updateAccess } from '../../transport/api';
+import { updateAccess } from '../../api/access';
 
 const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
 

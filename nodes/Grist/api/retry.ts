@@ -1,5 +1,5 @@
 /**
- * Retry policy of the transport (pure, so tests can call it directly).
+ * Retry policy of the client (client.ts; pure, so tests can call it directly).
  * Grist sends no Retry-After, so we back off exponentially with jitter.
  */
 

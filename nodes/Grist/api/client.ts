@@ -2,9 +2,10 @@
  * The one place every HTTP request to Grist passes.
  *
  * - Requests go through `httpRequestWithAuthentication` (n8n's proxies, auth and logging).
- * - Paths come from the API layer (./api.ts), built from encoded segments, so ids can never
- *   change the endpoint.
- * - Grist errors become NodeApiError with Grist's own text, the status and a hint.
+ * - Paths come from the API layer (the other files of api/, through ./paths.ts), built from
+ *   encoded segments, so ids can never change the endpoint.
+ * - Grist errors become NodeApiError with Grist's own text, the status and a hint
+ *   (./requestErrors.ts).
  * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
  *   (writes only where the failure proves nothing was applied). Shortly after a restore from the
  *   trash, a 404 `Document is deleted` is retried too, until Grist's cache lets go (restored()).
@@ -23,36 +24,40 @@ import type {
 	INode,
 	IPollFunctions,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { headline, toNodeError } from '../errors';
+import { toNodeError } from '../errors';
 import { authenticationOf } from '../parameters/authentication';
-import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
+import { gristErrorText, isHtmlBody } from '../helpers/errors';
 import {
-	OAUTH_FORBIDDEN_HINT,
+	errorAnswer,
+	fileInfo,
+	isStream,
+	readStream,
+	type BinaryResponse,
+	type FullResponse,
+	type StreamResponse,
+} from './httpAnswer';
+import {
 	grantedScopes,
 	missingScopes,
 	oauthRefusedMessage,
 	oauthRule,
 	oauthScopeMessage,
-} from '../helpers/oauth';
+} from './oauthScope';
+import { answerError, connectionError, networkErrorCode, type Sender } from './requestErrors';
 import {
 	DEFAULT_RETRY,
 	RESTORE_SETTLE_MS,
 	RecentRestores,
 	backoffDelay,
 	isDeletedAnswer,
-	markUncertain,
-	networkFailureText,
 	settleDelay,
 	shouldRetry,
-	triedNote,
-	writeMayHaveApplied,
 	type RetryPolicy,
-} from '../helpers/retry';
-import { credentialServerUrl, normalizeServerUrl, type GristServer } from '../helpers/url';
+} from './retry';
+import { credentialServerUrl, normalizeServerUrl, type GristServer } from './url';
 
 /**
  * Restores from the trash done in this process, by server: shared by every client, as the next
@@ -77,9 +82,9 @@ interface Auth {
 	oauth: boolean;
 	/**
 	 * The API key credential as read once by `create`, handed to every request: without it n8n
-	 * loads the credential from its database and decrypts it again for each request (2–3.5 ms
-	 * a request in n8n 2.41.1 here, CPU profile of a create: 21 requests for 10,000 rows).
-	 * Not for OAuth2, whose requests n8n signs (and refreshes) from the stored token.
+	 * loads the credential from its database and decrypts it again for each request (its cost:
+	 * docs/PERFORMANCE.md). Not for OAuth2, whose requests n8n signs (and refreshes) from the
+	 * stored token.
 	 */
 	decrypted?: ICredentialsDecrypted;
 	/** The API key, or the OAuth access and refresh tokens. */
@@ -90,7 +95,7 @@ interface Auth {
 
 export interface GristRequest {
 	method: IHttpRequestMethods;
-	/** A path built by the API layer (./api.ts), starting with `/api/`. */
+	/** A path built by the API layer (./paths.ts), starting with `/api/`. */
 	path: string;
 	qs?: IDataObject;
 	body?: unknown;
@@ -98,27 +103,6 @@ export interface GristRequest {
 	what?: string;
 	/** Item index for error messages of per-item requests. */
 	itemIndex?: number;
-}
-
-export interface BinaryResponse {
-	body: Buffer;
-	headers: Record<string, string>;
-	fileName?: string;
-	mimeType?: string;
-}
-
-export interface StreamResponse {
-	/** A readable stream of the bytes (what `prepareBinaryData` takes). */
-	body: Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-	headers: Record<string, string>;
-	fileName?: string;
-	mimeType?: string;
-}
-
-interface FullResponse {
-	body: unknown;
-	headers: Record<string, string | string[] | undefined>;
-	statusCode: number;
 }
 
 export class GristClient {
@@ -144,14 +128,7 @@ export class GristClient {
 				'The API Key of the Grist credential is empty. Paste the key from Profile Settings → API in Grist.',
 			);
 		}
-		let server: GristServer;
-		try {
-			server = normalizeServerUrl(credentialServerUrl(credentials));
-		} catch (error) {
-			throw toNodeError(ctx.getNode(), error, {
-				hint: 'Fix the Server URL field of the Grist credential.',
-			});
-		}
+		const server = credentialServer(ctx, credentials, 'Grist credential');
 		const saved = ctx.getNode().credentials?.[CREDENTIAL_NAME];
 		const decrypted: ICredentialsDecrypted = {
 			id: saved?.id ?? '',
@@ -177,14 +154,7 @@ export class GristClient {
 				'The Grist OAuth2 credential is not connected yet. Open it and click "Connect my account".',
 			);
 		}
-		let server: GristServer;
-		try {
-			server = normalizeServerUrl(credentialServerUrl(credentials));
-		} catch (error) {
-			throw toNodeError(ctx.getNode(), error, {
-				hint: 'Fix the Server URL field of the Grist OAuth2 credential.',
-			});
-		}
+		const server = credentialServer(ctx, credentials, 'Grist OAuth2 credential');
 		const auth: Auth = {
 			credentialName: CONNECTED_APP_CREDENTIAL_NAME,
 			oauth: true,
@@ -286,13 +256,13 @@ export class GristClient {
 						retries++;
 						continue;
 					}
-					throw this.networkError(error, code, req, retries + settleWaits);
+					throw connectionError(this.sender(), error, code, req, retries + settleWaits);
 				}
 			}
 			if (res.statusCode >= 200 && res.statusCode < 300) {
 				// A JSON endpoint answered with a web page: the Server URL is not a Grist API.
 				if (extra.json && isHtmlBody(res.body))
-					throw this.apiError(res, req, retries + settleWaits);
+					throw answerError(this.sender(), res, req, retries + settleWaits);
 				return res;
 			}
 			if (isStream(res.body)) res.body = await readStream(res.body);
@@ -310,7 +280,7 @@ export class GristClient {
 				retries++;
 				continue;
 			}
-			throw this.apiError(res, req, retries + settleWaits);
+			throw answerError(this.sender(), res, req, retries + settleWaits);
 		}
 	}
 
@@ -338,168 +308,24 @@ export class GristClient {
 		return left;
 	}
 
-	private redact(text: string): string {
-		return this.auth.secrets.reduce((t, secret) => redact(t, secret), text);
+	/** The node, server and secrets an error of this client names (or hides). */
+	private sender(): Sender {
+		const { oauth, secrets } = this.auth;
+		return { node: this.ctx.getNode(), origin: this.server.origin, oauth, secrets };
 	}
+}
 
-	/** `repeats`: how many times the request was sent again (for the "Tried n times" note). */
-	private apiError(res: FullResponse, req: GristRequest, repeats: number): NodeApiError {
-		const body = res.body;
-		const notGrist = notGristAnswer(res.statusCode, body, this.server.origin);
-		const text = notGrist?.message ?? this.redact(gristErrorText(body, res.statusCode));
-		let hint =
-			notGrist?.hint ??
-			(this.auth.oauth && res.statusCode === 403
-				? OAUTH_FORBIDDEN_HINT
-				: errorHint(res.statusCode, text, { method: req.method, path: req.path }));
-		const uncertain = writeMayHaveApplied(req.method, { kind: 'status', status: res.statusCode });
-		if (uncertain) {
-			hint +=
-				' This answer came from a proxy in front of Grist, not from Grist, so whether the write was applied is uncertain: check in Grist before running again.';
-		}
-		hint += triedNote(repeats + 1);
-		const response: JsonObject = { error: text, status: res.statusCode };
-		const error = new NodeApiError(this.ctx.getNode(), response, {
-			message: headline(text),
-			description: hint,
-			httpCode: String(res.statusCode),
-			itemIndex: req.itemIndex,
+/** The credential's Server URL, normalised; a bad one fails naming the credential's field. */
+function credentialServer(
+	ctx: GristContext,
+	credentials: { url?: unknown },
+	credential: string,
+): GristServer {
+	try {
+		return normalizeServerUrl(credentialServerUrl(credentials));
+	} catch (error) {
+		throw toNodeError(ctx.getNode(), error, {
+			hint: `Fix the Server URL field of the ${credential}.`,
 		});
-		// NodeApiError may replace a message it considers generic; Grist's own text must stay.
-		error.message = headline(text);
-		error.description = hint;
-		if (uncertain) markUncertain(error);
-		return error;
 	}
-
-	private networkError(
-		error: unknown,
-		code: string | undefined,
-		req: GristRequest,
-		repeats: number,
-	): NodeApiError {
-		const text = this.redact(networkErrorMessage(error));
-		const failure = networkFailureText({
-			origin: this.server.origin,
-			method: req.method,
-			code,
-			text,
-			tries: repeats + 1,
-		});
-		const apiError = new NodeApiError(
-			this.ctx.getNode(),
-			{ error: text, code: code ?? null } as JsonObject,
-			{ message: failure.message, description: failure.description, itemIndex: req.itemIndex },
-		);
-		// NodeApiError may replace a message it considers generic.
-		apiError.message = failure.message;
-		apiError.description = failure.description;
-		if (failure.uncertain) markUncertain(apiError);
-		return apiError;
-	}
-}
-
-/**
- * The HTTP answer inside an error thrown by n8n's request helper (OAuth2 requests let error
- * answers throw, so that n8n can refresh on 401): status, body and headers; undefined when the
- * error carries no answer (network errors, n8n's own OAuth2 errors).
- */
-export function errorAnswer(error: unknown): FullResponse | undefined {
-	const seen = new Set<unknown>();
-	let e: unknown = error;
-	while (e && typeof e === 'object' && !seen.has(e)) {
-		seen.add(e);
-		const response = (e as { response?: unknown }).response as
-			| { status?: unknown; data?: unknown; headers?: unknown }
-			| undefined;
-		if (response && typeof response === 'object' && typeof response.status === 'number') {
-			return {
-				statusCode: response.status,
-				body: response.data,
-				headers: { ...((response.headers ?? {}) as FullResponse['headers']) },
-			};
-		}
-		e = (e as { cause?: unknown }).cause;
-	}
-	return undefined;
-}
-
-/** Headers (lower-case names), file name and MIME type of a file answer. */
-function fileInfo(res: FullResponse): Pick<BinaryResponse, 'headers' | 'fileName' | 'mimeType'> {
-	const headers: Record<string, string> = {};
-	for (const [k, v] of Object.entries(res.headers)) {
-		if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-	}
-	return {
-		headers,
-		fileName: fileNameFromDisposition(headers['content-disposition']),
-		mimeType: headers['content-type']?.split(';')[0].trim(),
-	};
-}
-
-function isStream(body: unknown): body is AsyncIterable<unknown> {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		typeof (body as { pipe?: unknown }).pipe === 'function' &&
-		Symbol.asyncIterator in body
-	);
-}
-
-/** Reads an (error) answer's stream in full, so its text can be shown and the socket freed. */
-async function readStream(body: AsyncIterable<unknown>): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of body) {
-		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-	}
-	return Buffer.concat(chunks);
-}
-
-/** The network error code behind an error thrown by n8n's request helper. */
-export function networkErrorCode(error: unknown): string | undefined {
-	const seen = new Set<unknown>();
-	let e: unknown = error;
-	while (e && typeof e === 'object' && !seen.has(e)) {
-		seen.add(e);
-		const code = (e as { code?: unknown }).code;
-		if (typeof code === 'string' && /^[A-Z_]+$/.test(code) && code !== 'ERR_BAD_RESPONSE')
-			return code;
-		e = (e as { cause?: unknown }).cause;
-	}
-	return undefined;
-}
-
-/**
- * The network error's own text (`socket hang up`, `connect ECONNREFUSED 127.0.0.1:1`): the
- * message of the innermost error carrying the code. n8n's request helper replaces the message
- * of a known code by advice of its own ("…You can retry the request immediately…") that may
- * contradict ours (a broken write must not be repeated blindly).
- */
-export function networkErrorMessage(error: unknown): string {
-	const seen = new Set<unknown>();
-	let found: string | undefined;
-	let e: unknown = error;
-	while (e && typeof e === 'object' && !seen.has(e)) {
-		seen.add(e);
-		const { code, message } = e as { code?: unknown; message?: unknown };
-		if (typeof code === 'string' && typeof message === 'string' && message !== '') found = message;
-		e = (e as { cause?: unknown }).cause;
-	}
-	return found ?? (error instanceof Error ? error.message : String(error));
-}
-
-/** `attachment; filename="a b.xlsx"; filename*=UTF-8''a%20b.xlsx` → `a b.xlsx`. */
-export function fileNameFromDisposition(header: string | undefined): string | undefined {
-	if (!header) return undefined;
-	const star = /filename\*\s*=\s*([^']*)''([^;]+)/i.exec(header);
-	if (star) {
-		try {
-			return decodeURIComponent(star[2].trim().replace(/^"|"$/g, ''));
-		} catch {
-			// malformed encoding: fall back to the plain filename parameter
-		}
-	}
-	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
-	if (!plain) return undefined;
-	return (plain[2] ?? plain[1]).trim();
 }

@@ -1,0 +1,28 @@
+/** A document's history (the polling trigger's change events): its action states and their diff. */
+import type { CompareResponse, HistoryState } from '../helpers/changes';
+import type { GristClient } from './client';
+import { documentEndpoint } from './paths';
+
+/** GET /api/docs/{doc}/states: the document's kept action states, newest first. */
+export async function fetchStates(client: GristClient, docId: string): Promise<HistoryState[]> {
+	const endpoint = documentEndpoint(client, docId, 'states');
+	const res = await client.request<{ states?: HistoryState[] }>({ method: 'GET', ...endpoint });
+	return res?.states ?? [];
+}
+
+/**
+ * GET /api/docs/{doc}/compare?left=L&right=R&maxRows=M: the net changes from state `left`
+ * (exclusive) to `right` (inclusive) in `details.rightChanges`. `maxRows` is the most rows of one
+ * bulk action whose cell values Grist keeps (Grist's default is 10).
+ */
+export async function compareStates(
+	client: GristClient,
+	docId: string,
+	left: string,
+	right: string,
+	maxRows: number,
+): Promise<CompareResponse> {
+	const endpoint = documentEndpoint(client, docId, 'compare');
+	const qs = { left, right, maxRows };
+	return await client.request<CompareResponse>({ method: 'GET', ...endpoint, qs });
+}

@@ -1,0 +1,135 @@
+/**
+ * Reads of given row IDs that ask `/sql` first and fall back to `GET …/records?filter={"id":[…]}`
+ * where `/sql` is refused (OAuth tokens, which Grist does not allow it; 403 for a user who may not
+ * read the whole document; remembered in `sqlRefused` by document for the rest of the execution):
+ * which IDs are missing (the reference check before a write) and the cells of given rows (the
+ * shown columns of referenced rows).
+ */
+import { NodeApiError } from 'n8n-workflow';
+
+import { sqlRecord } from '../helpers/conditions';
+import { sqlIdList } from '../helpers/references';
+import { sqlIdentifier } from '../helpers/sql';
+import type { GristClient } from './client';
+import type { Target } from './paths';
+import { fetchRecordsById } from './records';
+import { runSql } from './sql';
+
+/** Row IDs per `/sql` query (a JSON argument: ~7 bytes an ID, far below Grist's 1 MB body limit). */
+const SQL_ID_CHUNK = 50000;
+
+/**
+ * Runs `sql`, whose one argument is a JSON list of IDs, once per SQL_ID_CHUNK of `ids`, handing
+ * every answered row to `onRow`; resolves to the error that stopped it, or undefined.
+ */
+async function sqlOverIds(
+	client: GristClient,
+	docId: string,
+	sql: string,
+	ids: number[],
+	itemIndex: number | undefined,
+	onRow: (row: Record<string, unknown>) => void,
+): Promise<unknown> {
+	try {
+		for (let k = 0; k < ids.length; k += SQL_ID_CHUNK) {
+			const chunk = ids.slice(k, k + SQL_ID_CHUNK);
+			const rows = await runSql(client, docId, sql, [sqlIdList(chunk)], undefined, itemIndex);
+			for (const row of rows) onRow(row);
+		}
+		return undefined;
+	} catch (error) {
+		return error;
+	}
+}
+
+/**
+ * Which of `ids` are not rows of table `tableId`; `undefined` when the table itself does not
+ * exist. Asks `POST /sql`
+ * `SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "T" WHERE id = value)`:
+ * answered from the document's SQLite file, one primary-key search per ID, and the answer lists
+ * only the missing IDs (usually none), one request per SQL_ID_CHUNK IDs (the quickest and
+ * smallest of the queries tried: docs/PERFORMANCE.md, Reference check). The fallback (every
+ * Grist version has it) asks about 1,000 IDs a request, so that the URL stays short.
+ */
+export async function missingRowIds(
+	client: GristClient,
+	docId: string,
+	tableId: string,
+	ids: number[],
+	itemIndex: number,
+	sqlRefused: Set<string>,
+): Promise<Set<number> | undefined> {
+	const missing = new Set<number>();
+	if (ids.length === 0) return missing;
+	if (!client.isOAuth && !sqlRefused.has(docId)) {
+		const sql = `SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM ${sqlIdentifier(tableId)} WHERE id = value)`;
+		const failure = await sqlOverIds(client, docId, sql, ids, itemIndex, (row) =>
+			missing.add(Number(row.id)),
+		);
+		if (failure === undefined) return missing;
+		const api = failure instanceof NodeApiError;
+		if (api && /no such table/i.test(failure.message)) return undefined;
+		if (!api || failure.httpCode !== '403') return await Promise.reject(failure as Error);
+		sqlRefused.add(docId);
+		missing.clear();
+	}
+	const byRecords = async () => {
+		const rows = await fetchRecordsById(client, { docId, tableId }, ids, {}, itemIndex);
+		const found = new Set<number>();
+		for (const row of rows) found.add(row.id);
+		for (const id of ids) if (!found.has(id)) missing.add(id);
+	};
+	const failure = await byRecords().then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	if (failure === undefined) return missing;
+	if (
+		failure instanceof NodeApiError &&
+		failure.httpCode === '404' &&
+		/table/i.test(failure.message)
+	)
+		return undefined;
+	return await Promise.reject(failure as Error);
+}
+
+/**
+ * Cells of the rows `ids` of table `tableId`, only of the columns `colIds`, in /records' encoding
+ * (`types`: the table's column types); rows that do not exist are absent from the map. Asks
+ * `POST /sql` `SELECT id, "A" FROM "T" WHERE id IN (SELECT value FROM json_each(?))`, one
+ * request per SQL_ID_CHUNK IDs: only the columns asked for, in a request body rather than a
+ * URL (docs/PERFORMANCE.md, Reference display). The fallback reads whole records, about 1,000
+ * IDs a request.
+ */
+export async function readRowsById(
+	client: GristClient,
+	target: Target,
+	colIds: string[],
+	types: Record<string, string>,
+	ids: number[],
+	sqlRefused: Set<string>,
+	itemIndex?: number,
+): Promise<Map<number, Record<string, unknown>>> {
+	const found = new Map<number, Record<string, unknown>>();
+	if (ids.length === 0) return found;
+	const { docId, tableId } = target;
+	if (!client.isOAuth && !sqlRefused.has(docId)) {
+		const columns = ['id', ...colIds.filter((c) => c !== 'id')].map(sqlIdentifier).join(', ');
+		const sql = `SELECT ${columns} FROM ${sqlIdentifier(tableId)} WHERE id IN (SELECT value FROM json_each(?))`;
+		const failure = await sqlOverIds(client, docId, sql, ids, itemIndex, (row) => {
+			const record = sqlRecord(row, types);
+			found.set(record.id, record.fields);
+		});
+		if (failure === undefined) return found;
+		if (!(failure instanceof NodeApiError) || failure.httpCode !== '403')
+			return await Promise.reject(failure as Error);
+		sqlRefused.add(docId);
+		found.clear();
+	}
+	for (const row of await fetchRecordsById(client, target, ids, {}, itemIndex)) {
+		const fields: Record<string, unknown> = {};
+		for (const c of colIds) if (c !== 'id') fields[c] = row.fields?.[c] ?? null;
+		found.set(row.id, fields);
+	}
+	return found;
+}
