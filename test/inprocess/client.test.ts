@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: a loopback web server that is not Grist; HTTP_PROXY for the "Domain not recognized" host */
 /**
- * The transport (nodes/Grist/transport) run for real inside n8n-core against the Grist emulator:
+ * The Grist client (nodes/Grist/api/client.ts) run for real inside n8n-core against the Grist emulator:
  * retries, error mapping, path encoding, org-key rules and binary answers. A small probe node
  * calls `GristClient` with whatever path segments a test gives it, so these tests exercise the
- * transport itself, not an operation built on it.
+ * client itself, not an operation built on it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +26,7 @@ import { runNode } from '../harness/inprocess';
 import { HarnessCredentialsHelper } from '../harness/inprocess/credentials';
 import { emulatorOnly } from '../harness/target';
 
-/** Calls the transport with the parameters of the item: `{ method, parts, qs, body, binary, siteOrg }`. */
+/** Calls the client with the parameters of the item: `{ method, parts, qs, body, binary, siteOrg }`. */
 class GristProbe implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Grist Probe',
