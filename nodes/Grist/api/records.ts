@@ -65,13 +65,11 @@ export async function upsertRecords(
 	qs: IDataObject,
 	itemIndex: number,
 ): Promise<UpsertResponse | null> {
-	const endpoint = tableEndpoint(client, t, 'records');
-	const body = { records };
 	return await client.request<UpsertResponse | null>({
 		method: 'PUT',
-		...endpoint,
+		...tableEndpoint(client, t, 'records'),
 		qs,
-		body,
+		body: { records },
 		itemIndex,
 	});
 }
