@@ -88,8 +88,7 @@ function swapped(file: string, replace: Record<string, string> = {}): WorkflowJs
 		node.credentials = { gristRecordsApi: cred };
 		if (node.parameters.document) node.parameters.document = byId(demo.docId);
 	}
-	const { pinData: _pinData, meta: _meta, ...rest } = wf as Example & { meta?: unknown };
-	return { ...rest, name: `${wf.name} (test ${Date.now()})` };
+	return { ...wf, name: `${wf.name} (test ${Date.now()})` };
 }
 
 /** A server on 127.0.0.1 that records what is POSTed to it and answers `reply`. */
