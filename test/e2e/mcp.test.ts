@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test (runs outside n8n) */
 /**
  * Grist as an AI agent's tools in a real n8n 2.41.1 (test level c), no language model needed:
- * a workflow "MCP Server Trigger → Grist tools" (n8n's own MCP Server Trigger; community tools
- * allowed with N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE), the official MCP TypeScript SDK as the
+ * a workflow "MCP Server Trigger → Grist tools" (n8n's own MCP Server Trigger; n8n 2.x offers
+ * community tools without any setting), the official MCP TypeScript SDK as the
  * client over Streamable HTTP: the tools are listed (names, descriptions, input schemas) and
  * called as a model would (discover, search, write, error), each effect checked in the emulator.
  * Then one Grist tool through n8n's Tool Executor, the agent-free path of the AI Agent's tools.
@@ -26,10 +26,7 @@ import {
 	type WorkflowJson,
 } from '../harness/e2e';
 
-const fx = useN8nDemoSite({
-	credential: 'Grist for agents',
-	n8n: { env: { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' } },
-});
+const fx = useN8nDemoSite({ credential: 'Grist for agents' });
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
