@@ -23,7 +23,7 @@ import {
 import type { ColumnCache, Target } from '../transport/api';
 import { limitFields, readLimit } from './limit';
 import { itemParameter, itemParameterValue } from './read';
-import { referenceDisplayOption } from './referenceDisplay';
+import { referenceDisplayOption } from './referenceDisplayOption';
 
 const filterTypeField: INodeProperties = {
 	displayName: 'Filter',

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AccessListing } from '../helpers/access';
 import type { GristRecord } from '../helpers/cells';
-import type { CompareResponse, HistoryState } from '../helpers/changes';
+import type { CompareResponse, HistoryState } from '../history/rowChangeDecoding';
 import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/columns';
 import { toNodeError } from '../errors';
 import { withHint } from '../helpers/hints';

@@ -22,9 +22,9 @@ import {
 	recordSimplifyField,
 } from '../../parameters/readQuery';
 import { ColumnCache, fetchRecords, runSql, type Target } from '../../transport/api';
-import { readReferenceDisplay } from '../../parameters/referenceDisplay';
-import { recordJson, recordsAndColumns } from '../recordRead';
-import { ReferenceDisplay } from '../referenceDisplay';
+import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
+import { recordJson, recordsAndColumns } from '../../read/recordRead';
+import { ReferenceDisplay } from '../../read/referenceDisplay';
 
 const properties: INodeProperties[] = [
 	documentLocator,

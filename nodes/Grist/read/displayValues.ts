@@ -11,8 +11,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { decodeCellValue } from './cells';
-import type { GristColumn } from './columns';
+import { decodeCellValue } from '../helpers/cells';
+import type { GristColumn } from '../helpers/columns';
 
 export const DISPLAY_KEY = '_display';
 
