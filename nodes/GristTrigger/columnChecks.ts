@@ -8,7 +8,7 @@ import type { IPollFunctions } from 'n8n-workflow';
 import { isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
 import type { GristClient } from '../Grist/transport';
 import { fetchColumns } from '../Grist/transport/api';
-import { creationColumnMissing, timestampColumnMissing, timestampColumnType } from './pollErrors';
+import { columnMissing, timestampColumnType } from './pollErrors';
 import type { TriggerSettings } from './triggerSettings';
 
 /** Fetches the table's columns and checks the columns the trigger relies on. */
@@ -22,10 +22,10 @@ export async function checkColumns(ctx: {
 	const node = ctx.fn.getNode();
 	if (timestampColumn) {
 		const column = columns.find((c) => c.id === timestampColumn);
-		if (!column) throw timestampColumnMissing(node, timestampColumn, tableId);
+		if (!column) throw columnMissing(node, 'timestamp', timestampColumn, tableId);
 		if (!isTimestampColumn(column)) throw timestampColumnType(node, column);
 	}
 	if (creationColumn && !columns.some((c) => c.id === creationColumn))
-		throw creationColumnMissing(node, creationColumn, tableId);
+		throw columnMissing(node, 'creation', creationColumn, tableId);
 	return columns;
 }

@@ -37,15 +37,25 @@ export function badMaxRecords(node: INode): NodeOperationError {
 	);
 }
 
-export function timestampColumnMissing(
+/** What to do when the timestamp or creation column is not in the table any more. */
+const REPICK = {
+	timestamp:
+		'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.',
+	creation:
+		'It was deleted or renamed: pick it again in Options → Creation Column, or remove that option.',
+};
+
+/** The timestamp or creation column is not in the table. */
+export function columnMissing(
 	node: INode,
+	which: keyof typeof REPICK,
 	column: string,
 	tableId: string,
 ): NodeOperationError {
 	return fail(
 		node,
-		`The timestamp column "${column}" does not exist in table "${tableId}"`,
-		'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.',
+		`The ${which} column "${column}" does not exist in table "${tableId}"`,
+		REPICK[which],
 	);
 }
 
@@ -54,18 +64,6 @@ export function timestampColumnType(node: INode, column: GristColumn): NodeOpera
 		node,
 		`The timestamp column "${column.id}" is a ${column.type} column, not Date, DateTime or Numeric`,
 		'Pick a Date, DateTime or Numeric column in Timestamp Column, or change the column type in Grist (e.g. a DateTime column with the trigger formula NOW()).',
-	);
-}
-
-export function creationColumnMissing(
-	node: INode,
-	column: string,
-	tableId: string,
-): NodeOperationError {
-	return fail(
-		node,
-		`The creation column "${column}" does not exist in table "${tableId}"`,
-		'It was deleted or renamed: pick it again in Options → Creation Column, or remove that option.',
 	);
 }
 
