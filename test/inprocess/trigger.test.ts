@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
-import { WINDOW_IDS } from '../../nodes/GristTrigger/cursor';
+import { WINDOW_IDS } from '../../nodes/GristTrigger/events/rowAddedCursor';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { docTable, seedTeamDoc } from '../harness/builders';
 import { createPoller, loadOptions, type Poller } from '../harness/inprocess';

@@ -1,4 +1,8 @@
-import { classifyChanges, tableIdAfter, type TableDelta } from '../../nodes/Grist/helpers/changes';
+import {
+	classifyChanges,
+	tableIdAfter,
+	type TableDelta,
+} from '../../nodes/Grist/history/rowChangeDecoding';
 
 describe('classifyChanges', () => {
 	it('classifies the measured update + delete (previous values, changed columns, last values)', () => {

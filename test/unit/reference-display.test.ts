@@ -1,5 +1,5 @@
 /**
- * The pure part of Options → Add Reference Display Values (helpers/referenceDisplay.ts): which
+ * The pure part of Options → Add Reference Display Values (read/displayValues.ts): which
  * columns are references and what they show, the IDs to read, and the `_display` object.
  */
 import { toColumn } from '../../nodes/Grist/helpers/columns';
@@ -10,7 +10,7 @@ import {
 	referencedIds,
 	shownColumn,
 	type DisplayLookup,
-} from '../../nodes/Grist/helpers/referenceDisplay';
+} from '../../nodes/Grist/read/displayValues';
 
 const col = (id: string, fields: Record<string, unknown>) =>
 	toColumn({ id, fields: fields as never });

@@ -1,24 +1,24 @@
 /**
- * The Grist Trigger's cursor (nodes/GristTrigger/cursor.ts) against an in-memory table that
+ * The Grist Trigger's cursors (nodes/GristTrigger/cursor.ts, events/*Cursor.ts) against an in-memory table that
  * answers `GET /records` like Grist: equality filters (values ORed, keys ANDed), `sort` with `-`,
  * empty values first, `limit`, new ids = highest id + 1. Every query the cursor makes is logged
  * and asserted.
  */
 import type { GristRecord } from '../../nodes/Grist/helpers/cells';
 import { InputError } from '../../nodes/Grist/helpers/errors';
+import { withIds, type FetchRecords, type RecordsQuery } from '../../nodes/GristTrigger/cursor';
 import {
-	TIMESTAMP_FIELD,
 	WINDOW_IDS,
 	pollRowAdded,
-	pollRowUpdated,
 	rowAddedBaseline,
-	rowUpdatedBaseline,
-	withIds,
-	type FetchRecords,
-	type RecordsQuery,
 	type RowAddedState,
+} from '../../nodes/GristTrigger/events/rowAddedCursor';
+import {
+	pollRowUpdated,
+	rowUpdatedBaseline,
 	type RowUpdatedState,
-} from '../../nodes/GristTrigger/cursor';
+} from '../../nodes/GristTrigger/events/rowAddedOrUpdatedCursor';
+import { TIMESTAMP_FIELD } from '../../nodes/GristTrigger/pollErrors';
 
 class FakeTable {
 	rows = new Map<number, Record<string, unknown>>();

@@ -1,5 +1,5 @@
 /** A document's history (the polling trigger's change events): its action states and their diff. */
-import type { CompareResponse, HistoryState } from '../helpers/changes';
+import type { CompareResponse, HistoryState } from '../history/rowChangeDecoding';
 import type { GristClient } from './client';
 import { documentEndpoint } from './paths';
 

@@ -24,7 +24,7 @@ import type { ColumnCache } from '../api/schemaCache';
 import type { Target } from '../api/paths';
 import { limitFields, readLimit } from './limit';
 import { itemParameter, itemParameterValue } from './read';
-import { referenceDisplayOption } from './referenceDisplay';
+import { referenceDisplayOption } from './referenceDisplayOption';
 
 const filterTypeField: INodeProperties = {
 	displayName: 'Filter',

@@ -5,12 +5,11 @@ import type {
 	IDataObject,
 } from 'n8n-workflow';
 import { NodeOperationError, deepCopy, updateDisplayOptions } from 'n8n-workflow';
-
 import type { GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
-import { recordJson, recordsAndColumns } from '../recordRead';
-import { ReferenceDisplay } from '../referenceDisplay';
+import { recordJson, recordsAndColumns } from '../../read/recordRead';
+import { ReferenceDisplay } from '../../read/referenceDisplay';
 import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import {
@@ -19,7 +18,7 @@ import {
 	recordReadOptions,
 	recordSimplifyField,
 } from '../../parameters/readQuery';
-import { readReferenceDisplay } from '../../parameters/referenceDisplay';
+import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
 import { readRowId } from '../../parameters/rowIds';
 import { ColumnCache } from '../../api/schemaCache';
 import { fetchRecordsById } from '../../api/records';

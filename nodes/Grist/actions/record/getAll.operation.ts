@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
 import type { GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
@@ -25,9 +24,9 @@ import { ColumnCache } from '../../api/schemaCache';
 import { fetchRecords } from '../../api/records';
 import { runSql } from '../../api/sql';
 import { type Target } from '../../api/paths';
-import { readReferenceDisplay } from '../../parameters/referenceDisplay';
-import { recordJson, recordsAndColumns } from '../recordRead';
-import { ReferenceDisplay } from '../referenceDisplay';
+import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
+import { recordJson, recordsAndColumns } from '../../read/recordRead';
+import { ReferenceDisplay } from '../../read/referenceDisplay';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -22,6 +22,7 @@ import { simplifyField, webhookAsItem } from './shared';
 import { applyCondition } from './condition';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
+import { watchedColumnsField } from '../../parameters/watchedColumnsField';
 
 export const triggerOnField: INodeProperties = {
 	displayName: 'Trigger On',
@@ -109,18 +110,7 @@ const properties: INodeProperties[] = [
 				description:
 					'A Toggle (Bool) column: only records whose box is ticked are sent; ticking it counts as "added". Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
-			{
-				displayName: 'Watched Column Names or IDs',
-				name: 'watchedColumns',
-				type: 'multiOptions',
-				typeOptions: {
-					loadOptionsMethod: 'getWatchColumns',
-					loadOptionsDependsOn: ['document.value', 'table.value'],
-				},
-				default: [],
-				description:
-					'Updates are sent only when one of these columns changed (empty: any column). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
+			watchedColumnsField({ method: 'getWatchColumns', updates: 'are sent' }),
 		],
 	},
 ];

@@ -1,6 +1,6 @@
 /**
- * The change events of the polling trigger (Row Deleted, Row Updated, Any Change), built on
- * Grist's document history: the cursor is a history state's hash; a poll asks
+ * What the change events of the polling trigger (Row Deleted, Row Updated, Any Change; the
+ * event is ./rowChanges.ts) read from Grist's document history: the cursor is a history state's hash; a poll asks
  * `GET /compare?left=<cursor>&right=HEAD` for the net changes since it, emits the watched table's
  * rows and stores the `right` hash Grist answered with (not HEAD read again, which could have
  * moved). So every change is emitted once, in the poll after it, also across restarts and in
@@ -13,11 +13,9 @@
  * Options → If Change History Is Lost: stops with an error that says so (default), or starts again
  * from the document's current state (the changes in between are not emitted).
  */
-import { NodeApiError, NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
-
-import { toNodeError } from '../Grist/errors';
-
-import { simplifyFields, simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
+import { NodeApiError, type INode } from 'n8n-workflow';
+import { toNodeError } from '../../Grist/errors';
+import type { GristRecord } from '../../Grist/helpers/cells';
 import {
 	classifyChanges,
 	tableIdAfter,
@@ -25,22 +23,12 @@ import {
 	type ClassifyOptions,
 	type HistoryState,
 	type RowChange,
-} from '../Grist/helpers/changes';
-import type { GristClient } from '../Grist/api/client';
-import { compareStates, fetchStates } from '../Grist/api/history';
-import { fetchRecords } from '../Grist/api/records';
-
-export type ChangeEvent = 'rowDeleted' | 'rowUpdated' | 'anyChange';
-
-export const CHANGE_EVENTS: readonly string[] = ['rowDeleted', 'rowUpdated', 'anyChange'];
-
-export interface ChangesState {
-	kind: ChangeEvent;
-	/** The hash of the last history state seen. */
-	h: string;
-	/** The table's id when Grist renamed it since the trigger's Table was picked. */
-	table?: string;
-}
+} from '../../Grist/history/rowChangeDecoding';
+import type { GristClient } from '../../Grist/api/client';
+import { compareStates, fetchStates } from '../../Grist/api/history';
+import { fetchRecords } from '../../Grist/api/records';
+import { historyForbidden, historyLost } from '../pollErrors';
+import type { LostHistory } from '../triggerSettings';
 
 /**
  * Rows of one bulk action whose cell values Grist reports (its default is 10); larger actions
@@ -50,8 +38,6 @@ export const COMPARE_MAX_ROWS = 10_000;
 
 /** Ids per request when reading the current rows of added and updated records. */
 const IDS_PER_READ = 500;
-
-export type LostHistory = 'error' | 'restart';
 
 /** The newest history state: the baseline of a change trigger. */
 export async function latestState(client: GristClient, docId: string): Promise<string> {
@@ -90,33 +76,16 @@ export async function compareSince(
 		if (!(failure instanceof NodeApiError)) throw toNodeError(node, failure);
 		error = failure;
 	}
-	{
-		const status = Number(error.httpCode);
-		if (status === 403 && /insufficient access/i.test(apiMessage(error))) {
-			throw new NodeOperationError(
-				node,
-				"The credential's user cannot read the whole document, which Grist's change history needs",
-				{
-					description:
-						'Grist lists changes only to users no access rule restricts (403 "insufficient access"). Use the API key of an owner of the document, or of a user no access rule limits; or use the Row Added or Row Added or Updated event, which read records only.',
-				},
-			);
-		}
-		if (status !== 500 || !/cannot read hash/i.test(apiMessage(error)))
-			throw toNodeError(node, error);
-		const states = await fetchStates(client, docId);
-		// the state is there: a passing failure
-		if (states.some((s) => s.h === h)) throw toNodeError(node, error);
-		if (lost === 'restart' && states[0]) return { restartAt: states[0].h };
-		throw new NodeOperationError(
-			node,
-			"Grist no longer has the document's history from this trigger's last poll: the changes since then cannot be listed",
-			{
-				description:
-					'Grist keeps about the last 1,000 actions of a document (edits in any table count), and a replaced or restored document has another history. Nothing was emitted and the trigger stays where it was. To go on from the document as it is now (the changes in between are not emitted), set Options → If Change History Is Lost to "Start Again From Now"; poll more often, or use the Grist Instant Trigger, so that it does not happen again.',
-			},
-		);
-	}
+	const status = Number(error.httpCode);
+	if (status === 403 && /insufficient access/i.test(apiMessage(error)))
+		throw historyForbidden(node);
+	if (status !== 500 || !/cannot read hash/i.test(apiMessage(error)))
+		throw toNodeError(node, error);
+	const states = await fetchStates(client, docId);
+	// the state is there: a passing failure
+	if (states.some((s) => s.h === h)) throw toNodeError(node, error);
+	if (lost === 'restart' && states[0]) return { restartAt: states[0].h };
+	throw historyLost(node);
 }
 
 /** Grist's own error text (the transport puts it in the message). */
@@ -223,56 +192,4 @@ export async function currentRows(
 		for (const row of rows) out.set(row.id, row);
 	}
 	return out;
-}
-
-/** Which row changes an event emits. */
-export function wanted(event: ChangeEvent, change: RowChange): boolean {
-	if (event === 'anyChange') return true;
-	return event === 'rowDeleted' ? change.change === 'deleted' : change.change === 'updated';
-}
-
-/**
- * One output item per row change:
- * `{ change, id, fields, previous?, changedColumns?, unknownColumns?, changesUnknown?,
- * fieldsAsOfLastPoll? }`. `fields`: the current row for added and updated rows (when it is gone
- * already, the values Grist recorded), the values a deleted row had when it was deleted.
- * `previous`: the changed columns' values before. With `simplify`, dates and lists are decoded as
- * in the other events' items.
- */
-export function changeItem(
-	change: RowChange,
-	current: GristRecord | undefined,
-	simplify: boolean,
-	types: Record<string, string>,
-): IDataObject {
-	const decode = (values: Record<string, unknown>): IDataObject => {
-		if (!simplify) return { ...values } as IDataObject;
-		const rest = simplifyFields(0, values, types);
-		delete rest.id;
-		return rest;
-	};
-	const item: IDataObject = { change: change.change, id: change.id };
-	if (current && change.change !== 'deleted') {
-		if (simplify) {
-			const { errors, ...fields } = simplifyRecord(current, types);
-			delete fields.id;
-			item.fields = fields;
-			if (errors) item.errors = errors;
-		} else {
-			item.fields = { ...(current.fields ?? {}) } as IDataObject;
-			if (current.errors && Object.keys(current.errors).length > 0)
-				item.errors = current.errors as IDataObject;
-		}
-	} else {
-		item.fields = decode(change.values);
-	}
-	if (change.change === 'updated') {
-		item.previous = decode(change.previous ?? {});
-		item.changedColumns = change.changedColumns ?? [];
-		// Grist kept no cell of this row (a bulk action over more than COMPARE_MAX_ROWS rows).
-		if (!change.changedColumns) item.changesUnknown = true;
-	}
-	if (change.unknownColumns) item.unknownColumns = change.unknownColumns;
-	if (change.valuesAsOfLastPoll) item.fieldsAsOfLastPoll = true;
-	return item;
 }

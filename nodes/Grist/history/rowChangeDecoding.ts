@@ -19,11 +19,11 @@
  *   before v1.7.14 do not set the flag). Every row that Grist recorded has a `manualSort` cell, so
  *   a removed row without any cell is one whose values are unknown.
  * - A removed row's cells are its values at the left state of the range, not right before the
- *   deleting action: an edit between the two is not in the summary (history.ts reads the deleting
- *   action alone for the values the row had when it was deleted).
+ *   deleting action: an edit between the two is not in the summary (the trigger's changeHistory.ts reads the
+ *   deleting action alone for the values the row had when it was deleted).
  */
 
-import { isHiddenColumnId, typeDefault } from './columns';
+import { isHiddenColumnId, typeDefault } from '../helpers/columns';
 
 export type CellSide = [unknown] | null | '?';
 export type CellDelta = [CellSide, CellSide];

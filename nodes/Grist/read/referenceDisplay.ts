@@ -1,19 +1,12 @@
 /**
  * Options → Add Reference Display Values (Record → Get Many, Grist Trigger, Grist Instant
- * Trigger): adds `_display` to each output record (helpers/referenceDisplay.ts). Per referenced
+ * Trigger): adds `_display` to each output record (./displayValues.ts). Per referenced
  * table it reads the table's columns (to find the shown column; once per execution) and only the
  * referenced rows' shown columns, in one request (api/rowLookup.ts `readRowsById`), however many
  * reference columns point at that table. Cells read once are kept for the execution: a later
  * input item of Get Many asks only for the IDs not read before.
  */
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IPollFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
-
-import type { GristRecord } from '../helpers/cells';
+import type { IDataObject } from 'n8n-workflow';
 import type { GristColumn } from '../helpers/columns';
 import {
 	DISPLAY_KEY,
@@ -23,12 +16,9 @@ import {
 	shownColumn,
 	type DisplayLookup,
 	type DisplaySource,
-} from '../helpers/referenceDisplay';
-import { nodeParameter } from '../parameters/read';
-import { readTriggerReferenceDisplay } from '../parameters/referenceDisplay';
-import { GristClient } from '../api/client';
+} from './displayValues';
+import type { GristClient } from '../api/client';
 import { ColumnCache } from '../api/schemaCache';
-import { fetchColumns } from '../api/columns';
 import { readRowsById } from '../api/rowLookup';
 import { type Target } from '../api/paths';
 
@@ -134,53 +124,5 @@ export class ReferenceDisplay {
 			existing.set(id, id);
 			for (let k = 0; k < colIds.length; k++) stores[k].set(id, row[colIds[k]] ?? null);
 		}
-	}
-}
-
-/** Grist Trigger: `_display` on the emitted records when the option is on. */
-export async function addPolledDisplay(
-	fn: IPollFunctions,
-	client: GristClient,
-	target: Target,
-	columns: GristColumn[],
-	records: GristRecord[],
-	items: INodeExecutionData[],
-): Promise<void> {
-	if (!readTriggerReferenceDisplay(fn)) return;
-	const simplify = nodeParameter(fn, 'simplify', true) as boolean;
-	const outputs = items.map((i) => i.json);
-	await new ReferenceDisplay(client).add(
-		target,
-		columns,
-		records.map((r) => r.fields),
-		outputs,
-		simplify,
-	);
-}
-
-/**
- * Grist Instant Trigger: `_display` on the delivered records when the option is on (the table's
- * columns and the referenced rows are read per delivery). A failed read is logged and the records
- * start the workflow without `_display`: an error answer would make Grist send the delivery again,
- * and a lasting failure (e.g. no access to the referenced table) would stall the document's
- * webhook queue.
- */
-export async function addDeliveredDisplay(
-	fn: IWebhookFunctions,
-	target: Target,
-	records: Array<Record<string, unknown>>,
-	items: Array<{ json: IDataObject }>,
-	simplify: boolean,
-): Promise<void> {
-	if (!readTriggerReferenceDisplay(fn)) return;
-	try {
-		const client = await GristClient.create(fn);
-		const columns = await fetchColumns(client, target);
-		const outputs = items.map((i) => i.json);
-		await new ReferenceDisplay(client).add(target, columns, records, outputs, simplify);
-	} catch (error) {
-		fn.logger.warn(
-			`Grist Instant Trigger: could not read the reference display values, records are passed without ${DISPLAY_KEY}: ${(error as Error).message}`,
-		);
 	}
 }

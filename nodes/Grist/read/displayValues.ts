@@ -7,12 +7,12 @@
  * it never hides a column.
  *
  * `displayCol` is not used: a column added through the REST API with a `visibleCol` keeps
- * `displayCol` 0 (measured on grist-core 1.7.17); only the web client adds that helper column.
+ * `displayCol` 0; only the web client adds that helper column.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { decodeCellValue } from './cells';
-import type { GristColumn } from './columns';
+import { decodeCellValue } from '../helpers/cells';
+import type { GristColumn } from '../helpers/columns';
 
 export const DISPLAY_KEY = '_display';
 

@@ -4,9 +4,8 @@
  */
 import type { IHookFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-
 import type { Target } from '../api/paths';
-import { locatorValue } from './locators';
+import { locatorValue } from '../parameters/locators';
 
 /** The Document and Table of a trigger; an empty one is an error saying which field to fill in. */
 export function triggerTarget(ctx: IPollFunctions | IHookFunctions): Target {

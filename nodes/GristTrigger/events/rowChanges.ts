@@ -1,0 +1,197 @@
+/**
+ * Row Deleted, Row Updated and Any Change: the watched table's row changes in Grist's document
+ * history since the cursor's history state (read by ./changeHistory.ts), one item per row change.
+ * No idle check besides the document's `updatedAt`.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { simplifyFields, simplifyRecord, type GristRecord } from '../../Grist/helpers/cells';
+import { columnTypes } from '../../Grist/helpers/columns';
+import {
+	classifyChanges,
+	tableIdAfter,
+	type RowChange,
+	type TableDelta,
+} from '../../Grist/history/rowChangeDecoding';
+import { fetchColumns } from '../../Grist/api/columns';
+import { HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
+import type { ChangeEvent } from '../triggerSettings';
+import {
+	compareSince,
+	currentRows,
+	latestState,
+	withValuesAtDeletion,
+	type Compared,
+} from './changeHistory';
+import { addPolledDisplay, latestRecord } from './polledItems';
+import type { PollContext, PollEvent, PollResult } from './pollEvent';
+
+export interface ChangesState {
+	kind: ChangeEvent;
+	/** The hash of the last history state seen. */
+	h: string;
+	/** The table's id when Grist renamed it since the trigger's Table was picked. */
+	table?: string;
+}
+
+/** The module of a change event. */
+export function rowChangesEvent(event: ChangeEvent): PollEvent<ChangesState> {
+	return {
+		async baseline(ctx) {
+			return { kind: event, h: await latestState(ctx.client, ctx.settings.docId) };
+		},
+		async isIdle() {
+			return false;
+		},
+		async poll(ctx, cursor) {
+			return await pollChanges(ctx, event, cursor);
+		},
+		async sample(ctx) {
+			return await sampleChange(ctx, event);
+		},
+	};
+}
+
+/** The changes since the cursor's history state. */
+async function pollChanges(
+	ctx: PollContext,
+	event: ChangeEvent,
+	cursor: ChangesState,
+): Promise<PollResult<ChangesState>> {
+	const { docId, onLostHistory } = ctx.settings;
+	const node = ctx.fn.getNode();
+	const since = await compareSince(ctx.client, node, docId, cursor.h, onLostHistory);
+	if ('restartAt' in since) {
+		ctx.fn.logger.warn(HISTORY_RESTARTED);
+		return { items: [], cursor: { kind: event, h: since.restartAt }, more: false };
+	}
+	// A table renamed in Grist is followed: the cursor keeps its new id.
+	const fromTable = cursor.table ?? ctx.settings.tableId;
+	const tableId = tableIdAfter(since.summary, fromTable);
+	if (tableId === null) throw tableDeleted(node, ctx.settings.tableId);
+	const delta = since.summary?.tableDeltas?.[tableId];
+	const items = delta ? await changeItems(ctx, event, since, { fromTable, tableId, delta }) : [];
+	// The cursor moves only now, after every request of this poll succeeded.
+	const next: ChangesState =
+		tableId === ctx.settings.tableId
+			? { kind: event, h: since.right.h }
+			: { kind: event, h: since.right.h, table: tableId };
+	return { items, cursor: next, more: false };
+}
+
+/** The items of the table's row changes that `event` emits. */
+async function changeItems(
+	ctx: PollContext,
+	event: ChangeEvent,
+	since: Compared,
+	table: { fromTable: string; tableId: string; delta: TableDelta },
+): Promise<INodeExecutionData[]> {
+	const { client, settings } = ctx;
+	const { tableId } = table;
+	const columns = await fetchColumns(client, { docId: settings.docId, tableId });
+	const types = columnTypes(columns);
+	const classify = { columns: columns.map((c) => c.id), types };
+	const changes = await withValuesAtDeletion(
+		client,
+		settings.docId,
+		since,
+		table.fromTable,
+		classifyChanges(table.delta, { ...classify, watchedColumns: settings.watchedColumns }).filter(
+			(c) => wanted(event, c),
+		),
+		classify,
+	);
+	const live = changes.filter((c) => c.change !== 'deleted').map((c) => c.id);
+	const current = await currentRows(client, settings.docId, tableId, [...new Set(live)]);
+	const items = ctx.fn.helpers.returnJsonArray(
+		changes.map((c) =>
+			changeItem(
+				c,
+				c.change === 'deleted' ? undefined : current.get(c.id),
+				settings.simplify,
+				types,
+			),
+		),
+	);
+	// Add Reference Display Values: from the current row, or a deleted row's last values.
+	const shown = changes.map((c) =>
+		c.change === 'deleted'
+			? { id: c.id, fields: c.values }
+			: (current.get(c.id) ?? { id: c.id, fields: c.values }),
+	);
+	await addPolledDisplay(ctx, columns, shown, items, tableId);
+	return items;
+}
+
+/** A manual run: the latest record, shaped as the event's items (a change needs a poll to be seen). */
+async function sampleChange(ctx: PollContext, event: ChangeEvent): Promise<INodeExecutionData[]> {
+	const { record, columns } = await latestRecord(ctx, '-id');
+	const change = event === 'rowDeleted' ? 'deleted' : event === 'rowUpdated' ? 'updated' : 'added';
+	const item = changeItem(
+		{
+			change,
+			id: record.id,
+			values: record.fields ?? {},
+			...(change === 'updated' ? { previous: {}, changedColumns: [] } : {}),
+		},
+		change === 'deleted' ? undefined : record,
+		ctx.settings.simplify,
+		columnTypes(columns),
+	);
+	const items = ctx.fn.helpers.returnJsonArray([item]);
+	const shown = change === 'deleted' ? [{ id: record.id, fields: record.fields ?? {} }] : [record];
+	await addPolledDisplay(ctx, columns, shown, items);
+	return items;
+}
+
+/** Which row changes an event emits. */
+function wanted(event: ChangeEvent, change: RowChange): boolean {
+	if (event === 'anyChange') return true;
+	return event === 'rowDeleted' ? change.change === 'deleted' : change.change === 'updated';
+}
+
+/**
+ * One output item per row change:
+ * `{ change, id, fields, previous?, changedColumns?, unknownColumns?, changesUnknown?,
+ * fieldsAsOfLastPoll? }`. `fields`: the current row for added and updated rows (when it is gone
+ * already, the values Grist recorded), the values a deleted row had when it was deleted.
+ * `previous`: the changed columns' values before. With `simplify`, dates and lists are decoded as
+ * in the other events' items.
+ */
+function changeItem(
+	change: RowChange,
+	current: GristRecord | undefined,
+	simplify: boolean,
+	types: Record<string, string>,
+): IDataObject {
+	const decode = (values: Record<string, unknown>): IDataObject => {
+		if (!simplify) return { ...values } as IDataObject;
+		const rest = simplifyFields(0, values, types);
+		delete rest.id;
+		return rest;
+	};
+	const item: IDataObject = { change: change.change, id: change.id };
+	if (current && change.change !== 'deleted') {
+		if (simplify) {
+			const { errors, ...fields } = simplifyRecord(current, types);
+			delete fields.id;
+			item.fields = fields;
+			if (errors) item.errors = errors;
+		} else {
+			item.fields = { ...(current.fields ?? {}) } as IDataObject;
+			if (current.errors && Object.keys(current.errors).length > 0)
+				item.errors = current.errors as IDataObject;
+		}
+	} else {
+		item.fields = decode(change.values);
+	}
+	if (change.change === 'updated') {
+		item.previous = decode(change.previous ?? {});
+		item.changedColumns = change.changedColumns ?? [];
+		// Grist kept no cell of this row (a bulk action over more than COMPARE_MAX_ROWS rows).
+		if (!change.changedColumns) item.changesUnknown = true;
+	}
+	if (change.unknownColumns) item.unknownColumns = change.unknownColumns;
+	if (change.valuesAsOfLastPoll) item.fieldsAsOfLastPoll = true;
+	return item;
+}

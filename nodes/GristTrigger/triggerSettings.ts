@@ -1,0 +1,85 @@
+/**
+ * The Grist Trigger's settings, read once per poll from its fields and checked: which event, the
+ * table, and the options that event uses (the others read as empty, so that they do not change
+ * the cursor's key).
+ */
+import type { IPollFunctions } from 'n8n-workflow';
+
+import { toNodeError } from '../Grist/errors';
+import { parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
+import { columnIdList } from '../Grist/helpers/webhooks';
+import { nodeParameter } from '../Grist/parameters/read';
+import { triggerTarget } from '../Grist/triggers/triggerTarget';
+import { FILTER_HINT, badMaxRecords, noTimestampColumn } from './pollErrors';
+
+/** The events read from Grist's document history. */
+export type ChangeEvent = 'rowDeleted' | 'rowUpdated' | 'anyChange';
+
+/** Trigger On. */
+export type TriggerEvent = 'rowAdded' | 'rowAddedOrUpdated' | ChangeEvent;
+
+/** Options → If Change History Is Lost. */
+export type LostHistory = 'error' | 'restart';
+
+export const DEFAULT_MAX_RECORDS = 500;
+
+export interface TriggerSettings {
+	docId: string;
+	tableId: string;
+	event: TriggerEvent;
+	simplify: boolean;
+	/** Row Added or Updated: the timestamp column (else empty). */
+	timestampColumn: string;
+	/** Row Added: Options → Creation Column (else empty). */
+	creationColumn: string;
+	maxRecords: number;
+	filter: GristFilter | undefined;
+	/** Row Updated, Any Change: Options → Watched Columns (empty: any column). */
+	watchedColumns: string[];
+	onLostHistory: LostHistory;
+}
+
+interface TriggerOptions {
+	filter?: string;
+	creationColumn?: string;
+	maxRecords?: number;
+	watchedColumns?: string[] | string;
+	onLostHistory?: LostHistory;
+}
+
+/** The fields of the trigger; a missing or wrong one is an error that names it. */
+export function readSettings(fn: IPollFunctions): TriggerSettings {
+	const node = fn.getNode();
+	const { docId, tableId } = triggerTarget(fn);
+	const event = nodeParameter(fn, 'event', 'rowAdded') as TriggerEvent;
+	const simplify = nodeParameter(fn, 'simplify', true) as boolean;
+	const options = nodeParameter(fn, 'options', {}) as TriggerOptions;
+	const timestampColumn =
+		event === 'rowAddedOrUpdated'
+			? String(nodeParameter(fn, 'timestampColumn', '' as unknown) ?? '').trim()
+			: '';
+	if (event === 'rowAddedOrUpdated' && !timestampColumn) throw noTimestampColumn(node);
+	const creationColumn = event === 'rowAdded' ? String(options.creationColumn ?? '').trim() : '';
+	const maxRecords = Number(options.maxRecords ?? DEFAULT_MAX_RECORDS);
+	if (!Number.isFinite(maxRecords) || maxRecords < 1) throw badMaxRecords(node);
+	let filter: GristFilter | undefined;
+	try {
+		const raw = options.filter as unknown;
+		filter = parseJsonFilter(raw === undefined ? '' : raw, 'Filter (JSON)');
+		if (Object.keys(filter).length === 0) filter = undefined;
+	} catch (error) {
+		throw toNodeError(node, error, { hint: FILTER_HINT });
+	}
+	return {
+		docId,
+		tableId,
+		event,
+		simplify,
+		timestampColumn,
+		creationColumn,
+		maxRecords,
+		filter,
+		watchedColumns: columnIdList(options.watchedColumns ?? []),
+		onLostHistory: options.onLostHistory === 'restart' ? 'restart' : 'error',
+	};
+}
