@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_ITEMS } from '../helpers/batch';
+import { DEFAULT_MAX_ITEMS } from '../write/chunking';
 import { inputItems, itemParameter, itemParameterValue } from './read';
 
 export const dataModeField: INodeProperties = {
@@ -90,7 +90,7 @@ export const batchSizeOption: INodeProperties = {
 
 /**
  * Record Create / Update / Upsert: write references to rows that do not exist. Off by default:
- * such items are refused before any request (actions/references.ts).
+ * such items are refused before any request (write/referenceCheck.ts).
  */
 export const allowDanglingOption: INodeProperties = {
 	displayName: 'Allow Dangling References',

@@ -14,7 +14,7 @@ import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/c
 import { toNodeError } from '../errors';
 import { withHint } from '../helpers/hints';
 import { sqlRecord } from '../helpers/conditions';
-import { sqlIdList } from '../helpers/references';
+import { sqlIdList } from '../write/referenceCheck';
 import { sqlIdentifier } from '../helpers/sql';
 import { apiPath, siteOrgKey } from '../helpers/url';
 import type { TriggerRecord } from '../helpers/webhook-conditions';

@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { executeWrite } from '../batch';
-import { rowDeletes } from '../deletes';
 import type { GristClient } from '../../transport';
 import { documentLocator, tableLocator } from '../../parameters/locators';
+import { deleteItemRows } from '../../write/rowDeletes';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -34,5 +33,5 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await executeWrite(this, client, items, rowDeletes(this, client, 'records'));
+	return await deleteItemRows(this, client, items, 'records');
 }
