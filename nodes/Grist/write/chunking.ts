@@ -80,7 +80,7 @@ export function jsonUpperBound(value: unknown): number {
  * Splits records into request-sized chunks: at most `maxItems` records and at most `maxBytes` of
  * JSON body (Grist's express.json limit is 1 MB). Order is kept; each chunk remembers the indices
  * of the records it holds so results can be mapped back to input items. A record larger than the
- * budget alone gets a chunk of its own (the batch executor refuses such items before chunking).
+ * budget alone gets a chunk of its own (collect.ts refuses such items before chunking).
  * With `countOf`, the items are units of several records and `maxItems` counts their records.
  */
 export function chunkRecords<T>(items: T[], options: ChunkOptions<T> = {}): Array<Chunk<T>> {

@@ -1,9 +1,9 @@
 /**
  * The pure planner of record writes: items of one table with equal options and field set share a
  * group (`assignBatch`; items repeating an upsert's match values go into later rounds), each
- * item's records are sized (JSON bytes, exact or a cheap upper bound) and a group's items are cut
+ * item's records are sized (JSON bytes, exact or a cheap upper bound) and a batch's items are cut
  * into request-sized chunks (`planChunks`: ≤ Options → Batch Size records, default 500, and
- * < 1 MB of JSON; `chunkRecords` is the one chunking function). Sending the chunks is send.ts.
+ * < 1 MB of JSON, by chunking.ts's `chunkRecords`). Sending the chunks is send.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 

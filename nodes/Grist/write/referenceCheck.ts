@@ -126,7 +126,7 @@ export type MissingRowsLookup = (
 
 /** Why an item is refused: its referenced table could not be read, or it points at missing rows. */
 export type ReferenceRefusal =
-	| { failed: Error }
+	| { failed: Error; table: string }
 	| { dangling: { message: string; description: string } };
 
 interface Wanted {
@@ -228,11 +228,11 @@ function unitRefusal(
 	wantedOf: (table: string) => Wanted | undefined,
 ): ReferenceRefusal | undefined {
 	const byColumn = new Map<string, { table: string; ids: number[]; tableMissing?: boolean }>();
-	let failed: Error | undefined;
+	let failed: { failed: Error; table: string } | undefined;
 	const check = (ref: RefColumn, id: number) => {
 		const w = wantedOf(ref.table)!;
 		if (w.error) {
-			failed = w.error;
+			failed = { failed: w.error, table: w.table };
 			return;
 		}
 		if (!w.missing?.has(id)) return;
@@ -247,7 +247,7 @@ function unitRefusal(
 		forEachReference(records[r].require, refs, check);
 		forEachReference(records[r].fields, refs, check);
 	}
-	if (failed) return { failed };
+	if (failed) return failed;
 	if (byColumn.size === 0) return undefined;
 	const missing = [...byColumn].map(([column, e]) => ({ column, ...e }));
 	return { dangling: danglingText(itemIndex, missing) };

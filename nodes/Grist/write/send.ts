@@ -5,10 +5,9 @@
  * request per chunk through the operation's `send`, in first-seen order of the batches. What
  * each item gets, written or not, is report.ts's.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { GristClient } from '../transport';
 import { missingRowIds } from '../transport/api';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ITEMS } from './chunking';
 import type { RecordWrite } from './collect';
@@ -20,7 +19,7 @@ import {
 	type WriteGroup,
 	type WriteUnit,
 } from './plan';
-import { checkReferences, type MissingRowsLookup, type ReferencingRecord } from './referenceCheck';
+import { checkReferences, type ReferenceRefusal, type ReferencingRecord } from './referenceCheck';
 import {
 	addOutputs,
 	batchError,
@@ -51,22 +50,13 @@ export async function finishWrite<R>(
 ): Promise<INodeExecutionData[]> {
 	const { report, batches } = write;
 	if (write.spec.references && batches.size > 0) {
-		const units = allUnits(batches);
-		const lookup = missingRowsLookup(write.client);
-		const verdict = await checkReferences(units as Array<WriteUnit<ReferencingRecord>>, lookup);
+		const units = allUnits(batches) as Array<WriteUnit<ReferencingRecord>>;
+		const sqlRefused = new Set<string>();
+		const verdict = await checkReferences(units, (docId, table, ids, itemIndex) =>
+			missingRowIds(write.client, docId, table, ids, itemIndex, sqlRefused),
+		);
 		if (verdict.size > 0) {
-			const errors = new Map<number, Error>();
-			for (const [itemIndex, refusal] of verdict) {
-				if ('failed' in refusal) errors.set(itemIndex, refusal.failed);
-				else
-					errors.set(
-						itemIndex,
-						new NodeOperationError(write.ctx.getNode(), refusal.dangling.message, {
-							itemIndex,
-							description: refusal.dangling.description,
-						}),
-					);
-			}
+			const errors = referenceErrors(write.ctx, verdict);
 			refuseChecked(report, errors);
 			dropItems(batches, errors);
 		}
@@ -83,22 +73,33 @@ export async function finishWrite<R>(
 }
 
 /**
- * `missingRowIds` for one execution (it remembers the documents whose `/sql` is refused); a
- * failed read says that no item referencing the table was written.
+ * The errors of the items the reference check refuses. A failed read of a referenced table
+ * (one error for all its items) says that no item referencing the table was written.
  */
-function missingRowsLookup(client: GristClient): MissingRowsLookup {
-	const sqlRefused = new Set<string>();
-	return async (docId, table, ids, itemIndex) => {
-		try {
-			return await missingRowIds(client, docId, table, ids, itemIndex, sqlRefused);
-		} catch (error) {
-			if (error instanceof NodeApiError) {
-				const note = `Checking that the referenced rows of table "${table}" exist failed, so no item referencing it was written.`;
+function referenceErrors(
+	ctx: IExecuteFunctions,
+	verdict: Map<number, ReferenceRefusal>,
+): Map<number, Error> {
+	const errors = new Map<number, Error>();
+	const noted = new Set<Error>();
+	for (const [itemIndex, refusal] of verdict) {
+		if ('failed' in refusal) {
+			const error = refusal.failed;
+			if (error instanceof NodeApiError && !noted.has(error)) {
+				const note = `Checking that the referenced rows of table "${refusal.table}" exist failed, so no item referencing it was written.`;
 				error.description = error.description ? `${note} ${error.description}` : note;
 			}
-			throw error;
+			noted.add(error);
+			errors.set(itemIndex, error);
+			continue;
 		}
-	};
+		const { message, description } = refusal.dangling;
+		errors.set(
+			itemIndex,
+			new NodeOperationError(ctx.getNode(), message, { itemIndex, description }),
+		);
+	}
+	return errors;
 }
 
 /** Every unit, batch by batch. */
