@@ -87,8 +87,8 @@ export function newGrouping(): Grouping {
  * The batch of an item: its group (items of one target by value, equal options, Batch Size,
  * Allow Dangling References and field set as a set) and, with a round key, the round (`key`).
  * The group's key text is built only when an item differs from the one before (options compared
- * by identity first, then value by value; target and types by identity): building it per item
- * cost about 7 ms per 10,000 items. The result does not depend on identities, only the speed.
+ * by identity first, then value by value; target and types by identity), not per item (its cost:
+ * docs/PERFORMANCE.md). The result does not depend on identities, only the speed.
  */
 export function assignBatch(
 	grouping: Grouping,

@@ -7,9 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
-import { SameForAllItems } from '../../parameters/read';
 import { parseRowIds } from '../../parameters/rowIds';
-import { readNoparse } from '../../parameters/writeOptions';
+import { noparseQuery } from '../../parameters/writeOptions';
 import { writeColumnarData, type TableInfo, type Target } from '../../transport/api';
 import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
@@ -26,9 +25,7 @@ export async function writeColumnar(
 	mode: 'create' | 'update',
 ): Promise<INodeExecutionData[]> {
 	const write = startWrite<IDataObject>(ctx, client, items.length, COLUMNAR);
-	const options = new SameForAllItems((itemIndex) => ({
-		noparse: readNoparse.call(ctx, itemIndex),
-	}));
+	const options = noparseQuery.call(ctx);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const target = itemTarget(write, itemIndex);

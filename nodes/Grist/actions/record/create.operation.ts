@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import {
-	readNoparse,
+	noparseQuery,
 	readRawFields,
 	columnsMapper,
 	dataModeField,
@@ -17,7 +17,6 @@ import {
 	recordWriteOptionsField,
 } from '../../parameters/writeOptions';
 import { addRecords, type Target } from '../../transport/api';
-import { SameForAllItems } from '../../parameters/read';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
@@ -48,9 +47,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const write = startWrite<CreateRecord>(this, client, items.length, CREATE);
-	const options = new SameForAllItems((itemIndex) => ({
-		noparse: readNoparse.call(this, itemIndex),
-	}));
+	const options = noparseQuery.call(this);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const target = itemTarget(write, itemIndex);

@@ -10,7 +10,7 @@ import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../transport';
 import { readRowId } from '../../parameters/rowIds';
 import {
-	readNoparse,
+	noparseQuery,
 	readRawFields,
 	columnsMapper,
 	dataModeField,
@@ -19,7 +19,6 @@ import {
 } from '../../parameters/writeOptions';
 import { updateRecords } from '../../transport/api';
 import { documentLocator, tableLocator } from '../../parameters/locators';
-import { SameForAllItems } from '../../parameters/read';
 import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
 import { refuseItem } from '../../write/report';
@@ -57,9 +56,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const write = startWrite<UpdateRecord>(this, client, items.length, UPDATE);
-	const options = new SameForAllItems((itemIndex) => ({
-		noparse: readNoparse.call(this, itemIndex),
-	}));
+	const options = noparseQuery.call(this);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const target = itemTarget(write, itemIndex);
