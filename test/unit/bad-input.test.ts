@@ -7,14 +7,14 @@ import {
 	itemsPhrase,
 	refusalSummary,
 	refusedRequestNote,
-} from '../../nodes/Grist/helpers/batch';
+} from '../../nodes/Grist/write/outcomeTexts';
 import {
 	danglingText,
 	describeIds,
 	forEachReference,
 	refColumns,
-	sqlIdList,
-} from '../../nodes/Grist/helpers/references';
+} from '../../nodes/Grist/write/referenceCheck';
+import { sqlIdList } from '../../nodes/Grist/api/rowLookup';
 
 describe('refusalSummary', () => {
 	const noColumn = (i: number) => ({

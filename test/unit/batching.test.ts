@@ -2,10 +2,9 @@ import {
 	DEFAULT_MAX_BYTES,
 	chunkRecords,
 	jsonBytes,
-	oversizedItemText,
 	recordsBytes,
-	uncertainItemNote,
-} from '../../nodes/Grist/helpers/batch';
+} from '../../nodes/Grist/write/chunking';
+import { oversizedItemText, uncertainItemNote } from '../../nodes/Grist/write/outcomeTexts';
 
 const rec = (i: number, text = 'x') => ({ fields: { n: i, t: text } });
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { encodeFields } from '../../nodes/Grist/actions/fields';
+import { encodeFields } from '../../nodes/Grist/write/fields';
 import { columnMap, type GristColumn } from '../../nodes/Grist/helpers/columns';
 import { readRawFields } from '../../nodes/Grist/parameters/writeOptions';
 

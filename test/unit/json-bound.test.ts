@@ -2,7 +2,7 @@
  * The cheap size bound of batched writes: `jsonUpperBound` is never below the real
  * JSON size, and chunking with it (`boundOf`) gives exactly the chunks of exact measuring.
  */
-import { chunkRecords, jsonBytes, jsonUpperBound } from '../../nodes/Grist/helpers/batch';
+import { chunkRecords, jsonBytes, jsonUpperBound } from '../../nodes/Grist/write/chunking';
 
 /** A deterministic pseudo-random generator (mulberry32). */
 function random(seed: number): () => number {

@@ -5,8 +5,7 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { executeBatched } from '../../nodes/Grist/actions/batch';
-import { batchFailureNote, describeIndices } from '../../nodes/Grist/helpers/batch';
+import { batchFailureNote, describeIndices } from '../../nodes/Grist/write/outcomeTexts';
 import {
 	isUncertainWrite,
 	markUncertain,
@@ -18,6 +17,7 @@ import {
 } from '../../nodes/Grist/api/retry';
 import { networkErrorMessage } from '../../nodes/Grist/api/requestErrors';
 import { gristNode } from '../harness/builders';
+import { executeBatched } from './write-pipeline';
 
 const origin = 'https://grist.example.com';
 

@@ -11,8 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_ITEMS } from '../helpers/batch';
-import { inputItems, itemParameter, itemParameterValue } from './read';
+import { DEFAULT_MAX_ITEMS } from '../write/chunking';
+import { inputItems, itemParameter, itemParameterValue, SameForAllItems } from './read';
 
 export const dataModeField: INodeProperties = {
 	displayName: 'Data Mode',
@@ -90,7 +90,7 @@ export const batchSizeOption: INodeProperties = {
 
 /**
  * Record Create / Update / Upsert: write references to rows that do not exist. Off by default:
- * such items are refused before any request (actions/references.ts).
+ * such items are refused before any request (write/referenceCheck.ts).
  */
 export const allowDanglingOption: INodeProperties = {
 	displayName: 'Allow Dangling References',
@@ -220,4 +220,12 @@ export function readAllowDangling(this: IExecuteFunctions, itemIndex: number): b
 /** Options → the noparse flag of item `itemIndex` (values stored as sent, not parsed by Grist). */
 export function readNoparse(this: IExecuteFunctions, itemIndex: number): boolean {
 	return !!itemParameter.call(this, 'options.noparse', itemIndex, false);
+}
+
+/**
+ * The query options of a create or update (the noparse flag), per item: one object for all items
+ * when the option holds no expression.
+ */
+export function noparseQuery(this: IExecuteFunctions): SameForAllItems<{ noparse: boolean }> {
+	return new SameForAllItems((itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }));
 }

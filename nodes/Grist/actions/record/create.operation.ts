@@ -6,11 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../api/client';
 import {
-	readNoparse,
+	noparseQuery,
 	readRawFields,
 	columnsMapper,
 	dataModeField,
@@ -20,7 +19,10 @@ import {
 import { addRecords } from '../../api/records';
 import { type Target } from '../../api/paths';
 import { documentLocator, tableLocator } from '../../parameters/locators';
-import { encodeFields, refuseUnknownColumns } from '../fields';
+import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
+import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+import { refuseItem } from '../../write/report';
+import { finishWrite } from '../../write/send';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -45,12 +47,12 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await executeWrite(this, client, items, {
-		envelopeBytes: '{"records":[]}'.length,
-		columns: true,
-		batchSize: true,
-		references: true,
-		read: (itemIndex, target, table) => {
+	const write = startWrite<CreateRecord>(this, client, items.length, CREATE);
+	const options = noparseQuery.call(this);
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const target = itemTarget(write, itemIndex);
+			const table = await itemTable(write, target, itemIndex);
 			const { fields: raw } = readRawFields.call(this, itemIndex);
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
 			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
@@ -58,18 +60,29 @@ export async function execute(
 			// Grist adds one POST's records with the union of their fields, null where a record
 			// lacks one (convertToBulkColValues): a Text cell would get null, not '', and a trigger
 			// formula would not run. So items with other fields go into other requests.
-			return { records: [{ fields }], fieldSet: Object.keys(fields) };
-		},
-		options: (itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }),
-		send: async (group, records, units) => {
-			const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
-			const outputs: IDataObject[] = new Array<IDataObject>(units.length);
-			for (let k = 0; k < units.length; k++)
-				outputs[k] = simplifyFields(ids[k]?.id, records[k].fields, group.types);
-			return outputs;
-		},
+			const grouping = { fieldSet: Object.keys(fields) };
+			addItem(write, itemIndex, target, table, [{ fields }], grouping, options.of(itemIndex));
+		} catch (error) {
+			refuseItem(write.report, itemIndex, error);
+		}
+	}
+	return await finishWrite(write, async (group, records, units) => {
+		const ids = await addRecords(client, group.target, records, group.qs, units[0].itemIndex);
+		const outputs: IDataObject[] = new Array<IDataObject>(units.length);
+		for (let k = 0; k < units.length; k++)
+			outputs[k] = simplifyFields(ids[k]?.id, records[k].fields, group.types);
+		return outputs;
 	});
 }
+
+type CreateRecord = { fields: IDataObject };
+
+const CREATE: WriteSpec = {
+	envelopeBytes: '{"records":[]}'.length,
+	columns: true,
+	batchSize: true,
+	references: true,
+};
 
 function isEmpty(fields: IDataObject): boolean {
 	for (const _key in fields) return false;

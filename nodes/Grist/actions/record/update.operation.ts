@@ -6,12 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
 import type { GristClient } from '../../api/client';
 import { readRowId } from '../../parameters/rowIds';
 import {
-	readNoparse,
+	noparseQuery,
 	readRawFields,
 	columnsMapper,
 	dataModeField,
@@ -20,7 +19,10 @@ import {
 } from '../../parameters/writeOptions';
 import { updateRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
-import { encodeFields, refuseUnknownColumns } from '../fields';
+import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
+import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+import { refuseItem } from '../../write/report';
+import { finishWrite } from '../../write/send';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -53,30 +55,40 @@ export async function execute(
 	client: GristClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await executeWrite(this, client, items, {
-		envelopeBytes: '{"records":[]}'.length,
-		columns: true,
-		batchSize: true,
-		references: true,
-		readFirst: (itemIndex) =>
-			readRowId.call(
+	const write = startWrite<UpdateRecord>(this, client, items.length, UPDATE);
+	const options = noparseQuery.call(this);
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const target = itemTarget(write, itemIndex);
+			const id = readRowId.call(
 				this,
 				itemIndex,
 				'Update one row per input item; use several items to update several rows.',
-			),
-		read: (itemIndex, target, table, id: number) => {
+			);
+			const table = await itemTable(write, target, itemIndex);
 			const { fields: raw } = readRawFields.call(this, itemIndex);
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
 			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
-			return { records: [{ id, fields }], fieldSet: Object.keys(fields) };
-		},
-		options: (itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }),
-		send: async (group, records, units) => {
-			await updateRecords(client, group.target, records, group.qs, units[0].itemIndex);
-			const outputs: IDataObject[] = new Array<IDataObject>(records.length);
-			for (let k = 0; k < records.length; k++)
-				outputs[k] = simplifyFields(records[k].id, records[k].fields, group.types);
-			return outputs;
-		},
+			const grouping = { fieldSet: Object.keys(fields) };
+			addItem(write, itemIndex, target, table, [{ id, fields }], grouping, options.of(itemIndex));
+		} catch (error) {
+			refuseItem(write.report, itemIndex, error);
+		}
+	}
+	return await finishWrite(write, async (group, records, units) => {
+		await updateRecords(client, group.target, records, group.qs, units[0].itemIndex);
+		const outputs: IDataObject[] = new Array<IDataObject>(records.length);
+		for (let k = 0; k < records.length; k++)
+			outputs[k] = simplifyFields(records[k].id, records[k].fields, group.types);
+		return outputs;
 	});
 }
+
+type UpdateRecord = { id: number; fields: IDataObject };
+
+const UPDATE: WriteSpec = {
+	envelopeBytes: '{"records":[]}'.length,
+	columns: true,
+	batchSize: true,
+	references: true,
+};

@@ -5,11 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
-import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
 import type { GristClient } from '../../api/client';
-import { itemParameter, itemParameterValue } from '../../parameters/read';
+import { itemParameter, itemParameterValue, SameForAllItems } from '../../parameters/read';
 import {
 	readNoparse,
 	readRawFields,
@@ -22,7 +20,10 @@ import {
 } from '../../parameters/writeOptions';
 import { upsertRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
-import { encodeFields, refuseUnknownColumns } from '../fields';
+import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
+import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+import { refuseItem } from '../../write/report';
+import { finishWrite } from '../../write/send';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -122,12 +123,12 @@ export async function execute(
 		}
 		return matchList;
 	};
-	return await executeWrite(this, client, items, {
-		envelopeBytes: '{"records":[]}'.length,
-		columns: true,
-		batchSize: true,
-		references: true,
-		read: (itemIndex, target, table) => {
+	const write = startWrite<UpsertRecord>(this, client, items.length, UPSERT);
+	const options = new SameForAllItems((itemIndex) => upsertOptions.call(this, itemIndex));
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const target = itemTarget(write, itemIndex);
+			const table = await itemTable(write, target, itemIndex);
 			const json = itemParameter.call(this, 'dataMode', itemIndex, 'mapper') === 'json';
 			const { fields: raw, matchingColumns } = readRawFields.call(this, itemIndex, !json);
 			const match = json ? matchColumns(itemIndex) : matchingColumns;
@@ -139,43 +140,69 @@ export async function execute(
 			const byId = table.byId;
 			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
 			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
-			return { records: [{ require, fields }], roundKey: requireKey(match, require) };
-		},
-		// The query string of PUT …/records, in this order.
-		options: (itemIndex) => ({
-			noparse: readNoparse.call(this, itemIndex),
-			onmany: unlessFirst(itemParameter.call(this, 'options.onMany', itemIndex, 'first')),
-			noadd: !!itemParameter.call(this, 'options.noAdd', itemIndex, false),
-			noupdate: !!itemParameter.call(this, 'options.noUpdate', itemIndex, false),
-			allow_empty_require: !!itemParameter.call(
-				this,
-				'options.allowEmptyRequire',
+			const grouping = { roundKey: requireKey(match, require) };
+			addItem(
+				write,
 				itemIndex,
-				false,
-			),
-		}),
-		send: async (group, records, units) => {
-			const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
-			const types = group.types;
-			const outputs: IDataObject[] = new Array<IDataObject>(records.length);
-			for (let k = 0; k < records.length; k++) {
-				const { require, fields } = records[k];
-				const json: IDataObject = {};
-				const ids = res?.recordIds?.[k];
-				if (ids !== undefined) {
-					const list = Array.isArray(ids) ? ids : ids === null ? [] : [ids];
-					json.id = list.length > 0 ? list[0] : null;
-					json.ids = list;
-				}
-				for (const key in require) {
-					if (!(key in fields)) json[key] = decoded(require[key], types[key]);
-				}
-				for (const key in fields) json[key] = decoded(fields[key], types[key]);
-				outputs[k] = json;
-			}
-			return outputs;
-		},
+				target,
+				table,
+				[{ require, fields }],
+				grouping,
+				options.of(itemIndex),
+			);
+		} catch (error) {
+			refuseItem(write.report, itemIndex, error);
+		}
+	}
+	return await finishWrite(write, async (group, records, units) => {
+		const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
+		return upsertOutputs(records, res?.recordIds, group.types);
 	});
+}
+
+type UpsertRecord = { require: IDataObject; fields: IDataObject };
+
+const UPSERT: WriteSpec = {
+	envelopeBytes: '{"records":[]}'.length,
+	columns: true,
+	batchSize: true,
+	references: true,
+};
+
+/** The query string of PUT …/records, in this order. */
+function upsertOptions(this: IExecuteFunctions, itemIndex: number) {
+	return {
+		noparse: readNoparse.call(this, itemIndex),
+		onmany: unlessFirst(itemParameter.call(this, 'options.onMany', itemIndex, 'first')),
+		noadd: !!itemParameter.call(this, 'options.noAdd', itemIndex, false),
+		noupdate: !!itemParameter.call(this, 'options.noUpdate', itemIndex, false),
+		allow_empty_require: !!itemParameter.call(this, 'options.allowEmptyRequire', itemIndex, false),
+	};
+}
+
+/** The output of each record of an upsert: its row ID(s) and its values, decoded. */
+function upsertOutputs(
+	records: UpsertRecord[],
+	recordIds: Array<number | number[] | null> | undefined,
+	types: Record<string, string>,
+): IDataObject[] {
+	const outputs: IDataObject[] = new Array<IDataObject>(records.length);
+	for (let k = 0; k < records.length; k++) {
+		const { require, fields } = records[k];
+		const json: IDataObject = {};
+		const ids = recordIds?.[k];
+		if (ids !== undefined) {
+			const list = Array.isArray(ids) ? ids : ids === null ? [] : [ids];
+			json.id = list.length > 0 ? list[0] : null;
+			json.ids = list;
+		}
+		for (const key in require) {
+			if (!(key in fields)) json[key] = decoded(require[key], types[key]);
+		}
+		for (const key in fields) json[key] = decoded(fields[key], types[key]);
+		outputs[k] = json;
+	}
+	return outputs;
 }
 
 /**

@@ -1,14 +1,9 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-
-import {
-	executeBatched,
-	WriteGrouper,
-	type BatchOptions,
-	type WriteOptions,
-} from '../../nodes/Grist/actions/batch';
+import { assignBatch, newGrouping, type WriteOptions } from '../../nodes/Grist/write/plan';
 import type { TableInfo } from '../../nodes/Grist/api/schemaCache';
-import { describeIndices } from '../../nodes/Grist/helpers/batch';
+import { describeIndices } from '../../nodes/Grist/write/outcomeTexts';
+import { executeBatched, type BatchOptions } from './write-pipeline';
 import { gristNode } from '../harness/builders';
 
 const node: INode = gristNode();
@@ -223,10 +218,10 @@ describe('executeBatched', () => {
 	});
 });
 
-describe('WriteGrouper', () => {
-	/** The grouper, called with one object for readability. */
+describe('assignBatch', () => {
+	/** The grouping of one execution, called with one object for readability. */
 	const grouper = () => {
-		const groupOf = new WriteGrouper<never, WriteOptions>();
+		const grouping = newGrouping();
 		return (i: {
 			target: { docId: string; tableId: string };
 			table: TableInfo;
@@ -236,10 +231,11 @@ describe('WriteGrouper', () => {
 			fieldSet?: string[];
 			roundKey?: unknown;
 		}) =>
-			groupOf.unit(
+			assignBatch(
+				grouping,
 				i.target,
-				i.table,
-				{ records: [], fieldSet: i.fieldSet, roundKey: i.roundKey },
+				i.table.types,
+				{ fieldSet: i.fieldSet, roundKey: i.roundKey },
 				i.options,
 				i.batchSize,
 				i.allowDangling,
