@@ -16,10 +16,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { OWNER_EMAIL, OWNER_PASSWORD, startN8n, type N8n } from '../e2e';
+import { startN8n, type N8n } from './n8n';
+import { envOwner } from './owner';
+import { waitForHttp } from './process';
 import { ensureQueueServices, startPostgres, startRedis } from '../../../scripts/lib/services.cjs';
 import {
-	bcryptHash,
 	freePort,
 	installPackage,
 	locateRuntime,
@@ -43,32 +44,6 @@ export interface QueueCluster {
 	/** Everything the worker printed so far. */
 	workerLogs(): string;
 	stop(): Promise<void>;
-}
-
-const sleep = async (ms: number) => await new Promise((r) => setTimeout(r, ms));
-
-/** Waits until `url` answers 200; fails with the process's output when it exits or times out. */
-async function waitForHttp(
-	what: string,
-	proc: N8nProcess,
-	url: string,
-	timeoutMs: number,
-): Promise<void> {
-	let exited = false;
-	void proc.exited.then(() => (exited = true));
-	const deadline = Date.now() + timeoutMs;
-	const tail = () => proc.output().split('\n').slice(-40).join('\n');
-	for (;;) {
-		if (exited) throw new Error(`${what} exited during start-up:\n${tail()}`);
-		try {
-			if ((await fetch(url)).status === 200) return;
-		} catch {
-			// not listening yet
-		}
-		if (Date.now() > deadline)
-			throw new Error(`${what} not ready after ${timeoutMs} ms:\n${tail()}`);
-		await sleep(200);
-	}
 }
 
 /**
@@ -116,12 +91,7 @@ export async function startQueueCluster(
 		};
 		main = await startN8n({ env: shared, echo });
 
-		const owner = {
-			email: OWNER_EMAIL,
-			passwordHash: bcryptHash(runtime, OWNER_PASSWORD),
-			firstName: 'E2E',
-			lastName: 'Owner',
-		};
+		const owner = envOwner(runtime);
 		/** An extra n8n process (worker or webhook) in its own user folder, package installed. */
 		const spawnExtra = async (
 			command: 'worker' | 'webhook',
@@ -152,15 +122,16 @@ export async function startQueueCluster(
 			{ QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort) },
 			['--concurrency=5'],
 		);
-		await waitForHttp(
-			'n8n worker',
-			worker,
-			`http://127.0.0.1:${healthPort}/healthz/readiness`,
-			120_000,
-		);
+		await waitForHttp('n8n worker', worker, `http://127.0.0.1:${healthPort}/healthz/readiness`, {
+			timeoutMs: 120_000,
+			intervalMs: 200,
+		});
 
 		const webhookProc = await spawnExtra('webhook', webhookPort, {});
-		await waitForHttp('n8n webhook', webhookProc, `${webhookUrl}/healthz/readiness`, 120_000);
+		await waitForHttp('n8n webhook', webhookProc, `${webhookUrl}/healthz/readiness`, {
+			timeoutMs: 120_000,
+			intervalMs: 200,
+		});
 
 		const cluster: QueueCluster = {
 			main,
