@@ -46,6 +46,7 @@ import type { DemoSite, EmulatorOptions, RequestLogEntry } from '../../emulator/
 import { seedDemoSite } from '../../emulator/demo-seed';
 import { parseJsonBody, parseMultipart } from '../../emulator/http';
 import { closeSyncHttp, syncRequest, type SyncResponse } from './sync-http';
+import { until } from '../until';
 
 /** The real server, from the environment scripts/test-real.mjs passes on. */
 export interface RealGristConfig {
@@ -660,9 +661,8 @@ export class RealGrist {
 			},
 			list,
 			idle: async (timeoutMs = 20_000) => {
-				const end = Date.now() + timeoutMs;
-				for (;;) {
-					const busy = [...this.docs].some((d) => {
+				const busy = () =>
+					[...this.docs].some((d) => {
 						const res = this.call(
 							'GET',
 							`/api/docs/${d}/webhooks`,
@@ -675,13 +675,14 @@ export class RealGrist {
 							res.json as { webhooks: Array<{ usage: { numWaiting?: number } | null }> }
 						).webhooks.some((w) => (w.usage?.numWaiting ?? 0) > 0);
 					});
-					if (!busy) return;
-					if (Date.now() > end)
-						throw new Error(
-							`real Grist: webhook deliveries still waiting after ${timeoutMs} ms (emu.webhooks.idle)`,
-						);
-					await new Promise((r) => setTimeout(r, 50));
-				}
+				await until(
+					'real Grist has no webhook delivery waiting (emu.webhooks.idle)',
+					() => !busy(),
+					{
+						timeoutMs,
+						intervalMs: 50,
+					},
+				);
 			},
 		};
 	}
