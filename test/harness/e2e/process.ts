@@ -37,6 +37,8 @@ export interface StartN8nOptions {
 	echo?: boolean;
 	/** ms to wait for `/healthz/readiness` (default 120 s). */
 	readyTimeoutMs?: number;
+	/** Another checkout of the package to pack and install (default this one; bench A/B mode). */
+	packageDir?: string;
 }
 
 export function tail(text: string, lines = 40): string {
@@ -92,7 +94,7 @@ export async function prepareInstance(options: StartN8nOptions): Promise<N8nInst
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-grist-e2e-'));
 	let ready = false;
 	try {
-		installPackage(userFolder);
+		installPackage(userFolder, { packageDir: options.packageDir });
 		const [port, brokerPort] = [await freePort(), await freePort()];
 		const testKey = e2eEncryptionKey(runtime);
 		const env = n8nEnv({
