@@ -31,7 +31,7 @@ export function buildBaseline(rev) {
 	};
 	try {
 		log(`baseline ${rev} (${commit.slice(0, 12)}): worktree in ${dir}`);
-		git('worktree', 'add', '--detach', dir, commit);
+		git('worktree', 'add', '--quiet', '--detach', dir, commit);
 		execFileSync('cp', ['-al', join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules')]);
 		log('building the baseline…');
 		execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
