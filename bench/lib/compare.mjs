@@ -13,7 +13,6 @@ import {
 	N8N_VERSION,
 	READ_ROWS,
 	REPEATS,
-	ROW_JS,
 	fmtInt,
 	gc,
 	log,
@@ -26,7 +25,7 @@ import {
 	startN8n,
 } from './common.mjs';
 import { N8N_GC, n8nFullGc, n8nPid, withGcPreload } from './memory.mjs';
-import { autoMap, codeNode, execute, nodeRun, packageNode, rl } from './n8n-runs.mjs';
+import { execute, nodeRun, packageNode, recordWrites, rl } from './n8n-runs.mjs';
 import { emulatorTarget, realGristTarget, realGristUrl } from './targets.mjs';
 
 const HALF = Math.floor(CREATE_ROWS / 2);
@@ -50,25 +49,11 @@ function writeOps(t) {
 		await t.seedRows(table, CREATE_ROWS);
 		return table;
 	};
+	const { create, update, upsert } = recordWrites();
 	return {
-		create: {
-			table: newTable,
-			items: codeNode(CREATE_ROWS),
-			params: { operation: 'create', columns: autoMap },
-			rows: CREATE_ROWS,
-		},
-		update: {
-			table: seeded,
-			items: codeNode(CREATE_ROWS, `({ id: i + 1, ...${ROW_JS}, Name: 'Updated ' + i })`),
-			params: { operation: 'update', rowId: '={{ $json.id }}', columns: autoMap },
-			rows: CREATE_ROWS,
-		},
-		upsert: {
-			table: seeded,
-			items: codeNode(CREATE_ROWS, `((i) => ${ROW_JS})(i + ${HALF})`),
-			params: { operation: 'upsert', columns: { ...autoMap, matchingColumns: ['Email'] } },
-			rows: CREATE_ROWS + HALF,
-		},
+		create: { ...create, table: newTable },
+		update: { ...update, table: seeded },
+		upsert: { ...upsert, table: seeded },
 	};
 }
 

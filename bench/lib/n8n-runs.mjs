@@ -1,7 +1,15 @@
 // Workflows of the bench in a real n8n: the nodes it builds them from, a run (saved, started,
 // awaited without fetching its data), a node's executionTime from the run data, the credentials
 // and the request counts of the emulator's log.
-import { CHUNK, MANUAL_TRIGGER_NAME, ROW_JS, fmtInt, require, sleep } from './common.mjs';
+import {
+	CHUNK,
+	CREATE_ROWS,
+	MANUAL_TRIGGER_NAME,
+	ROW_JS,
+	fmtInt,
+	require,
+	sleep,
+} from './common.mjs';
 
 const { waitFor } = require('../../test/harness/until.ts');
 const DONE = new Set(['success', 'error', 'crashed', 'canceled', 'cancelled']);
@@ -133,6 +141,32 @@ export const autoMap = {
 	attemptToConvertTypes: false,
 	convertFieldsToString: false,
 };
+
+/**
+ * The record writes of CREATE_ROWS items (the table is the caller's: new for create, seeded with
+ * the bench rows for update and upsert): the Code node making the items, the Grist node's
+ * parameters and the rows the table has after the write.
+ */
+export function recordWrites() {
+	const half = Math.floor(CREATE_ROWS / 2);
+	return {
+		create: {
+			items: codeNode(CREATE_ROWS),
+			params: { operation: 'create', columns: autoMap },
+			rows: CREATE_ROWS,
+		},
+		update: {
+			items: codeNode(CREATE_ROWS, `({ id: i + 1, ...${ROW_JS}, Name: 'Updated ' + i })`),
+			params: { operation: 'update', rowId: '={{ $json.id }}', columns: autoMap },
+			rows: CREATE_ROWS,
+		},
+		upsert: {
+			items: codeNode(CREATE_ROWS, `((i) => ${ROW_JS})(i + ${half})`),
+			params: { operation: 'upsert', columns: { ...autoMap, matchingColumns: ['Email'] } },
+			rows: CREATE_ROWS + half,
+		},
+	};
+}
 
 export function requestSummary(entries) {
 	const by = {};

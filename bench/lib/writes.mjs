@@ -1,48 +1,36 @@
 // 3./4. Writes of CREATE_ROWS items in n8n (create, update, upsert) and the Batch Size option at
 // both ends: the node's time, the emulator's handling time of its requests, the longest request.
-import { CREATE_ROWS, REPEATS, ROW_JS, gc, log, manualWorkflow, ms } from './common.mjs';
+import { CREATE_ROWS, REPEATS, gc, log, manualWorkflow, ms } from './common.mjs';
 import {
-	autoMap,
-	codeNode,
 	emuMs,
 	execute,
 	longestMs,
 	nodeRun,
 	packageNode,
+	recordWrites,
 	requestSummary,
 	rl,
 } from './n8n-runs.mjs';
 
 /** Each write: its table (new, or seeded with the rows), its items, parameters and rows after. */
 function writeVariants(b) {
-	const half = Math.floor(CREATE_ROWS / 2);
 	const seeded = () => {
 		const t = b.newTable();
 		b.emu.addRecords(b.docId, t, b.rows);
 		return t;
 	};
-	const create = (options) => ({
+	const { create, update, upsert } = recordWrites();
+	const withBatch = (batchSize) => ({
+		...create,
 		table: b.newTable,
-		items: codeNode(CREATE_ROWS),
-		params: { operation: 'create', columns: autoMap, ...(options ? { options } : {}) },
-		rows: CREATE_ROWS,
+		params: { ...create.params, options: { batchSize } },
 	});
 	return {
-		create: create(),
-		update: {
-			table: seeded,
-			items: codeNode(CREATE_ROWS, `({ id: i + 1, ...${ROW_JS}, Name: 'Updated ' + i })`),
-			params: { operation: 'update', rowId: '={{ $json.id }}', columns: autoMap },
-			rows: CREATE_ROWS,
-		},
-		upsert: {
-			table: seeded,
-			items: codeNode(CREATE_ROWS, `((i) => ${ROW_JS})(i + ${half})`),
-			params: { operation: 'upsert', columns: { ...autoMap, matchingColumns: ['Email'] } },
-			rows: CREATE_ROWS + half,
-		},
-		batch100: create({ batchSize: 100 }),
-		batchMax: create({ batchSize: 10_000 }),
+		create: { ...create, table: b.newTable },
+		update: { ...update, table: seeded },
+		upsert: { ...upsert, table: seeded },
+		batch100: withBatch(100),
+		batchMax: withBatch(10_000),
 	};
 }
 
