@@ -107,12 +107,14 @@ function portFree(port) {
 /**
  * `npm pack` of the built package (`npm run build` first when dist/ is missing), extracted into
  * `<userFolder>/.n8n/nodes/node_modules/n8n-nodes-grist/` as n8n's community-package installer lays
- * it out; `fresh` removes `<userFolder>/.n8n/nodes` first. Returns the package folder.
+ * it out; `fresh` removes `<userFolder>/.n8n/nodes` first; `packageDir` packs another checkout of
+ * the package (default this one; the bench's A/B mode packs a baseline's). Returns the package folder.
  */
 function installPackage(userFolder, options = {}) {
-	if (!existsSync(join(REPO_ROOT, 'dist', 'nodes', 'Grist', 'Grist.node.js'))) {
+	const packageDir = options.packageDir ?? REPO_ROOT;
+	if (!existsSync(join(packageDir, 'dist', 'nodes', 'Grist', 'Grist.node.js'))) {
 		execFileSync('npm', ['run', 'build'], {
-			cwd: REPO_ROOT,
+			cwd: packageDir,
 			stdio: ['ignore', 'ignore', 'inherit'],
 		});
 	}
@@ -121,7 +123,7 @@ function installPackage(userFolder, options = {}) {
 	const packDir = mkdtempSync(join(tmpdir(), 'n8n-grist-pack-'));
 	try {
 		execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
-			cwd: REPO_ROOT,
+			cwd: packageDir,
 			stdio: ['ignore', 'ignore', 'inherit'],
 			env: { ...process.env, npm_config_ignore_scripts: 'true' },
 		});

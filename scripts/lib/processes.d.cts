@@ -49,7 +49,10 @@ export declare function freePort(): Promise<number>;
  * `<userFolder>/.n8n/nodes/node_modules/n8n-nodes-grist/`; `fresh` removes `<userFolder>/.n8n/nodes` first.
  * Returns the package folder.
  */
-export declare function installPackage(userFolder: string, options?: { fresh?: boolean }): string;
+export declare function installPackage(
+	userFolder: string,
+	options?: { fresh?: boolean; packageDir?: string },
+): string;
 
 export interface N8nEnvOptions {
 	userFolder: string;

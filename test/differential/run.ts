@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tool: raw HTTP to a Grist server and a webhook receiver */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tool: raw HTTP to a Grist server and a webhook receiver */
 /**
  * Runs the differential script (script.ts) against one side (the emulator or a real Grist) and
  * returns each call's answer, read into comparable values and normalised (normalise.ts).
@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import type { Call, Caller, Vars } from './script';
 import { CALLS } from './script';
 import { Identities, normalise } from './normalise';
+import { waitFor } from '../harness/until';
 
 export interface Side {
 	/** The site's base URL, e.g. `http://127.0.0.1:8484/o/docs`. */
@@ -49,14 +50,15 @@ export class HookReceiver {
 		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 	}
 
+	/** The next body delivered to `path`, or undefined when none comes within `timeoutMs`. */
 	async next(path: string, timeoutMs: number): Promise<unknown> {
-		const until = Date.now() + timeoutMs;
-		while (Date.now() < until) {
-			const list = this.bodies.get(path);
-			if (list?.length) return list.shift();
-			await new Promise((r) => setTimeout(r, 100));
-		}
-		return undefined;
+		const list = await waitFor(
+			`a delivery to ${path}`,
+			() => this.bodies.get(path),
+			(bodies) => Boolean(bodies?.length),
+			{ timeoutMs, intervalMs: 100 },
+		).catch(() => undefined);
+		return list?.shift();
 	}
 
 	async close(): Promise<void> {

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test (runs outside n8n) */
 /**
  * Grist as an AI agent's tools in a real n8n 2.41.1 (test level c), no language model needed:
  * a workflow "MCP Server Trigger → Grist tools" (n8n's own MCP Server Trigger; n8n 2.x offers
@@ -25,6 +24,7 @@ import {
 	type N8n,
 	type WorkflowJson,
 } from '../harness/e2e';
+import { waitFor } from '../harness/until';
 
 const fx = useN8nDemoSite({ credential: 'Grist for agents' });
 let emu: GristEmulator;
@@ -247,18 +247,24 @@ function mcpWorkflow(path: string, viewerCred: CredentialRef): WorkflowJson {
  * the background, so a 404 before that is retried (for at most 30 s).
  */
 async function connect(url: string): Promise<Client> {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
+	let failure: Error | undefined;
+	const attempt = async (): Promise<Client | undefined> => {
 		const client = new Client({ name: 'n8n-nodes-grist-test', version: '1.0.0' });
-		const failure = await client
+		failure = await client
 			.connect(new StreamableHTTPClientTransport(new URL(url)))
 			.then(() => undefined)
 			.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
 		if (!failure) return client;
 		await client.close().catch(() => undefined);
-		if (!/404/.test(failure.message) || Date.now() > deadline) throw failure;
-		await new Promise((r) => setTimeout(r, 200));
-	}
+		if (!/404/.test(failure.message)) throw failure;
+		return undefined;
+	};
+	const connected = await waitFor('the MCP endpoint is registered', attempt, Boolean, {
+		timeoutMs: 30_000,
+		intervalMs: 200,
+		detail: () => `last failure: ${failure?.message}`,
+	});
+	return connected!;
 }
 
 interface ToolText {

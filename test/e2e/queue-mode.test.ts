@@ -28,6 +28,7 @@ import {
 	fileSource,
 } from '../harness/e2e';
 import { startQueueCluster, type QueueCluster } from '../harness/e2e/queue';
+import { executionsEmittedIds } from '../harness/emitted';
 import { until as untilHolds, waitFor } from '../harness/until';
 import { realGrist } from '../harness/target';
 
@@ -224,10 +225,7 @@ test('the polling trigger emits each new row exactly once, across a restart of t
 		);
 	});
 	await main.deactivate(id);
-	const emitted = all
-		.slice()
-		.reverse()
-		.flatMap((run) => run.output('Grist Trigger').map((j) => j.id as number));
+	const emitted = executionsEmittedIds(all, 'Grist Trigger');
 	expect(emitted).toEqual([...firstIds, ...secondIds]);
 	for (const run of all) expect(ranOnWorker(run.executionId)).toBe(true);
 	expect(JSON.stringify(await main.workflowStaticData(id))).toContain(

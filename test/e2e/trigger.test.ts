@@ -14,6 +14,7 @@ import {
 	type N8n,
 	useN8nTeamDoc,
 } from '../harness/e2e';
+import { executionsEmittedIds } from '../harness/emitted';
 import { waitFor } from '../harness/until';
 
 const USER_KEY = `key-${randomUUID()}`;
@@ -80,10 +81,7 @@ test('an active workflow sees each inserted row exactly once', async () => {
 	const secondIds = emu.addRecords(docId, 'Tasks', [{ Name: 'd' }, { Name: 'e' }]);
 	const all = await n8n.waitForExecutions(id, 2, 150_000);
 	await n8n.deactivate(id);
-	const emitted = all
-		.slice()
-		.reverse()
-		.flatMap((run) => run.output('Grist Trigger').map((j) => j.id as number));
+	const emitted = executionsEmittedIds(all, 'Grist Trigger');
 	expect(emitted).toEqual([...firstIds, ...secondIds]);
 	expect(JSON.stringify(await n8n.workflowStaticData(id))).toContain(
 		`"cursor":{"kind":"rowAdded","lastId":${secondIds[1]}}`,

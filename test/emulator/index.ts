@@ -146,6 +146,7 @@ import type { WebhookService } from './webhooks';
 import { docActivity, webhooksOf } from './webhooks';
 import type { HistoryService } from './history';
 import { historyOf, isWriteRequest } from './history';
+import { seedDemoSite } from './demo-seed';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -527,95 +528,9 @@ export class GristEmulator {
 		return this.doc(docId).attachments.get(id)?.data;
 	}
 
+	/** The demo site of ./demo-seed.ts (users, team site, workspaces, documents, rows). */
 	seedDemo(): DemoSite {
-		const owner = this.addUser({ email: 'demo@example.com', name: 'Demo Owner' });
-		const editor = this.addUser({ email: 'editor@example.com', name: 'Eddie Editor' });
-		const viewer = this.addUser({ email: 'viewer@example.com', name: 'Vera Viewer' });
-		const org = this.addOrg({ name: 'Demo Team', domain: 'demo', owner: owner.email });
-		this.setAccess('org', org.id, editor.email, 'editors');
-		this.setAccess('org', org.id, viewer.email, 'viewers');
-		const ws = this.addWorkspace(org.id, 'Sales');
-		const doc = this.addDoc(ws.id, { name: 'CRM' });
-		this.addTable(doc.id, 'Customers', [
-			{ id: 'Name', type: 'Text', label: 'Name' },
-			{ id: 'Email', type: 'Text' },
-			{ id: 'Country', type: 'Choice', widgetOptions: { choices: ['France', 'Germany', 'USA'] } },
-			{ id: 'Since', type: 'Date' },
-		]);
-		const customerIds = this.addRecords(doc.id, 'Customers', [
-			{ Name: 'Alice Martin', Email: 'alice@example.com', Country: 'France', Since: 1704067200 },
-			{ Name: 'Bob Schmidt', Email: 'bob@example.com', Country: 'Germany', Since: 1706745600 },
-			{ Name: 'Carol Jones', Email: 'carol@example.com', Country: 'USA', Since: 1709251200 },
-		]);
-		this.addTable(doc.id, 'Orders', [
-			{ id: 'Customer', type: 'Ref:Customers', visibleCol: 'Name' },
-			{ id: 'Amount', type: 'Numeric' },
-			{ id: 'Ordered', type: 'Date' },
-			{ id: 'Status', type: 'Choice', widgetOptions: { choices: ['New', 'Paid', 'Shipped'] } },
-			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['rush', 'gift', 'bulk'] } },
-			{ id: 'Invoice', type: 'Attachments' },
-			{ id: 'Total', type: 'Numeric', formula: '$Amount * 2', isFormula: true },
-		]);
-		const attachmentId = this.addAttachment(doc.id, {
-			fileName: 'invoice-1.txt',
-			data: Buffer.from('Invoice #1\nAlice Martin\nTotal: 120.50\n'),
-		});
-		const orderIds = this.addRecords(doc.id, 'Orders', [
-			{
-				Customer: customerIds[0],
-				Amount: 120.5,
-				Ordered: 1717200000,
-				Status: 'Paid',
-				Tags: ['L', 'rush'],
-				Invoice: ['L', attachmentId],
-			},
-			{
-				Customer: customerIds[1],
-				Amount: 80,
-				Ordered: 1717286400,
-				Status: 'New',
-				Tags: null,
-				Invoice: null,
-			},
-			{
-				Customer: customerIds[0],
-				Amount: 42.25,
-				Ordered: 1717372800,
-				Status: 'Shipped',
-				Tags: ['L', 'gift', 'bulk'],
-				Invoice: null,
-			},
-		]);
-		const ws2 = this.addWorkspace(org.id, 'Projects');
-		const doc2 = this.addDoc(ws2.id, { name: 'Tasks' });
-		this.addTable(doc2.id, 'Tasks', [
-			{ id: 'Title', type: 'Text' },
-			{ id: 'Done', type: 'Bool' },
-			{ id: 'Due', type: 'DateTime:UTC' },
-			{ id: 'Points', type: 'Int' },
-		]);
-		this.addRecords(doc2.id, 'Tasks', [
-			{ Title: 'Write spec', Done: true, Due: 1717243200, Points: 3 },
-			{ Title: 'Build emulator', Done: false, Due: 1717329600, Points: 8 },
-		]);
-		return {
-			apiKey: owner.apiKey,
-			email: owner.email,
-			userId: owner.id,
-			orgId: org.id,
-			orgDomain: org.domain,
-			workspaceId: ws.id,
-			docId: doc.id,
-			workspace2Id: ws2.id,
-			doc2Id: doc2.id,
-			editorApiKey: editor.apiKey,
-			editorEmail: editor.email,
-			viewerApiKey: viewer.apiKey,
-			viewerEmail: viewer.email,
-			customerIds,
-			orderIds,
-			attachmentId,
-		};
+		return seedDemoSite(this);
 	}
 
 	// ------------------------------------------------------------- test hooks

@@ -94,138 +94,161 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
+type Answer = { status: number; headers: IncomingMessage['headers']; body: Buffer };
+
+/** The proxy's rules, log and server between requests. */
+interface ProxyState {
+	upstream: URL;
+	rules: ActiveRule[];
+	log: ProxyLogEntry[];
+	sockets: Set<Socket>;
+	closing: Array<Promise<void>>;
+	port: number;
+	listening: boolean;
+	server?: Server;
+}
+
+/** The first rule that applies to this request (counting down its `skip` and `times`). */
+function takeRule(st: ProxyState, method: string, path: string): ActiveRule | undefined {
+	for (const rule of st.rules) {
+		if (!matches(rule, method, path)) continue;
+		if (rule.skip > 0) {
+			rule.skip--;
+			continue;
+		}
+		rule.times--;
+		st.rules = st.rules.filter((r) => r.times > 0);
+		return rule;
+	}
+	return undefined;
+}
+
+/** The request sent on to the upstream (`Connection: close`), its whole answer read. */
+async function forward(upstream: URL, req: IncomingMessage, body: Buffer): Promise<Answer> {
+	return await new Promise<Answer>((resolve, reject) => {
+		const headers = { ...req.headers, host: upstream.host, connection: 'close' };
+		const up = httpRequest(
+			{
+				hostname: upstream.hostname,
+				port: upstream.port,
+				method: req.method,
+				path: req.url,
+				headers,
+			},
+			(res) => {
+				readBody(res).then(
+					(b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }),
+					reject,
+				);
+			},
+		);
+		up.on('error', reject);
+		up.end(body);
+	});
+}
+
+async function handle(
+	st: ProxyState,
+	proxy: FaultProxy,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
+	const method = (req.method ?? 'GET').toUpperCase();
+	const path = req.url ?? '/';
+	const body = await readBody(req);
+	const rule = takeRule(st, method, path);
+	const entry: ProxyLogEntry = { method, path, action: rule?.action };
+	st.log.push(entry);
+	if (rule?.action === 'reset-before-forward') {
+		req.socket.destroy();
+		return;
+	}
+	if (rule?.action === 'delay') await new Promise((r) => setTimeout(r, rule.delayMs ?? 0));
+	let answer: Answer;
+	try {
+		answer = await forward(st.upstream, req, body);
+	} catch {
+		entry.status = 502;
+		res.writeHead(502, { 'Content-Type': 'text/plain', Connection: 'close' });
+		res.end('fault proxy: upstream failed');
+		return;
+	}
+	entry.status = answer.status;
+	if (rule?.action === 'reset-after-answer') {
+		req.socket.destroy();
+		return;
+	}
+	if (rule?.action === 'refuse-after-answer') {
+		// Before the answer goes out, so that the client's next connection is already refused.
+		await proxy.refuse();
+		if (rule.refuseForMs !== undefined) setTimeout(() => void proxy.accept(), rule.refuseForMs);
+	}
+	const headers = { ...answer.headers, connection: 'close' };
+	delete headers['transfer-encoding'];
+	headers['content-length'] = String(answer.body.length);
+	res.writeHead(answer.status, headers);
+	res.end(answer.body);
+}
+
+/** Listens on the proxy's port (a random one the first time). */
+async function listen(st: ProxyState, proxy: FaultProxy): Promise<void> {
+	const server = createServer((req, res) => {
+		handle(st, proxy, req, res).catch(() => req.socket.destroy());
+	});
+	st.server = server;
+	server.on('connection', (s: Socket) => {
+		st.sockets.add(s);
+		s.on('close', () => st.sockets.delete(s));
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(st.port, '127.0.0.1', () => resolve());
+	});
+	st.listening = true;
+	st.port = (server.address() as AddressInfo).port;
+}
+
 /** Starts a proxy on a random loopback port in front of `upstreamUrl` (e.g. the emulator's url). */
 export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> {
 	const upstream = new URL(upstreamUrl);
-	let rules: ActiveRule[] = [];
-	const log: ProxyLogEntry[] = [];
-	const sockets = new Set<Socket>();
-	const closing: Array<Promise<void>> = [];
-	let port = 0;
-	let listening = false;
-	let server: Server;
-
-	const take = (method: string, path: string): ActiveRule | undefined => {
-		for (const rule of rules) {
-			if (!matches(rule, method, path)) continue;
-			if (rule.skip > 0) {
-				rule.skip--;
-				continue;
-			}
-			rule.times--;
-			rules = rules.filter((r) => r.times > 0);
-			return rule;
-		}
-		return undefined;
+	const st: ProxyState = {
+		upstream,
+		rules: [],
+		log: [],
+		sockets: new Set(),
+		closing: [],
+		port: 0,
+		listening: false,
 	};
-
-	const forward = async (req: IncomingMessage, body: Buffer) =>
-		await new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>(
-			(resolve, reject) => {
-				const headers = { ...req.headers, host: upstream.host, connection: 'close' };
-				const up = httpRequest(
-					{
-						hostname: upstream.hostname,
-						port: upstream.port,
-						method: req.method,
-						path: req.url,
-						headers,
-					},
-					(res) => {
-						readBody(res).then(
-							(b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }),
-							reject,
-						);
-					},
-				);
-				up.on('error', reject);
-				up.end(body);
-			},
-		);
-
 	const proxy: FaultProxy = {
 		url: '',
 		port: 0,
-		log,
+		log: st.log,
 		rule(rule) {
-			rules.push({ ...rule, skip: rule.skip ?? 0, times: rule.times ?? 1 });
+			st.rules.push({ ...rule, skip: rule.skip ?? 0, times: rule.times ?? 1 });
 		},
 		clearRules() {
-			rules = [];
+			st.rules = [];
 		},
 		async refuse() {
-			if (!listening) return;
-			listening = false;
+			if (!st.listening) return;
+			st.listening = false;
 			// Stops accepting at once; connections open now end after their answer (Connection: close).
-			closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
+			const server = st.server!;
+			st.closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
 		},
 		async accept() {
-			if (listening) return;
-			await listen();
+			if (st.listening) return;
+			await listen(st, proxy);
 		},
 		async close() {
 			await proxy.refuse();
-			for (const s of sockets) s.destroy();
-			await Promise.all(closing);
+			for (const s of st.sockets) s.destroy();
+			await Promise.all(st.closing);
 		},
 	};
-
-	const handle = async (req: IncomingMessage, res: ServerResponse) => {
-		const method = (req.method ?? 'GET').toUpperCase();
-		const path = req.url ?? '/';
-		const body = await readBody(req);
-		const rule = take(method, path);
-		const entry: ProxyLogEntry = { method, path, action: rule?.action };
-		log.push(entry);
-		if (rule?.action === 'reset-before-forward') {
-			req.socket.destroy();
-			return;
-		}
-		if (rule?.action === 'delay') await new Promise((r) => setTimeout(r, rule.delayMs ?? 0));
-		let answer: Awaited<ReturnType<typeof forward>>;
-		try {
-			answer = await forward(req, body);
-		} catch {
-			entry.status = 502;
-			res.writeHead(502, { 'Content-Type': 'text/plain', Connection: 'close' });
-			res.end('fault proxy: upstream failed');
-			return;
-		}
-		entry.status = answer.status;
-		if (rule?.action === 'reset-after-answer') {
-			req.socket.destroy();
-			return;
-		}
-		if (rule?.action === 'refuse-after-answer') {
-			// Before the answer goes out, so that the client's next connection is already refused.
-			await proxy.refuse();
-			if (rule.refuseForMs !== undefined) setTimeout(() => void proxy.accept(), rule.refuseForMs);
-		}
-		const headers = { ...answer.headers, connection: 'close' };
-		delete headers['transfer-encoding'];
-		headers['content-length'] = String(answer.body.length);
-		res.writeHead(answer.status, headers);
-		res.end(answer.body);
-	};
-
-	const listen = async () => {
-		server = createServer((req, res) => {
-			handle(req, res).catch(() => req.socket.destroy());
-		});
-		server.on('connection', (s: Socket) => {
-			sockets.add(s);
-			s.on('close', () => sockets.delete(s));
-		});
-		await new Promise<void>((resolve, reject) => {
-			server.once('error', reject);
-			server.listen(port, '127.0.0.1', () => resolve());
-		});
-		listening = true;
-		port = (server.address() as AddressInfo).port;
-	};
-
-	await listen();
-	proxy.port = port;
-	proxy.url = `http://127.0.0.1:${port}${upstream.pathname === '/' ? '' : upstream.pathname.replace(/\/$/, '')}`;
+	await listen(st, proxy);
+	proxy.port = st.port;
+	proxy.url = `http://127.0.0.1:${st.port}${upstream.pathname === '/' ? '' : upstream.pathname.replace(/\/$/, '')}`;
 	return proxy;
 }

@@ -15,6 +15,7 @@ import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhoo
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client } from '../emulator/testutil';
 import { docTable, items } from '../harness/builders';
+import { deliveredJson } from '../harness/emitted';
 import { createPoller, runNode } from '../harness/inprocess';
 import {
 	createWebhookTrigger,
@@ -293,9 +294,7 @@ describe('Grist Instant Trigger', () => {
 		});
 		expect(added.status).toBe(200);
 		await emu.webhooks.idle();
-		return bridge.results
-			.filter((r) => r.result.workflowData)
-			.flatMap((r) => r.result.workflowData![0].map((i) => i.json));
+		return deliveredJson(bridge.results).flat();
 	};
 
 	it('delivers records with _display', async () => {

@@ -7,12 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client, type ColumnsBody } from '../emulator/testutil';
 import { docTable } from '../harness/builders';
+import { emittedJson } from '../harness/emitted';
 import { createPoller, type Poller } from '../harness/inprocess';
 import { emulatorOnly } from '../harness/target';
 
@@ -86,12 +85,6 @@ function poller(): Poller {
 	});
 }
 
-function emitted(result: INodeExecutionData[][] | null): IDataObject[] {
-	if (result === null) return [];
-	expect(result).toHaveLength(1);
-	return result[0].map((item) => item.json);
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
 emulatorOnly(
@@ -115,7 +108,7 @@ emulatorOnly(
 			})
 		).json.records.map((r) => r.id);
 		expect(ids).toEqual([2, 3]);
-		expect(emitted(await p.poll('trigger'))).toEqual([
+		expect(emittedJson(await p.poll('trigger'))).toEqual([
 			{ id: 2, Name: 'write spec', Status: 'Open', Updated: iso(added) },
 			{ id: 3, Name: 'review', Status: 'Open', Updated: iso(added) },
 		]);
@@ -124,7 +117,7 @@ emulatorOnly(
 		clock += 90_500;
 		const changed = clock;
 		await api.patch(records(), { records: [{ id: 1, fields: { Status: 'Done' } }] });
-		expect(emitted(await p.poll('trigger'))).toEqual([
+		expect(emittedJson(await p.poll('trigger'))).toEqual([
 			{ id: 1, Name: 'old', Status: 'Done', Updated: iso(changed) },
 		]);
 		expect(await p.poll('trigger')).toBeNull();

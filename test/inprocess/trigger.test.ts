@@ -5,13 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { WINDOW_IDS } from '../../nodes/GristTrigger/events/rowAddedCursor';
 import { startEmulator, type GristEmulator } from '../emulator';
 import { docTable, seedTeamDoc } from '../harness/builders';
+import { emittedIds, emittedJson } from '../harness/emitted';
 import { createPoller, loadOptions, type Poller } from '../harness/inprocess';
 import { emulatorOnly, realGrist } from '../harness/target';
 
@@ -82,16 +83,6 @@ function names(n: number, prefix = 'r'): Array<Record<string, unknown>> {
 
 const span = (from: number, to: number) =>
 	Array.from({ length: to - from + 1 }, (_, i) => from + i);
-
-function emittedJson(result: INodeExecutionData[][] | null): IDataObject[] {
-	if (result === null) return [];
-	expect(result).toHaveLength(1);
-	return result[0].map((item) => item.json);
-}
-
-function emittedIds(result: INodeExecutionData[][] | null): number[] {
-	return emittedJson(result).map((j) => j.id as number);
-}
 
 /** The requests since the last call: `GET <path relative to the table> <query>`. */
 function requests(tableId: string): string[] {

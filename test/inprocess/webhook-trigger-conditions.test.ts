@@ -13,6 +13,7 @@ import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhoo
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client } from '../emulator/testutil';
 import { docTable, rl } from '../harness/builders';
+import { deliveredJson } from '../harness/emitted';
 import { runNode } from '../harness/inprocess';
 import {
 	createWebhookTrigger,
@@ -88,9 +89,7 @@ async function set(tableId: string, rows: Array<{ id: number } & IDataObject>) {
 }
 /** Each workflow start: the ids and Status of its items. */
 const starts = () =>
-	bridge.results
-		.filter((r) => r.result.workflowData)
-		.map((r) => r.result.workflowData![0].map((i) => [i.json.id, i.json.Status]));
+	deliveredJson(bridge.results).map((items) => items.map((j) => [j.id, j.Status]));
 
 const hooksOf = () => emu.webhooks.list(docId);
 /** The stored condition of each webhook of the document (GET /triggers). */

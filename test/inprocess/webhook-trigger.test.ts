@@ -16,6 +16,7 @@ import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhoo
 import { startEmulator, type GristEmulator } from '../emulator';
 import { client } from '../emulator/testutil';
 import { docTable, oauth2Credential } from '../harness/builders';
+import { deliveredJson } from '../harness/emitted';
 import { ensureRuntime } from '../harness/inprocess';
 import {
 	createWebhookTrigger,
@@ -102,10 +103,7 @@ const update = async (tableId: string, id: number, fields: IDataObject) =>
 		(await api.patch(`/api/docs/${docId}/tables/${tableId}/records`, { records: [{ id, fields }] }))
 			.status,
 	).toBe(200);
-const started = () =>
-	bridge.results
-		.filter((r) => r.result.workflowData)
-		.map((r) => r.result.workflowData![0].map((i) => i.json));
+const started = () => deliveredJson(bridge.results);
 
 test('activation registers one webhook with a secret; deliveries arrive once, simplified; deactivation removes it', async () => {
 	const tableId = newTable();

@@ -16,10 +16,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { OWNER_EMAIL, OWNER_PASSWORD, startN8n, type N8n } from '../e2e';
+import { startN8n, type N8n } from './n8n';
+import { envOwner } from './owner';
+import { waitForHttp } from './process';
 import { ensureQueueServices, startPostgres, startRedis } from '../../../scripts/lib/services.cjs';
 import {
-	bcryptHash,
 	freePort,
 	installPackage,
 	locateRuntime,
@@ -45,30 +46,86 @@ export interface QueueCluster {
 	stop(): Promise<void>;
 }
 
-const sleep = async (ms: number) => await new Promise((r) => setTimeout(r, ms));
+/** What every n8n process of the cluster shares: queue mode, Redis, PostgreSQL, one key. */
+function sharedEnv(
+	redisPort: number,
+	pgPort: number,
+	webhookUrl: string,
+	env: Record<string, string> = {},
+): Record<string, string> {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		WEBHOOK_URL: `${webhookUrl}/`,
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redisPort),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(pgPort),
+		DB_POSTGRESDB_DATABASE: 'postgres',
+		DB_POSTGRESDB_USER: 'postgres',
+		DB_POSTGRESDB_PASSWORD: '',
+		// the editor's "Execute workflow" runs on a worker too (n8n's recommended setting)
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		...env,
+	};
+}
 
-/** Waits until `url` answers 200; fails with the process's output when it exits or times out. */
-async function waitForHttp(
-	what: string,
-	proc: N8nProcess,
-	url: string,
-	timeoutMs: number,
-): Promise<void> {
-	let exited = false;
-	void proc.exited.then(() => (exited = true));
-	const deadline = Date.now() + timeoutMs;
-	const tail = () => proc.output().split('\n').slice(-40).join('\n');
-	for (;;) {
-		if (exited) throw new Error(`${what} exited during start-up:\n${tail()}`);
-		try {
-			if ((await fetch(url)).status === 200) return;
-		} catch {
-			// not listening yet
-		}
-		if (Date.now() > deadline)
-			throw new Error(`${what} not ready after ${timeoutMs} ms:\n${tail()}`);
-		await sleep(200);
-	}
+/** What a start made so far (stopped in reverse order), and its settings. */
+interface Started {
+	procs: Array<{ kill(graceMs?: number): Promise<void> }>;
+	folders: string[];
+	shared: Record<string, string>;
+	echo: boolean;
+}
+
+/** An extra n8n process (worker or webhook) in its own user folder, package installed. */
+async function spawnExtra(
+	st: Started,
+	command: 'worker' | 'webhook',
+	port: number,
+	extra: Record<string, string>,
+	args: string[] = [],
+): Promise<N8nProcess> {
+	const runtime = locateRuntime();
+	const userFolder = mkdtempSync(join(tmpdir(), `n8n-grist-queue-${command}-`));
+	st.folders.push(userFolder);
+	installPackage(userFolder);
+	const env = n8nEnv({
+		userFolder,
+		encryptionKey: st.shared.N8N_ENCRYPTION_KEY,
+		port,
+		brokerPort: await freePort(),
+		owner: envOwner(runtime),
+		extra: { ...st.shared, ...extra },
+	});
+	const proc = spawnN8n({ runtime, userFolder, env, echo: st.echo, command, args });
+	st.procs.push(proc);
+	return proc;
+}
+
+/** The worker (its health check on a port of its own) and the webhook process, both ready. */
+async function spawnWorkers(st: Started, webhookPort: number, webhookUrl: string) {
+	const healthPort = await freePort();
+	const worker = await spawnExtra(
+		st,
+		'worker',
+		await freePort(),
+		{ QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort) },
+		['--concurrency=5'],
+	);
+	const wait = { timeoutMs: 120_000, intervalMs: 200 };
+	await waitForHttp('n8n worker', worker, `http://127.0.0.1:${healthPort}/healthz/readiness`, wait);
+	const webhook = await spawnExtra(st, 'webhook', webhookPort, {});
+	await waitForHttp('n8n webhook', webhook, `${webhookUrl}/healthz/readiness`, wait);
+	return { worker, webhook };
+}
+
+async function stopAll(st: Started, graceMs: number): Promise<void> {
+	for (const p of st.procs.slice().reverse()) await p.kill(graceMs);
+	for (const f of st.folders) removeFolder(f);
 }
 
 /**
@@ -79,105 +136,38 @@ export async function startQueueCluster(
 	options: { env?: Record<string, string>; echo?: boolean } = {},
 ): Promise<QueueCluster> {
 	const echo = options.echo ?? process.env.E2E_N8N_ECHO === '1';
-	const runtime = locateRuntime();
 	const s = ensureQueueServices();
-	const started: Array<{ kill(graceMs?: number): Promise<void> }> = [];
-	const folders: string[] = [];
+	const st: Started = { procs: [], folders: [], shared: {}, echo };
 	let main: N8n | undefined;
 	let ready = false;
 	try {
 		const redis = await startRedis(s, { echo });
-		started.push(redis.proc);
+		st.procs.push(redis.proc);
 		const pg = await startPostgres(s, { echo });
-		started.push(pg.proc);
-		folders.push(pg.dir);
-
+		st.procs.push(pg.proc);
+		st.folders.push(pg.dir);
 		// Production webhooks are served by the webhook process: every process builds webhook URLs
 		// from WEBHOOK_URL (n8n's way to name the address its webhook processes are reached at).
 		const webhookPort = await freePort();
 		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
-		const shared: Record<string, string> = {
-			EXECUTIONS_MODE: 'queue',
-			WEBHOOK_URL: `${webhookUrl}/`,
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(pg.port),
-			DB_POSTGRESDB_DATABASE: 'postgres',
-			DB_POSTGRESDB_USER: 'postgres',
-			DB_POSTGRESDB_PASSWORD: '',
-			// the editor's "Execute workflow" runs on a worker too (n8n's recommended setting)
-			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
-			N8N_LOG_LEVEL: 'info',
-			N8N_LOG_OUTPUT: 'console',
-			...options.env,
-		};
-		main = await startN8n({ env: shared, echo });
-
-		const owner = {
-			email: OWNER_EMAIL,
-			passwordHash: bcryptHash(runtime, OWNER_PASSWORD),
-			firstName: 'E2E',
-			lastName: 'Owner',
-		};
-		/** An extra n8n process (worker or webhook) in its own user folder, package installed. */
-		const spawnExtra = async (
-			command: 'worker' | 'webhook',
-			port: number,
-			extra: Record<string, string>,
-			args: string[] = [],
-		) => {
-			const userFolder = mkdtempSync(join(tmpdir(), `n8n-grist-queue-${command}-`));
-			folders.push(userFolder);
-			installPackage(userFolder);
-			const env = n8nEnv({
-				userFolder,
-				encryptionKey: shared.N8N_ENCRYPTION_KEY,
-				port,
-				brokerPort: await freePort(),
-				owner,
-				extra: { ...shared, ...extra },
-			});
-			const proc = spawnN8n({ runtime, userFolder, env, echo, command, args });
-			started.push(proc);
-			return proc;
-		};
-
-		const healthPort = await freePort();
-		const worker = await spawnExtra(
-			'worker',
-			await freePort(),
-			{ QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort) },
-			['--concurrency=5'],
-		);
-		await waitForHttp(
-			'n8n worker',
-			worker,
-			`http://127.0.0.1:${healthPort}/healthz/readiness`,
-			120_000,
-		);
-
-		const webhookProc = await spawnExtra('webhook', webhookPort, {});
-		await waitForHttp('n8n webhook', webhookProc, `${webhookUrl}/healthz/readiness`, 120_000);
-
+		st.shared = sharedEnv(redis.port, pg.port, webhookUrl, options.env);
+		main = await startN8n({ env: st.shared, echo });
+		const { worker, webhook } = await spawnWorkers(st, webhookPort, webhookUrl);
 		const cluster: QueueCluster = {
 			main,
 			worker,
-			webhook: Object.assign(webhookProc, { baseUrl: webhookUrl }),
+			webhook: Object.assign(webhook, { baseUrl: webhookUrl }),
 			restartMain: async (whileStopped) => {
 				await cluster.main.stop();
 				await whileStopped?.();
-				cluster.main = await startN8n({ env: shared, echo });
+				cluster.main = await startN8n({ env: st.shared, echo });
 				return cluster.main;
 			},
 			workerLogs: () => worker.output(),
 			stop: async () => {
 				await cluster.main.stop();
 				// n8n processes first (they hold connections), then PostgreSQL and Redis
-				for (const p of started.slice().reverse()) await p.kill(10_000);
-				for (const f of folders) removeFolder(f);
+				await stopAll(st, 10_000);
 			},
 		};
 		ready = true;
@@ -186,8 +176,7 @@ export async function startQueueCluster(
 		// a start that failed part way stops what it had started (the error propagates as is)
 		if (!ready) {
 			await main?.stop();
-			for (const p of started.slice().reverse()) await p.kill(5_000);
-			for (const f of folders) removeFolder(f);
+			await stopAll(st, 5_000);
 		}
 	}
 }

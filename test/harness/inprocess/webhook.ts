@@ -20,11 +20,11 @@
  */
 import { HookContext, WebhookContext } from 'n8n-core';
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
 	INodeType,
 	IWebhookData,
+	IWebhookDescription,
 	IWebhookResponseData,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
@@ -33,13 +33,10 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { GristRecordsApi } from '../../../credentials/GristRecordsApi.credentials';
-import { GristRecordsOAuth2Api } from '../../../credentials/GristRecordsOAuth2Api.credentials';
 import { buildAdditionalData } from './additional-data';
-import { HarnessCredentialTypes, HarnessCredentialsHelper } from './credentials';
 import { HarnessNodeTypes, latestVersionOf, typeNameOf } from './node-types';
-import { OAuth2Api } from './oauth2';
 import { ensureRuntime } from './runtime';
+import { createSession, type CredentialsByType, type Session } from './session';
 
 export interface WebhookTriggerOptions {
 	node: INodeType;
@@ -87,189 +84,217 @@ export interface WebhookTrigger {
 	readonly nodeName: string;
 }
 
-export function createWebhookTrigger(opts: WebhookTriggerOptions): WebhookTrigger {
-	const typeName = typeNameOf(opts.node);
-	const nodeName = String(opts.node.description.defaults.name);
-	const nodeTypes = new HarnessNodeTypes({ [typeName]: opts.node });
-	const credentialTypes = new HarnessCredentialTypes([
-		new GristRecordsApi(),
-		new GristRecordsOAuth2Api(),
-		new OAuth2Api(),
-	]);
-	const credentialsHelper = new HarnessCredentialsHelper(credentialTypes);
-	const nodeCredentials: INode['credentials'] = {};
-	for (const [type, data] of Object.entries(opts.credentials))
-		nodeCredentials[type] = credentialsHelper.addCredential({
-			id: `harness-${type}`,
-			name: `${type} account`,
-			type,
-			data: { ...data } as ICredentialDataDecryptedObject,
-		});
-	const workflowId = `harness-wf-${randomUUID()}`;
-	let parameters = deepCopy(opts.parameters);
-	const nodeJson = (): INode => ({
+const WEBHOOK_ID = 'b6c1f2de-0000-4000-8000-00000000abcd';
+
+/** The active workflow (and the test one while listening) and what n8n saved of it. */
+interface HookState {
+	opts: WebhookTriggerOptions;
+	typeName: string;
+	nodeName: string;
+	nodeTypes: HarnessNodeTypes;
+	session: Session;
+	workflowId: string;
+	parameters: IDataObject;
+	saved: IDataObject;
+	active: Workflow;
+	testWorkflow?: Workflow;
+	base: string;
+	description: IWebhookDescription;
+}
+
+function makeWorkflow(w: HookState, staticData: IDataObject): Workflow {
+	const node: INode = {
 		id: 'node-1',
-		name: nodeName,
-		type: typeName,
-		typeVersion: latestVersionOf(opts.node),
+		name: w.nodeName,
+		type: w.typeName,
+		typeVersion: latestVersionOf(w.opts.node),
 		position: [0, 0],
-		webhookId: 'b6c1f2de-0000-4000-8000-00000000abcd',
-		parameters: deepCopy(parameters) as INode['parameters'],
-		credentials: deepCopy(nodeCredentials),
+		webhookId: WEBHOOK_ID,
+		parameters: deepCopy(w.parameters) as INode['parameters'],
+		credentials: deepCopy(w.session.nodeCredentials),
+	};
+	return new Workflow({
+		id: w.workflowId,
+		name: 'Harness webhook workflow',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes: w.nodeTypes,
+		staticData: deepCopy(staticData),
+		settings: { executionOrder: 'v1' },
 	});
-	const makeWorkflow = (staticData: IDataObject): Workflow =>
-		new Workflow({
-			id: workflowId,
-			name: 'Harness webhook workflow',
-			nodes: [nodeJson()],
-			connections: {},
-			active: true,
-			nodeTypes,
-			staticData: deepCopy(staticData),
-			settings: { executionOrder: 'v1' },
-		});
-	let saved: IDataObject = deepCopy(opts.staticData ?? {});
-	let active = makeWorkflow(saved);
-	let testWorkflow: Workflow | undefined;
-	const base = opts.baseUrl ?? 'http://127.0.0.1:5678/';
-	const additionalData = () => {
-		const data = buildAdditionalData({ credentialsHelper, workflowId });
-		data.webhookBaseUrl = `${base}webhook`;
-		data.webhookTestBaseUrl = `${base}webhook-test`;
-		return data;
-	};
-	const description = opts.node.description.webhooks![0];
-	const webhookData = (isTest: boolean): IWebhookData =>
-		({
-			httpMethod: 'POST',
-			node: nodeName,
-			path: description.path as string,
-			webhookDescription: description,
-			workflowId,
-			workflowExecuteAdditionalData: additionalData(),
-			isTest,
-		}) as IWebhookData;
+}
 
-	const hook = async (
-		workflow: Workflow,
-		method: 'checkExists' | 'create' | 'delete',
-		mode: WorkflowActivateMode,
-		isTest: boolean,
-	): Promise<boolean | undefined> => {
-		await ensureRuntime();
-		const node = workflow.getNode(nodeName);
-		if (!node) throw new UnexpectedError(`Node "${nodeName}" is missing`);
-		const ctx = new HookContext(
-			workflow,
-			node,
-			additionalData(),
-			isTest ? 'manual' : 'trigger',
-			mode,
-			webhookData(isTest),
-		);
-		const fn = opts.node.webhookMethods!.default![method];
-		return await fn.call(ctx);
-	};
-	const save = (workflow: Workflow) => {
-		saved = deepCopy(workflow.staticData as IDataObject);
-		workflow.staticData.__dataChanged = false;
-	};
-	const createIfNotExists = async (
-		workflow: Workflow,
-		mode: WorkflowActivateMode,
-		isTest: boolean,
-	): Promise<'existed' | 'created'> => {
-		if (await hook(workflow, 'checkExists', mode, isTest)) return 'existed';
-		await hook(workflow, 'create', mode, isTest);
-		return 'created';
-	};
+function additionalData(w: HookState) {
+	const data = buildAdditionalData({
+		credentialsHelper: w.session.credentialsHelper,
+		workflowId: w.workflowId,
+	});
+	data.webhookBaseUrl = `${w.base}webhook`;
+	data.webhookTestBaseUrl = `${w.base}webhook-test`;
+	return data;
+}
 
+function webhookData(w: HookState, isTest: boolean): IWebhookData {
+	return {
+		httpMethod: 'POST',
+		node: w.nodeName,
+		path: w.description.path as string,
+		webhookDescription: w.description,
+		workflowId: w.workflowId,
+		workflowExecuteAdditionalData: additionalData(w),
+		isTest,
+	} as IWebhookData;
+}
+
+/** One of the node's webhookMethods in n8n-core's HookContext. */
+async function hook(
+	w: HookState,
+	workflow: Workflow,
+	method: 'checkExists' | 'create' | 'delete',
+	mode: WorkflowActivateMode,
+	isTest: boolean,
+): Promise<boolean | undefined> {
+	await ensureRuntime();
+	const node = workflow.getNode(w.nodeName);
+	if (!node) throw new UnexpectedError(`Node "${w.nodeName}" is missing`);
+	const ctx = new HookContext(
+		workflow,
+		node,
+		additionalData(w),
+		isTest ? 'manual' : 'trigger',
+		mode,
+		webhookData(w, isTest),
+	);
+	const fn = w.opts.node.webhookMethods!.default![method];
+	return await fn.call(ctx);
+}
+
+function save(w: HookState, workflow: Workflow): void {
+	w.saved = deepCopy(workflow.staticData as IDataObject);
+	workflow.staticData.__dataChanged = false;
+}
+
+/** n8n's createWebhookIfNotExists: `checkExists`, then `create` when it answered false. */
+async function createIfNotExists(
+	w: HookState,
+	workflow: Workflow,
+	mode: WorkflowActivateMode,
+	isTest: boolean,
+): Promise<'existed' | 'created'> {
+	if (await hook(w, workflow, 'checkExists', mode, isTest)) return 'existed';
+	await hook(w, workflow, 'create', mode, isTest);
+	return 'created';
+}
+
+/** A response object that records what the node answers itself. */
+function recordingResponse(answer: { status: number; body?: unknown }) {
+	const res = {
+		status(code: number) {
+			answer.status = code;
+			return res;
+		},
+		json(body: unknown) {
+			answer.body = body;
+			return res;
+		},
+		send(body: unknown) {
+			answer.body = body;
+			return res;
+		},
+		end() {
+			return res;
+		},
+	};
+	return res;
+}
+
+/** `webhook()` in n8n-core's WebhookContext, with the delivery as its request. */
+async function receive(w: HookState, delivery: Delivery, test: boolean): Promise<DeliveryResult> {
+	await ensureRuntime();
+	const webhookProcess = w.opts.webhookProcess;
+	const workflow = test ? w.testWorkflow : webhookProcess ? makeWorkflow(w, w.saved) : w.active;
+	if (!workflow) throw new UnexpectedError('Not listening for a test event');
+	const node = workflow.getNode(w.nodeName)!;
+	const data = additionalData(w);
+	const answer: { status: number; body?: unknown } = { status: 200 };
+	const headers: Record<string, string> = { 'content-type': 'application/json' };
+	for (const [k, v] of Object.entries(delivery.headers ?? {})) headers[k.toLowerCase()] = v;
+	data.httpRequest = {
+		headers,
+		body: delivery.body,
+		params: {},
+		query: {},
+	} as unknown as typeof data.httpRequest;
+	data.httpResponse = recordingResponse(answer) as unknown as typeof data.httpResponse;
+	const mode = test ? 'manual' : 'webhook';
+	const ctx = new WebhookContext(workflow, node, data, mode, webhookData(w, test), [], null);
+	const result = await w.opts.node.webhook!.call(ctx);
+	if (!test && !webhookProcess && workflow.staticData.__dataChanged) save(w, workflow);
+	if (result.noWebhookResponse) return { result, ...answer };
+	return { result, status: 200, body: result.webhookResponse };
+}
+
+function hookState(opts: WebhookTriggerOptions): HookState {
+	const typeName = typeNameOf(opts.node);
+	const w = {
+		opts,
+		typeName,
+		nodeName: String(opts.node.description.defaults.name),
+		nodeTypes: new HarnessNodeTypes({ [typeName]: opts.node }),
+		session: createSession(opts.credentials as CredentialsByType),
+		workflowId: `harness-wf-${randomUUID()}`,
+		parameters: deepCopy(opts.parameters),
+		saved: deepCopy(opts.staticData ?? {}),
+		base: opts.baseUrl ?? 'http://127.0.0.1:5678/',
+		description: opts.node.description.webhooks![0],
+	} as Omit<HookState, 'active'> as HookState;
+	w.active = makeWorkflow(w, w.saved);
+	return w;
+}
+
+export function createWebhookTrigger(opts: WebhookTriggerOptions): WebhookTrigger {
+	const w = hookState(opts);
 	return {
 		async activate(mode = 'activate') {
-			const out = await createIfNotExists(active, mode, false);
-			save(active);
+			const out = await createIfNotExists(w, w.active, mode, false);
+			save(w, w.active);
 			return out;
 		},
 		async deactivate() {
-			await hook(active, 'delete', 'activate', false);
-			save(active);
+			await hook(w, w.active, 'delete', 'activate', false);
+			save(w, w.active);
 		},
 		async restart() {
-			active = makeWorkflow(saved);
-			const out = await createIfNotExists(active, 'init', false);
-			save(active);
+			w.active = makeWorkflow(w, w.saved);
+			const out = await createIfNotExists(w, w.active, 'init', false);
+			save(w, w.active);
 			return out;
 		},
 		async listen() {
-			testWorkflow = makeWorkflow({}); // TestWebhooks builds the workflow with empty static data
-			return await createIfNotExists(testWorkflow, 'manual', true);
+			w.testWorkflow = makeWorkflow(w, {}); // TestWebhooks builds the workflow with empty static data
+			return await createIfNotExists(w, w.testWorkflow, 'manual', true);
 		},
 		async stopListening() {
-			if (!testWorkflow) return;
-			await hook(testWorkflow, 'delete', 'manual', true);
-			testWorkflow = undefined;
+			if (!w.testWorkflow) return;
+			await hook(w, w.testWorkflow, 'delete', 'manual', true);
+			w.testWorkflow = undefined;
 		},
-		async receive(delivery, test = false) {
-			await ensureRuntime();
-			const workflow = test ? testWorkflow : opts.webhookProcess ? makeWorkflow(saved) : active;
-			if (!workflow) throw new UnexpectedError('Not listening for a test event');
-			const node = workflow.getNode(nodeName)!;
-			const data = additionalData();
-			const answer: { status: number; body?: unknown } = { status: 200 };
-			const headers: Record<string, string> = { 'content-type': 'application/json' };
-			for (const [k, v] of Object.entries(delivery.headers ?? {})) headers[k.toLowerCase()] = v;
-			data.httpRequest = {
-				headers,
-				body: delivery.body,
-				params: {},
-				query: {},
-			} as unknown as typeof data.httpRequest;
-			const res = {
-				status(code: number) {
-					answer.status = code;
-					return res;
-				},
-				json(body: unknown) {
-					answer.body = body;
-					return res;
-				},
-				send(body: unknown) {
-					answer.body = body;
-					return res;
-				},
-				end() {
-					return res;
-				},
-			};
-			data.httpResponse = res as unknown as typeof data.httpResponse;
-			const ctx = new WebhookContext(
-				workflow,
-				node,
-				data,
-				test ? 'manual' : 'webhook',
-				webhookData(test),
-				[],
-				null,
-			);
-			const result = await opts.node.webhook!.call(ctx);
-			if (!test && !opts.webhookProcess && workflow.staticData.__dataChanged) save(workflow);
-			if (result.noWebhookResponse) return { result, ...answer };
-			return { result, status: 200, body: result.webhookResponse };
-		},
+		receive: async (delivery, test = false) => await receive(w, delivery, test),
 		setParameters(p) {
-			parameters = deepCopy(p);
-			active = makeWorkflow(saved);
+			w.parameters = deepCopy(p);
+			w.active = makeWorkflow(w, w.saved);
 		},
 		url(test = false) {
-			return `${base}${test ? 'webhook-test' : 'webhook'}/b6c1f2de-0000-4000-8000-00000000abcd/${description.path}`;
+			return `${w.base}${test ? 'webhook-test' : 'webhook'}/${WEBHOOK_ID}/${w.description.path}`;
 		},
 		get savedStaticData() {
-			return deepCopy(saved);
+			return deepCopy(w.saved);
 		},
 		get nodeStaticData() {
-			return active.getStaticData('node', active.getNode(nodeName)!);
+			return w.active.getStaticData('node', w.active.getNode(w.nodeName)!);
 		},
-		nodeName,
+		nodeName: w.nodeName,
 	};
 }
 

@@ -43,8 +43,10 @@ import { appendFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 import type { DemoSite, EmulatorOptions, RequestLogEntry } from '../../emulator/index';
+import { seedDemoSite } from '../../emulator/demo-seed';
 import { parseJsonBody, parseMultipart } from '../../emulator/http';
 import { closeSyncHttp, syncRequest, type SyncResponse } from './sync-http';
+import { until } from '../until';
 
 /** The real server, from the environment scripts/test-real.mjs passes on. */
 export interface RealGristConfig {
@@ -592,103 +594,19 @@ export class RealGrist {
 	}
 
 	/**
-	 * The emulator's demo site on the real server: two workspaces in GRIST_ORG with the same
-	 * documents, tables and rows; the owner is GRIST_API_KEY's account, the viewer (viewers of
-	 * the site) GRIST_VIEWER_API_KEY's. The editor has no account: its key is refused.
+	 * The emulator's demo site (../../emulator/demo-seed.ts) on the real server: two workspaces in
+	 * GRIST_ORG with the same documents, tables and rows; the owner is GRIST_API_KEY's account, the
+	 * viewer (viewer of both workspaces) GRIST_VIEWER_API_KEY's. The editor has no account: its key
+	 * is refused.
 	 */
 	seedDemo(): DemoSite {
-		const owner = this.addUser({ email: 'demo@example.com', name: 'Demo Owner' });
-		// the second user binds the second account: the viewer, so it comes before the editor
-		const viewer = this.addUser({ email: 'viewer@example.com', name: 'Vera Viewer' });
-		const editor = this.addUser({ email: 'editor@example.com', name: 'Eddie Editor' });
-		const org = this.addOrg({ name: 'Demo Team', domain: 'demo', owner: owner.email });
-		const ws = this.addWorkspace(org.id, 'Sales');
-		const ws2 = this.addWorkspace(org.id, 'Projects');
-		// Shared on the workspaces, not the site: a run must not change who may see the rest of it.
-		if (this.viewer) {
-			this.setAccess('workspace', ws.id, viewer.email, 'viewers');
-			this.setAccess('workspace', ws2.id, viewer.email, 'viewers');
-		}
-		const doc = this.addDoc(ws.id, { name: 'CRM' });
-		this.addTable(doc.id, 'Customers', [
-			{ id: 'Name', type: 'Text', label: 'Name' },
-			{ id: 'Email', type: 'Text' },
-			{ id: 'Country', type: 'Choice', widgetOptions: { choices: ['France', 'Germany', 'USA'] } },
-			{ id: 'Since', type: 'Date' },
-		]);
-		const customerIds = this.addRecords(doc.id, 'Customers', [
-			{ Name: 'Alice Martin', Email: 'alice@example.com', Country: 'France', Since: 1704067200 },
-			{ Name: 'Bob Schmidt', Email: 'bob@example.com', Country: 'Germany', Since: 1706745600 },
-			{ Name: 'Carol Jones', Email: 'carol@example.com', Country: 'USA', Since: 1709251200 },
-		]);
-		this.addTable(doc.id, 'Orders', [
-			{ id: 'Customer', type: 'Ref:Customers', visibleCol: 'Name' },
-			{ id: 'Amount', type: 'Numeric' },
-			{ id: 'Ordered', type: 'Date' },
-			{ id: 'Status', type: 'Choice', widgetOptions: { choices: ['New', 'Paid', 'Shipped'] } },
-			{ id: 'Tags', type: 'ChoiceList', widgetOptions: { choices: ['rush', 'gift', 'bulk'] } },
-			{ id: 'Invoice', type: 'Attachments' },
-			{ id: 'Total', type: 'Numeric', formula: '$Amount * 2', isFormula: true },
-		]);
-		const attachmentId = this.addAttachment(doc.id, {
-			fileName: 'invoice-1.txt',
-			data: Buffer.from('Invoice #1\nAlice Martin\nTotal: 120.50\n'),
+		return seedDemoSite(this, {
+			// the second user binds the second account: the viewer, so it comes before the editor
+			userOrder: ['owner', 'viewer', 'editor'],
+			// Shared on the workspaces, not the site: a run must not change who may see the rest of it.
+			shareOn: 'workspace',
+			members: this.viewer ? ['viewer'] : [],
 		});
-		const orderIds = this.addRecords(doc.id, 'Orders', [
-			{
-				Customer: customerIds[0],
-				Amount: 120.5,
-				Ordered: 1717200000,
-				Status: 'Paid',
-				Tags: ['L', 'rush'],
-				Invoice: ['L', attachmentId],
-			},
-			{
-				Customer: customerIds[1],
-				Amount: 80,
-				Ordered: 1717286400,
-				Status: 'New',
-				Tags: null,
-				Invoice: null,
-			},
-			{
-				Customer: customerIds[0],
-				Amount: 42.25,
-				Ordered: 1717372800,
-				Status: 'Shipped',
-				Tags: ['L', 'gift', 'bulk'],
-				Invoice: null,
-			},
-		]);
-		const doc2 = this.addDoc(ws2.id, { name: 'Tasks' });
-		this.addTable(doc2.id, 'Tasks', [
-			{ id: 'Title', type: 'Text' },
-			{ id: 'Done', type: 'Bool' },
-			{ id: 'Due', type: 'DateTime:UTC' },
-			{ id: 'Points', type: 'Int' },
-		]);
-		this.addRecords(doc2.id, 'Tasks', [
-			{ Title: 'Write spec', Done: true, Due: 1717243200, Points: 3 },
-			{ Title: 'Build emulator', Done: false, Due: 1717329600, Points: 8 },
-		]);
-		return {
-			apiKey: owner.apiKey,
-			email: owner.email,
-			userId: owner.id,
-			orgId: org.id,
-			orgDomain: org.domain,
-			workspaceId: ws.id,
-			docId: doc.id,
-			workspace2Id: ws2.id,
-			doc2Id: doc2.id,
-			editorApiKey: editor.apiKey,
-			editorEmail: editor.email,
-			viewerApiKey: viewer.apiKey,
-			viewerEmail: viewer.email,
-			customerIds,
-			orderIds,
-			attachmentId,
-		};
 	}
 
 	// ------------------------------------------------------------- test hooks
@@ -743,9 +661,8 @@ export class RealGrist {
 			},
 			list,
 			idle: async (timeoutMs = 20_000) => {
-				const end = Date.now() + timeoutMs;
-				for (;;) {
-					const busy = [...this.docs].some((d) => {
+				const busy = () =>
+					[...this.docs].some((d) => {
 						const res = this.call(
 							'GET',
 							`/api/docs/${d}/webhooks`,
@@ -758,13 +675,14 @@ export class RealGrist {
 							res.json as { webhooks: Array<{ usage: { numWaiting?: number } | null }> }
 						).webhooks.some((w) => (w.usage?.numWaiting ?? 0) > 0);
 					});
-					if (!busy) return;
-					if (Date.now() > end)
-						throw new Error(
-							`real Grist: webhook deliveries still waiting after ${timeoutMs} ms (emu.webhooks.idle)`,
-						);
-					await new Promise((r) => setTimeout(r, 50));
-				}
+				await until(
+					'real Grist has no webhook delivery waiting (emu.webhooks.idle)',
+					() => !busy(),
+					{
+						timeoutMs,
+						intervalMs: 50,
+					},
+				);
 			},
 		};
 	}

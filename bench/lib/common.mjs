@@ -1,0 +1,100 @@
+// What every part of the bench shares: its settings from the environment, the harness modules
+// (TypeScript sources loaded through ../ts-register.cjs), this process's garbage collection and
+// CPU clocks, the bench table's columns and rows, and the formatting of figures.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+export const require = createRequire(import.meta.url);
+// A full GC of this process (the emulator's heap) before each measured run, for steadier figures.
+v8.setFlagsFromString('--expose-gc');
+export const gc = runInNewContext('gc');
+require('../ts-register.cjs');
+export const { startEmulator } = require('../../test/emulator/index.ts');
+export const {
+	startN8n,
+	manualWorkflow,
+	MANUAL_TRIGGER_NAME,
+	N8N_VERSION,
+} = require('../../test/harness/e2e.ts');
+export const { locateRuntime } = require('../../test/harness/e2e/runtime.ts');
+export const { runNode, createPoller } = require('../../test/harness/inprocess.ts');
+export const { until } = require('../../test/harness/until.ts');
+
+const int = (name, dflt) => {
+	const v = Number(process.env[name] ?? dflt);
+	if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} must be a positive integer`);
+	return v;
+};
+export const REPEATS = int('BENCH_REPEATS', 5);
+export const BUILTIN_REPEATS = Math.min(int('BENCH_BUILTIN_REPEATS', 3), REPEATS);
+export const CREATE_ROWS = int('BENCH_CREATE_ROWS', 10_000);
+export const BUILTIN_ITEMS = Math.min(int('BENCH_BUILTIN_CREATE_ITEMS', CREATE_ROWS), CREATE_ROWS);
+export const READ_ROWS = int('BENCH_READ_ROWS', 100_000);
+export const OWN_REPEATS = int('BENCH_OWN_REPEATS', 11);
+// Each n8n read starts an n8n of its own (~20-60 s here): BENCH_READ_VARIANTS=package,builtin
+// leaves out the HTTP Request variant.
+export const READ_VARIANTS = (process.env.BENCH_READ_VARIANTS ?? 'package,builtin,n8nHttp').split(
+	',',
+);
+export const OWN_WARMUP = int('BENCH_OWN_WARMUP', 2);
+export const CHUNK = 500;
+/** n8n's options: BENCH_N8N_NODE_OPTIONS is n8n's NODE_OPTIONS (e.g. to profile it). */
+export const n8nOptions = () =>
+	process.env.BENCH_N8N_NODE_OPTIONS
+		? { env: { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } }
+		: {};
+
+export const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+export const fmtInt = (n) => n.toLocaleString('en-US');
+export const median = (xs) => {
+	if (!xs.length) return undefined;
+	const s = [...xs].sort((a, b) => a - b);
+	const m = s.length >> 1;
+	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+/** The median of each list of an object of lists. */
+export const medians = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, median(v)]));
+export const ms = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+export const pad = (s, n) => String(s).padEnd(n);
+export const padL = (s, n) => String(s).padStart(n);
+/** A target's line: PASS/MISS, printed, never asserted. */
+export const target = (ok, text) => `   ${ok ? 'PASS' : 'MISS'}  ${text}`;
+export const sleep = (t) => new Promise((r) => setTimeout(r, t));
+/** process.cpuUsage() (or a difference of it) in ms: user + system CPU of all of this process's threads. */
+export const cpuMs = (u) => (u.user + u.system) / 1000;
+/**
+ * CPU time of this process's main thread alone, in ms (Linux: the kernel's schedstat, in ns), or
+ * undefined elsewhere. Unlike process.cpuUsage it leaves out V8's background threads: measured
+ * here, its concurrent compiler recompiles the node's hot functions in every run after the
+ * bench's gc(), and where that work falls (inside or outside an HTTP request) moved the CPU
+ * figure by 15-30 ms per 10,000 items between two builds of the same code paths.
+ */
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+export const mainCpuMs = () => {
+	try {
+		return Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6;
+	} catch {
+		return undefined;
+	}
+};
+export const mainDiff = (start) => {
+	const now = mainCpuMs();
+	return start === undefined || now === undefined ? 0 : now - start;
+};
+
+export const COLUMNS = [
+	{ id: 'Name', type: 'Text' },
+	{ id: 'Email', type: 'Text' },
+	{ id: 'Score', type: 'Int' },
+	{ id: 'Amount', type: 'Numeric' },
+	{ id: 'Active', type: 'Bool' },
+];
+// The same row shape in the Code node (as source text) and in this process.
+export const ROW_JS =
+	"({ Name: 'Person ' + i, Email: 'person' + i + '@example.com', Score: i, Amount: i * 1.25, Active: i % 2 === 0 })";
+export const makeRow = new Function('i', `return ${ROW_JS};`);
+/** `count` rows from row `from` on. */
+export const makeRows = (count, from = 0) =>
+	Array.from({ length: count }, (_, j) => makeRow(from + j));
