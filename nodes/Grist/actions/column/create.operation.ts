@@ -4,8 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
 import { toColumn } from '../../helpers/columns';
 import { columnSpecs } from '../../helpers/schema';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
@@ -26,10 +26,7 @@ const properties: INodeProperties[] = [
 	columnsCollection('The columns to add, in order; all are added or none'),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('column', 'create', properties);
 
 /**
  * POST …/columns: the item's columns in one request; one output item per new column. A

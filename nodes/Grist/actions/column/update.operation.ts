@@ -4,8 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
 import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
@@ -37,10 +38,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['update'] } },
-	properties,
-);
+export const description = operationDescription('column', 'update', properties);
 
 /**
  * PATCH …/columns for one column: rename, label, type, formula, choices (merged into its

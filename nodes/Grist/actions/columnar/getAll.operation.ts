@@ -4,8 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
 import { decodeCellValue } from '../../helpers/cells';
 import { columnTypes, isHiddenColumnId } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
@@ -48,10 +48,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['columnar'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('columnar', 'getAll', properties);
 
 /** GET …/data (the deprecated column-oriented form). */
 export async function execute(

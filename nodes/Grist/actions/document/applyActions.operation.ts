@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { applyUserActions } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { parseUserActions } from '../../helpers/lifecycle';
@@ -45,41 +44,32 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['applyActions'] } },
-	properties,
-);
+export const description = operationDescription('document', 'applyActions', properties);
 
 /** POST /api/docs/{docId}/apply: one item with Grist's answer (actionNum, retValues…) per input item. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		let actions: unknown[][];
-		try {
-			actions = parseUserActions(
-				itemParameterValue.call(this, 'userActions', itemIndex, '' as unknown),
-			);
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`User Actions (JSON) in item ${itemIndex}: ${(error as Error).message}`,
-				{ itemIndex },
-			);
-		}
-		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
-			parseStrings?: boolean;
-		};
-		const result = await applyUserActions(
-			client,
-			docId,
-			actions,
-			itemIndex,
-			options.parseStrings === false ? { noparse: 1 } : undefined,
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	let actions: unknown[][];
+	try {
+		actions = parseUserActions(
+			itemParameterValue.call(this, 'userActions', itemIndex, '' as unknown),
 		);
-		return { documentId: docId, ...result };
-	});
-}
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`User Actions (JSON) in item ${itemIndex}: ${(error as Error).message}`,
+			{ itemIndex },
+		);
+	}
+	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
+		parseStrings?: boolean;
+	};
+	const result = await applyUserActions(
+		client,
+		docId,
+		actions,
+		itemIndex,
+		options.parseStrings === false ? { noparse: 1 } : undefined,
+	);
+	return { documentId: docId, ...result };
+});

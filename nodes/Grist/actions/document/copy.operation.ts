@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { copyDocument, getDocument } from '../../transport/api';
 import { withHint } from '../../helpers/hints';
 import {
@@ -51,38 +49,29 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['copy'] } },
-	properties,
-);
+export const description = operationDescription('document', 'copy', properties);
 
 /** POST /api/docs/{docId}/copy, then returns the new document. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const wid = workspaceIdValue.call(
-			this,
-			'destinationWorkspace',
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const wid = workspaceIdValue.call(
+		this,
+		'destinationWorkspace',
+		itemIndex,
+		'Destination Workspace',
+	);
+	const documentName = readName.call(this, itemIndex, 'Enter the name of the new document.');
+	const asTemplate = itemParameter.call(this, 'copyMode', itemIndex, 'full') === 'template';
+	let newId: string;
+	try {
+		newId = await copyDocument(
+			client,
+			docId,
+			{ workspaceId: wid, documentName, asTemplate },
 			itemIndex,
-			'Destination Workspace',
 		);
-		const documentName = readName.call(this, itemIndex, 'Enter the name of the new document.');
-		const asTemplate = itemParameter.call(this, 'copyMode', itemIndex, 'full') === 'template';
-		let newId: string;
-		try {
-			newId = await copyDocument(
-				client,
-				docId,
-				{ workspaceId: wid, documentName, asTemplate },
-				itemIndex,
-			);
-		} catch (error) {
-			throw withHint(error, 'document.copy', { workspace: wid });
-		}
-		return await getDocument(client, newId, itemIndex);
-	});
-}
+	} catch (error) {
+		throw withHint(error, 'document.copy', { workspace: wid });
+	}
+	return await getDocument(client, newId, itemIndex);
+});

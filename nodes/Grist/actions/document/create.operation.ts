@@ -1,13 +1,6 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { createDocument, getDocument } from '../../transport/api';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
@@ -41,24 +34,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('document', 'create', properties);
 
 /** POST /api/workspaces/{wid}/docs, then returns the new document (not just its id). */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const name = readName.call(this, itemIndex, 'Enter the name of the new document.');
-		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
-		const body: IDataObject = { name };
-		if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;
-		const docId = await createDocument(client, wid, body, itemIndex);
-		return await getDocument(client, docId, itemIndex);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+	const name = readName.call(this, itemIndex, 'Enter the name of the new document.');
+	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { name };
+	if (options.isPinned !== undefined) body.isPinned = options.isPinned === true;
+	const docId = await createDocument(client, wid, body, itemIndex);
+	return await getDocument(client, docId, itemIndex);
+});

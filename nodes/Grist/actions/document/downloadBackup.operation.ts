@@ -1,14 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { operationDescription, perItem } from '../operationFrame';
 import { streamedBinary } from '../binary';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
 import { downloadDocumentFile } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
@@ -54,47 +47,38 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['downloadBackup'] } },
-	properties,
-);
+export const description = operationDescription('document', 'downloadBackup', properties);
 
 /**
  * GET /api/docs/{docId}/download: the whole document as a .grist file (SQLite), streamed into
  * n8n's binary data; it opens in Grist (Import) and in any SQLite tool.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const property = outputBinaryProperty.call(this, itemIndex);
-		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
-		const qs: IDataObject = {};
-		if (options.template === true) qs.template = 1;
-		if (options.nohistory === true) qs.nohistory = 1;
-		const file = await downloadDocumentFile(client, docId, qs, itemIndex);
-		const fileName = backupFileName(String(options.fileName ?? ''), file.fileName, docId);
-		const binary = await streamedBinary.call(
-			this,
-			file.body,
-			fileName,
-			GRIST_MIME,
-			`document "${docId}"`,
-			itemIndex,
-		);
-		return {
-			json: {
-				documentId: docId,
-				fileName: binary.fileName ?? fileName,
-				mimeType: binary.mimeType,
-				fileSize: binary.bytes,
-				template: options.template === true,
-				withoutHistory: options.nohistory === true || options.template === true,
-			},
-			binary: { [property]: binary },
-		};
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const property = outputBinaryProperty.call(this, itemIndex);
+	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (options.template === true) qs.template = 1;
+	if (options.nohistory === true) qs.nohistory = 1;
+	const file = await downloadDocumentFile(client, docId, qs, itemIndex);
+	const fileName = backupFileName(String(options.fileName ?? ''), file.fileName, docId);
+	const binary = await streamedBinary.call(
+		this,
+		file.body,
+		fileName,
+		GRIST_MIME,
+		`document "${docId}"`,
+		itemIndex,
+	);
+	return {
+		json: {
+			documentId: docId,
+			fileName: binary.fileName ?? fileName,
+			mimeType: binary.mimeType,
+			fileSize: binary.bytes,
+			template: options.template === true,
+			withoutHistory: options.nohistory === true || options.template === true,
+		},
+		binary: { [property]: binary },
+	};
+});

@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { getDocument, moveDocument } from '../../transport/api';
 import { withHint } from '../../helpers/hints';
 import {
@@ -22,30 +20,21 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['move'] } },
-	properties,
-);
+export const description = operationDescription('document', 'move', properties);
 
 /** PATCH /api/docs/{docId}/move `{ workspace }`, then returns the document in its new place. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const wid = workspaceIdValue.call(
-			this,
-			'destinationWorkspace',
-			itemIndex,
-			'Destination Workspace',
-		);
-		try {
-			await moveDocument(client, docId, wid, itemIndex);
-		} catch (error) {
-			throw withHint(error, 'document.move', { workspace: wid });
-		}
-		return await getDocument(client, docId, itemIndex);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const wid = workspaceIdValue.call(
+		this,
+		'destinationWorkspace',
+		itemIndex,
+		'Destination Workspace',
+	);
+	try {
+		await moveDocument(client, docId, wid, itemIndex);
+	} catch (error) {
+		throw withHint(error, 'document.move', { workspace: wid });
+	}
+	return await getDocument(client, docId, itemIndex);
+});

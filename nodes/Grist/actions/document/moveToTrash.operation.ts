@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { moveToTrash } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
@@ -17,20 +15,11 @@ const properties: INodeProperties[] = [
 	documentLocator,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['moveToTrash'] } },
-	properties,
-);
+export const description = operationDescription('document', 'moveToTrash', properties);
 
 /** POST /api/docs/{docId}/remove (Grist's soft delete; needs the Owner role). */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		await moveToTrash(client, { kind: 'document', docId }, itemIndex);
-		return { id: docId, inTrash: true };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	await moveToTrash(client, { kind: 'document', docId }, itemIndex);
+	return { id: docId, inTrash: true };
+});

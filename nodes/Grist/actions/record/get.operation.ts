@@ -4,8 +4,9 @@ import type {
 	INodeProperties,
 	IDataObject,
 } from 'n8n-workflow';
-import { NodeOperationError, deepCopy, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, deepCopy } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
 import type { GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { errorItem, withItemIndex } from '../items';
@@ -41,10 +42,7 @@ const properties: INodeProperties[] = [
 	recordReadOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['get'] } },
-	properties,
-);
+export const description = operationDescription('record', 'get', properties);
 
 /** One input item: the row it asks for and how its output is shaped. */
 interface Wanted {

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
 import type { GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
@@ -34,10 +35,7 @@ const properties: INodeProperties[] = [
 	recordReadOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('record', 'getAll', properties);
 
 /** The conditions as one parameterised SELECT on /sql, rows in /records' encoding. */
 async function searchWithSql(

@@ -4,8 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
 import { InputError } from '../../helpers/errors';
 import { checkIdentifier, columnSpecs } from '../../helpers/schema';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
@@ -35,10 +35,7 @@ const properties: INodeProperties[] = [
 	columnsCollection('The columns of the new table, in order'),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['table'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('table', 'create', properties);
 
 /**
  * POST /api/docs/{doc}/tables: one table per item, with its columns. A Reference to a table the

@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { clearWebhookQueue } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
@@ -17,20 +15,11 @@ const properties: INodeProperties[] = [
 	documentLocator,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['clearQueue'] } },
-	properties,
-);
+export const description = operationDescription('webhook', 'clearQueue', properties);
 
 /** DELETE /api/docs/{docId}/webhooks/queue. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		await clearWebhookQueue(client, docId, itemIndex);
-		return { documentId: docId, queueCleared: true };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	await clearWebhookQueue(client, docId, itemIndex);
+	return { documentId: docId, queueCleared: true };
+});

@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
+import { operationDescription, perItem } from '../operationFrame';
 import { toNodeError } from '../../errors';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
 import { deleteWebhook } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { webhookIdField, webhookIdValue } from './shared';
@@ -20,29 +18,20 @@ const properties: INodeProperties[] = [
 	webhookIdField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['delete'] } },
-	properties,
-);
+export const description = operationDescription('webhook', 'delete', properties);
 
 /** DELETE /api/docs/{docId}/webhooks/{id}. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const id = webhookIdValue.call(this, itemIndex);
-		try {
-			await deleteWebhook(client, docId, id, itemIndex);
-		} catch (error) {
-			throw toNodeError(this.getNode(), error, {
-				itemIndex,
-				scope: 'webhook.id',
-				values: { webhookId: id },
-			});
-		}
-		return { id, deleted: true };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const id = webhookIdValue.call(this, itemIndex);
+	try {
+		await deleteWebhook(client, docId, id, itemIndex);
+	} catch (error) {
+		throw toNodeError(this.getNode(), error, {
+			itemIndex,
+			scope: 'webhook.id',
+			values: { webhookId: id },
+		});
+	}
+	return { id, deleted: true };
+});

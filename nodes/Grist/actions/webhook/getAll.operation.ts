@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { listWebhooks } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { applyLimit, limitFields } from '../../parameters/limit';
@@ -40,34 +38,25 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('webhook', 'getAll', properties);
 
 /** GET /api/docs/{docId}/webhooks: one item per webhook with its delivery health. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
-		const filters = itemParameterValue.call(this, 'filters', itemIndex, {}) as {
-			onlyFailing?: boolean;
-			tableId?: string;
-		};
-		let list = await listWebhooks(client, docId, itemIndex);
-		const tableId = String(filters.tableId ?? '').trim();
-		if (tableId !== '') list = list.filter((w) => w.fields?.tableId === tableId);
-		let out = list.map((w) => webhookItem(w, true));
-		if (filters.onlyFailing === true) {
-			const failing = new Set(out.filter((w) => w.failing === true).map((w) => w.id));
-			list = list.filter((w) => failing.has(w.id));
-			out = out.filter((w) => failing.has(w.id));
-		}
-		const result = simplify ? out : list.map((w) => webhookItem(w, false));
-		return applyLimit(this, result, itemIndex);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
+	const filters = itemParameterValue.call(this, 'filters', itemIndex, {}) as {
+		onlyFailing?: boolean;
+		tableId?: string;
+	};
+	let list = await listWebhooks(client, docId, itemIndex);
+	const tableId = String(filters.tableId ?? '').trim();
+	if (tableId !== '') list = list.filter((w) => w.fields?.tableId === tableId);
+	let out = list.map((w) => webhookItem(w, true));
+	if (filters.onlyFailing === true) {
+		const failing = new Set(out.filter((w) => w.failing === true).map((w) => w.id));
+		list = list.filter((w) => failing.has(w.id));
+		out = out.filter((w) => failing.has(w.id));
+	}
+	const result = simplify ? out : list.map((w) => webhookItem(w, false));
+	return applyLimit(this, result, itemIndex);
+});

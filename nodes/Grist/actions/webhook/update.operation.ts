@@ -1,14 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { operationDescription, perItem } from '../operationFrame';
 import { toNodeError } from '../../errors';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
 import { listWebhooks, updateWebhook } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
@@ -95,73 +89,64 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['update'] } },
-	properties,
-);
+export const description = operationDescription('webhook', 'update', properties);
 
 /** PATCH /api/docs/{docId}/webhooks/{id}, then the webhook as Get Many gives it. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const id = webhookIdValue.call(this, itemIndex);
-		const update = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as IDataObject;
-		let body: WebhookFields;
-		try {
-			body = webhookPatch(update);
-		} catch (error) {
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const id = webhookIdValue.call(this, itemIndex);
+	const update = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as IDataObject;
+	let body: WebhookFields;
+	try {
+		body = webhookPatch(update);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Update Fields in item ${itemIndex}: ${(error as Error).message}`,
+			{ description: 'Fill in the field, or remove it from Update Fields.', itemIndex },
+		);
+	}
+	const condition = itemCondition.call(this, itemIndex, 'keep');
+	const changesCondition = condition.type !== 'keep';
+	if (Object.keys(body).length === 0 && !changesCondition) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`No field to update was given (item ${itemIndex})`,
+			{
+				description:
+					'Add a field under Update Fields, e.g. Enabled to pause or resume the webhook.',
+				itemIndex,
+			},
+		);
+	}
+	if (changesCondition || body.watchedColIds !== undefined || body.tableId !== undefined) {
+		const current = (await listWebhooks(client, docId, itemIndex)).find((w) => w.id === id);
+		if (!current) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Update Fields in item ${itemIndex}: ${(error as Error).message}`,
-				{ description: 'Fill in the field, or remove it from Update Fields.', itemIndex },
-			);
-		}
-		const condition = itemCondition.call(this, itemIndex, 'keep');
-		const changesCondition = condition.type !== 'keep';
-		if (Object.keys(body).length === 0 && !changesCondition) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`No field to update was given (item ${itemIndex})`,
+				`The Webhook "${id}" of item ${itemIndex} does not exist in this document`,
 				{
-					description:
-						'Add a field under Update Fields, e.g. Enabled to pause or resume the webhook.',
+					description: 'Pick a webhook from the list (deleted, or the ID of another document).',
 					itemIndex,
 				},
 			);
 		}
-		if (changesCondition || body.watchedColIds !== undefined || body.tableId !== undefined) {
-			const current = (await listWebhooks(client, docId, itemIndex)).find((w) => w.id === id);
-			if (!current) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`The Webhook "${id}" of item ${itemIndex} does not exist in this document`,
-					{
-						description: 'Pick a webhook from the list (deleted, or the ID of another document).',
-						itemIndex,
-					},
-				);
-			}
-			if (changesCondition) {
-				const tableId = body.tableId ?? current.fields?.tableId ?? '';
-				await applyCondition.call(this, client, itemIndex, { docId, tableId }, condition, body);
-			}
-			body = completePatch(body, current.fields ?? {});
+		if (changesCondition) {
+			const tableId = body.tableId ?? current.fields?.tableId ?? '';
+			await applyCondition.call(this, client, itemIndex, { docId, tableId }, condition, body);
 		}
-		try {
-			await updateWebhook(client, docId, id, body, itemIndex);
-		} catch (error) {
-			// Grist's 404 for a webhook ID it does not know gets a hint naming the field and the item.
-			throw toNodeError(this.getNode(), error, {
-				itemIndex,
-				scope: 'webhook.id',
-				values: { webhookId: id },
-			});
-		}
-		const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
-		return await webhookAsItem(client, docId, id, simplify, itemIndex);
-	});
-}
+		body = completePatch(body, current.fields ?? {});
+	}
+	try {
+		await updateWebhook(client, docId, id, body, itemIndex);
+	} catch (error) {
+		// Grist's 404 for a webhook ID it does not know gets a hint naming the field and the item.
+		throw toNodeError(this.getNode(), error, {
+			itemIndex,
+			scope: 'webhook.id',
+			values: { webhookId: id },
+		});
+	}
+	const simplify = itemParameter.call(this, 'simplify', itemIndex, true) as boolean;
+	return await webhookAsItem(client, docId, id, simplify, itemIndex);
+});

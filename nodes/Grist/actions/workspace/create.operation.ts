@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { createWorkspace, getWorkspace } from '../../transport/api';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
@@ -19,21 +17,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workspace'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('workspace', 'create', properties);
 
 /** POST /api/orgs/{org}/workspaces, then returns the new workspace (not just its id). */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const name = readName.call(this, itemIndex, 'Enter the name of the new workspace.');
-		const key = await orgKeyValue.call(this, client, itemIndex);
-		const wid = await createWorkspace(client, key, { name }, itemIndex);
-		return await getWorkspace(client, wid, itemIndex);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const name = readName.call(this, itemIndex, 'Enter the name of the new workspace.');
+	const key = await orgKeyValue.call(this, client, itemIndex);
+	const wid = await createWorkspace(client, key, { name }, itemIndex);
+	return await getWorkspace(client, wid, itemIndex);
+});

@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { deleteWorkspace } from '../../transport/api';
 
@@ -17,20 +15,11 @@ const properties: INodeProperties[] = [
 	workspaceLocator,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workspace'], operation: ['delete'] } },
-	properties,
-);
+export const description = operationDescription('workspace', 'delete', properties);
 
 /** DELETE /api/workspaces/{wid}: permanent, with all its documents (needs the Owner role). */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		await deleteWorkspace(client, wid, itemIndex);
-		return { deleted: true };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+	await deleteWorkspace(client, wid, itemIndex);
+	return { deleted: true };
+});

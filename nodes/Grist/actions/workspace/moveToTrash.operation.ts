@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { moveToTrash } from '../../transport/api';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 
@@ -17,20 +15,11 @@ const properties: INodeProperties[] = [
 	workspaceLocator,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workspace'], operation: ['moveToTrash'] } },
-	properties,
-);
+export const description = operationDescription('workspace', 'moveToTrash', properties);
 
 /** POST /api/workspaces/{wid}/remove (Grist's soft delete; needs the Owner role). */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		await moveToTrash(client, { kind: 'workspace', wid }, itemIndex);
-		return { id: wid, inTrash: true };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+	await moveToTrash(client, { kind: 'workspace', wid }, itemIndex);
+	return { id: wid, inTrash: true };
+});

@@ -1,8 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../items';
-import type { GristClient } from '../../transport';
+import { operationDescription, perItem } from '../operationFrame';
 import { getWorkspace, updateWorkspace } from '../../transport/api';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
@@ -19,21 +17,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workspace'], operation: ['update'] } },
-	properties,
-);
+export const description = operationDescription('workspace', 'update', properties);
 
 /** PATCH /api/workspaces/{wid} with the new name, then returns the workspace as it is now. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const name = readName.call(this, itemIndex, 'Enter the new name of the workspace.');
-		await updateWorkspace(client, wid, { name }, itemIndex);
-		return await getWorkspace(client, wid, itemIndex);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+	const name = readName.call(this, itemIndex, 'Enter the new name of the workspace.');
+	await updateWorkspace(client, wid, { name }, itemIndex);
+	return await getWorkspace(client, wid, itemIndex);
+});
