@@ -2,17 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription, perItemThrough } from '../operationFrame';
+import { noticeField } from '../../parameters/commonFields';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import { deleteColumn } from '../../transport/api';
 import { columnLocator, forEachSchemaItem } from '../schema';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'This deletes the column and every value in it.',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField('deleteNotice', 'This deletes the column and every value in it.'),
 	documentLocator,
 	tableLocator,
 	columnLocator,

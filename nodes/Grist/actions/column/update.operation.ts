@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { operationDescription } from '../operationFrame';
 import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
@@ -26,16 +27,11 @@ const properties: INodeProperties[] = [
 	documentLocator,
 	tableLocator,
 	columnLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: columnDefinitionFields('update')
+	updateFieldsCollection(
+		columnDefinitionFields('update')
 			.filter((f) => f.name !== 'id')
 			.map((f) => ({ ...f, required: false })),
-	},
+	),
 ];
 
 export const description = operationDescription('column', 'update', properties);

@@ -3,18 +3,16 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { applyUserActions } from '../../transport/api';
+import { noticeField, optionsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { parseUserActions } from '../../helpers/lifecycle';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Advanced: sends Grist user actions as they are, for what no other operation covers. They run all or none; Grist's own error is shown when one fails. See Grist's docs on user actions.",
-		name: 'applyNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'applyNotice',
+		"Advanced: sends Grist user actions as they are, for what no other operation covers. They run all or none; Grist's own error is shown when one fails. See Grist's docs on user actions.",
+	),
 	documentLocator,
 	{
 		displayName: 'User Actions (JSON)',
@@ -25,23 +23,16 @@ const properties: INodeProperties[] = [
 		description:
 			'A list of Grist user actions, each a list starting with its name, e.g. [["RemoveTable", "Old"], ["RenameColumn", "People", "Name", "FullName"]]',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Parse Strings',
-				name: 'parseStrings',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether Grist parses text values for the column\'s type (e.g. "2024-01-31" into a date), as when typing in a cell',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Parse Strings',
+			name: 'parseStrings',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether Grist parses text values for the column\'s type (e.g. "2024-01-31" into a date), as when typing in a cell',
+		},
+	]),
 ];
 
 export const description = operationDescription('document', 'applyActions', properties);

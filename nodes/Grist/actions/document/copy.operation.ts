@@ -9,6 +9,7 @@ import {
 	workspaceIdValue,
 	workspaceLocator,
 } from '../../parameters/locators';
+import { nameField } from '../../parameters/commonFields';
 import { readName } from '../../parameters/name';
 import { itemParameter } from '../../parameters/read';
 
@@ -20,15 +21,7 @@ const properties: INodeProperties[] = [
 		name: 'destinationWorkspace',
 		description: 'The workspace the copy goes to (you need to be able to add documents there)',
 	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. Client A – Projects',
-		description: 'The name of the new document',
-	},
+	nameField('The name of the new document', 'e.g. Client A – Projects'),
 	{
 		displayName: 'Copy',
 		name: 'copyMode',

@@ -2,36 +2,23 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { createDocument, getDocument } from '../../transport/api';
+import { nameField, optionsCollection } from '../../parameters/commonFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	workspaceLocator,
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'The name of the new document',
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Pinned',
-				name: 'isPinned',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to pin the document in its workspace',
-			},
-		],
-	},
+	nameField('The name of the new document'),
+	optionsCollection([
+		{
+			displayName: 'Pinned',
+			name: 'isPinned',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to pin the document in its workspace',
+		},
+	]),
 ];
 
 export const description = operationDescription('document', 'create', properties);

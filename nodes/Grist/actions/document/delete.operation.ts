@@ -2,15 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { deleteDocument } from '../../transport/api';
+import { noticeField } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Deleting a document is permanent, including its forks and attachments',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'deleteNotice',
+		'Deleting a document is permanent, including its forks and attachments',
+	),
 	documentLocator,
 ];
 

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { operationDescription, perItem } from '../operationFrame';
 import { streamedBinary } from '../binary';
 import { downloadDocumentFile } from '../../transport/api';
+import { optionsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
 import { backupFileName } from '../../helpers/lifecycle';
@@ -13,38 +14,31 @@ const GRIST_MIME = 'application/x-sqlite3';
 const properties: INodeProperties[] = [
 	documentLocator,
 	binaryPropertyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'As Template',
-				name: 'template',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to leave out the records (and the history): only tables, columns and formulas',
-			},
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. crm-backup',
-				description: 'Name of the file (default: the document name with .grist)',
-			},
-			{
-				displayName: 'Without History',
-				name: 'nohistory',
-				type: 'boolean',
-				default: false,
-				description: "Whether to leave out the document's undo history (a smaller file)",
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'As Template',
+			name: 'template',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to leave out the records (and the history): only tables, columns and formulas',
+		},
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. crm-backup',
+			description: 'Name of the file (default: the document name with .grist)',
+		},
+		{
+			displayName: 'Without History',
+			name: 'nohistory',
+			type: 'boolean',
+			default: false,
+			description: "Whether to leave out the document's undo history (a smaller file)",
+		},
+	]),
 ];
 
 export const description = operationDescription('document', 'downloadBackup', properties);

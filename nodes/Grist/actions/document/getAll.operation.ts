@@ -9,6 +9,7 @@ import {
 	workspaceIdValue,
 	workspaceLocator,
 } from '../../parameters/locators';
+import { filtersCollection } from '../../parameters/commonFields';
 import { applyLimit, limitFields } from '../../parameters/limit';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 
@@ -30,30 +31,23 @@ const properties: INodeProperties[] = [
 	{ ...workspaceLocator, displayOptions: { show: { scope: ['workspace'] } } },
 	{ ...optionalOrgLocator, displayOptions: { show: { scope: ['org'] } } },
 	...limitFields,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'In Trash',
-				name: 'inTrash',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to list the documents in Grist's trash instead (moved there with Move to Trash; Restore brings them back)",
-			},
-			{
-				displayName: 'Name Contains',
-				name: 'nameContains',
-				type: 'string',
-				default: '',
-				description: 'Only documents whose name contains this text (not case-sensitive)',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'In Trash',
+			name: 'inTrash',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to list the documents in Grist's trash instead (moved there with Move to Trash; Restore brings them back)",
+		},
+		{
+			displayName: 'Name Contains',
+			name: 'nameContains',
+			type: 'string',
+			default: '',
+			description: 'Only documents whose name contains this text (not case-sensitive)',
+		},
+	]),
 ];
 
 export const description = operationDescription('document', 'getAll', properties);

@@ -2,16 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { moveToTrash } from '../../transport/api';
+import { noticeField } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Moves the document to Grist's trash, from where Restore brings it back (Grist empties the trash after a while). Delete removes a document permanently instead.",
-		name: 'trashNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'trashNotice',
+		"Moves the document to Grist's trash, from where Restore brings it back (Grist empties the trash after a while). Delete removes a document permanently instead.",
+	),
 	documentLocator,
 ];
 

@@ -3,16 +3,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { getDocument, getTrashedDocument, restoreFromTrash } from '../../transport/api';
+import { noticeField } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Brings a document back from Grist's trash. Documents in the trash are not in the list: enter the ID (Move to Trash outputs it).",
-		name: 'restoreNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'restoreNotice',
+		"Brings a document back from Grist's trash. Documents in the trash are not in the list: enter the ID (Move to Trash outputs it).",
+	),
 	documentLocator,
 ];
 

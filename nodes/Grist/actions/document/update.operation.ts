@@ -3,35 +3,29 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { getDocument, updateDocument } from '../../transport/api';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { requiredName } from '../../parameters/name';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	documentLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'The new name of the document',
-			},
-			{
-				displayName: 'Pinned',
-				name: 'isPinned',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the document is pinned in its workspace',
-			},
-		],
-	},
+	updateFieldsCollection([
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'The new name of the document',
+		},
+		{
+			displayName: 'Pinned',
+			name: 'isPinned',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the document is pinned in its workspace',
+		},
+	]),
 ];
 
 export const description = operationDescription('document', 'update', properties);

@@ -2,19 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { getOrg, updateOrg } from '../../transport/api';
+import { nameField } from '../../parameters/commonFields';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
 
 const properties: INodeProperties[] = [
 	optionalOrgLocator,
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'The new name of the organization (needs the Owner role)',
-	},
+	nameField('The new name of the organization (needs the Owner role)'),
 ];
 
 export const description = operationDescription('org', 'update', properties);

@@ -13,6 +13,7 @@ import {
 	referencedTables,
 	resultColumnTypes,
 } from '../../helpers/sql';
+import { optionsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { fetchColumns, fetchTables, runSql } from '../../transport/api';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
@@ -39,32 +40,25 @@ const properties: INodeProperties[] = [
 		description:
 			'The values of the ? placeholders, in order: a JSON array (e.g. ["Open", 100]) or an expression returning an array. True/false are sent as 1/0 and dates as epoch seconds, as Grist stores them.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Decode Values',
-				name: 'decode',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to convert values of result columns named like a column of the queried tables as Get Many does (toggles as true/false, dates as ISO text, lists as arrays); other values stay as SQLite returns them',
-			},
-			{
-				displayName: 'Timeout (Ms)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1000,
-				description:
-					'Milliseconds the statement may run; Grist caps it at its GRIST_SQL_TIMEOUT_MSEC (1000 by default)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Decode Values',
+			name: 'decode',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to convert values of result columns named like a column of the queried tables as Get Many does (toggles as true/false, dates as ISO text, lists as arrays); other values stay as SQLite returns them',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1000,
+			description:
+				'Milliseconds the statement may run; Grist caps it at its GRIST_SQL_TIMEOUT_MSEC (1000 by default)',
+		},
+	]),
 ];
 
 export const description = operationDescription('sql', 'query', properties);

@@ -2,18 +2,16 @@ import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription, perItemThrough } from '../operationFrame';
+import { noticeField } from '../../parameters/commonFields';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { applyUserActions, fetchTables } from '../../transport/api';
 import { forEachSchemaItem } from '../schema';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'This deletes the table with all its rows, columns and the pages that show it. Only the document history in Grist can bring it back.',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'deleteNotice',
+		'This deletes the table with all its rows, columns and the pages that show it. Only the document history in Grist can bring it back.',
+	),
 	documentLocator,
 	tableLocator,
 ];

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { operationDescription, perItemThrough } from '../operationFrame';
 import { attempt } from '../../helpers/errors';
 import { checkIdentifier } from '../../helpers/schema';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { updateTables } from '../../transport/api';
 import { forEachSchemaItem } from '../schema';
@@ -12,32 +13,25 @@ import { itemParameterValue } from '../../parameters/read';
 const properties: INodeProperties[] = [
 	documentLocator,
 	tableLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'New Table ID',
-				name: 'tableId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Clients',
-				description:
-					'Renames the table (formulas that use it are updated by Grist; workflows that name it are not)',
-			},
-			{
-				displayName: 'Other Fields (JSON)',
-				name: 'fieldsJson',
-				type: 'json',
-				default: '{}',
-				description:
-					'Other fields of Grist\'s table record to set, as a JSON object (e.g. {"onDemand": false}); Grist refuses fields it does not know',
-			},
-		],
-	},
+	updateFieldsCollection([
+		{
+			displayName: 'New Table ID',
+			name: 'tableId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Clients',
+			description:
+				'Renames the table (formulas that use it are updated by Grist; workflows that name it are not)',
+		},
+		{
+			displayName: 'Other Fields (JSON)',
+			name: 'fieldsJson',
+			type: 'json',
+			default: '{}',
+			description:
+				'Other fields of Grist\'s table record to set, as a JSON object (e.g. {"onDemand": false}); Grist refuses fields it does not know',
+		},
+	]),
 ];
 
 export const description = operationDescription('table', 'update', properties);

@@ -2,16 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { clearWebhookQueue } from '../../transport/api';
+import { noticeField } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Drops every event waiting to be delivered by the document's webhooks (they are not sent later). Use it when a failing webhook holds up the queue.",
-		name: 'clearNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'clearNotice',
+		"Drops every event waiting to be delivered by the document's webhooks (they are not sent later). Use it when a failing webhook holds up the queue.",
+	),
 	documentLocator,
 ];
 

@@ -14,6 +14,7 @@ import { eventTypesOf } from '../../helpers/webhook-items';
 import { columnIdList, type WebhookFields } from '../../helpers/webhooks';
 import { simplifyField, webhookAsItem } from './shared';
 import { applyCondition } from './condition';
+import { optionsCollection } from '../../parameters/commonFields';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
 
@@ -53,70 +54,63 @@ const properties: INodeProperties[] = [
 	triggerOnField,
 	...conditionProperties({ columnsMethod: 'getWatchColumns' }),
 	simplifyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Authorization Header',
-				name: 'authorization',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				placeholder: 'e.g. Bearer s3cret',
-				description:
-					'Sent as is in the Authorization header of every delivery, so the receiver can check it (never shown in the output)',
+	optionsCollection([
+		{
+			displayName: 'Authorization Header',
+			name: 'authorization',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'e.g. Bearer s3cret',
+			description:
+				'Sent as is in the Authorization header of every delivery, so the receiver can check it (never shown in the output)',
+		},
+		{
+			displayName: 'Enabled',
+			name: 'enabled',
+			type: 'boolean',
+			default: true,
+			description: 'Whether Grist sends events (a disabled webhook keeps its settings)',
+		},
+		{
+			displayName: 'Memo',
+			name: 'memo',
+			type: 'string',
+			default: '',
+			description: "A note shown in Grist's webhook settings",
+		},
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: "The webhook's name in Grist's settings",
+		},
+		{
+			displayName: 'Ready Column Name or ID',
+			name: 'readyColumn',
+			type: 'options',
+			typeOptions: {
+				loadOptionsMethod: 'getToggleColumns',
+				loadOptionsDependsOn: ['document.value', 'table.value'],
 			},
-			{
-				displayName: 'Enabled',
-				name: 'enabled',
-				type: 'boolean',
-				default: true,
-				description: 'Whether Grist sends events (a disabled webhook keeps its settings)',
+			default: '',
+			description:
+				'A Toggle (Bool) column: only records whose box is ticked are sent; ticking it counts as "added". Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Watched Column Names or IDs',
+			name: 'watchedColumns',
+			type: 'multiOptions',
+			typeOptions: {
+				loadOptionsMethod: 'getWatchColumns',
+				loadOptionsDependsOn: ['document.value', 'table.value'],
 			},
-			{
-				displayName: 'Memo',
-				name: 'memo',
-				type: 'string',
-				default: '',
-				description: "A note shown in Grist's webhook settings",
-			},
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: "The webhook's name in Grist's settings",
-			},
-			{
-				displayName: 'Ready Column Name or ID',
-				name: 'readyColumn',
-				type: 'options',
-				typeOptions: {
-					loadOptionsMethod: 'getToggleColumns',
-					loadOptionsDependsOn: ['document.value', 'table.value'],
-				},
-				default: '',
-				description:
-					'A Toggle (Bool) column: only records whose box is ticked are sent; ticking it counts as "added". Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Watched Column Names or IDs',
-				name: 'watchedColumns',
-				type: 'multiOptions',
-				typeOptions: {
-					loadOptionsMethod: 'getWatchColumns',
-					loadOptionsDependsOn: ['document.value', 'table.value'],
-				},
-				default: [],
-				description:
-					'Updates are sent only when one of these columns changed (empty: any column). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-		],
-	},
+			default: [],
+			description:
+				'Updates are sent only when one of these columns changed (empty: any column). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	]),
 ];
 
 export const description = operationDescription('webhook', 'create', properties);

@@ -3,17 +3,15 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationDescription, perItem } from '../operationFrame';
 import { toNodeError } from '../../errors';
 import { deleteWebhook } from '../../transport/api';
+import { noticeField } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { webhookIdField, webhookIdValue } from './shared';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Deleting the webhook of an active Grist Instant Trigger stops that workflow from receiving rows until it is activated again',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'deleteNotice',
+		'Deleting the webhook of an active Grist Instant Trigger stops that workflow from receiving rows until it is activated again',
+	),
 	documentLocator,
 	webhookIdField,
 ];

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { listWebhooks } from '../../transport/api';
+import { filtersCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { applyLimit, limitFields } from '../../parameters/limit';
 import { webhookItem } from '../../helpers/webhook-items';
@@ -12,30 +13,23 @@ const properties: INodeProperties[] = [
 	documentLocator,
 	...limitFields,
 	simplifyField,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Only Failing',
-				name: 'onlyFailing',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to list only webhooks whose deliveries fail (retrying, postponed or in error): they hold up the document's other webhooks",
-			},
-			{
-				displayName: 'Table ID',
-				name: 'tableId',
-				type: 'string',
-				default: '',
-				description: 'Only webhooks of this table',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Only Failing',
+			name: 'onlyFailing',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to list only webhooks whose deliveries fail (retrying, postponed or in error): they hold up the document's other webhooks",
+		},
+		{
+			displayName: 'Table ID',
+			name: 'tableId',
+			type: 'string',
+			default: '',
+			description: 'Only webhooks of this table',
+		},
+	]),
 ];
 
 export const description = operationDescription('webhook', 'getAll', properties);

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { operationDescription, perItem } from '../operationFrame';
 import { toNodeError } from '../../errors';
 import { listWebhooks, updateWebhook } from '../../transport/api';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { completePatch, webhookPatch } from '../../helpers/webhook-items';
 import type { WebhookFields } from '../../helpers/webhooks';
@@ -17,76 +18,69 @@ const properties: INodeProperties[] = [
 	webhookIdField,
 	...conditionProperties({ keep: true }),
 	simplifyField,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Authorization Header',
-				name: 'authorization',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				description: 'Sent as is in the Authorization header of every delivery (empty: none)',
-			},
-			{
-				displayName: 'Enabled',
-				name: 'enabled',
-				type: 'boolean',
-				default: true,
-				description: 'Whether Grist sends events (off: paused, settings kept)',
-			},
-			{ displayName: 'Memo', name: 'memo', type: 'string', default: '' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{
-				displayName: 'Ready Column',
-				name: 'readyColumn',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Ready',
-				description:
-					'ID of a Toggle (Bool) column: only records whose box is ticked are sent. Empty: no Ready Column.',
-			},
-			{
-				displayName: 'Table ID',
-				name: 'tableId',
-				type: 'string',
-				default: '',
-				description:
-					'The table the webhook watches (another table clears its Ready and Watched Columns unless given too)',
-			},
-			{
-				displayName: 'Trigger On',
-				name: 'event',
-				type: 'options',
-				options: [
-					{ name: 'Row Added', value: 'add' },
-					{ name: 'Row Added or Updated', value: 'addOrUpdate' },
-					{ name: 'Row Updated', value: 'update' },
-				],
-				default: 'add',
-			},
-			{
-				displayName: 'URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-				description: 'Where Grist sends the changed rows',
-			},
-			{
-				displayName: 'Watched Columns',
-				name: 'watchedColumns',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Status, Amount',
-				description:
-					'Column IDs, separated by commas: updates are sent only when one of them changed (empty: any column)',
-			},
-		],
-	},
+	updateFieldsCollection([
+		{
+			displayName: 'Authorization Header',
+			name: 'authorization',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'Sent as is in the Authorization header of every delivery (empty: none)',
+		},
+		{
+			displayName: 'Enabled',
+			name: 'enabled',
+			type: 'boolean',
+			default: true,
+			description: 'Whether Grist sends events (off: paused, settings kept)',
+		},
+		{ displayName: 'Memo', name: 'memo', type: 'string', default: '' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+		{
+			displayName: 'Ready Column',
+			name: 'readyColumn',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Ready',
+			description:
+				'ID of a Toggle (Bool) column: only records whose box is ticked are sent. Empty: no Ready Column.',
+		},
+		{
+			displayName: 'Table ID',
+			name: 'tableId',
+			type: 'string',
+			default: '',
+			description:
+				'The table the webhook watches (another table clears its Ready and Watched Columns unless given too)',
+		},
+		{
+			displayName: 'Trigger On',
+			name: 'event',
+			type: 'options',
+			options: [
+				{ name: 'Row Added', value: 'add' },
+				{ name: 'Row Added or Updated', value: 'addOrUpdate' },
+				{ name: 'Row Updated', value: 'update' },
+			],
+			default: 'add',
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			default: '',
+			description: 'Where Grist sends the changed rows',
+		},
+		{
+			displayName: 'Watched Columns',
+			name: 'watchedColumns',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Status, Amount',
+			description:
+				'Column IDs, separated by commas: updates are sent only when one of them changed (empty: any column)',
+		},
+	]),
 ];
 
 export const description = operationDescription('webhook', 'update', properties);

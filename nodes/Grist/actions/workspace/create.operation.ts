@@ -2,19 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { createWorkspace, getWorkspace } from '../../transport/api';
+import { nameField } from '../../parameters/commonFields';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
 
 const properties: INodeProperties[] = [
 	optionalOrgLocator,
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'The name of the new workspace',
-	},
+	nameField('The name of the new workspace'),
 ];
 
 export const description = operationDescription('workspace', 'create', properties);

@@ -1,17 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
+import { noticeField } from '../../parameters/commonFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { deleteWorkspace } from '../../transport/api';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Deleting a workspace permanently deletes every document in it. This cannot be undone.',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'deleteNotice',
+		'Deleting a workspace permanently deletes every document in it. This cannot be undone.',
+	),
 	workspaceLocator,
 ];
 

@@ -2,16 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { moveToTrash } from '../../transport/api';
+import { noticeField } from '../../parameters/commonFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Moves the workspace and its documents to Grist's trash, from where Restore brings them back. Delete removes a workspace permanently instead.",
-		name: 'trashNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'trashNotice',
+		"Moves the workspace and its documents to Grist's trash, from where Restore brings them back. Delete removes a workspace permanently instead.",
+	),
 	workspaceLocator,
 ];
 

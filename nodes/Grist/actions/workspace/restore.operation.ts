@@ -3,16 +3,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { getWorkspace, getWorkspaceTrash, restoreFromTrash } from '../../transport/api';
+import { noticeField } from '../../parameters/commonFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Brings a workspace back from Grist's trash, with its documents. Workspaces in the trash are not in the list: enter the ID.",
-		name: 'restoreNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'restoreNotice',
+		"Brings a workspace back from Grist's trash, with its documents. Workspaces in the trash are not in the list: enter the ID.",
+	),
 	workspaceLocator,
 ];
 

@@ -2,19 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { getWorkspace, updateWorkspace } from '../../transport/api';
+import { nameField } from '../../parameters/commonFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { readName } from '../../parameters/name';
 
 const properties: INodeProperties[] = [
 	workspaceLocator,
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'The new name of the workspace (needs the Owner role)',
-	},
+	nameField('The new name of the workspace (needs the Owner role)'),
 ];
 
 export const description = operationDescription('workspace', 'update', properties);
