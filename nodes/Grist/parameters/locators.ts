@@ -11,6 +11,7 @@ import type {
 	IGetNodeParameterOptions,
 	ILoadOptionsFunctions,
 	INodeProperties,
+	INodePropertyMode,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -19,44 +20,61 @@ import type { GristClient } from '../transport';
 import { siteOrg, type Target } from '../transport/api';
 import { currentNodeParameter, itemParameter, nodeParameter, type NodeContext } from './read';
 
+/** The head every locator field shares: required, starting on its From List mode. */
+function locatorField(
+	displayName: string,
+	name: string,
+): Pick<INodeProperties, 'displayName' | 'name' | 'type' | 'default' | 'required'> {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+	};
+}
+
+/** The From List mode, searched by the list-search method `searchListMethod`. */
+function fromListMode(searchListMethod: string): INodePropertyMode {
+	return {
+		displayName: 'From List',
+		name: 'list',
+		type: 'list',
+		typeOptions: { searchListMethod, searchable: true },
+	};
+}
+
+/** The By URL mode: the value is what `regex` extracts; `errorMessage` for a URL it does not match. */
+function byUrlMode(placeholder: string, regex: string, errorMessage: string): INodePropertyMode {
+	return {
+		displayName: 'By URL',
+		name: 'url',
+		type: 'string',
+		placeholder,
+		extractValue: { type: 'regex', regex },
+		validation: [{ type: 'regex', properties: { regex, errorMessage } }],
+	};
+}
+
+/** The By ID mode, with a `hint` or a `validation` of its own. */
+function byIdMode(
+	placeholder: string,
+	more: Pick<INodePropertyMode, 'hint' | 'validation'> = {},
+): INodePropertyMode {
+	return { displayName: 'By ID', name: 'id', type: 'string', placeholder, ...more };
+}
+
 export const orgLocator: INodeProperties = {
-	displayName: 'Organization',
-	name: 'org',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Organization', 'org'),
 	description: 'The Grist site (team or personal)',
 	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchOrgs', searchable: true },
-		},
-		{
-			displayName: 'By URL',
-			name: 'url',
-			type: 'string',
-			placeholder: 'e.g. https://myteam.getgrist.com or https://grist.example.com/o/myteam',
-			extractValue: { type: 'regex', regex: ORG_URL_REGEX },
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: ORG_URL_REGEX,
-						errorMessage:
-							'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
-					},
-				},
-			],
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 42 or myteam',
-			hint: 'The numeric ID or the domain of the organization',
-		},
+		fromListMode('searchOrgs'),
+		byUrlMode(
+			'e.g. https://myteam.getgrist.com or https://grist.example.com/o/myteam',
+			ORG_URL_REGEX,
+			'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
+		),
+		byIdMode('e.g. 42 or myteam', { hint: 'The numeric ID or the domain of the organization' }),
 	],
 };
 
@@ -69,86 +87,35 @@ export const optionalOrgLocator: INodeProperties = {
 };
 
 export const workspaceLocator: INodeProperties = {
-	displayName: 'Workspace',
-	name: 'workspace',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Workspace', 'workspace'),
 	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchWorkspaces', searchable: true },
-		},
-		{
-			displayName: 'By URL',
-			name: 'url',
-			type: 'string',
-			placeholder: 'e.g. https://docs.getgrist.com/ws/17/',
-			extractValue: { type: 'regex', regex: WORKSPACE_URL_REGEX },
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: WORKSPACE_URL_REGEX,
-						errorMessage:
-							'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
-					},
-				},
-			],
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 17',
+		fromListMode('searchWorkspaces'),
+		byUrlMode(
+			'e.g. https://docs.getgrist.com/ws/17/',
+			WORKSPACE_URL_REGEX,
+			'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
+		),
+		byIdMode('e.g. 17', {
 			validation: [
 				{
 					type: 'regex',
 					properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A workspace ID is a whole number' },
 				},
 			],
-		},
+		}),
 	],
 };
 
 export const documentLocator: INodeProperties = {
-	displayName: 'Document',
-	name: 'document',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Document', 'document'),
 	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchDocuments', searchable: true },
-		},
-		{
-			displayName: 'By URL',
-			name: 'url',
-			type: 'string',
-			placeholder: 'e.g. https://docs.getgrist.com/sRBrWDUPnUVJ/My-Doc',
-			extractValue: { type: 'regex', regex: DOCUMENT_URL_REGEX },
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: DOCUMENT_URL_REGEX,
-						errorMessage:
-							'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
-					},
-				},
-			],
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. sRBrWDUPnUVJXc1c2Yz6wQ',
-		},
+		fromListMode('searchDocuments'),
+		byUrlMode(
+			'e.g. https://docs.getgrist.com/sRBrWDUPnUVJ/My-Doc',
+			DOCUMENT_URL_REGEX,
+			'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
+		),
+		byIdMode('e.g. sRBrWDUPnUVJXc1c2Yz6wQ'),
 	],
 };
 
@@ -160,26 +127,11 @@ export const documentLocator: INodeProperties = {
  * of a pasted URL goes in the Document field (By URL); the table is then picked from the list.
  */
 export const tableLocator: INodeProperties = {
-	displayName: 'Table',
-	name: 'table',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Table', 'table'),
 	typeOptions: { loadOptionsDependsOn: ['document.value'] },
 	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchTables', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. People',
-			hint: 'The table ID (shown in Raw Data), not its page name',
-		},
+		fromListMode('searchTables'),
+		byIdMode('e.g. People', { hint: 'The table ID (shown in Raw Data), not its page name' }),
 	],
 };
 
@@ -246,10 +198,7 @@ function requiredLocator(
 		throw new NodeOperationError(
 			this.getNode(),
 			`The ${label} field is empty (item ${itemIndex})`,
-			{
-				itemIndex,
-				description,
-			},
+			{ itemIndex, description },
 		);
 	}
 	return text;
