@@ -1,17 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
 import { updateFieldsCollection } from '../../parameters/commonFields';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
 import {
 	checkReferencedTables,
@@ -41,11 +36,7 @@ export const description = operationDescription('column', 'update', properties);
  * options). A new Label keeps the column ID (Grist would rename it after the label otherwise,
  * see untieFromLabel); a Reference to a table the document lacks is refused before the write.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
@@ -113,4 +104,4 @@ export async function execute(
 		};
 		return columnItem(toColumn({ id: String(fields.colId ?? colId), fields: merged }));
 	});
-}
+};
