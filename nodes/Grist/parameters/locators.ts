@@ -226,6 +226,18 @@ export function tableIdValue(this: IExecuteFunctions, itemIndex: number): string
 	);
 }
 
+/** The Column (locator `column`) of item `itemIndex`; an empty value is an input error. */
+export function columnIdValue(this: IExecuteFunctions, itemIndex: number): string {
+	const colId = locatorValue(this, 'column', itemIndex);
+	if (colId === '') {
+		throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
+			itemIndex,
+			description: 'Pick a column from the list, or enter its ID.',
+		});
+	}
+	return colId;
+}
+
 /** By execution: the last target `readTarget` returned (callers must not modify it). */
 const lastTarget = new WeakMap<object, Target>();
 

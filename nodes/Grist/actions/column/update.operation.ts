@@ -6,7 +6,12 @@ import type { OperationExecute } from '../types';
 import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
 import { updateFieldsCollection } from '../../parameters/commonFields';
-import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
+import {
+	columnIdValue,
+	documentLocator,
+	readTarget,
+	tableLocator,
+} from '../../parameters/locators';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
 import {
 	checkReferencedTables,
@@ -40,13 +45,7 @@ export const execute: OperationExecute = async function (client, items) {
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const colId = locatorValue(this, 'column', itemIndex);
-		if (colId === '') {
-			throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
-				itemIndex,
-				description: 'Pick a column from the list, or enter its ID.',
-			});
-		}
+		const colId = columnIdValue.call(this, itemIndex);
 		const input = {
 			...(itemParameterValue.call(this, 'updateFields', itemIndex, {}) as ColumnInput),
 		};

@@ -2,13 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import type { GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
 import { InputError, attempt } from '../../helpers/errors';
 import { withHint } from '../../helpers/hints';
 import { toNodeError } from '../../errors';
-import { errorItem, withItemIndex } from '../items';
+import { failedItem } from '../items';
 import type { GristClient } from '../../transport';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readLimit } from '../../parameters/limit';
@@ -101,11 +102,7 @@ async function searchWithSql(
  * conditions Grist's filter cannot express (OR, comparisons, text search…) go to POST /sql as one
  * parameterised SELECT, decoded the same way.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const columnsCache = new ColumnCache(client);
 	const display = new ReferenceDisplay(client, columnsCache);
 	const out: INodeExecutionData[] = [];
@@ -151,12 +148,8 @@ export async function execute(
 				);
 		} catch (error) {
 			out.length = start;
-			if (this.continueOnFail()) {
-				out.push(errorItem(error as Error, itemIndex));
-				continue;
-			}
-			throw withItemIndex.call(this, error, itemIndex);
+			out.push(failedItem.call(this, error, itemIndex));
 		}
 	}
 	return out;
-}
+};
