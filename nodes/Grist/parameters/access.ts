@@ -4,9 +4,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { toNodeError } from '../errors';
 import {
 	MAX_INHERITED_ROLE_OPTIONS,
+	buildAccessDelta,
 	roleOptions,
+	type AccessDelta,
 	type AccessRow,
 	type AccessTarget,
 } from '../helpers/access';
@@ -84,4 +87,21 @@ export function accessUpdateInput(
 	if (target === 'org') return { rows };
 	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
 	return { rows, maxInheritedRole: options.maxInheritedRole };
+}
+
+/**
+ * The access change of item `itemIndex` as Grist's `{ delta }` body (buildAccessDelta); a wrong
+ * input is an error naming its field and the item.
+ */
+export function readAccessDelta(
+	this: IExecuteFunctions,
+	target: AccessTarget,
+	itemIndex: number,
+): { delta: AccessDelta } {
+	try {
+		const input = accessUpdateInput.call(this, target, itemIndex);
+		return buildAccessDelta(target, input.rows, input.maxInheritedRole);
+	} catch (error) {
+		throw toNodeError(this.getNode(), error, { itemIndex });
+	}
 }

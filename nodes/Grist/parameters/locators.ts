@@ -106,6 +106,16 @@ export const workspaceLocator: INodeProperties = {
 	],
 };
 
+/** The Destination Workspace of Document → Copy and Move: the Workspace field under its own name. */
+export function destinationWorkspaceLocator(description: string): INodeProperties {
+	return {
+		...workspaceLocator,
+		displayName: 'Destination Workspace',
+		name: 'destinationWorkspace',
+		description,
+	};
+}
+
 export const documentLocator: INodeProperties = {
 	...locatorField('Document', 'document'),
 	modes: [
@@ -295,4 +305,9 @@ export async function orgKeyValue(
 	const text = locatorValue(this, name, itemIndex);
 	if (text !== '') return /^\d+$/.test(text) ? Number(text) : text;
 	return await siteOrg(client);
+}
+
+/** The Destination Workspace of item `itemIndex`, read as workspaceIdValue reads a workspace. */
+export function destinationWorkspaceId(this: IExecuteFunctions, itemIndex: number): number {
+	return workspaceIdValue.call(this, 'destinationWorkspace', itemIndex, 'Destination Workspace');
 }

@@ -4,10 +4,10 @@ import { operationDescription, perItem } from '../operationFrame';
 import { copyDocument, getDocument } from '../../transport/api';
 import { withHint } from '../../helpers/hints';
 import {
+	destinationWorkspaceId,
+	destinationWorkspaceLocator,
 	documentIdValue,
 	documentLocator,
-	workspaceIdValue,
-	workspaceLocator,
 } from '../../parameters/locators';
 import { nameField } from '../../parameters/commonFields';
 import { readName } from '../../parameters/name';
@@ -15,12 +15,9 @@ import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	{ ...documentLocator, description: 'The document to copy' },
-	{
-		...workspaceLocator,
-		displayName: 'Destination Workspace',
-		name: 'destinationWorkspace',
-		description: 'The workspace the copy goes to (you need to be able to add documents there)',
-	},
+	destinationWorkspaceLocator(
+		'The workspace the copy goes to (you need to be able to add documents there)',
+	),
 	nameField('The name of the new document', 'e.g. Client A – Projects'),
 	{
 		displayName: 'Copy',
@@ -47,12 +44,7 @@ export const description = operationDescription('document', 'copy', properties);
 /** POST /api/docs/{docId}/copy, then returns the new document. */
 export const execute = perItem(async function (client, itemIndex) {
 	const docId = documentIdValue.call(this, itemIndex);
-	const wid = workspaceIdValue.call(
-		this,
-		'destinationWorkspace',
-		itemIndex,
-		'Destination Workspace',
-	);
+	const wid = destinationWorkspaceId.call(this, itemIndex);
 	const documentName = readName.call(this, itemIndex, 'Enter the name of the new document.');
 	const asTemplate = itemParameter.call(this, 'copyMode', itemIndex, 'full') === 'template';
 	let newId: string;

@@ -2,12 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationDescription, perItem } from '../operationFrame';
 import { exportOptions, exportToBinary } from './export';
-import {
-	documentIdValue,
-	documentLocator,
-	tableIdValue,
-	tableLocator,
-} from '../../parameters/locators';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { binaryPropertyField } from '../../parameters/binary';
 
 const properties: INodeProperties[] = [
@@ -21,7 +16,6 @@ export const description = operationDescription('document', 'exportTable', prope
 
 /** GET /api/docs/{docId}/download/csv?tableId= into a binary property. */
 export const execute = perItem(async function (client, itemIndex) {
-	const docId = documentIdValue.call(this, itemIndex);
-	const tableId = tableIdValue.call(this, itemIndex);
+	const { docId, tableId } = readTarget.call(this, itemIndex);
 	return await exportToBinary.call(this, client, { docId, format: 'csv', tableId, itemIndex });
 });

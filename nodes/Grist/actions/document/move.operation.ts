@@ -4,20 +4,17 @@ import { operationDescription, perItem } from '../operationFrame';
 import { getDocument, moveDocument } from '../../transport/api';
 import { withHint } from '../../helpers/hints';
 import {
+	destinationWorkspaceId,
+	destinationWorkspaceLocator,
 	documentIdValue,
 	documentLocator,
-	workspaceIdValue,
-	workspaceLocator,
 } from '../../parameters/locators';
 
 const properties: INodeProperties[] = [
 	documentLocator,
-	{
-		...workspaceLocator,
-		displayName: 'Destination Workspace',
-		name: 'destinationWorkspace',
-		description: 'The workspace to move the document to (it may be in another site you own)',
-	},
+	destinationWorkspaceLocator(
+		'The workspace to move the document to (it may be in another site you own)',
+	),
 ];
 
 export const description = operationDescription('document', 'move', properties);
@@ -25,12 +22,7 @@ export const description = operationDescription('document', 'move', properties);
 /** PATCH /api/docs/{docId}/move `{ workspace }`, then returns the document in its new place. */
 export const execute = perItem(async function (client, itemIndex) {
 	const docId = documentIdValue.call(this, itemIndex);
-	const wid = workspaceIdValue.call(
-		this,
-		'destinationWorkspace',
-		itemIndex,
-		'Destination Workspace',
-	);
+	const wid = destinationWorkspaceId.call(this, itemIndex);
 	try {
 		await moveDocument(client, docId, wid, itemIndex);
 	} catch (error) {
