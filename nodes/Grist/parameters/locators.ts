@@ -34,47 +34,47 @@ function locatorField(
 	};
 }
 
-/** The From List mode, searched by the list-search method `searchListMethod`. */
-function fromListMode(searchListMethod: string): INodePropertyMode {
+/**
+ * What a By URL mode does with what is pasted: `regex` extracts the ID from it, and a URL it does
+ * not match is refused with `errorMessage`.
+ */
+function urlExtraction(
+	regex: string,
+	errorMessage: string,
+): Pick<INodePropertyMode, 'extractValue' | 'validation'> {
 	return {
-		displayName: 'From List',
-		name: 'list',
-		type: 'list',
-		typeOptions: { searchListMethod, searchable: true },
-	};
-}
-
-/** The By URL mode: the value is what `regex` extracts; `errorMessage` for a URL it does not match. */
-function byUrlMode(placeholder: string, regex: string, errorMessage: string): INodePropertyMode {
-	return {
-		displayName: 'By URL',
-		name: 'url',
-		type: 'string',
-		placeholder,
 		extractValue: { type: 'regex', regex },
 		validation: [{ type: 'regex', properties: { regex, errorMessage } }],
 	};
-}
-
-/** The By ID mode, with a `hint` or a `validation` of its own. */
-function byIdMode(
-	placeholder: string,
-	more: Pick<INodePropertyMode, 'hint' | 'validation'> = {},
-): INodePropertyMode {
-	return { displayName: 'By ID', name: 'id', type: 'string', placeholder, ...more };
 }
 
 export const orgLocator: INodeProperties = {
 	...locatorField('Organization', 'org'),
 	description: 'The Grist site (team or personal)',
 	modes: [
-		fromListMode('searchOrgs'),
-		byUrlMode(
-			'e.g. https://myteam.getgrist.com or https://grist.example.com/o/myteam',
-			ORG_URL_REGEX,
-			'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
-		),
-		byIdMode('e.g. 42 or myteam', { hint: 'The numeric ID or the domain of the organization' }),
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchOrgs', searchable: true },
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://myteam.getgrist.com or https://grist.example.com/o/myteam',
+			...urlExtraction(
+				ORG_URL_REGEX,
+				'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
+			),
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 42 or myteam',
+			hint: 'The numeric ID or the domain of the organization',
+		},
 	],
 };
 
@@ -89,20 +89,34 @@ export const optionalOrgLocator: INodeProperties = {
 export const workspaceLocator: INodeProperties = {
 	...locatorField('Workspace', 'workspace'),
 	modes: [
-		fromListMode('searchWorkspaces'),
-		byUrlMode(
-			'e.g. https://docs.getgrist.com/ws/17/',
-			WORKSPACE_URL_REGEX,
-			'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
-		),
-		byIdMode('e.g. 17', {
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchWorkspaces', searchable: true },
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://docs.getgrist.com/ws/17/',
+			...urlExtraction(
+				WORKSPACE_URL_REGEX,
+				'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
+			),
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 17',
 			validation: [
 				{
 					type: 'regex',
 					properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A workspace ID is a whole number' },
 				},
 			],
-		}),
+		},
 	],
 };
 
@@ -119,13 +133,28 @@ export function destinationWorkspaceLocator(description: string): INodePropertie
 export const documentLocator: INodeProperties = {
 	...locatorField('Document', 'document'),
 	modes: [
-		fromListMode('searchDocuments'),
-		byUrlMode(
-			'e.g. https://docs.getgrist.com/sRBrWDUPnUVJ/My-Doc',
-			DOCUMENT_URL_REGEX,
-			'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
-		),
-		byIdMode('e.g. sRBrWDUPnUVJXc1c2Yz6wQ'),
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchDocuments', searchable: true },
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://docs.getgrist.com/sRBrWDUPnUVJ/My-Doc',
+			...urlExtraction(
+				DOCUMENT_URL_REGEX,
+				'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
+			),
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. sRBrWDUPnUVJXc1c2Yz6wQ',
+		},
 	],
 };
 
@@ -140,8 +169,19 @@ export const tableLocator: INodeProperties = {
 	...locatorField('Table', 'table'),
 	typeOptions: { loadOptionsDependsOn: ['document.value'] },
 	modes: [
-		fromListMode('searchTables'),
-		byIdMode('e.g. People', { hint: 'The table ID (shown in Raw Data), not its page name' }),
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchTables', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. People',
+			hint: 'The table ID (shown in Raw Data), not its page name',
+		},
 	],
 };
 
