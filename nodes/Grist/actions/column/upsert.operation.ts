@@ -1,15 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { InputError, attempt } from '../../helpers/errors';
 import { checkIdentifier, columnFields } from '../../helpers/schema';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
 import {
 	checkReferencedTables,
@@ -61,21 +57,14 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['upsert'] } },
-	properties,
-);
+export const description = operationDescription('column', 'upsert', properties);
 
 /**
  * PUT …/columns with noadd / noupdate / replaceall: one request per item. A label never renames
  * a listed column (untied, see untieFromLabel; new columns given a Label are untied by one PATCH
  * after); a Reference to a table the document lacks is refused before the request.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
@@ -156,4 +145,4 @@ export async function execute(
 		}
 		return outcome;
 	});
-}
+};

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { GristClient } from '../../transport';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { executeWrite } from '../batch';
 import { rowDeletes } from '../deletes';
 import { documentLocator, tableLocator } from '../../parameters/locators';
@@ -19,16 +19,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['columnar'], operation: ['delete'] } },
-	properties,
-);
+export const description = operationDescription('columnar', 'delete', properties);
 
 /** POST …/data/delete. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	return await executeWrite(this, client, items, rowDeletes(this, client, 'data'));
-}
+};

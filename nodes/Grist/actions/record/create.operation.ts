@@ -1,14 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
-import type { GristClient } from '../../transport';
 import {
 	readNoparse,
 	readRawFields,
@@ -30,20 +26,13 @@ const properties: INodeProperties[] = [
 	recordWriteOptionsField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('record', 'create', properties);
 
 /**
  * POST …/records: all items of one table in as few requests as Grist allows, grouped by field set
  * (rows of one field set are added in item order; a later field set's rows after them).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	return await executeWrite(this, client, items, {
 		envelopeBytes: '{"records":[]}'.length,
 		columns: true,
@@ -68,7 +57,7 @@ export async function execute(
 			return outputs;
 		},
 	});
-}
+};
 
 function isEmpty(fields: IDataObject): boolean {
 	for (const _key in fields) return false;

@@ -1,14 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { executeWrite } from '../batch';
 import { simplifyFields } from '../../helpers/cells';
-import type { GristClient } from '../../transport';
 import { readRowId } from '../../parameters/rowIds';
 import {
 	readNoparse,
@@ -39,20 +34,13 @@ const properties: INodeProperties[] = [
 	recordWriteOptionsField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['update'] } },
-	properties,
-);
+export const description = operationDescription('record', 'update', properties);
 
 /**
  * PATCH …/records: items grouped by table and by field set (Grist requires one field set per
  * request), one request per chunk.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	return await executeWrite(this, client, items, {
 		envelopeBytes: '{"records":[]}'.length,
 		columns: true,
@@ -79,4 +67,4 @@ export async function execute(
 			return outputs;
 		},
 	});
-}
+};

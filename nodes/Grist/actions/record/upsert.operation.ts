@@ -1,14 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { executeWrite } from '../batch';
 import { decodeCellValue } from '../../helpers/cells';
-import type { GristClient } from '../../transport';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import {
 	readNoparse,
@@ -91,21 +87,14 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['upsert'] } },
-	properties,
-);
+export const description = operationDescription('record', 'upsert', properties);
 
 /**
  * PUT …/records: match columns go to `require`, the other fields to `fields`. Items of one table
  * and the same options share requests; items repeating a `require` already in the batch go into
  * a later request (Grist rejects duplicate `require` values in one request).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	// Columns to Match On (JSON mode) as last read, and its list.
 	let matchText: string | undefined;
 	let matchList: string[] = [];
@@ -176,7 +165,7 @@ export async function execute(
 			return outputs;
 		},
 	});
-}
+};
 
 /**
  * The item's fields split into the match columns' (`require`) and the others (`fields`); an
