@@ -13,6 +13,7 @@ import {
 	type AccessRow,
 	type AccessTarget,
 } from '../helpers/access';
+import { optionsCollection } from './commonFields';
 import { itemParameterValue } from './read';
 
 /** "Users" rows (email + role) and, for workspaces and documents, "Max Inherited Role". */
@@ -54,13 +55,8 @@ export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 		},
 	];
 	if (target !== 'org') {
-		fields.push({
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
+		fields.push(
+			optionsCollection([
 				{
 					displayName: 'Max Inherited Role',
 					name: 'maxInheritedRole',
@@ -70,8 +66,8 @@ export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 					description:
 						'The highest role users get from the parent (site or workspace). None means only users listed directly have access; lowering it makes you a direct owner.',
 				},
-			],
-		});
+			]),
+		);
 	}
 	return fields;
 }

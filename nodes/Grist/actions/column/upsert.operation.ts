@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsCollection } from '../../parameters/commonFields';
 import { operationDescription } from '../operationFrame';
 import type { OperationExecute } from '../types';
 import { InputError, attempt } from '../../helpers/errors';
@@ -24,37 +25,30 @@ const properties: INodeProperties[] = [
 		'Columns to add, or to change when the table has a column with that ID; all in one request',
 		'createOrUpdate',
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Never Add',
-				name: 'noadd',
-				type: 'boolean',
-				default: false,
-				description: "Whether to only change listed columns the table has (Grist's noadd)",
-			},
-			{
-				displayName: 'Never Update',
-				name: 'noupdate',
-				type: 'boolean',
-				default: false,
-				description: "Whether to only add listed columns the table lacks (Grist's noupdate)",
-			},
-			{
-				displayName: 'Remove Columns Not Listed (Deletes Their Data)',
-				name: 'replaceall',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to DELETE every column of the table that is not listed here, with its data (Grist's replaceall)",
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Never Add',
+			name: 'noadd',
+			type: 'boolean',
+			default: false,
+			description: "Whether to only change listed columns the table has (Grist's noadd)",
+		},
+		{
+			displayName: 'Never Update',
+			name: 'noupdate',
+			type: 'boolean',
+			default: false,
+			description: "Whether to only add listed columns the table lacks (Grist's noupdate)",
+		},
+		{
+			displayName: 'Remove Columns Not Listed (Deletes Their Data)',
+			name: 'replaceall',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to DELETE every column of the table that is not listed here, with its data (Grist's replaceall)",
+		},
+	]),
 ];
 
 export const description = operationDescription('column', 'upsert', properties);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsCollection } from '../../parameters/commonFields';
 import { operationDescription } from '../operationFrame';
 import type { OperationExecute } from '../types';
 import { executeWrite } from '../batch';
@@ -36,55 +37,48 @@ const properties: INodeProperties[] = [
 			'Column IDs (separated by commas) whose values identify the record; their values are taken from the fields',
 		displayOptions: { show: { dataMode: ['json'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			allowDanglingOption,
-			{
-				displayName: 'Allow Empty Match',
-				name: 'allowEmptyRequire',
-				type: 'boolean',
-				default: false,
-				description: 'Whether an item without match values may match every record of the table',
-			},
-			batchSizeOption,
-			{
-				displayName: 'Never Add',
-				name: 'noAdd',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to skip items that match no record instead of adding a record',
-			},
-			{
-				displayName: 'Never Update',
-				name: 'noUpdate',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to leave matching records as they are (only add records that match nothing)',
-			},
-			noparseOption,
-			{
-				displayName: 'When Several Records Match',
-				name: 'onMany',
-				type: 'options',
-				options: [
-					{
-						name: 'Update the First',
-						value: 'first',
-						description: 'Update the record with the lowest row ID',
-					},
-					{ name: 'Update None', value: 'none', description: 'Leave all of them as they are' },
-					{ name: 'Update All', value: 'all', description: 'Update every matching record' },
-				],
-				default: 'first',
-			},
-		],
-	},
+	optionsCollection([
+		allowDanglingOption,
+		{
+			displayName: 'Allow Empty Match',
+			name: 'allowEmptyRequire',
+			type: 'boolean',
+			default: false,
+			description: 'Whether an item without match values may match every record of the table',
+		},
+		batchSizeOption,
+		{
+			displayName: 'Never Add',
+			name: 'noAdd',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to skip items that match no record instead of adding a record',
+		},
+		{
+			displayName: 'Never Update',
+			name: 'noUpdate',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to leave matching records as they are (only add records that match nothing)',
+		},
+		noparseOption,
+		{
+			displayName: 'When Several Records Match',
+			name: 'onMany',
+			type: 'options',
+			options: [
+				{
+					name: 'Update the First',
+					value: 'first',
+					description: 'Update the record with the lowest row ID',
+				},
+				{ name: 'Update None', value: 'none', description: 'Leave all of them as they are' },
+				{ name: 'Update All', value: 'all', description: 'Update every matching record' },
+			],
+			default: 'first',
+		},
+	]),
 ];
 
 export const description = operationDescription('record', 'upsert', properties);
