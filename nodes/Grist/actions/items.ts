@@ -50,14 +50,23 @@ export async function forEachItem(
 		try {
 			out.push(...toItems(await fn(itemIndex), itemIndex));
 		} catch (error) {
-			if (this.continueOnFail()) {
-				out.push(errorItem(error as Error, itemIndex));
-				continue;
-			}
-			throw withItemIndex.call(this, error, itemIndex);
+			out.push(failedItem.call(this, error, itemIndex));
 		}
 	}
 	return out;
+}
+
+/**
+ * What a failed item gives: under Continue On Fail its error item (errorItem), otherwise the
+ * error is thrown with the item index attached.
+ */
+export function failedItem(
+	this: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): INodeExecutionData {
+	if (this.continueOnFail()) return errorItem(error as Error, itemIndex);
+	throw withItemIndex.call(this, error, itemIndex);
 }
 
 /** Attaches the item index to an error (keeping NodeApiError/NodeOperationError as they are). */

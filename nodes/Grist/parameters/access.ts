@@ -4,12 +4,16 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { toNodeError } from '../errors';
 import {
 	MAX_INHERITED_ROLE_OPTIONS,
+	buildAccessDelta,
 	roleOptions,
+	type AccessDelta,
 	type AccessRow,
 	type AccessTarget,
 } from '../helpers/access';
+import { optionsCollection } from './commonFields';
 import { itemParameterValue } from './read';
 
 /** "Users" rows (email + role) and, for workspaces and documents, "Max Inherited Role". */
@@ -51,13 +55,8 @@ export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 		},
 	];
 	if (target !== 'org') {
-		fields.push({
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
+		fields.push(
+			optionsCollection([
 				{
 					displayName: 'Max Inherited Role',
 					name: 'maxInheritedRole',
@@ -67,8 +66,8 @@ export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 					description:
 						'The highest role users get from the parent (site or workspace). None means only users listed directly have access; lowering it makes you a direct owner.',
 				},
-			],
-		});
+			]),
+		);
 	}
 	return fields;
 }
@@ -84,4 +83,21 @@ export function accessUpdateInput(
 	if (target === 'org') return { rows };
 	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as IDataObject;
 	return { rows, maxInheritedRole: options.maxInheritedRole };
+}
+
+/**
+ * The access change of item `itemIndex` as Grist's `{ delta }` body (buildAccessDelta); a wrong
+ * input is an error naming its field and the item.
+ */
+export function readAccessDelta(
+	this: IExecuteFunctions,
+	target: AccessTarget,
+	itemIndex: number,
+): { delta: AccessDelta } {
+	try {
+		const input = accessUpdateInput.call(this, target, itemIndex);
+		return buildAccessDelta(target, input.rows, input.maxInheritedRole);
+	} catch (error) {
+		throw toNodeError(this.getNode(), error, { itemIndex });
+	}
 }

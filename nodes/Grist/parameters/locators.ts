@@ -11,6 +11,7 @@ import type {
 	IGetNodeParameterOptions,
 	ILoadOptionsFunctions,
 	INodeProperties,
+	INodePropertyMode,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -20,12 +21,36 @@ import { siteOrg } from '../api/orgs';
 import { type Target } from '../api/paths';
 import { currentNodeParameter, itemParameter, nodeParameter, type NodeContext } from './read';
 
+/** The head every locator field shares: required, starting on its From List mode. */
+function locatorField(
+	displayName: string,
+	name: string,
+): Pick<INodeProperties, 'displayName' | 'name' | 'type' | 'default' | 'required'> {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+	};
+}
+
+/**
+ * What a By URL mode does with what is pasted: `regex` extracts the ID from it, and a URL it does
+ * not match is refused with `errorMessage`.
+ */
+function urlExtraction(
+	regex: string,
+	errorMessage: string,
+): Pick<INodePropertyMode, 'extractValue' | 'validation'> {
+	return {
+		extractValue: { type: 'regex', regex },
+		validation: [{ type: 'regex', properties: { regex, errorMessage } }],
+	};
+}
+
 export const orgLocator: INodeProperties = {
-	displayName: 'Organization',
-	name: 'org',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Organization', 'org'),
 	description: 'The Grist site (team or personal)',
 	modes: [
 		{
@@ -39,17 +64,10 @@ export const orgLocator: INodeProperties = {
 			name: 'url',
 			type: 'string',
 			placeholder: 'e.g. https://myteam.getgrist.com or https://grist.example.com/o/myteam',
-			extractValue: { type: 'regex', regex: ORG_URL_REGEX },
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: ORG_URL_REGEX,
-						errorMessage:
-							'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
-					},
-				},
-			],
+			...urlExtraction(
+				ORG_URL_REGEX,
+				'Paste the URL of a team site, e.g. https://TEAM.getgrist.com or https://HOST/o/TEAM',
+			),
 		},
 		{
 			displayName: 'By ID',
@@ -70,11 +88,7 @@ export const optionalOrgLocator: INodeProperties = {
 };
 
 export const workspaceLocator: INodeProperties = {
-	displayName: 'Workspace',
-	name: 'workspace',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Workspace', 'workspace'),
 	modes: [
 		{
 			displayName: 'From List',
@@ -87,17 +101,10 @@ export const workspaceLocator: INodeProperties = {
 			name: 'url',
 			type: 'string',
 			placeholder: 'e.g. https://docs.getgrist.com/ws/17/',
-			extractValue: { type: 'regex', regex: WORKSPACE_URL_REGEX },
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: WORKSPACE_URL_REGEX,
-						errorMessage:
-							'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
-					},
-				},
-			],
+			...urlExtraction(
+				WORKSPACE_URL_REGEX,
+				'Paste the URL of a Grist workspace, e.g. https://docs.getgrist.com/ws/17/',
+			),
 		},
 		{
 			displayName: 'By ID',
@@ -114,12 +121,18 @@ export const workspaceLocator: INodeProperties = {
 	],
 };
 
+/** The Destination Workspace of Document → Copy and Move: the Workspace field under its own name. */
+export function destinationWorkspaceLocator(description: string): INodeProperties {
+	return {
+		...workspaceLocator,
+		displayName: 'Destination Workspace',
+		name: 'destinationWorkspace',
+		description,
+	};
+}
+
 export const documentLocator: INodeProperties = {
-	displayName: 'Document',
-	name: 'document',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Document', 'document'),
 	modes: [
 		{
 			displayName: 'From List',
@@ -132,17 +145,10 @@ export const documentLocator: INodeProperties = {
 			name: 'url',
 			type: 'string',
 			placeholder: 'e.g. https://docs.getgrist.com/sRBrWDUPnUVJ/My-Doc',
-			extractValue: { type: 'regex', regex: DOCUMENT_URL_REGEX },
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: DOCUMENT_URL_REGEX,
-						errorMessage:
-							'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
-					},
-				},
-			],
+			...urlExtraction(
+				DOCUMENT_URL_REGEX,
+				'Paste the URL of a Grist document, e.g. https://docs.getgrist.com/DOC-ID/NAME',
+			),
 		},
 		{
 			displayName: 'By ID',
@@ -161,11 +167,7 @@ export const documentLocator: INodeProperties = {
  * of a pasted URL goes in the Document field (By URL); the table is then picked from the list.
  */
 export const tableLocator: INodeProperties = {
-	displayName: 'Table',
-	name: 'table',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	...locatorField('Table', 'table'),
 	typeOptions: { loadOptionsDependsOn: ['document.value'] },
 	modes: [
 		{
@@ -247,10 +249,7 @@ function requiredLocator(
 		throw new NodeOperationError(
 			this.getNode(),
 			`The ${label} field is empty (item ${itemIndex})`,
-			{
-				itemIndex,
-				description,
-			},
+			{ itemIndex, description },
 		);
 	}
 	return text;
@@ -276,6 +275,18 @@ export function tableIdValue(this: IExecuteFunctions, itemIndex: number): string
 		'Table',
 		'Pick a table from the list, or enter its ID (as shown in Raw Data).',
 	);
+}
+
+/** The Column (locator `column`) of item `itemIndex`; an empty value is an input error. */
+export function columnIdValue(this: IExecuteFunctions, itemIndex: number): string {
+	const colId = locatorValue(this, 'column', itemIndex);
+	if (colId === '') {
+		throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
+			itemIndex,
+			description: 'Pick a column from the list, or enter its ID.',
+		});
+	}
+	return colId;
 }
 
 /** By execution: the last target `readTarget` returned (callers must not modify it). */
@@ -335,4 +346,9 @@ export async function orgKeyValue(
 	const text = locatorValue(this, name, itemIndex);
 	if (text !== '') return /^\d+$/.test(text) ? Number(text) : text;
 	return await siteOrg(client);
+}
+
+/** The Destination Workspace of item `itemIndex`, read as workspaceIdValue reads a workspace. */
+export function destinationWorkspaceId(this: IExecuteFunctions, itemIndex: number): number {
+	return workspaceIdValue.call(this, 'destinationWorkspace', itemIndex, 'Destination Workspace');
 }

@@ -9,6 +9,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsCollection } from './commonFields';
 import { toNodeError } from '../errors';
 import { InputError, attempt } from '../helpers/errors';
 import { columnTypes, type GristColumn } from '../helpers/columns';
@@ -330,22 +331,15 @@ export const recordReadFields: INodeProperties[] = [
 ];
 
 /** Options with "Include Hidden Columns" (Grist's `hidden=1`), for the reads of records and columns. */
-export const hiddenColumnsOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Include Hidden Columns',
-			name: 'includeHidden',
-			type: 'boolean',
-			default: false,
-			description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
-		},
-	],
-};
+export const hiddenColumnsOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Include Hidden Columns',
+		name: 'includeHidden',
+		type: 'boolean',
+		default: false,
+		description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
+	},
+]);
 
 /** Simplify of Record → Get Many and Record → Get: one row reads the same from both. */
 export const recordSimplifyField: INodeProperties = {

@@ -10,7 +10,7 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
-
+import { optionsCollection } from './commonFields';
 import { DEFAULT_MAX_ITEMS } from '../write/chunking';
 import { inputItems, itemParameter, itemParameterValue, SameForAllItems } from './read';
 
@@ -102,24 +102,17 @@ export const allowDanglingOption: INodeProperties = {
 };
 
 /** The Options of a record create/update: dangling references, noparse and the batch size. */
-export const recordWriteOptionsField: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [allowDanglingOption, batchSizeOption, noparseOption],
-};
+export const recordWriteOptionsField: INodeProperties = optionsCollection([
+	allowDanglingOption,
+	batchSizeOption,
+	noparseOption,
+]);
 
 /** The Options of a record or columnar create/update: noparse and the batch size. */
-export const writeOptionsField: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [batchSizeOption, noparseOption],
-};
+export const writeOptionsField: INodeProperties = optionsCollection([
+	batchSizeOption,
+	noparseOption,
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Reading

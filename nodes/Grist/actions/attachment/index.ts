@@ -1,18 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as download from './download.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as upload from './upload.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['attachment'] } },
-	options: [
+const operation = operationSelector(
+	'attachment',
+	[
 		{
 			name: 'Download',
 			value: 'download',
@@ -39,26 +33,15 @@ const operation: INodeProperties = {
 			action: 'Upload attachments',
 		},
 	],
-	default: 'upload',
-};
+	'upload',
+);
 
-export const attachment: ResourceModule = {
-	option: {
+export const attachment = resourceModule(
+	{
 		name: 'Attachment',
 		value: 'attachment',
 		description: 'Files stored in a document, shown in Attachments columns',
 	},
-	description: [
-		operation,
-		...upload.description,
-		...get.description,
-		...download.description,
-		...getAll.description,
-	],
-	operations: {
-		upload: upload.execute,
-		get: get.execute,
-		download: download.execute,
-		getAll: getAll.execute,
-	},
-};
+	operation,
+	{ upload, get, download, getAll },
+);

@@ -5,8 +5,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { toNodeError } from '../../errors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../api/client';
@@ -100,10 +102,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['attachment'], operation: ['upload'] } },
-	properties,
-);
+export const description = operationDescription('attachment', 'upload', properties);
 
 /** The record (and its Attachments cell) that Attach to Record writes the new ids into. */
 interface AttachTarget {
@@ -118,11 +117,7 @@ interface AttachTarget {
  * item. Output: one item per input item, `{ attachments: [{ id, fileName, size, … }] }`, plus
  * `record` when the files were attached to a record (GET the cell, then PATCH `["L", …ids]`).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const columnsCache = new ColumnCache(client, { hidden: false });
 
 	return await forEachItem.call(this, items, async (itemIndex) => {
@@ -203,7 +198,7 @@ export async function execute(
 		}
 		return json;
 	});
-}
+};
 
 /** The binary properties to upload for an item; a missing one is named with those the item has. */
 function binaryNames(

@@ -1,25 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import { checkNewColumnReferences, untieLabelledColumns } from '../newColumns';
+import type { OperationExecute } from '../types';
 import { toColumn } from '../../helpers/columns';
 import { columnSpecs } from '../../helpers/schema';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
 import { TableCache } from '../../api/schemaCache';
 import { addColumnsToTable, fetchColumns } from '../../api/columns';
-import {
-	checkReferencedTables,
-	columnItem,
-	columnsCollection,
-	forEachSchemaItem,
-	readColumnInputs,
-	untieNewColumns,
-} from '../schema';
+import { columnItem, columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
 
 const properties: INodeProperties[] = [
 	documentLocator,
@@ -27,47 +15,25 @@ const properties: INodeProperties[] = [
 	columnsCollection('The columns to add, in order; all are added or none'),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('column', 'create', properties);
 
 /**
  * POST …/columns: the item's columns in one request; one output item per new column. A
  * Reference to a table the document lacks is refused before; the IDs of columns given a Label
  * are then untied from it (one PATCH, see untieNewColumns).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
 		const inputs = readColumnInputs.call(this, itemIndex);
 		const existing = await fetchColumns(client, target, { hidden: true, itemIndex });
 		const specs = columnSpecs(inputs, { existing: existing.map((c) => c.id) });
-		await checkReferencedTables(
-			tables,
-			target.docId,
-			specs.map((spec, i) => ({
-				type: (spec.fields as IDataObject).type,
-				field: `Columns (column ${i + 1}): Referenced Table`,
-			})),
-			itemIndex,
-		);
+		await checkNewColumnReferences(tables, target.docId, specs, itemIndex);
 		const ids = await addColumnsToTable(client, target, specs, itemIndex);
-		await untieNewColumns(
-			client,
-			target,
-			specs.flatMap((spec, i) =>
-				(spec.fields as IDataObject).label !== undefined ? [ids[i] ?? String(spec.id)] : [],
-			),
-			itemIndex,
-		);
+		await untieLabelledColumns(client, target, specs, ids, itemIndex);
 		return specs.map((spec, i) =>
 			columnItem(toColumn({ id: ids[i] ?? String(spec.id), fields: spec.fields as never })),
 		);
 	});
-}
+};

@@ -1,44 +1,28 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
-import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItemThrough } from '../operationFrame';
+import { noticeField } from '../../parameters/commonFields';
+import {
+	columnIdValue,
+	documentLocator,
+	readTarget,
+	tableLocator,
+} from '../../parameters/locators';
 import { deleteColumn } from '../../api/columns';
 import { columnLocator, forEachSchemaItem } from '../schema';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'This deletes the column and every value in it.',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField('deleteNotice', 'This deletes the column and every value in it.'),
 	documentLocator,
 	tableLocator,
 	columnLocator,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['delete'] } },
-	properties,
-);
+export const description = operationDescription('column', 'delete', properties);
 
 /** DELETE …/columns/{colId}. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
-		const target = readTarget.call(this, itemIndex);
-		const colId = locatorValue(this, 'column', itemIndex);
-		if (colId === '') {
-			throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
-				itemIndex,
-				description: 'Pick a column from the list, or enter its ID.',
-			});
-		}
-		await deleteColumn(client, target, colId, itemIndex);
-		return { id: colId, deleted: true };
-	});
-}
+export const execute = perItemThrough(forEachSchemaItem, async function (client, itemIndex) {
+	const target = readTarget.call(this, itemIndex);
+	const colId = columnIdValue.call(this, itemIndex);
+	await deleteColumn(client, target, colId, itemIndex);
+	return { id: colId, deleted: true };
+});

@@ -1,24 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import type { GristColumn } from '../../helpers/columns';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/readQuery';
 import { fetchColumns } from '../../api/columns';
 
 const properties: INodeProperties[] = [documentLocator, tableLocator, hiddenColumnsOptions];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('column', 'getAll', properties);
 
 function toJson(c: GristColumn): IDataObject {
 	const json: IDataObject = {
@@ -36,15 +25,9 @@ function toJson(c: GristColumn): IDataObject {
 }
 
 /** GET …/columns: one item per column. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const target = readTarget.call(this, itemIndex);
-		const hidden = readIncludeHidden.call(this, itemIndex);
-		const columns = await fetchColumns(client, target, { hidden, itemIndex });
-		return columns.map(toJson);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const target = readTarget.call(this, itemIndex);
+	const hidden = readIncludeHidden.call(this, itemIndex);
+	const columns = await fetchColumns(client, target, { hidden, itemIndex });
+	return columns.map(toJson);
+});

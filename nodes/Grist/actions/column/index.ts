@@ -1,19 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 import * as upsert from './upsert.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['column'] } },
-	options: [
+const operation = operationSelector(
+	'column',
+	[
 		{
 			name: 'Create',
 			value: 'create',
@@ -45,24 +39,11 @@ const operation: INodeProperties = {
 			action: 'Update columns',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);
 
-export const column: ResourceModule = {
-	option: { name: 'Column', value: 'column', description: 'Columns of a table' },
-	description: [
-		operation,
-		...create.description,
-		...del.description,
-		...getAll.description,
-		...update.description,
-		...upsert.description,
-	],
-	operations: {
-		create: create.execute,
-		delete: del.execute,
-		getAll: getAll.execute,
-		update: update.execute,
-		upsert: upsert.execute,
-	},
-};
+export const column = resourceModule(
+	{ name: 'Column', value: 'column', description: 'Columns of a table' },
+	operation,
+	{ create, delete: del, getAll, update, upsert },
+);

@@ -1,15 +1,16 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { toColumn } from '../../helpers/columns';
 import { columnFields, type ColumnInput } from '../../helpers/schema';
-import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
+import { updateFieldsCollection } from '../../parameters/commonFields';
+import {
+	columnIdValue,
+	documentLocator,
+	readTarget,
+	tableLocator,
+} from '../../parameters/locators';
 import { TableCache } from '../../api/schemaCache';
 import { fetchColumns, writeColumns } from '../../api/columns';
 import {
@@ -26,43 +27,25 @@ const properties: INodeProperties[] = [
 	documentLocator,
 	tableLocator,
 	columnLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: columnDefinitionFields('update')
+	updateFieldsCollection(
+		columnDefinitionFields('update')
 			.filter((f) => f.name !== 'id')
 			.map((f) => ({ ...f, required: false })),
-	},
+	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['update'] } },
-	properties,
-);
+export const description = operationDescription('column', 'update', properties);
 
 /**
  * PATCH …/columns for one column: rename, label, type, formula, choices (merged into its
  * options). A new Label keeps the column ID (Grist would rename it after the label otherwise,
  * see untieFromLabel); a Reference to a table the document lacks is refused before the write.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
-		const colId = locatorValue(this, 'column', itemIndex);
-		if (colId === '') {
-			throw new NodeOperationError(this.getNode(), `The Column of item ${itemIndex} is empty`, {
-				itemIndex,
-				description: 'Pick a column from the list, or enter its ID.',
-			});
-		}
+		const colId = columnIdValue.call(this, itemIndex);
 		const input = {
 			...(itemParameterValue.call(this, 'updateFields', itemIndex, {}) as ColumnInput),
 		};
@@ -120,4 +103,4 @@ export async function execute(
 		};
 		return columnItem(toColumn({ id: String(fields.colId ?? colId), fields: merged }));
 	});
-}
+};

@@ -1,15 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { optionsCollection } from '../../parameters/commonFields';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { InputError, attempt } from '../../helpers/errors';
 import { checkIdentifier, columnFields } from '../../helpers/schema';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
 import { TableCache } from '../../api/schemaCache';
 import { fetchColumns, writeColumns } from '../../api/columns';
 import {
@@ -29,54 +25,40 @@ const properties: INodeProperties[] = [
 		'Columns to add, or to change when the table has a column with that ID; all in one request',
 		'createOrUpdate',
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Never Add',
-				name: 'noadd',
-				type: 'boolean',
-				default: false,
-				description: "Whether to only change listed columns the table has (Grist's noadd)",
-			},
-			{
-				displayName: 'Never Update',
-				name: 'noupdate',
-				type: 'boolean',
-				default: false,
-				description: "Whether to only add listed columns the table lacks (Grist's noupdate)",
-			},
-			{
-				displayName: 'Remove Columns Not Listed (Deletes Their Data)',
-				name: 'replaceall',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to DELETE every column of the table that is not listed here, with its data (Grist's replaceall)",
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Never Add',
+			name: 'noadd',
+			type: 'boolean',
+			default: false,
+			description: "Whether to only change listed columns the table has (Grist's noadd)",
+		},
+		{
+			displayName: 'Never Update',
+			name: 'noupdate',
+			type: 'boolean',
+			default: false,
+			description: "Whether to only add listed columns the table lacks (Grist's noupdate)",
+		},
+		{
+			displayName: 'Remove Columns Not Listed (Deletes Their Data)',
+			name: 'replaceall',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to DELETE every column of the table that is not listed here, with its data (Grist's replaceall)",
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['column'], operation: ['upsert'] } },
-	properties,
-);
+export const description = operationDescription('column', 'upsert', properties);
 
 /**
  * PUT …/columns with noadd / noupdate / replaceall: one request per item. A label never renames
  * a listed column (untied, see untieFromLabel; new columns given a Label are untied by one PATCH
  * after); a Reference to a table the document lacks is refused before the request.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const target = readTarget.call(this, itemIndex);
@@ -157,4 +139,4 @@ export async function execute(
 		}
 		return outcome;
 	});
-}
+};

@@ -1,7 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
+
 import { documentLocator, tableLocator } from '../../parameters/locators';
+
 import { deleteItemRows } from '../../write/rowDeletes';
 
 const properties: INodeProperties[] = [
@@ -17,16 +19,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['columnar'], operation: ['delete'] } },
-	properties,
-);
+export const description = operationDescription('columnar', 'delete', properties);
 
 /** POST …/data/delete. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	return await deleteItemRows(this, client, items, 'data');
-}
+};

@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { decodeCellValue } from '../../helpers/cells';
 import { columnTypes, isHiddenColumnId } from '../../helpers/columns';
-import { errorItem, withItemIndex } from '../items';
-import type { GristClient } from '../../api/client';
+import { failedItem } from '../items';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readFields, readQuery } from '../../parameters/readQuery';
 import { ColumnCache } from '../../api/schemaCache';
@@ -49,17 +43,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['columnar'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('columnar', 'getAll', properties);
 
 /** GET …/data (the deprecated column-oriented form). */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const cache = new ColumnCache(client);
 	const out: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -89,12 +76,8 @@ export async function execute(
 				out.push({ json, pairedItem });
 			}
 		} catch (error) {
-			if (this.continueOnFail()) {
-				out.push(errorItem(error as Error, itemIndex));
-				continue;
-			}
-			throw withItemIndex.call(this, error, itemIndex);
+			out.push(failedItem.call(this, error, itemIndex));
 		}
 	}
 	return out;
-}
+};

@@ -1,18 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['columnar'] } },
-	options: [
+const operation = operationSelector(
+	'columnar',
+	[
 		{
 			name: 'Create',
 			value: 'create',
@@ -38,26 +32,15 @@ const operation: INodeProperties = {
 			action: 'Update records from columns',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);
 
-export const columnar: ResourceModule = {
-	option: {
+export const columnar = resourceModule(
+	{
 		name: 'Columnar Records (Deprecated)',
 		value: 'columnar',
 		description: "Records in Grist's older column-oriented form (/data), for existing workflows",
 	},
-	description: [
-		operation,
-		...getAll.description,
-		...create.description,
-		...update.description,
-		...del.description,
-	],
-	operations: {
-		getAll: getAll.execute,
-		create: create.execute,
-		update: update.execute,
-		delete: del.execute,
-	},
-};
+	operation,
+	{ getAll, create, update, delete: del },
+);

@@ -1,20 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import type { GristClient } from '../../api/client';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { columnarWriteProperties } from './shared';
 import { writeColumnar } from './write';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['columnar'], operation: ['update'] } },
-	columnarWriteProperties,
-);
+export const description = operationDescription('columnar', 'update', columnarWriteProperties);
 
 /** PATCH …\/data: rows of all items of one table in as few requests as possible. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	return await writeColumnar(this, client, items, 'update');
-}
+};

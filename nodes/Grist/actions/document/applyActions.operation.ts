@@ -1,21 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { applyUserActions } from '../../api/documents';
+import { noticeField, optionsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { parseUserActions } from '../../helpers/lifecycle';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Advanced: sends Grist user actions as they are, for what no other operation covers. They run all or none; Grist's own error is shown when one fails. See Grist's docs on user actions.",
-		name: 'applyNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'applyNotice',
+		"Advanced: sends Grist user actions as they are, for what no other operation covers. They run all or none; Grist's own error is shown when one fails. See Grist's docs on user actions.",
+	),
 	documentLocator,
 	{
 		displayName: 'User Actions (JSON)',
@@ -26,60 +22,44 @@ const properties: INodeProperties[] = [
 		description:
 			'A list of Grist user actions, each a list starting with its name, e.g. [["RemoveTable", "Old"], ["RenameColumn", "People", "Name", "FullName"]]',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Parse Strings',
-				name: 'parseStrings',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether Grist parses text values for the column\'s type (e.g. "2024-01-31" into a date), as when typing in a cell',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Parse Strings',
+			name: 'parseStrings',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether Grist parses text values for the column\'s type (e.g. "2024-01-31" into a date), as when typing in a cell',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['applyActions'] } },
-	properties,
-);
+export const description = operationDescription('document', 'applyActions', properties);
 
 /** POST /api/docs/{docId}/apply: one item with Grist's answer (actionNum, retValues…) per input item. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		let actions: unknown[][];
-		try {
-			actions = parseUserActions(
-				itemParameterValue.call(this, 'userActions', itemIndex, '' as unknown),
-			);
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`User Actions (JSON) in item ${itemIndex}: ${(error as Error).message}`,
-				{ itemIndex },
-			);
-		}
-		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
-			parseStrings?: boolean;
-		};
-		const result = await applyUserActions(
-			client,
-			docId,
-			actions,
-			itemIndex,
-			options.parseStrings === false ? { noparse: 1 } : undefined,
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	let actions: unknown[][];
+	try {
+		actions = parseUserActions(
+			itemParameterValue.call(this, 'userActions', itemIndex, '' as unknown),
 		);
-		return { documentId: docId, ...result };
-	});
-}
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`User Actions (JSON) in item ${itemIndex}: ${(error as Error).message}`,
+			{ itemIndex },
+		);
+	}
+	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
+		parseStrings?: boolean;
+	};
+	const result = await applyUserActions(
+		client,
+		docId,
+		actions,
+		itemIndex,
+		options.parseStrings === false ? { noparse: 1 } : undefined,
+	);
+	return { documentId: docId, ...result };
+});

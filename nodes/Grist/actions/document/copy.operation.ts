@@ -1,36 +1,23 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { copyDocument, getDocument } from '../../api/documents';
 import { withHint } from '../../helpers/hints';
 import {
+	destinationWorkspaceId,
+	destinationWorkspaceLocator,
 	documentIdValue,
 	documentLocator,
-	workspaceIdValue,
-	workspaceLocator,
 } from '../../parameters/locators';
+import { nameField } from '../../parameters/commonFields';
 import { readName } from '../../parameters/name';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
 	{ ...documentLocator, description: 'The document to copy' },
-	{
-		...workspaceLocator,
-		displayName: 'Destination Workspace',
-		name: 'destinationWorkspace',
-		description: 'The workspace the copy goes to (you need to be able to add documents there)',
-	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. Client A – Projects',
-		description: 'The name of the new document',
-	},
+	destinationWorkspaceLocator(
+		'The workspace the copy goes to (you need to be able to add documents there)',
+	),
+	nameField('The name of the new document', 'e.g. Client A – Projects'),
 	{
 		displayName: 'Copy',
 		name: 'copyMode',
@@ -51,38 +38,24 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['copy'] } },
-	properties,
-);
+export const description = operationDescription('document', 'copy', properties);
 
 /** POST /api/docs/{docId}/copy, then returns the new document. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const wid = workspaceIdValue.call(
-			this,
-			'destinationWorkspace',
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const wid = destinationWorkspaceId.call(this, itemIndex);
+	const documentName = readName.call(this, itemIndex, 'Enter the name of the new document.');
+	const asTemplate = itemParameter.call(this, 'copyMode', itemIndex, 'full') === 'template';
+	let newId: string;
+	try {
+		newId = await copyDocument(
+			client,
+			docId,
+			{ workspaceId: wid, documentName, asTemplate },
 			itemIndex,
-			'Destination Workspace',
 		);
-		const documentName = readName.call(this, itemIndex, 'Enter the name of the new document.');
-		const asTemplate = itemParameter.call(this, 'copyMode', itemIndex, 'full') === 'template';
-		let newId: string;
-		try {
-			newId = await copyDocument(
-				client,
-				docId,
-				{ workspaceId: wid, documentName, asTemplate },
-				itemIndex,
-			);
-		} catch (error) {
-			throw withHint(error, 'document.copy', { workspace: wid });
-		}
-		return await getDocument(client, newId, itemIndex);
-	});
-}
+	} catch (error) {
+		throw withHint(error, 'document.copy', { workspace: wid });
+	}
+	return await getDocument(client, newId, itemIndex);
+});

@@ -6,38 +6,32 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { outputBinaryProperty } from '../../parameters/binary';
+import { optionsCollection } from '../../parameters/commonFields';
 import type { GristClient } from '../../api/client';
 import { exportDocument, type ExportRequest as ApiExportRequest } from '../../api/documents';
 import { itemParameterValue } from '../../parameters/read';
 
-export const exportOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Header',
-			name: 'header',
-			type: 'options',
-			options: [
-				{ name: 'Column Labels', value: 'label', description: 'The labels shown in Grist' },
-				{ name: 'Column IDs', value: 'colId', description: 'The IDs used in formulas and the API' },
-			],
-			default: 'label',
-			description: 'What the header row shows',
-		},
-		{
-			displayName: 'File Name',
-			name: 'fileName',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. report',
-			description: 'Name of the file without extension (default: the name Grist gives it)',
-		},
-	],
-};
+export const exportOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Header',
+		name: 'header',
+		type: 'options',
+		options: [
+			{ name: 'Column Labels', value: 'label', description: 'The labels shown in Grist' },
+			{ name: 'Column IDs', value: 'colId', description: 'The IDs used in formulas and the API' },
+		],
+		default: 'label',
+		description: 'What the header row shows',
+	},
+	{
+		displayName: 'File Name',
+		name: 'fileName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. report',
+		description: 'Name of the file without extension (default: the name Grist gives it)',
+	},
+]);
 
 export interface ExportRequest extends ApiExportRequest {
 	itemIndex: number;

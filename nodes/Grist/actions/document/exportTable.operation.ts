@@ -1,15 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { exportOptions, exportToBinary } from './export';
-import {
-	documentIdValue,
-	documentLocator,
-	tableIdValue,
-	tableLocator,
-} from '../../parameters/locators';
+import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { binaryPropertyField } from '../../parameters/binary';
 
 const properties: INodeProperties[] = [
@@ -19,20 +11,10 @@ const properties: INodeProperties[] = [
 	exportOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['exportTable'] } },
-	properties,
-);
+export const description = operationDescription('document', 'exportTable', properties);
 
 /** GET /api/docs/{docId}/download/csv?tableId= into a binary property. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const tableId = tableIdValue.call(this, itemIndex);
-		return await exportToBinary.call(this, client, { docId, format: 'csv', tableId, itemIndex });
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const { docId, tableId } = readTarget.call(this, itemIndex);
+	return await exportToBinary.call(this, client, { docId, format: 'csv', tableId, itemIndex });
+});

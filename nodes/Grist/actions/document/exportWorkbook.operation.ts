@@ -1,8 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { exportOptions, exportToBinary } from './export';
 import {
 	documentIdValue,
@@ -30,21 +27,12 @@ const properties: INodeProperties[] = [
 	exportOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['exportWorkbook'] } },
-	properties,
-);
+export const description = operationDescription('document', 'exportWorkbook', properties);
 
 /** GET /api/docs/{docId}/download/xlsx (all tables, or `tableId`) into a binary property. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const tables = itemParameter.call(this, 'tables', itemIndex, 'all') as string;
-		const tableId = tables === 'one' ? tableIdValue.call(this, itemIndex) : undefined;
-		return await exportToBinary.call(this, client, { docId, format: 'xlsx', tableId, itemIndex });
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const tables = itemParameter.call(this, 'tables', itemIndex, 'all') as string;
+	const tableId = tables === 'one' ? tableIdValue.call(this, itemIndex) : undefined;
+	return await exportToBinary.call(this, client, { docId, format: 'xlsx', tableId, itemIndex });
+});

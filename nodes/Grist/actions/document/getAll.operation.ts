@@ -1,13 +1,6 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
-
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { documentsOfWorkspaces, listOrgWorkspaces } from '../../api/orgs';
 import { getWorkspace } from '../../api/workspaces';
 import {
@@ -16,6 +9,7 @@ import {
 	workspaceIdValue,
 	workspaceLocator,
 } from '../../parameters/locators';
+import { filtersCollection } from '../../parameters/commonFields';
 import { applyLimit, limitFields } from '../../parameters/limit';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 
@@ -37,71 +31,55 @@ const properties: INodeProperties[] = [
 	{ ...workspaceLocator, displayOptions: { show: { scope: ['workspace'] } } },
 	{ ...optionalOrgLocator, displayOptions: { show: { scope: ['org'] } } },
 	...limitFields,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'In Trash',
-				name: 'inTrash',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to list the documents in Grist's trash instead (moved there with Move to Trash; Restore brings them back)",
-			},
-			{
-				displayName: 'Name Contains',
-				name: 'nameContains',
-				type: 'string',
-				default: '',
-				description: 'Only documents whose name contains this text (not case-sensitive)',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'In Trash',
+			name: 'inTrash',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to list the documents in Grist's trash instead (moved there with Move to Trash; Restore brings them back)",
+		},
+		{
+			displayName: 'Name Contains',
+			name: 'nameContains',
+			type: 'string',
+			default: '',
+			description: 'Only documents whose name contains this text (not case-sensitive)',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('document', 'getAll', properties);
 
 /** Documents of a workspace (GET /api/workspaces/{wid}) or of a site (GET /api/orgs/{org}/workspaces). */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const scope = itemParameter.call(this, 'scope', itemIndex, 'workspace') as string;
-		const filters = itemParameterValue.call(this, 'filters', itemIndex, {}) as IDataObject;
-		const qs = filters.inTrash === true ? { showRemoved: 1 } : undefined;
-		let docs: IDataObject[];
-		if (scope === 'org') {
-			const key = await orgKeyValue.call(this, client, itemIndex);
-			const workspaces = await listOrgWorkspaces(client, key, itemIndex, qs);
-			docs = documentsOfWorkspaces(workspaces);
-		} else {
-			const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-			// a workspace with nothing in the trash is 404 with showRemoved: empty if it exists
-			const ws = await getWorkspace(client, wid, itemIndex, qs).catch(async (error: unknown) => {
-				if (!qs || !(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
-				await getWorkspace(client, wid, itemIndex);
-				return { docs: [] };
-			});
-			docs = documentsOfWorkspaces([ws]);
-		}
-		const needle = String(filters.nameContains ?? '')
-			.trim()
-			.toLowerCase();
-		if (needle !== '')
-			docs = docs.filter((d) =>
-				String(d.name ?? '')
-					.toLowerCase()
-					.includes(needle),
-			);
-		return applyLimit(this, docs, itemIndex);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const scope = itemParameter.call(this, 'scope', itemIndex, 'workspace') as string;
+	const filters = itemParameterValue.call(this, 'filters', itemIndex, {}) as IDataObject;
+	const qs = filters.inTrash === true ? { showRemoved: 1 } : undefined;
+	let docs: IDataObject[];
+	if (scope === 'org') {
+		const key = await orgKeyValue.call(this, client, itemIndex);
+		const workspaces = await listOrgWorkspaces(client, key, itemIndex, qs);
+		docs = documentsOfWorkspaces(workspaces);
+	} else {
+		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+		// a workspace with nothing in the trash is 404 with showRemoved: empty if it exists
+		const ws = await getWorkspace(client, wid, itemIndex, qs).catch(async (error: unknown) => {
+			if (!qs || !(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
+			await getWorkspace(client, wid, itemIndex);
+			return { docs: [] };
+		});
+		docs = documentsOfWorkspaces([ws]);
+	}
+	const needle = String(filters.nameContains ?? '')
+		.trim()
+		.toLowerCase();
+	if (needle !== '')
+		docs = docs.filter((d) =>
+			String(d.name ?? '')
+				.toLowerCase()
+				.includes(needle),
+		);
+	return applyLimit(this, docs, itemIndex);
+});

@@ -1,13 +1,6 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
-import { forEachItem } from '../items';
+import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import type { GristClient } from '../../api/client';
 import { deleteDocument, getDocument, importDocument } from '../../api/documents';
 import { fetchTables } from '../../api/tables';
@@ -36,10 +29,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['importFile'] } },
-	properties,
-);
+export const description = operationDescription('document', 'importFile', properties);
 
 interface WorkspaceDoc {
 	id: string;
@@ -126,65 +116,57 @@ async function removeFailedImport(
  * POST /api/workspaces/{wid}/import: Grist reads the file (column types guessed as in its
  * import dialog) into a new document; returns that document with its ID and URL.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const property = inputBinaryProperty.call(this, itemIndex);
-		let meta: IBinaryData;
-		try {
-			meta = this.helpers.assertBinaryData(itemIndex, property);
-		} catch {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Item ${itemIndex} has no binary field "${property}" (Input Binary Field)`,
-				{
-					description:
-						'Check the Input Binary Field: it must name a binary field of the item, e.g. the output of Read/Write Files from Disk or an HTTP Request.',
-					itemIndex,
-				},
-			);
-		}
-		const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-		const fileName = importFileName(meta.fileName, meta.mimeType);
-		const documentName = String(
-			itemParameter.call(this, 'documentName', itemIndex, '') ?? '',
-		).trim();
-		const form = new FormData();
-		form.append(
-			'upload',
-			new Blob([new Uint8Array(buffer)], { type: meta.mimeType || 'application/octet-stream' }),
-			fileName,
-		);
-		if (documentName !== '') form.append('documentName', documentName);
-		const hints: HintValues = { fileName, binaryProperty: property, workspace: wid };
-		// the documents the workspace holds before: only a document added since can be removed
-		let before: Set<string>;
-		try {
-			before = new Set(workspaceDocs(await getWorkspace(client, wid, itemIndex)).map((d) => d.id));
-		} catch (error) {
-			throw withHint(error, 'document.importFile', hints);
-		}
-		let created: { id: string; title?: string };
-		try {
-			created = await importDocument(client, wid, form, itemIndex);
-		} catch (error) {
-			const failure = withHint(error, 'document.importFile', hints);
-			const note = await removeFailedImport(
-				client,
-				wid,
-				before,
-				importedDocumentName(fileName, documentName),
+export const execute = perItem(async function (client, itemIndex) {
+	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+	const property = inputBinaryProperty.call(this, itemIndex);
+	let meta: IBinaryData;
+	try {
+		meta = this.helpers.assertBinaryData(itemIndex, property);
+	} catch {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex} has no binary field "${property}" (Input Binary Field)`,
+			{
+				description:
+					'Check the Input Binary Field: it must name a binary field of the item, e.g. the output of Read/Write Files from Disk or an HTTP Request.',
 				itemIndex,
-			);
-			if (note && (failure instanceof NodeApiError || failure instanceof NodeOperationError))
-				failure.description = failure.description ? `${failure.description} ${note}` : note;
-			throw failure;
-		}
-		const doc = await getDocument(client, created.id, itemIndex);
-		return { ...doc, url: documentUrl(client.server.base, created.id), fileName };
-	});
-}
+			},
+		);
+	}
+	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	const fileName = importFileName(meta.fileName, meta.mimeType);
+	const documentName = String(itemParameter.call(this, 'documentName', itemIndex, '') ?? '').trim();
+	const form = new FormData();
+	form.append(
+		'upload',
+		new Blob([new Uint8Array(buffer)], { type: meta.mimeType || 'application/octet-stream' }),
+		fileName,
+	);
+	if (documentName !== '') form.append('documentName', documentName);
+	const hints: HintValues = { fileName, binaryProperty: property, workspace: wid };
+	// the documents the workspace holds before: only a document added since can be removed
+	let before: Set<string>;
+	try {
+		before = new Set(workspaceDocs(await getWorkspace(client, wid, itemIndex)).map((d) => d.id));
+	} catch (error) {
+		throw withHint(error, 'document.importFile', hints);
+	}
+	let created: { id: string; title?: string };
+	try {
+		created = await importDocument(client, wid, form, itemIndex);
+	} catch (error) {
+		const failure = withHint(error, 'document.importFile', hints);
+		const note = await removeFailedImport(
+			client,
+			wid,
+			before,
+			importedDocumentName(fileName, documentName),
+			itemIndex,
+		);
+		if (note && (failure instanceof NodeApiError || failure instanceof NodeOperationError))
+			failure.description = failure.description ? `${failure.description} ${note}` : note;
+		throw failure;
+	}
+	const doc = await getDocument(client, created.id, itemIndex);
+	return { ...doc, url: documentUrl(client.server.base, created.id), fileName };
+});

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as applyActions from './applyActions.operation';
 import * as copy from './copy.operation';
 import * as create from './create.operation';
@@ -18,13 +16,9 @@ import * as restore from './restore.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['document'] } },
-	options: [
+const operation = operationSelector(
+	'document',
+	[
 		{
 			name: 'Apply Actions (Advanced)',
 			value: 'applyActions',
@@ -118,50 +112,32 @@ const operation: INodeProperties = {
 			action: 'Update access of a document',
 		},
 	],
-	default: 'get',
-};
+	'get',
+);
 
-export const document: ResourceModule = {
-	option: {
+export const document = resourceModule(
+	{
 		name: 'Document',
 		value: 'document',
 		description: 'A Grist document (a database of tables)',
 	},
-	description: [
-		operation,
-		...applyActions.description,
-		...copy.description,
-		...create.description,
-		...del.description,
-		...downloadBackup.description,
-		...exportTable.description,
-		...exportWorkbook.description,
-		...get.description,
-		...getAccess.description,
-		...getAll.description,
-		...importFile.description,
-		...move.description,
-		...moveToTrash.description,
-		...restore.description,
-		...update.description,
-		...updateAccess.description,
-	],
-	operations: {
-		applyActions: applyActions.execute,
-		copy: copy.execute,
-		create: create.execute,
-		delete: del.execute,
-		downloadBackup: downloadBackup.execute,
-		exportTable: exportTable.execute,
-		exportWorkbook: exportWorkbook.execute,
-		get: get.execute,
-		getAccess: getAccess.execute,
-		getAll: getAll.execute,
-		importFile: importFile.execute,
-		move: move.execute,
-		moveToTrash: moveToTrash.execute,
-		restore: restore.execute,
-		update: update.execute,
-		updateAccess: updateAccess.execute,
+	operation,
+	{
+		applyActions,
+		copy,
+		create,
+		delete: del,
+		downloadBackup,
+		exportTable,
+		exportWorkbook,
+		get,
+		getAccess,
+		getAll,
+		importFile,
+		move,
+		moveToTrash,
+		restore,
+		update,
+		updateAccess,
 	},
-};
+);

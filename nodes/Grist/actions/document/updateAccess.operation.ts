@@ -1,37 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { buildAccessDelta } from '../../helpers/access';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { updateAccess } from '../../api/access';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
-import { toNodeError } from '../../errors';
+import { accessUpdateFields, readAccessDelta } from '../../parameters/access';
 
 const properties: INodeProperties[] = [documentLocator, ...accessUpdateFields('document')];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['updateAccess'] } },
-	properties,
-);
+export const description = operationDescription('document', 'updateAccess', properties);
 
 /** PATCH /api/docs/{docId}/access with `{ delta: { users?, maxInheritedRole? } }`. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		let body;
-		try {
-			const input = accessUpdateInput.call(this, 'document', itemIndex);
-			body = buildAccessDelta('document', input.rows, input.maxInheritedRole);
-		} catch (error) {
-			throw toNodeError(this.getNode(), error, { itemIndex });
-		}
-		await updateAccess(client, { kind: 'document', docId }, body, itemIndex);
-		return { updated: true, ...body.delta };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const body = readAccessDelta.call(this, 'document', itemIndex);
+	await updateAccess(client, { kind: 'document', docId }, body, itemIndex);
+	return { updated: true, ...body.delta };
+});

@@ -1,28 +1,16 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { accessItems } from '../../helpers/access';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { getAccess } from '../../api/access';
 
 const properties: INodeProperties[] = [optionalOrgLocator];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['org'], operation: ['getAccess'] } },
-	properties,
-);
+export const description = operationDescription('org', 'getAccess', properties);
 
 /** GET /api/orgs/{org}/access: one item per user. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const key = await orgKeyValue.call(this, client, itemIndex);
-		const listing = await getAccess(client, { kind: 'org', key }, itemIndex);
-		return accessItems('org', listing);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const key = await orgKeyValue.call(this, client, itemIndex);
+	const listing = await getAccess(client, { kind: 'org', key }, itemIndex);
+	return accessItems('org', listing);
+});

@@ -1,8 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { documentsOfWorkspaces, listOrgWorkspaces } from '../../api/orgs';
 import { itemParameter } from '../../parameters/read';
@@ -29,21 +26,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['org'], operation: ['getWorkspaces'] } },
-	properties,
-);
+export const description = operationDescription('org', 'getWorkspaces', properties);
 
 /** GET /api/orgs/{org}/workspaces: the workspaces the key can see, with their documents. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const key = await orgKeyValue.call(this, client, itemIndex);
-		const output = itemParameter.call(this, 'output', itemIndex, 'workspace') as string;
-		const workspaces = await listOrgWorkspaces(client, key, itemIndex);
-		return output === 'document' ? documentsOfWorkspaces(workspaces) : workspaces;
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const key = await orgKeyValue.call(this, client, itemIndex);
+	const output = itemParameter.call(this, 'output', itemIndex, 'workspace') as string;
+	const workspaces = await listOrgWorkspaces(client, key, itemIndex);
+	return output === 'document' ? documentsOfWorkspaces(workspaces) : workspaces;
+});

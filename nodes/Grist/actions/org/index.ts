@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as get from './get.operation';
 import * as getAccess from './getAccess.operation';
 import * as getAll from './getAll.operation';
@@ -8,13 +6,9 @@ import * as getWorkspaces from './getWorkspaces.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['org'] } },
-	options: [
+const operation = operationSelector(
+	'org',
+	[
 		{
 			name: 'Get',
 			value: 'get',
@@ -52,26 +46,11 @@ const operation: INodeProperties = {
 			action: 'Update access of an organization',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);
 
-export const org: ResourceModule = {
-	option: { name: 'Organization', value: 'org', description: 'A Grist site: personal or team' },
-	description: [
-		operation,
-		...get.description,
-		...getAccess.description,
-		...getAll.description,
-		...getWorkspaces.description,
-		...update.description,
-		...updateAccess.description,
-	],
-	operations: {
-		get: get.execute,
-		getAccess: getAccess.execute,
-		getAll: getAll.execute,
-		getWorkspaces: getWorkspaces.execute,
-		update: update.execute,
-		updateAccess: updateAccess.execute,
-	},
-};
+export const org = resourceModule(
+	{ name: 'Organization', value: 'org', description: 'A Grist site: personal or team' },
+	operation,
+	{ get, getAccess, getAll, getWorkspaces, update, updateAccess },
+);

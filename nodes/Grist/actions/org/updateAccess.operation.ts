@@ -1,37 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { buildAccessDelta } from '../../helpers/access';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
-import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
-import { toNodeError } from '../../errors';
+import { accessUpdateFields, readAccessDelta } from '../../parameters/access';
 import { updateAccess } from '../../api/access';
 
 const properties: INodeProperties[] = [optionalOrgLocator, ...accessUpdateFields('org')];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['org'], operation: ['updateAccess'] } },
-	properties,
-);
+export const description = operationDescription('org', 'updateAccess', properties);
 
 /** PATCH /api/orgs/{org}/access with `{ delta: { users } }`. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		let body;
-		try {
-			const input = accessUpdateInput.call(this, 'org', itemIndex);
-			body = buildAccessDelta('org', input.rows);
-		} catch (error) {
-			throw toNodeError(this.getNode(), error, { itemIndex });
-		}
-		const key = await orgKeyValue.call(this, client, itemIndex);
-		await updateAccess(client, { kind: 'org', key }, body, itemIndex);
-		return { updated: true, ...body.delta };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const body = readAccessDelta.call(this, 'org', itemIndex);
+	const key = await orgKeyValue.call(this, client, itemIndex);
+	await updateAccess(client, { kind: 'org', key }, body, itemIndex);
+	return { updated: true, ...body.delta };
+});

@@ -1,26 +1,23 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 
 import { simplifyFields } from '../../helpers/cells';
-import type { GristClient } from '../../api/client';
 import {
-	noparseQuery,
 	readRawFields,
 	columnsMapper,
 	dataModeField,
 	fieldsJsonField,
 	recordWriteOptionsField,
+	noparseQuery,
 } from '../../parameters/writeOptions';
 import { addRecords } from '../../api/records';
 import { type Target } from '../../api/paths';
 import { documentLocator, tableLocator } from '../../parameters/locators';
-import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+
+import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { refuseItem } from '../../write/report';
 import { finishWrite } from '../../write/send';
 
@@ -33,20 +30,13 @@ const properties: INodeProperties[] = [
 	recordWriteOptionsField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('record', 'create', properties);
 
 /**
  * POST …/records: all items of one table in as few requests as Grist allows, grouped by field set
  * (rows of one field set are added in item order; a later field set's rows after them).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const write = startWrite<CreateRecord>(this, client, items.length, CREATE);
 	const options = noparseQuery.call(this);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -73,7 +63,7 @@ export async function execute(
 			outputs[k] = simplifyFields(ids[k]?.id, records[k].fields, group.types);
 		return outputs;
 	});
-}
+};
 
 type CreateRecord = { fields: IDataObject };
 

@@ -1,7 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
+
 import { documentLocator, tableLocator } from '../../parameters/locators';
+
 import { deleteItemRows } from '../../write/rowDeletes';
 
 const properties: INodeProperties[] = [
@@ -18,19 +20,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['delete'] } },
-	properties,
-);
+export const description = operationDescription('record', 'delete', properties);
 
 /**
  * POST …/records/delete (Grist 1.7.5+), or POST …/data/delete where the server does not have
  * that route. Row IDs of all items of one table share requests.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	return await deleteItemRows(this, client, items, 'records');
-}
+};

@@ -4,10 +4,12 @@ import type {
 	INodeProperties,
 	IDataObject,
 } from 'n8n-workflow';
-import { NodeOperationError, deepCopy, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, deepCopy } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import type { GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
-import { errorItem, withItemIndex } from '../items';
+import { failedItem } from '../items';
 import { recordJson, recordsAndColumns } from '../../read/recordRead';
 import { ReferenceDisplay } from '../../read/referenceDisplay';
 import type { GristClient } from '../../api/client';
@@ -42,10 +44,7 @@ const properties: INodeProperties[] = [
 	recordReadOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['get'] } },
-	properties,
-);
+export const description = operationDescription('record', 'get', properties);
 
 /** One input item: the row it asks for and how its output is shaped. */
 interface Wanted {
@@ -79,20 +78,14 @@ const ONE_ROW = 'Get one record per input item; use several items to get several
  * input order, shaped as Get Many gives the same row; a row ID the table does not have is that
  * item's error.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const continueOnFail = this.continueOnFail();
+export const execute: OperationExecute = async function (client, items) {
 	const out = new Array<INodeExecutionData>(items.length);
 	const cache = new ColumnCache(client);
 	const reads: Reads = {
 		cache,
 		display: new ReferenceDisplay(client, cache),
 		fail: (error, itemIndex) => {
-			if (!continueOnFail) throw withItemIndex.call(this, error, itemIndex);
-			out[itemIndex] = errorItem(error as Error, itemIndex);
+			out[itemIndex] = failedItem.call(this, error, itemIndex);
 		},
 	};
 	const groups = new Map<string, Group>();
@@ -116,7 +109,7 @@ export async function execute(
 	}
 	for (const group of groups.values()) await readGroup.call(this, client, group, reads, out);
 	return out;
-}
+};
 
 /** Reads the rows of one group and sets the output of each of its items. */
 async function readGroup(

@@ -1,12 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import type { GristRecord } from '../../helpers/cells';
 import { columnTypes } from '../../helpers/columns';
 import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
 import { InputError, attempt } from '../../helpers/errors';
 import { withHint } from '../../helpers/hints';
 import { toNodeError } from '../../errors';
-import { errorItem, withItemIndex } from '../items';
+import { failedItem } from '../items';
 import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readLimit } from '../../parameters/limit';
@@ -36,10 +38,7 @@ const properties: INodeProperties[] = [
 	recordReadOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('record', 'getAll', properties);
 
 /** The conditions as one parameterised SELECT on /sql, rows in /records' encoding. */
 async function searchWithSql(
@@ -105,11 +104,7 @@ async function searchWithSql(
  * conditions Grist's filter cannot express (OR, comparisons, text search…) go to POST /sql as one
  * parameterised SELECT, decoded the same way.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const columnsCache = new ColumnCache(client);
 	const display = new ReferenceDisplay(client, columnsCache);
 	const out: INodeExecutionData[] = [];
@@ -155,12 +150,8 @@ export async function execute(
 				);
 		} catch (error) {
 			out.length = start;
-			if (this.continueOnFail()) {
-				out.push(errorItem(error as Error, itemIndex));
-				continue;
-			}
-			throw withItemIndex.call(this, error, itemIndex);
+			out.push(failedItem.call(this, error, itemIndex));
 		}
 	}
 	return out;
-}
+};

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
@@ -8,13 +6,9 @@ import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 import * as upsert from './upsert.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['record'] } },
-	options: [
+const operation = operationSelector(
+	'record',
+	[
 		{
 			name: 'Create',
 			value: 'create',
@@ -52,26 +46,11 @@ const operation: INodeProperties = {
 			action: 'Update records',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);
 
-export const record: ResourceModule = {
-	option: { name: 'Record', value: 'record', description: 'The records (rows) of a table' },
-	description: [
-		operation,
-		...getAll.description,
-		...get.description,
-		...create.description,
-		...update.description,
-		...upsert.description,
-		...del.description,
-	],
-	operations: {
-		getAll: getAll.execute,
-		get: get.execute,
-		create: create.execute,
-		update: update.execute,
-		upsert: upsert.execute,
-		delete: del.execute,
-	},
-};
+export const record = resourceModule(
+	{ name: 'Record', value: 'record', description: 'The records (rows) of a table' },
+	operation,
+	{ getAll, get, create, update, upsert, delete: del },
+);

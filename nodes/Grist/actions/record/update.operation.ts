@@ -1,26 +1,22 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 
 import { simplifyFields } from '../../helpers/cells';
-import type { GristClient } from '../../api/client';
 import { readRowId } from '../../parameters/rowIds';
 import {
-	noparseQuery,
 	readRawFields,
 	columnsMapper,
 	dataModeField,
 	fieldsJsonField,
 	recordWriteOptionsField,
+	noparseQuery,
 } from '../../parameters/writeOptions';
 import { updateRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
-import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+
+import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { refuseItem } from '../../write/report';
 import { finishWrite } from '../../write/send';
 
@@ -41,20 +37,13 @@ const properties: INodeProperties[] = [
 	recordWriteOptionsField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['update'] } },
-	properties,
-);
+export const description = operationDescription('record', 'update', properties);
 
 /**
  * PATCH …/records: items grouped by table and by field set (Grist requires one field set per
  * request), one request per chunk.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const write = startWrite<UpdateRecord>(this, client, items.length, UPDATE);
 	const options = noparseQuery.call(this);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -82,7 +71,7 @@ export async function execute(
 			outputs[k] = simplifyFields(records[k].id, records[k].fields, group.types);
 		return outputs;
 	});
-}
+};
 
 type UpdateRecord = { id: number; fields: IDataObject };
 

@@ -1,12 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { optionsCollection } from '../../parameters/commonFields';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { decodeCellValue } from '../../helpers/cells';
-import type { GristClient } from '../../api/client';
 import { itemParameter, itemParameterValue, SameForAllItems } from '../../parameters/read';
 import {
 	readNoparse,
@@ -20,8 +17,8 @@ import {
 } from '../../parameters/writeOptions';
 import { upsertRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
-import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { refuseItem } from '../../write/report';
 import { finishWrite } from '../../write/send';
 
@@ -41,72 +38,58 @@ const properties: INodeProperties[] = [
 			'Column IDs (separated by commas) whose values identify the record; their values are taken from the fields',
 		displayOptions: { show: { dataMode: ['json'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			allowDanglingOption,
-			{
-				displayName: 'Allow Empty Match',
-				name: 'allowEmptyRequire',
-				type: 'boolean',
-				default: false,
-				description: 'Whether an item without match values may match every record of the table',
-			},
-			batchSizeOption,
-			{
-				displayName: 'Never Add',
-				name: 'noAdd',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to skip items that match no record instead of adding a record',
-			},
-			{
-				displayName: 'Never Update',
-				name: 'noUpdate',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to leave matching records as they are (only add records that match nothing)',
-			},
-			noparseOption,
-			{
-				displayName: 'When Several Records Match',
-				name: 'onMany',
-				type: 'options',
-				options: [
-					{
-						name: 'Update the First',
-						value: 'first',
-						description: 'Update the record with the lowest row ID',
-					},
-					{ name: 'Update None', value: 'none', description: 'Leave all of them as they are' },
-					{ name: 'Update All', value: 'all', description: 'Update every matching record' },
-				],
-				default: 'first',
-			},
-		],
-	},
+	optionsCollection([
+		allowDanglingOption,
+		{
+			displayName: 'Allow Empty Match',
+			name: 'allowEmptyRequire',
+			type: 'boolean',
+			default: false,
+			description: 'Whether an item without match values may match every record of the table',
+		},
+		batchSizeOption,
+		{
+			displayName: 'Never Add',
+			name: 'noAdd',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to skip items that match no record instead of adding a record',
+		},
+		{
+			displayName: 'Never Update',
+			name: 'noUpdate',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to leave matching records as they are (only add records that match nothing)',
+		},
+		noparseOption,
+		{
+			displayName: 'When Several Records Match',
+			name: 'onMany',
+			type: 'options',
+			options: [
+				{
+					name: 'Update the First',
+					value: 'first',
+					description: 'Update the record with the lowest row ID',
+				},
+				{ name: 'Update None', value: 'none', description: 'Leave all of them as they are' },
+				{ name: 'Update All', value: 'all', description: 'Update every matching record' },
+			],
+			default: 'first',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['record'], operation: ['upsert'] } },
-	properties,
-);
+export const description = operationDescription('record', 'upsert', properties);
 
 /**
  * PUT …/records: match columns go to `require`, the other fields to `fields`. Items of one table
  * and the same options share requests; items repeating a `require` already in the batch go into
  * a later request (Grist rejects duplicate `require` values in one request).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	// Columns to Match On (JSON mode) as last read, and its list.
 	let matchText: string | undefined;
 	let matchList: string[] = [];
@@ -158,7 +141,7 @@ export async function execute(
 		const res = await upsertRecords(client, group.target, records, group.qs, units[0].itemIndex);
 		return upsertOutputs(records, res?.recordIds, group.types);
 	});
-}
+};
 
 type UpsertRecord = { require: IDataObject; fields: IDataObject };
 

@@ -1,15 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as query from './query.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['sql'] } },
-	options: [
+const operation = operationSelector(
+	'sql',
+	[
 		{
 			name: 'Run Query',
 			value: 'query',
@@ -18,15 +12,15 @@ const operation: INodeProperties = {
 			action: 'Run an SQL query',
 		},
 	],
-	default: 'query',
-};
+	'query',
+);
 
-export const sql: ResourceModule = {
-	option: {
+export const sql = resourceModule(
+	{
 		name: 'SQL Query',
 		value: 'sql',
 		description: 'Read-only SQL over a document (needs an API key with read access to all of it)',
 	},
-	description: [operation, ...query.description],
-	operations: { query: query.execute },
-};
+	operation,
+	{ query },
+);

@@ -1,11 +1,6 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { toNodeError } from '../../errors';
 import { InputError, attempt } from '../../helpers/errors';
 import { withHint } from '../../helpers/hints';
@@ -17,12 +12,11 @@ import {
 	referencedTables,
 	resultColumnTypes,
 } from '../../helpers/sql';
+import { optionsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
 import { fetchColumns } from '../../api/columns';
 import { fetchTables } from '../../api/tables';
 import { runSql } from '../../api/sql';
-import { forEachItem } from '../items';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
@@ -47,107 +41,91 @@ const properties: INodeProperties[] = [
 		description:
 			'The values of the ? placeholders, in order: a JSON array (e.g. ["Open", 100]) or an expression returning an array. True/false are sent as 1/0 and dates as epoch seconds, as Grist stores them.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Decode Values',
-				name: 'decode',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to convert values of result columns named like a column of the queried tables as Get Many does (toggles as true/false, dates as ISO text, lists as arrays); other values stay as SQLite returns them',
-			},
-			{
-				displayName: 'Timeout (Ms)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1000,
-				description:
-					'Milliseconds the statement may run; Grist caps it at its GRIST_SQL_TIMEOUT_MSEC (1000 by default)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Decode Values',
+			name: 'decode',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to convert values of result columns named like a column of the queried tables as Get Many does (toggles as true/false, dates as ISO text, lists as arrays); other values stay as SQLite returns them',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1000,
+			description:
+				'Milliseconds the statement may run; Grist caps it at its GRIST_SQL_TIMEOUT_MSEC (1000 by default)',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['sql'], operation: ['query'] } },
-	properties,
-);
+export const description = operationDescription('sql', 'query', properties);
 
 /** POST /api/docs/{doc}/sql: one output item per result row. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const sql = String(itemParameter.call(this, 'query', itemIndex, '') ?? '');
-		const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
-			decode?: boolean;
-			timeout?: number;
-		};
-		const rawArgs = itemParameterValue.call(this, 'parameters', itemIndex, '' as unknown);
-		const checked = attempt(() => {
-			const list = parseSqlArgs(rawArgs);
-			checkSqlQuery(sql, list);
-			return list;
-		});
-		if (checked.error) {
-			if (!(checked.error instanceof InputError)) throw checked.error;
-			throw toNodeError(this.getNode(), checked.error, { itemIndex, where: 'field' });
-		}
-		const args = checked.value;
-		if (client.isOAuth) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Grist does not run SQL for OAuth2 connections (item ${itemIndex})`,
-				{
-					itemIndex,
-					description:
-						'Set Authentication to API Key with a Grist Records & Documents API credential, or use Record → Get Many.',
-				},
-			);
-		}
-		const timeout = options.timeout ?? 1000;
-		if (!Number.isInteger(timeout) || timeout < 1) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The Timeout of item ${itemIndex} must be a whole number of milliseconds, at least 1`,
-				{ itemIndex },
-			);
-		}
-		let rows: Array<Record<string, unknown>>;
-		try {
-			rows = await runSql(client, docId, normalizeSqlStatement(sql), args, timeout, itemIndex);
-		} catch (error) {
-			throw withHint(error, 'sql.query');
-		}
-		if (options.decode === false || rows.length === 0) return rows as IDataObject[];
-		const referenced = referencedTables(sql);
-		const tables = (await fetchTables(client, docId, { columns: true, itemIndex })).filter((t) =>
-			referenced.some((r) => r.toLowerCase() === t.id.toLowerCase()),
-		);
-		const withColumns = await Promise.all(
-			tables.map(async (t) => ({
-				id: t.id,
-				columns:
-					t.columns ??
-					(await fetchColumns(client, { docId, tableId: t.id }, { hidden: true, itemIndex })),
-			})),
-		);
-		const types = resultColumnTypes(withColumns, referenced);
-		return rows.map((row) => {
-			const out: IDataObject = {};
-			for (const [key, value] of Object.entries(row))
-				out[key] = decodeSqlValue(value, types[key]) as IDataObject[string];
-			return out;
-		});
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const sql = String(itemParameter.call(this, 'query', itemIndex, '') ?? '');
+	const options = itemParameterValue.call(this, 'options', itemIndex, {}) as {
+		decode?: boolean;
+		timeout?: number;
+	};
+	const rawArgs = itemParameterValue.call(this, 'parameters', itemIndex, '' as unknown);
+	const checked = attempt(() => {
+		const list = parseSqlArgs(rawArgs);
+		checkSqlQuery(sql, list);
+		return list;
 	});
-}
+	if (checked.error) {
+		if (!(checked.error instanceof InputError)) throw checked.error;
+		throw toNodeError(this.getNode(), checked.error, { itemIndex, where: 'field' });
+	}
+	const args = checked.value;
+	if (client.isOAuth) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Grist does not run SQL for OAuth2 connections (item ${itemIndex})`,
+			{
+				itemIndex,
+				description:
+					'Set Authentication to API Key with a Grist Records & Documents API credential, or use Record → Get Many.',
+			},
+		);
+	}
+	const timeout = options.timeout ?? 1000;
+	if (!Number.isInteger(timeout) || timeout < 1) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Timeout of item ${itemIndex} must be a whole number of milliseconds, at least 1`,
+			{ itemIndex },
+		);
+	}
+	let rows: Array<Record<string, unknown>>;
+	try {
+		rows = await runSql(client, docId, normalizeSqlStatement(sql), args, timeout, itemIndex);
+	} catch (error) {
+		throw withHint(error, 'sql.query');
+	}
+	if (options.decode === false || rows.length === 0) return rows as IDataObject[];
+	const referenced = referencedTables(sql);
+	const tables = (await fetchTables(client, docId, { columns: true, itemIndex })).filter((t) =>
+		referenced.some((r) => r.toLowerCase() === t.id.toLowerCase()),
+	);
+	const withColumns = await Promise.all(
+		tables.map(async (t) => ({
+			id: t.id,
+			columns:
+				t.columns ??
+				(await fetchColumns(client, { docId, tableId: t.id }, { hidden: true, itemIndex })),
+		})),
+	);
+	const types = resultColumnTypes(withColumns, referenced);
+	return rows.map((row) => {
+		const out: IDataObject = {};
+		for (const [key, value] of Object.entries(row))
+			out[key] = decodeSqlValue(value, types[key]) as IDataObject[string];
+		return out;
+	});
+});

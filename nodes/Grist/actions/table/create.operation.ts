@@ -1,24 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription } from '../operationFrame';
+import { checkNewColumnReferences, untieLabelledColumns } from '../newColumns';
+import type { OperationExecute } from '../types';
 import { InputError } from '../../helpers/errors';
 import { checkIdentifier, columnSpecs } from '../../helpers/schema';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
 import { TableCache } from '../../api/schemaCache';
 import { createTables } from '../../api/tables';
-import {
-	checkReferencedTables,
-	columnsCollection,
-	forEachSchemaItem,
-	readColumnInputs,
-	untieNewColumns,
-} from '../schema';
+import { columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
@@ -36,10 +25,7 @@ const properties: INodeProperties[] = [
 	columnsCollection('The columns of the new table, in order'),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['table'], operation: ['create'] } },
-	properties,
-);
+export const description = operationDescription('table', 'create', properties);
 
 /**
  * POST /api/docs/{doc}/tables: one table per item, with its columns. A Reference to a table the
@@ -47,11 +33,7 @@ export const description = updateDisplayOptions(
  * count); the IDs of columns given a Label are then untied from it (one PATCH, see
  * untieNewColumns).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (client, items) {
 	const tables = new TableCache(client);
 	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
 		const docId = documentIdValue.call(this, itemIndex);
@@ -69,26 +51,10 @@ export async function execute(
 			);
 		}
 		const columns = columnSpecs(inputs);
-		await checkReferencedTables(
-			tables,
-			docId,
-			columns.map((spec, i) => ({
-				type: (spec.fields as IDataObject).type,
-				field: `Columns (column ${i + 1}): Referenced Table`,
-			})),
-			itemIndex,
-			[tableId],
-		);
+		await checkNewColumnReferences(tables, docId, columns, itemIndex, [tableId]);
 		const [id] = await createTables(client, docId, [{ id: tableId, columns }], itemIndex);
 		await tables.add(docId, id ?? tableId);
-		await untieNewColumns(
-			client,
-			{ docId, tableId: id ?? tableId },
-			columns.flatMap((spec) =>
-				(spec.fields as IDataObject).label !== undefined ? [String(spec.id)] : [],
-			),
-			itemIndex,
-		);
+		await untieLabelledColumns(client, { docId, tableId: id ?? tableId }, columns, [], itemIndex);
 		return { id, columns: columns.map((c) => c.id) };
 	});
-}
+};

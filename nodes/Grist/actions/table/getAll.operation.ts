@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItemThrough } from '../operationFrame';
 import { tableItem } from '../../helpers/schema';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
 import { fetchColumns } from '../../api/columns';
 import { fetchTables } from '../../api/tables';
 import { columnItem, forEachSchemaItem } from '../schema';
@@ -29,34 +27,25 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['table'], operation: ['getAll'] } },
-	properties,
-);
+export const description = operationDescription('table', 'getAll', properties);
 
 /** GET /api/docs/{doc}/tables (`expand=column` for the columns): one item per table. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const withColumns = itemParameter.call(this, 'includeColumns', itemIndex, false) as boolean;
-		const withSummary = itemParameter.call(this, 'includeSummary', itemIndex, true) as boolean;
-		const tables = (await fetchTables(client, docId, { columns: withColumns, itemIndex })).filter(
-			(t) => !t.id.startsWith('GristHidden_'),
-		);
-		const out = [];
-		for (const t of tables) {
-			const summary = Number(t.fields?.summarySourceTable ?? 0) !== 0;
-			if (summary && !withSummary) continue;
-			let columns = t.columns;
-			// Servers before Grist 1.7.12 ignore expand=column: ask per table
-			if (withColumns && !columns)
-				columns = await fetchColumns(client, { docId, tableId: t.id }, { itemIndex });
-			out.push(tableItem(t, withColumns ? (columns ?? []).map(columnItem) : undefined));
-		}
-		return out;
-	});
-}
+export const execute = perItemThrough(forEachSchemaItem, async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const withColumns = itemParameter.call(this, 'includeColumns', itemIndex, false) as boolean;
+	const withSummary = itemParameter.call(this, 'includeSummary', itemIndex, true) as boolean;
+	const tables = (await fetchTables(client, docId, { columns: withColumns, itemIndex })).filter(
+		(t) => !t.id.startsWith('GristHidden_'),
+	);
+	const out = [];
+	for (const t of tables) {
+		const summary = Number(t.fields?.summarySourceTable ?? 0) !== 0;
+		if (summary && !withSummary) continue;
+		let columns = t.columns;
+		// Servers before Grist 1.7.12 ignore expand=column: ask per table
+		if (withColumns && !columns)
+			columns = await fetchColumns(client, { docId, tableId: t.id }, { itemIndex });
+		out.push(tableItem(t, withColumns ? (columns ?? []).map(columnItem) : undefined));
+	}
+	return out;
+});

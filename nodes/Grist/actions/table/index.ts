@@ -1,18 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['table'] } },
-	options: [
+const operation = operationSelector(
+	'table',
+	[
 		{
 			name: 'Create',
 			value: 'create',
@@ -39,22 +33,11 @@ const operation: INodeProperties = {
 			action: 'Update a table',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);
 
-export const table: ResourceModule = {
-	option: { name: 'Table', value: 'table', description: 'Tables of a document' },
-	description: [
-		operation,
-		...create.description,
-		...del.description,
-		...getAll.description,
-		...update.description,
-	],
-	operations: {
-		create: create.execute,
-		delete: del.execute,
-		getAll: getAll.execute,
-		update: update.execute,
-	},
-};
+export const table = resourceModule(
+	{ name: 'Table', value: 'table', description: 'Tables of a document' },
+	operation,
+	{ create, delete: del, getAll, update },
+);

@@ -1,15 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { operationDescription, perItemThrough } from '../operationFrame';
 import { attempt } from '../../helpers/errors';
 import { checkIdentifier } from '../../helpers/schema';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import type { GristClient } from '../../api/client';
 import { updateTables } from '../../api/tables';
 import { forEachSchemaItem } from '../schema';
 import { itemParameterValue } from '../../parameters/read';
@@ -17,82 +12,66 @@ import { itemParameterValue } from '../../parameters/read';
 const properties: INodeProperties[] = [
 	documentLocator,
 	tableLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'New Table ID',
-				name: 'tableId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Clients',
-				description:
-					'Renames the table (formulas that use it are updated by Grist; workflows that name it are not)',
-			},
-			{
-				displayName: 'Other Fields (JSON)',
-				name: 'fieldsJson',
-				type: 'json',
-				default: '{}',
-				description:
-					'Other fields of Grist\'s table record to set, as a JSON object (e.g. {"onDemand": false}); Grist refuses fields it does not know',
-			},
-		],
-	},
+	updateFieldsCollection([
+		{
+			displayName: 'New Table ID',
+			name: 'tableId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Clients',
+			description:
+				'Renames the table (formulas that use it are updated by Grist; workflows that name it are not)',
+		},
+		{
+			displayName: 'Other Fields (JSON)',
+			name: 'fieldsJson',
+			type: 'json',
+			default: '{}',
+			description:
+				'Other fields of Grist\'s table record to set, as a JSON object (e.g. {"onDemand": false}); Grist refuses fields it does not know',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['table'], operation: ['update'] } },
-	properties,
-);
+export const description = operationDescription('table', 'update', properties);
 
 /** PATCH /api/docs/{doc}/tables `{ tables: [{ id, fields }] }`. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachSchemaItem.call(this, items, async (itemIndex) => {
-		const target = readTarget.call(this, itemIndex);
-		const input = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as {
-			tableId?: string;
-			fieldsJson?: unknown;
-		};
-		const fields: IDataObject = {};
-		const raw = input.fieldsJson;
-		const other =
-			typeof raw === 'string'
-				? attempt(() => (raw.trim() === '' ? {} : (JSON.parse(raw) as unknown)))
-				: { value: raw ?? {} };
-		if (
-			other.error ||
-			typeof other.value !== 'object' ||
-			other.value === null ||
-			Array.isArray(other.value)
-		) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The Other Fields (JSON) of item ${itemIndex} must be a JSON object`,
-				{ itemIndex, description: 'E.g. {"onDemand": false}.' },
-			);
-		}
-		Object.assign(fields, other.value);
-		const newId = String(input.tableId ?? '').trim();
-		if (newId !== '') fields.tableId = checkIdentifier(newId, 'table', 'New Table ID');
-		if (Object.keys(fields).length === 0) {
-			throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
-				itemIndex,
-				description: 'Add a field to change under Update Fields (e.g. New Table ID).',
-			});
-		}
-		await updateTables(client, target.docId, [{ id: target.tableId, fields }], itemIndex);
-		return {
-			id: (fields.tableId as string | undefined) ?? target.tableId,
-			previousId: target.tableId,
-		};
-	});
-}
+export const execute = perItemThrough(forEachSchemaItem, async function (client, itemIndex) {
+	const target = readTarget.call(this, itemIndex);
+	const input = itemParameterValue.call(this, 'updateFields', itemIndex, {}) as {
+		tableId?: string;
+		fieldsJson?: unknown;
+	};
+	const fields: IDataObject = {};
+	const raw = input.fieldsJson;
+	const other =
+		typeof raw === 'string'
+			? attempt(() => (raw.trim() === '' ? {} : (JSON.parse(raw) as unknown)))
+			: { value: raw ?? {} };
+	if (
+		other.error ||
+		typeof other.value !== 'object' ||
+		other.value === null ||
+		Array.isArray(other.value)
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Other Fields (JSON) of item ${itemIndex} must be a JSON object`,
+			{ itemIndex, description: 'E.g. {"onDemand": false}.' },
+		);
+	}
+	Object.assign(fields, other.value);
+	const newId = String(input.tableId ?? '').trim();
+	if (newId !== '') fields.tableId = checkIdentifier(newId, 'table', 'New Table ID');
+	if (Object.keys(fields).length === 0) {
+		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
+			itemIndex,
+			description: 'Add a field to change under Update Fields (e.g. New Table ID).',
+		});
+	}
+	await updateTables(client, target.docId, [{ id: target.tableId, fields }], itemIndex);
+	return {
+		id: (fields.tableId as string | undefined) ?? target.tableId,
+		previousId: target.tableId,
+	};
+});

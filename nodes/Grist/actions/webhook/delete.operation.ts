@@ -1,48 +1,34 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { toNodeError } from '../../errors';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
 import { deleteWebhook } from '../../api/webhooks';
+import { noticeField } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { webhookIdField, webhookIdValue } from './shared';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Deleting the webhook of an active Grist Instant Trigger stops that workflow from receiving rows until it is activated again',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'deleteNotice',
+		'Deleting the webhook of an active Grist Instant Trigger stops that workflow from receiving rows until it is activated again',
+	),
 	documentLocator,
 	webhookIdField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['delete'] } },
-	properties,
-);
+export const description = operationDescription('webhook', 'delete', properties);
 
 /** DELETE /api/docs/{docId}/webhooks/{id}. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const docId = documentIdValue.call(this, itemIndex);
-		const id = webhookIdValue.call(this, itemIndex);
-		try {
-			await deleteWebhook(client, docId, id, itemIndex);
-		} catch (error) {
-			throw toNodeError(this.getNode(), error, {
-				itemIndex,
-				scope: 'webhook.id',
-				values: { webhookId: id },
-			});
-		}
-		return { id, deleted: true };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const docId = documentIdValue.call(this, itemIndex);
+	const id = webhookIdValue.call(this, itemIndex);
+	try {
+		await deleteWebhook(client, docId, id, itemIndex);
+	} catch (error) {
+		throw toNodeError(this.getNode(), error, {
+			itemIndex,
+			scope: 'webhook.id',
+			values: { webhookId: id },
+		});
+	}
+	return { id, deleted: true };
+});

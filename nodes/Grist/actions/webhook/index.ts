@@ -1,19 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as clearQueue from './clearQueue.operation';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['webhook'] } },
-	options: [
+const operation = operationSelector(
+	'webhook',
+	[
 		{
 			name: 'Clear Queue',
 			value: 'clearQueue',
@@ -46,28 +40,15 @@ const operation: INodeProperties = {
 			action: 'Update a webhook',
 		},
 	],
-	default: 'getAll',
-};
+	'getAll',
+);
 
-export const webhook: ResourceModule = {
-	option: {
+export const webhook = resourceModule(
+	{
 		name: 'Webhook',
 		value: 'webhook',
 		description: 'A webhook of a document: Grist sends changed rows to a URL',
 	},
-	description: [
-		operation,
-		...clearQueue.description,
-		...create.description,
-		...del.description,
-		...getAll.description,
-		...update.description,
-	],
-	operations: {
-		clearQueue: clearQueue.execute,
-		create: create.execute,
-		delete: del.execute,
-		getAll: getAll.execute,
-		update: update.execute,
-	},
-};
+	operation,
+	{ clearQueue, create, delete: del, getAll, update },
+);

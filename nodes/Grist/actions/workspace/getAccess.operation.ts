@@ -1,28 +1,16 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { accessItems } from '../../helpers/access';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { getAccess } from '../../api/access';
 
 const properties: INodeProperties[] = [workspaceLocator];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workspace'], operation: ['getAccess'] } },
-	properties,
-);
+export const description = operationDescription('workspace', 'getAccess', properties);
 
 /** GET /api/workspaces/{wid}/access: one item per user, with the workspace's maxInheritedRole. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		const listing = await getAccess(client, { kind: 'workspace', wid }, itemIndex);
-		return accessItems('workspace', listing);
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+	const listing = await getAccess(client, { kind: 'workspace', wid }, itemIndex);
+	return accessItems('workspace', listing);
+});

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../types';
+import { operationSelector, resourceModule } from '../operationFrame';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
@@ -10,13 +8,9 @@ import * as restore from './restore.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['workspace'] } },
-	options: [
+const operation = operationSelector(
+	'workspace',
+	[
 		{
 			name: 'Create',
 			value: 'create',
@@ -67,30 +61,11 @@ const operation: INodeProperties = {
 			action: 'Update access of a workspace',
 		},
 	],
-	default: 'get',
-};
+	'get',
+);
 
-export const workspace: ResourceModule = {
-	option: { name: 'Workspace', value: 'workspace', description: 'A folder of documents in a site' },
-	description: [
-		operation,
-		...create.description,
-		...del.description,
-		...get.description,
-		...getAccess.description,
-		...moveToTrash.description,
-		...restore.description,
-		...update.description,
-		...updateAccess.description,
-	],
-	operations: {
-		create: create.execute,
-		delete: del.execute,
-		get: get.execute,
-		getAccess: getAccess.execute,
-		moveToTrash: moveToTrash.execute,
-		restore: restore.execute,
-		update: update.execute,
-		updateAccess: updateAccess.execute,
-	},
-};
+export const workspace = resourceModule(
+	{ name: 'Workspace', value: 'workspace', description: 'A folder of documents in a site' },
+	operation,
+	{ create, delete: del, get, getAccess, moveToTrash, restore, update, updateAccess },
+);

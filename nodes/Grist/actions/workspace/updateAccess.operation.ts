@@ -1,37 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { buildAccessDelta } from '../../helpers/access';
-import { forEachItem } from '../items';
-import type { GristClient } from '../../api/client';
+import type { INodeProperties } from 'n8n-workflow';
+import { operationDescription, perItem } from '../operationFrame';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
-import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
-import { toNodeError } from '../../errors';
+import { accessUpdateFields, readAccessDelta } from '../../parameters/access';
 import { updateAccess } from '../../api/access';
 
 const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workspace'], operation: ['updateAccess'] } },
-	properties,
-);
+export const description = operationDescription('workspace', 'updateAccess', properties);
 
 /** PATCH /api/workspaces/{wid}/access with `{ delta: { users?, maxInheritedRole? } }`. */
-export async function execute(
-	this: IExecuteFunctions,
-	client: GristClient,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem.call(this, items, async (itemIndex) => {
-		const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-		let body;
-		try {
-			const input = accessUpdateInput.call(this, 'workspace', itemIndex);
-			body = buildAccessDelta('workspace', input.rows, input.maxInheritedRole);
-		} catch (error) {
-			throw toNodeError(this.getNode(), error, { itemIndex });
-		}
-		await updateAccess(client, { kind: 'workspace', wid }, body, itemIndex);
-		return { updated: true, ...body.delta };
-	});
-}
+export const execute = perItem(async function (client, itemIndex) {
+	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
+	const body = readAccessDelta.call(this, 'workspace', itemIndex);
+	await updateAccess(client, { kind: 'workspace', wid }, body, itemIndex);
+	return { updated: true, ...body.delta };
+});

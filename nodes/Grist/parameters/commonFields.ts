@@ -1,0 +1,47 @@
+/**
+ * Field shapes many operations share: a notice, the required Name field, and the Options,
+ * Filters and Update Fields collections. Each operation still says its own texts and options.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+/** A notice (a text shown above the fields, not a value). */
+export function noticeField(name: string, text: string): INodeProperties {
+	return { displayName: text, name, type: 'notice', default: '' };
+}
+
+/** The required Name field of an organization, workspace or document (read by `readName`). */
+export function nameField(description: string, placeholder?: string): INodeProperties {
+	return {
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		...(placeholder === undefined ? {} : { placeholder }),
+		description,
+	};
+}
+
+function collection(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	options: INodeProperties[],
+): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
+}
+
+/** The Options collection (`options`): settings one adds when needed. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return collection('Options', 'options', 'Add Option', options);
+}
+
+/** The Filters collection (`filters`) of a list. */
+export function filtersCollection(options: INodeProperties[]): INodeProperties {
+	return collection('Filters', 'filters', 'Add Filter', options);
+}
+
+/** The Update Fields collection (`updateFields`): only the fields given are changed. */
+export function updateFieldsCollection(options: INodeProperties[]): INodeProperties {
+	return collection('Update Fields', 'updateFields', 'Add Field', options);
+}
