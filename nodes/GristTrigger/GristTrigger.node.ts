@@ -11,12 +11,12 @@ import { authenticationProperty, credentialOptions } from '../Grist/parameters/a
 import { documentLocator, tableLocator } from '../Grist/parameters/locators';
 import { nodeParameter } from '../Grist/parameters/read';
 import { triggerTarget } from '../Grist/parameters/trigger';
-import { simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
-import { columnTypes, isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
-import { InputError } from '../Grist/helpers/errors';
-import { parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
-import { gristHint } from '../Grist/helpers/hints';
-import { toNodeError } from '../Grist/errors';
+import { simplifyRecord, type GristRecord } from '../Grist/cells/cellValues';
+import { columnTypes, isTimestampColumn, type GristColumn } from '../Grist/cells/tableColumns';
+import { InputError } from '../Grist/errors/gristAnswers';
+import { parseJsonFilter, type GristFilter } from '../Grist/query/filters';
+import { gristHint } from '../Grist/errors/hints';
+import { toNodeError } from '../Grist/errors/nodeErrors';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/transport';
 import {
@@ -27,8 +27,8 @@ import {
 	type Target,
 } from '../Grist/transport/api';
 import { classifyChanges, tableIdAfter } from '../Grist/helpers/changes';
-import { columnIdList } from '../Grist/helpers/webhooks';
-import { getWatchColumns } from '../Grist/methods/webhooks';
+import { columnIdList } from '../Grist/webhooks/webhookFields';
+import { getWatchColumns } from '../Grist/methods/webhookOptions';
 import {
 	TIMESTAMP_FIELD,
 	pollRowAdded,

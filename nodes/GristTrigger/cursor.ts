@@ -52,10 +52,10 @@
  * Both: the state changes only in the returned object; the caller stores it only when the poll
  * succeeds, so a failed poll (server error, timeout) leaves the cursor where it was.
  */
-import type { GristRecord } from '../Grist/helpers/cells';
-import { InputError } from '../Grist/helpers/errors';
-import type { GristFilter } from '../Grist/helpers/filters';
-import { sqlIdentifier } from '../Grist/helpers/sql';
+import type { GristRecord } from '../Grist/cells/cellValues';
+import { InputError } from '../Grist/errors/gristAnswers';
+import type { GristFilter } from '../Grist/query/filters';
+import { sqlIdentifier } from '../Grist/query/sqlQuery';
 
 export interface RecordsQuery {
 	sort?: string;

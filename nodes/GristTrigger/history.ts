@@ -15,9 +15,9 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { toNodeError } from '../Grist/errors';
+import { toNodeError } from '../Grist/errors/nodeErrors';
 
-import { simplifyFields, simplifyRecord, type GristRecord } from '../Grist/helpers/cells';
+import { simplifyFields, simplifyRecord, type GristRecord } from '../Grist/cells/cellValues';
 import {
 	classifyChanges,
 	tableIdAfter,

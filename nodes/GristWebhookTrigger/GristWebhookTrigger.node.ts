@@ -9,21 +9,21 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from '../Grist/errors';
+import { toNodeError } from '../Grist/errors/nodeErrors';
 import { authenticationProperty, credentialOptions } from '../Grist/parameters/authentication';
 import { documentLocator, locatorValue, tableLocator } from '../Grist/parameters/locators';
 import { nodeParameter } from '../Grist/parameters/read';
 import { triggerTarget } from '../Grist/parameters/trigger';
 import { conditionProperties, triggerCondition } from '../Grist/parameters/webhookCondition';
-import { columnTypes } from '../Grist/helpers/columns';
-import { InputError, attempt } from '../Grist/helpers/errors';
+import { columnTypes } from '../Grist/cells/tableColumns';
+import { InputError, attempt } from '../Grist/errors/gristAnswers';
 import {
 	buildWebhookCondition,
 	conditionEventTypes,
 	conditionWatchedColumns,
 	sameCondition,
 	webhookConditions,
-} from '../Grist/helpers/webhook-conditions';
+} from '../Grist/webhooks/webhookConditions';
 import {
 	bearer,
 	columnIdList,
@@ -37,7 +37,7 @@ import {
 	webhookFields,
 	type TriggerOn,
 	type WebhookSettings,
-} from '../Grist/helpers/webhooks';
+} from '../Grist/webhooks/webhookFields';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/transport';
 import {
@@ -61,7 +61,7 @@ import { referenceDisplayOption } from '../Grist/parameters/referenceDisplay';
  * document; `create` registers a new one with a random secret; `delete` removes it (404 is fine).
  *
  * Only Rows Matching / When become the webhook's `condition`, event types and watched columns
- * (helpers/webhook-conditions.ts). GET /webhooks does not return a condition, so when one is
+ * (webhooks/webhookConditions.ts). GET /webhooks does not return a condition, so when one is
  * wanted or was registered, `checkExists` reads it from GET /triggers: a changed condition makes a
  * new registration.
  *

@@ -6,7 +6,7 @@ import {
 	simplifyFields,
 	simplifyRecord,
 	type GristRecord,
-} from '../../nodes/Grist/helpers/cells';
+} from '../../nodes/Grist/cells/cellValues';
 
 const JAN_10_2024 = 1704844800; // 2024-01-10T00:00:00Z
 

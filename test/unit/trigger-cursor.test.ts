@@ -4,8 +4,8 @@
  * empty values first, `limit`, new ids = highest id + 1. Every query the cursor makes is logged
  * and asserted.
  */
-import type { GristRecord } from '../../nodes/Grist/helpers/cells';
-import { InputError } from '../../nodes/Grist/helpers/errors';
+import type { GristRecord } from '../../nodes/Grist/cells/cellValues';
+import { InputError } from '../../nodes/Grist/errors/gristAnswers';
 import {
 	TIMESTAMP_FIELD,
 	WINDOW_IDS,

@@ -14,7 +14,7 @@ import {
 	webhookFields,
 	type WebhookSettings,
 	type WebhookSummary,
-} from '../../nodes/Grist/helpers/webhooks';
+} from '../../nodes/Grist/webhooks/webhookFields';
 
 const wanted: WebhookSettings = {
 	url: 'https://n8n.example.com/webhook/abc/webhook',

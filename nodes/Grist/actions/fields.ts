@@ -5,8 +5,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CellValueError, encodeCellValue } from '../helpers/cells';
-import { isReadOnlyColumn, type GristColumn } from '../helpers/columns';
+import { CellValueError, encodeCellValue } from '../cells/cellValues';
+import { isReadOnlyColumn, type GristColumn } from '../cells/tableColumns';
 import type { Target, TableInfo } from '../transport/api';
 
 /**

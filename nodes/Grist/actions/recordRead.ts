@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyRecord, type GristRecord } from '../helpers/cells';
-import type { GristColumn } from '../helpers/columns';
+import { simplifyRecord, type GristRecord } from '../cells/cellValues';
+import type { GristColumn } from '../cells/tableColumns';
 import type { GristClient } from '../transport';
 import type { ColumnCache, Target } from '../transport/api';
 

@@ -13,8 +13,8 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import type { GristRecord } from '../helpers/cells';
-import type { GristColumn } from '../helpers/columns';
+import type { GristRecord } from '../cells/cellValues';
+import type { GristColumn } from '../cells/tableColumns';
 import {
 	DISPLAY_KEY,
 	displaySources,

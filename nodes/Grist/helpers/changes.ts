@@ -23,7 +23,7 @@
  *   action alone for the values the row had when it was deleted).
  */
 
-import { isHiddenColumnId, typeDefault } from './columns';
+import { isHiddenColumnId, typeDefault } from '../cells/tableColumns';
 
 export type CellSide = [unknown] | null | '?';
 export type CellDelta = [CellSide, CellSide];

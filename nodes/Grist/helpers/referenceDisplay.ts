@@ -11,8 +11,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { decodeCellValue } from './cells';
-import type { GristColumn } from './columns';
+import { decodeCellValue } from '../cells/cellValues';
+import type { GristColumn } from '../cells/tableColumns';
 
 export const DISPLAY_KEY = '_display';
 

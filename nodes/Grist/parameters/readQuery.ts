@@ -2,24 +2,24 @@
  * The read query of Record → Get Many and Columnar → Get Many: Return All / Limit, Filter (none,
  * built from conditions, or JSON), Sort, Include Hidden Columns; their fields and readers. The
  * record read's conditions add comparisons, text matches, Combine (AND / OR) and Ignore Case,
- * which run through /sql (helpers/conditions.ts); the columnar read keeps Grist's equality filter.
+ * which run through /sql (query/recordConditions.ts); the columnar read keeps Grist's equality filter.
  * What Record → Get shares with Record → Get Many: Simplify and the Options (Include Hidden
  * Columns, Add Reference Display Values).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from '../errors';
-import { InputError, attempt } from '../helpers/errors';
-import { columnTypes, type GristColumn } from '../helpers/columns';
-import type { Condition } from '../helpers/conditions';
+import { toNodeError } from '../errors/nodeErrors';
+import { InputError, attempt } from '../errors/gristAnswers';
+import { columnTypes, type GristColumn } from '../cells/tableColumns';
+import type { Condition } from '../query/recordConditions';
 import {
 	buildFilter,
 	buildSort,
 	parseJsonFilter,
 	type FilterCondition,
 	type SortRule,
-} from '../helpers/filters';
+} from '../query/filters';
 import type { ColumnCache, Target } from '../transport/api';
 import { limitFields, readLimit } from './limit';
 import { itemParameter, itemParameterValue } from './read';

@@ -6,7 +6,7 @@
  */
 import type { IExecuteFunctions, IHookFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ConditionInput, WebhookFilter } from '../helpers/webhook-conditions';
+import type { ConditionInput, WebhookFilter } from '../webhooks/webhookConditions';
 import { itemParameter, itemParameterValue, nodeParameter } from './read';
 
 const MATCHES = [

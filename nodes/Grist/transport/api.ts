@@ -7,18 +7,18 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { AccessListing } from '../helpers/access';
-import type { GristRecord } from '../helpers/cells';
+import type { AccessListing } from '../documents/roles';
+import type { GristRecord } from '../cells/cellValues';
 import type { CompareResponse, HistoryState } from '../helpers/changes';
-import { columnMap, columnTypes, toColumn, type GristColumn } from '../helpers/columns';
-import { toNodeError } from '../errors';
-import { withHint } from '../helpers/hints';
-import { sqlRecord } from '../helpers/conditions';
+import { columnMap, columnTypes, toColumn, type GristColumn } from '../cells/tableColumns';
+import { toNodeError } from '../errors/nodeErrors';
+import { withHint } from '../errors/hints';
+import { sqlRecord } from '../query/recordConditions';
 import { sqlIdList } from '../helpers/references';
-import { sqlIdentifier } from '../helpers/sql';
+import { sqlIdentifier } from '../query/sqlQuery';
 import { apiPath, siteOrgKey } from '../helpers/url';
-import type { TriggerRecord } from '../helpers/webhook-conditions';
-import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
+import type { TriggerRecord } from '../webhooks/webhookConditions';
+import type { WebhookFields, WebhookSummary } from '../webhooks/webhookFields';
 import type { BinaryResponse, GristClient, StreamResponse } from './index';
 
 type Segment = string | number | { value: string | number; label: string };

@@ -27,9 +27,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { headline, toNodeError } from '../errors';
+import { headline, toNodeError } from '../errors/nodeErrors';
 import { authenticationOf } from '../parameters/authentication';
-import { errorHint, gristErrorText, isHtmlBody, notGristAnswer, redact } from '../helpers/errors';
+import {
+	errorHint,
+	gristErrorText,
+	isHtmlBody,
+	notGristAnswer,
+	redact,
+} from '../errors/gristAnswers';
 import {
 	OAUTH_FORBIDDEN_HINT,
 	grantedScopes,

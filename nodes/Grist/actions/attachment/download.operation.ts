@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { streamedBinary } from '../binary';
+import { streamedBinary } from '../binaryOutput';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { attachmentId, attachmentIdField } from './shared';
+import { attachmentId, attachmentIdField } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
+import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binaryFields';
 import { downloadAttachment } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator, attachmentIdField, binaryPropertyField];

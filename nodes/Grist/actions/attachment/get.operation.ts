@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { attachmentId, attachmentIdField } from './shared';
+import { attachmentId, attachmentIdField } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { getAttachment } from '../../transport/api';
 

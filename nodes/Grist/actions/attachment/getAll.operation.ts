@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { flattenAttachmentRecord } from './shared';
+import { flattenAttachmentRecord } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { limitFields, readLimit } from '../../parameters/limit';
 import { listAttachments } from '../../transport/api';

@@ -7,10 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toNodeError } from '../../errors';
+import { toNodeError } from '../../errors/nodeErrors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
-import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
+import {
+	attachmentIdsOfCell,
+	mergeAttachmentIds,
+	parseBinaryPropertyNames,
+} from './attachmentFields';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import {
 	documentIdValue,
@@ -18,7 +22,7 @@ import {
 	locatorValue,
 	tableLocator,
 } from '../../parameters/locators';
-import type { GristColumn } from '../../helpers/columns';
+import type { GristColumn } from '../../cells/tableColumns';
 import { ColumnCache, fetchRecords, updateRecords, uploadAttachments } from '../../transport/api';
 
 const showAttach = { show: { attachToRecord: [true] } };

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toColumn } from '../../helpers/columns';
-import { columnSpecs } from '../../helpers/schema';
+import { toColumn } from '../../cells/tableColumns';
+import { columnSpecs } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, addColumnsToTable, fetchColumns } from '../../transport/api';
@@ -18,7 +18,7 @@ import {
 	forEachSchemaItem,
 	readColumnInputs,
 	untieNewColumns,
-} from '../schema';
+} from '../../parameters/columnDefinition';
 
 const properties: INodeProperties[] = [
 	documentLocator,

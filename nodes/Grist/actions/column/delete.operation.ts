@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { deleteColumn } from '../../transport/api';
-import { columnLocator, forEachSchemaItem } from '../schema';
+import { columnLocator, forEachSchemaItem } from '../../parameters/columnDefinition';
 
 const properties: INodeProperties[] = [
 	{

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toColumn } from '../../helpers/columns';
-import { columnFields, type ColumnInput } from '../../helpers/schema';
+import { toColumn } from '../../cells/tableColumns';
+import { columnFields, type ColumnInput } from '../../cells/columnSpecs';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
@@ -18,7 +18,7 @@ import {
 	columnLocator,
 	forEachSchemaItem,
 	untieFromLabel,
-} from '../schema';
+} from '../../parameters/columnDefinition';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { InputError, attempt } from '../../helpers/errors';
-import { checkIdentifier, columnFields } from '../../helpers/schema';
+import { InputError, attempt } from '../../errors/gristAnswers';
+import { checkIdentifier, columnFields } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
@@ -18,7 +18,7 @@ import {
 	readColumnInputs,
 	untieFromLabel,
 	untieNewColumns,
-} from '../schema';
+} from '../../parameters/columnDefinition';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { decodeCellValue } from '../../helpers/cells';
-import { columnTypes, isHiddenColumnId } from '../../helpers/columns';
+import { decodeCellValue } from '../../cells/cellValues';
+import { columnTypes, isHiddenColumnId } from '../../cells/tableColumns';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
-import { columnarWriteProperties } from './shared';
+import { columnarWriteProperties } from './columnarData';
 import { writeColumnar } from './write';
 
 export const description = updateDisplayOptions(

@@ -4,9 +4,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { executeWrite } from '../batch';
-import { decodeCellValue } from '../../helpers/cells';
+import { decodeCellValue } from '../../cells/cellValues';
 import type { GristClient } from '../../transport';
-import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
+import { columnarToRows, readColumnar, rowsToColumnar } from './columnarData';
 import { parseRowIds } from '../../parameters/rowIds';
 import { readNoparse } from '../../parameters/writeOptions';
 import { writeColumnarData } from '../../transport/api';

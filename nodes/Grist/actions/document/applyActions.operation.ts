@@ -5,7 +5,7 @@ import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { applyUserActions } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { parseUserActions } from '../../helpers/lifecycle';
+import { parseUserActions } from '../../documents/lifecycle';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -6,13 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { streamedBinary } from '../binary';
+import { streamedBinary } from '../binaryOutput';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { downloadDocumentFile } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
-import { backupFileName } from '../../helpers/lifecycle';
+import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binaryFields';
+import { backupFileName } from '../../documents/lifecycle';
 import { itemParameterValue } from '../../parameters/read';
 
 const GRIST_MIME = 'application/x-sqlite3';

@@ -5,7 +5,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { outputBinaryProperty } from '../../parameters/binary';
+import { outputBinaryProperty } from '../../parameters/binaryFields';
 import type { GristClient } from '../../transport';
 import { exportDocument, type ExportRequest as ApiExportRequest } from '../../transport/api';
 import { itemParameterValue } from '../../parameters/read';

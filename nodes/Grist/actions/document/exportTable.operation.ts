@@ -10,7 +10,7 @@ import {
 	tableIdValue,
 	tableLocator,
 } from '../../parameters/locators';
-import { binaryPropertyField } from '../../parameters/binary';
+import { binaryPropertyField } from '../../parameters/binaryFields';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { accessItems } from '../../helpers/access';
+import { accessItems } from '../../documents/roles';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getAccess } from '../../transport/api';

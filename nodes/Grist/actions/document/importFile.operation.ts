@@ -16,8 +16,8 @@ import {
 	getWorkspace,
 	importDocument,
 } from '../../transport/api';
-import { withHint, type HintValues } from '../../helpers/hints';
-import { inputBinaryField, inputBinaryProperty } from '../../parameters/binary';
+import { withHint, type HintValues } from '../../errors/hints';
+import { inputBinaryField, inputBinaryProperty } from '../../parameters/binaryFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { itemParameter } from '../../parameters/read';
 import {
@@ -25,7 +25,7 @@ import {
 	importFileName,
 	importedDocumentName,
 	isUnopenableDocument,
-} from '../../helpers/lifecycle';
+} from '../../documents/lifecycle';
 
 const properties: INodeProperties[] = [
 	{ ...workspaceLocator, description: 'The workspace the new document goes to' },

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { getDocument, moveDocument } from '../../transport/api';
-import { withHint } from '../../helpers/hints';
+import { withHint } from '../../errors/hints';
 import {
 	documentIdValue,
 	documentLocator,

@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { buildAccessDelta } from '../../helpers/access';
+import { buildAccessDelta } from '../../documents/roles';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { updateAccess } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
-import { toNodeError } from '../../errors';
+import { accessUpdateFields, accessUpdateInput } from '../../parameters/accessUsers';
+import { toNodeError } from '../../errors/nodeErrors';
 
 const properties: INodeProperties[] = [documentLocator, ...accessUpdateFields('document')];
 

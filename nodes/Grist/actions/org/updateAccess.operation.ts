@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { buildAccessDelta } from '../../helpers/access';
+import { buildAccessDelta } from '../../documents/roles';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
-import { accessUpdateFields, accessUpdateInput } from '../../parameters/access';
-import { toNodeError } from '../../errors';
+import { accessUpdateFields, accessUpdateInput } from '../../parameters/accessUsers';
+import { toNodeError } from '../../errors/nodeErrors';
 import { updateAccess } from '../../transport/api';
 
 const properties: INodeProperties[] = [optionalOrgLocator, ...accessUpdateFields('org')];

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, deepCopy, updateDisplayOptions } from 'n8n-workflow';
 
-import type { GristRecord } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
+import type { GristRecord } from '../../cells/cellValues';
+import { columnTypes } from '../../cells/tableColumns';
 import { errorItem, withItemIndex } from '../items';
 import { recordJson, recordsAndColumns } from '../recordRead';
 import { ReferenceDisplay } from '../referenceDisplay';

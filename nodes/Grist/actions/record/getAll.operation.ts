@@ -1,12 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { GristRecord } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
-import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
-import { InputError, attempt } from '../../helpers/errors';
-import { withHint } from '../../helpers/hints';
-import { toNodeError } from '../../errors';
+import type { GristRecord } from '../../cells/cellValues';
+import { columnTypes } from '../../cells/tableColumns';
+import {
+	buildConditionQuery,
+	needsSql,
+	sqlRecord,
+	type Condition,
+} from '../../query/recordConditions';
+import { InputError, attempt } from '../../errors/gristAnswers';
+import { withHint } from '../../errors/hints';
+import { toNodeError } from '../../errors/nodeErrors';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';

@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { executeWrite } from '../batch';
-import { simplifyFields } from '../../helpers/cells';
+import { simplifyFields } from '../../cells/cellValues';
 import type { GristClient } from '../../transport';
 import { readRowId } from '../../parameters/rowIds';
 import {

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeWrite } from '../batch';
-import { decodeCellValue } from '../../helpers/cells';
+import { decodeCellValue } from '../../cells/cellValues';
 import type { GristClient } from '../../transport';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import {

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toNodeError } from '../../errors';
-import { InputError, attempt } from '../../helpers/errors';
-import { withHint } from '../../helpers/hints';
+import { toNodeError } from '../../errors/nodeErrors';
+import { InputError, attempt } from '../../errors/gristAnswers';
+import { withHint } from '../../errors/hints';
 import {
 	checkSqlQuery,
 	decodeSqlValue,
@@ -16,7 +16,7 @@ import {
 	parseSqlArgs,
 	referencedTables,
 	resultColumnTypes,
-} from '../../helpers/sql';
+} from '../../query/sqlQuery';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { fetchColumns, fetchTables, runSql } from '../../transport/api';

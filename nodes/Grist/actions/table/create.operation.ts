@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputError } from '../../helpers/errors';
-import { checkIdentifier, columnSpecs } from '../../helpers/schema';
+import { InputError } from '../../errors/gristAnswers';
+import { checkIdentifier, columnSpecs } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, createTables } from '../../transport/api';
@@ -17,7 +17,7 @@ import {
 	forEachSchemaItem,
 	readColumnInputs,
 	untieNewColumns,
-} from '../schema';
+} from '../../parameters/columnDefinition';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

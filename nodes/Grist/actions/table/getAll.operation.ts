@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { tableItem } from '../../helpers/schema';
+import { tableItem } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { fetchColumns, fetchTables } from '../../transport/api';
-import { columnItem, forEachSchemaItem } from '../schema';
+import { columnItem, forEachSchemaItem } from '../../parameters/columnDefinition';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { attempt } from '../../helpers/errors';
-import { checkIdentifier } from '../../helpers/schema';
+import { attempt } from '../../errors/gristAnswers';
+import { checkIdentifier } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { updateTables } from '../../transport/api';
-import { forEachSchemaItem } from '../schema';
+import { forEachSchemaItem } from '../../parameters/columnDefinition';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

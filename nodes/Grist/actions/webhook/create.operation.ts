@@ -9,17 +9,17 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { createWebhooks } from '../../transport/api';
-import { withHint } from '../../helpers/hints';
+import { withHint } from '../../errors/hints';
 import {
 	documentIdValue,
 	documentLocator,
 	tableIdValue,
 	tableLocator,
 } from '../../parameters/locators';
-import { eventTypesOf } from '../../helpers/webhook-items';
-import { columnIdList, type WebhookFields } from '../../helpers/webhooks';
-import { simplifyField, webhookAsItem } from './shared';
-import { applyCondition } from './condition';
+import { eventTypesOf } from '../../webhooks/webhookItems';
+import { columnIdList, type WebhookFields } from '../../webhooks/webhookFields';
+import { simplifyField, webhookAsItem } from './webhookLocator';
+import { applyCondition } from './webhookConditionInput';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
 

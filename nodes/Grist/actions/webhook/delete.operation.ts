@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toNodeError } from '../../errors';
+import { toNodeError } from '../../errors/nodeErrors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { deleteWebhook } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { webhookIdField, webhookIdValue } from './shared';
+import { webhookIdField, webhookIdValue } from './webhookLocator';
 
 const properties: INodeProperties[] = [
 	{

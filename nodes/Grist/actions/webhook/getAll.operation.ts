@@ -6,8 +6,8 @@ import type { GristClient } from '../../transport';
 import { listWebhooks } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { applyLimit, limitFields } from '../../parameters/limit';
-import { webhookItem } from '../../helpers/webhook-items';
-import { simplifyField } from './shared';
+import { webhookItem } from '../../webhooks/webhookItems';
+import { simplifyField } from './webhookLocator';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

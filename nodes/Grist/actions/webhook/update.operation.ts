@@ -6,15 +6,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toNodeError } from '../../errors';
+import { toNodeError } from '../../errors/nodeErrors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { listWebhooks, updateWebhook } from '../../transport/api';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { completePatch, webhookPatch } from '../../helpers/webhook-items';
-import type { WebhookFields } from '../../helpers/webhooks';
-import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './shared';
-import { applyCondition } from './condition';
+import { completePatch, webhookPatch } from '../../webhooks/webhookItems';
+import type { WebhookFields } from '../../webhooks/webhookFields';
+import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './webhookLocator';
+import { applyCondition } from './webhookConditionInput';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
 

@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { InputError } from './errors';
+import { InputError } from '../errors/gristAnswers';
 
 /** The base of a Grist column type: `DateTime:America/New_York` → `DateTime`, `Ref:People` → `Ref`. */
 export function baseType(columnType: string | undefined): string {

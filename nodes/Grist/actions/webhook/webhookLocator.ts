@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
 import { listWebhooks } from '../../transport/api';
-import { webhookItem } from '../../helpers/webhook-items';
+import { webhookItem } from '../../webhooks/webhookItems';
 import { itemParameter } from '../../parameters/read';
 
 export const webhookIdField: INodeProperties = {

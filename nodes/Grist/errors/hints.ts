@@ -6,7 +6,7 @@
  * "insufficient document access" to SQL whether the user typed the query (SQL → Query) or the
  * node chose SQL for Get Many's conditions, and the two fixes differ.
  */
-import { OWNER_NEEDED_HINT, forbiddenUrlHint } from './webhooks';
+import { OWNER_NEEDED_HINT, forbiddenUrlHint } from '../webhooks/webhookFields';
 
 /** The request an entry is about. */
 export type HintScope =

@@ -12,14 +12,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from '../errors';
-import type { GristColumn } from '../helpers/columns';
-import { InputError } from '../helpers/errors';
-import { checkReferencedTable, referencedTable, type ColumnInput } from '../helpers/schema';
+import { toNodeError } from '../errors/nodeErrors';
+import type { GristColumn } from '../cells/tableColumns';
+import { InputError } from '../errors/gristAnswers';
+import { checkReferencedTable, referencedTable, type ColumnInput } from '../cells/columnSpecs';
 import type { GristClient } from '../transport';
 import { writeColumns, type TableCache, type Target } from '../transport/api';
-import { forEachItem, type ItemResult } from './items';
-import { itemParameterValue } from '../parameters/read';
+import { forEachItem, type ItemResult } from '../actions/items';
+import { itemParameterValue } from './read';
 
 const TYPE_OPTIONS = [
 	{ name: 'Any', value: 'Any', description: 'Any value (the type of empty formula columns)' },

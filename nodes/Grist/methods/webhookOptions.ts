@@ -4,12 +4,12 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { triggerOnOf } from '../helpers/webhook-items';
-import { usageSummary } from '../helpers/webhooks';
+import { triggerOnOf } from '../webhooks/webhookItems';
+import { usageSummary } from '../webhooks/webhookFields';
 import { pickedLocator } from '../parameters/locators';
 import { GristClient } from '../transport';
 import { listWebhooks } from '../transport/api';
-import { columnOption, pickedColumns } from './columns';
+import { columnOption, pickedColumns } from './columnOptions';
 
 const EVENT_TEXT: Record<string, string> = {
 	add: 'rows added',

@@ -4,14 +4,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { GristClient } from '../../transport';
 import { fetchColumns } from '../../transport/api';
-import { InputError, attempt } from '../../helpers/errors';
+import { InputError, attempt } from '../../errors/gristAnswers';
 import {
 	buildWebhookCondition,
 	conditionEventTypes,
 	conditionWatchedColumns,
 	type ConditionInput,
-} from '../../helpers/webhook-conditions';
-import type { WebhookFields } from '../../helpers/webhooks';
+} from '../../webhooks/webhookConditions';
+import type { WebhookFields } from '../../webhooks/webhookFields';
 
 /**
  * Sets `condition` (and, for a transition, the event types and watched columns it needs) on

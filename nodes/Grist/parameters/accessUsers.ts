@@ -9,7 +9,7 @@ import {
 	roleOptions,
 	type AccessRow,
 	type AccessTarget,
-} from '../helpers/access';
+} from '../documents/roles';
 import { itemParameterValue } from './read';
 
 /** "Users" rows (email + role) and, for workspaces and documents, "Max Inherited Role". */

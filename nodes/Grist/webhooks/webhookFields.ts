@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyRecord } from './cells';
-import { isSaasHost } from './url';
+import { simplifyRecord } from '../cells/cellValues';
+import { isSaasHost } from '../helpers/url';
 
 export type WebhookEventType = 'add' | 'update';
 export type TriggerOn = 'add' | 'update' | 'addOrUpdate';
@@ -35,7 +35,7 @@ export interface WebhookFields {
 	isReadyColumn?: string | null;
 	name?: string;
 	memo?: string;
-	/** Only rows matching it are sent (webhook-conditions.ts); "" removes it. */
+	/** Only rows matching it are sent (webhookConditions.ts); "" removes it. */
 	condition?: string;
 }
 
