@@ -742,13 +742,13 @@ class DeclaredWrite<R, O extends WriteOptions, F> implements BatchOptions<R, Wri
 			? (referenceCheck(ctx, client) as BatchOptions<R, WriteGroup<O>>['verify'])
 			: undefined;
 		this.infos = d.columns ? new TableInfos(new ColumnCache(client)) : undefined;
-		this.target = new SameForAllItems((itemIndex) => readTarget.call(ctx, itemIndex));
-		this.options = d.options ? new SameForAllItems(d.options) : undefined;
+		this.target = new SameForAllItems(ctx, (itemIndex) => readTarget.call(ctx, itemIndex));
+		this.options = d.options ? new SameForAllItems(ctx, d.options) : undefined;
 		this.batchSize = d.batchSize
-			? new SameForAllItems((itemIndex) => readBatchSize.call(ctx, itemIndex))
+			? new SameForAllItems(ctx, (itemIndex) => readBatchSize.call(ctx, itemIndex))
 			: undefined;
 		this.dangling = d.references
-			? new SameForAllItems((itemIndex) => readAllowDangling.call(ctx, itemIndex))
+			? new SameForAllItems(ctx, (itemIndex) => readAllowDangling.call(ctx, itemIndex))
 			: undefined;
 	}
 

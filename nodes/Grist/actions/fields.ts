@@ -5,7 +5,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CellValueError, encodeCellValue } from '../cells/cellValues';
+import { CellValueError } from '../cells/cellValues';
+import { encodeCellValue } from '../cells/cellEncoding';
 import { isReadOnlyColumn, type GristColumn } from '../cells/tableColumns';
 import type { Target, TableInfo } from '../transport/api';
 

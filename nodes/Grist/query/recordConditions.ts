@@ -8,7 +8,8 @@
  * Reference List by element. The rows SQLite returns are turned back into Grist's /records
  * encoding (`sqlRecord`), so Simplify gives the same shapes as the equality path.
  */
-import { CellValueError, baseType, encodeCellValue } from '../cells/cellValues';
+import { encodeCellValue } from '../cells/cellEncoding';
+import { CellValueError, baseType } from '../cells/cellValues';
 import { InputError, attempt } from '../errors/gristAnswers';
 import { conditionValues, type SortRule } from './filters';
 import { sqlIdentifier, sqlToCellValue } from './sqlQuery';
