@@ -1,10 +1,6 @@
 /** Pure helpers of the Table, Column and SQL operations: column specs (cells/columnSpecs.ts), SQL checks and decoding (query/sqlQuery.ts), conditions → SQL (query/recordConditions.ts). */
-import {
-	buildConditionQuery,
-	emptyTest,
-	needsSql,
-	sqlRecord,
-} from '../../nodes/Grist/query/recordConditions';
+import { emptyTest } from '../../nodes/Grist/query/conditionSql';
+import { buildConditionQuery, needsSql, sqlRecord } from '../../nodes/Grist/query/recordConditions';
 import { InputError } from '../../nodes/Grist/errors/gristAnswers';
 import {
 	columnFields,

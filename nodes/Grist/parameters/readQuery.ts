@@ -12,7 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { toNodeError } from '../errors/nodeErrors';
 import { InputError, attempt } from '../errors/gristAnswers';
 import { columnTypes, type GristColumn } from '../cells/tableColumns';
-import type { Condition } from '../query/recordConditions';
+import type { Condition } from '../query/conditionSql';
 import {
 	buildFilter,
 	buildSort,

@@ -3,12 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { GristRecord } from '../../cells/cellValues';
 import { columnTypes } from '../../cells/tableColumns';
-import {
-	buildConditionQuery,
-	needsSql,
-	sqlRecord,
-	type Condition,
-} from '../../query/recordConditions';
+import type { Condition } from '../../query/conditionSql';
+import { buildConditionQuery, needsSql, sqlRecord } from '../../query/recordConditions';
 import { InputError, attempt } from '../../errors/gristAnswers';
 import { withHint } from '../../errors/hints';
 import { toNodeError } from '../../errors/nodeErrors';
