@@ -11,14 +11,13 @@ import { columnSpecs } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, addColumnsToTable, fetchColumns } from '../../transport/api';
+import { columnsCollection, readColumnInputs } from '../../parameters/columnDefinition';
 import {
 	checkReferencedTables,
 	columnItem,
-	columnsCollection,
 	forEachSchemaItem,
-	readColumnInputs,
 	untieNewColumns,
-} from '../../parameters/columnDefinition';
+} from '../schemaChanges';
 
 const properties: INodeProperties[] = [
 	documentLocator,

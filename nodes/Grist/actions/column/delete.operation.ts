@@ -4,7 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { deleteColumn } from '../../transport/api';
-import { columnLocator, forEachSchemaItem } from '../../parameters/columnDefinition';
+import { columnLocator } from '../../parameters/columnDefinition';
+import { forEachSchemaItem } from '../schemaChanges';
 
 const properties: INodeProperties[] = [
 	{

@@ -11,14 +11,13 @@ import { columnFields, type ColumnInput } from '../../cells/columnSpecs';
 import { documentLocator, locatorValue, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
+import { columnDefinitionFields, columnLocator } from '../../parameters/columnDefinition';
 import {
 	checkReferencedTables,
-	columnDefinitionFields,
 	columnItem,
-	columnLocator,
 	forEachSchemaItem,
 	untieFromLabel,
-} from '../../parameters/columnDefinition';
+} from '../schemaChanges';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

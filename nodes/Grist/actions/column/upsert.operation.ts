@@ -11,14 +11,13 @@ import { checkIdentifier, columnFields } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, fetchColumns, writeColumns } from '../../transport/api';
+import { columnsCollection, readColumnInputs } from '../../parameters/columnDefinition';
 import {
 	checkReferencedTables,
-	columnsCollection,
 	forEachSchemaItem,
-	readColumnInputs,
 	untieFromLabel,
 	untieNewColumns,
-} from '../../parameters/columnDefinition';
+} from '../schemaChanges';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -11,13 +11,8 @@ import { checkIdentifier, columnSpecs } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { TableCache, createTables } from '../../transport/api';
-import {
-	checkReferencedTables,
-	columnsCollection,
-	forEachSchemaItem,
-	readColumnInputs,
-	untieNewColumns,
-} from '../../parameters/columnDefinition';
+import { columnsCollection, readColumnInputs } from '../../parameters/columnDefinition';
+import { checkReferencedTables, forEachSchemaItem, untieNewColumns } from '../schemaChanges';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { applyUserActions, fetchTables } from '../../transport/api';
-import { forEachSchemaItem } from '../../parameters/columnDefinition';
+import { forEachSchemaItem } from '../schemaChanges';
 
 const properties: INodeProperties[] = [
 	{

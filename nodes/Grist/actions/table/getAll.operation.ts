@@ -5,7 +5,7 @@ import { tableItem } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { fetchColumns, fetchTables } from '../../transport/api';
-import { columnItem, forEachSchemaItem } from '../../parameters/columnDefinition';
+import { columnItem, forEachSchemaItem } from '../schemaChanges';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

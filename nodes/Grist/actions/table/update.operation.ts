@@ -11,7 +11,7 @@ import { checkIdentifier } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import type { GristClient } from '../../transport';
 import { updateTables } from '../../transport/api';
-import { forEachSchemaItem } from '../../parameters/columnDefinition';
+import { forEachSchemaItem } from '../schemaChanges';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [
