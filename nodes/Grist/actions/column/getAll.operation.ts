@@ -10,7 +10,7 @@ import type { GristColumn } from '../../cells/tableColumns';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../transport';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/readQuery';
+import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/recordReadOptions';
 import { fetchColumns } from '../../transport/api';
 
 const properties: INodeProperties[] = [documentLocator, tableLocator, hiddenColumnsOptions];

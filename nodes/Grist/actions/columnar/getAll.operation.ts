@@ -11,7 +11,8 @@ import { columnTypes, isHiddenColumnId } from '../../cells/tableColumns';
 import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import { readFields, readQuery } from '../../parameters/readQuery';
+import { readQuery } from '../../parameters/readQuery';
+import { readFields } from '../../parameters/readQueryFields';
 import { ColumnCache, fetchColumnar } from '../../transport/api';
 import { itemParameter } from '../../parameters/read';
 

@@ -18,7 +18,7 @@ import {
 	readSimplify,
 	recordReadOptions,
 	recordSimplifyField,
-} from '../../parameters/readQuery';
+} from '../../parameters/recordReadOptions';
 import { readReferenceDisplay } from '../../parameters/referenceDisplay';
 import { readRowId } from '../../parameters/rowIds';
 import { ColumnCache, fetchRecordsById, targetKey, type Target } from '../../transport/api';

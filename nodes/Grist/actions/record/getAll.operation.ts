@@ -12,16 +12,14 @@ import { errorItem, withItemIndex } from '../items';
 import type { GristClient } from '../../transport';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readLimit } from '../../parameters/limit';
+import { readConditions, readQuery, readSortRules } from '../../parameters/readQuery';
 import {
-	readConditions,
 	readIncludeHidden,
-	readQuery,
 	readSimplify,
-	readSortRules,
-	recordReadFields,
 	recordReadOptions,
 	recordSimplifyField,
-} from '../../parameters/readQuery';
+} from '../../parameters/recordReadOptions';
+import { recordReadFields } from '../../parameters/readQueryFields';
 import { ColumnCache, fetchRecords, runSql, type Target } from '../../transport/api';
 import { readReferenceDisplay } from '../../parameters/referenceDisplay';
 import { recordJson, recordsAndColumns } from '../recordRead';
