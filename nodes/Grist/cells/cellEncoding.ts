@@ -103,59 +103,49 @@ function parseDateTimeString(text: string, timeZone: string | undefined): number
 	return (wall - sign * offMin * 60_000) / 1000;
 }
 
-function encodeDate(value: unknown, columnType: string): number {
-	const fail = () =>
-		new CellValueError(
-			value,
-			columnType,
-			'use a date like 2024-01-31, an n8n DateTime or epoch seconds',
-		);
-	if (isFiniteNumber(value)) return value;
-	if (isLuxon(value)) {
-		if (!value.isValid) throw fail();
-		return utcMidnight(value.year, value.month, value.day);
-	}
-	if (value instanceof Date) {
-		if (isNaN(value.getTime())) throw fail();
-		return utcMidnight(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate());
-	}
-	if (typeof value === 'string') {
-		const text = value.trim();
-		const m = ISO_DATE.exec(text) ?? ISO_DATE_PREFIX.exec(text);
-		if (m) {
-			const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-			if (
-				validYmd(y, mo, d) &&
-				(ISO_DATE.test(text) || parseDateTimeString(text, 'UTC') !== undefined)
-			) {
-				return utcMidnight(y, mo, d);
-			}
-		}
-	}
-	throw fail();
+/** `2024-01-31` (or a date-time on that day) → epoch seconds of its UTC midnight. */
+function parseDateString(value: string): number | undefined {
+	const text = value.trim();
+	const m = ISO_DATE.exec(text) ?? ISO_DATE_PREFIX.exec(text);
+	if (!m) return undefined;
+	const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+	if (validYmd(y, mo, d) && (ISO_DATE.test(text) || parseDateTimeString(text, 'UTC') !== undefined))
+		return utcMidnight(y, mo, d);
+	return undefined;
 }
 
-function encodeDateTime(value: unknown, columnType: string): number {
-	const fail = () =>
-		new CellValueError(
-			value,
-			columnType,
-			'use an ISO date-time like 2024-01-31T14:30:00Z, an n8n DateTime or epoch seconds',
-		);
+/**
+ * Epoch seconds of a value for a Date (`dateOnly`: its day at UTC midnight) or DateTime column;
+ * undefined when the value is not a date.
+ */
+function epochSeconds(value: unknown, columnType: string, dateOnly: boolean): number | undefined {
 	if (isFiniteNumber(value)) return value;
 	if (isLuxon(value)) {
-		if (!value.isValid) throw fail();
-		return value.toMillis() / 1000;
+		if (!value.isValid) return undefined;
+		return dateOnly ? utcMidnight(value.year, value.month, value.day) : value.toMillis() / 1000;
 	}
 	if (value instanceof Date) {
-		if (isNaN(value.getTime())) throw fail();
-		return value.getTime() / 1000;
+		if (isNaN(value.getTime())) return undefined;
+		return dateOnly
+			? utcMidnight(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate())
+			: value.getTime() / 1000;
 	}
-	if (typeof value === 'string') {
-		const seconds = parseDateTimeString(value, typeArgument(columnType));
-		if (seconds !== undefined) return seconds;
-	}
-	throw fail();
+	if (typeof value === 'string')
+		return dateOnly ? parseDateString(value) : parseDateTimeString(value, typeArgument(columnType));
+	return undefined;
+}
+
+/** A Date (`dateOnly`) or DateTime cell: epoch seconds, or a CellValueError saying what fits. */
+function encodeMoment(value: unknown, columnType: string, dateOnly: boolean): number {
+	const seconds = epochSeconds(value, columnType, dateOnly);
+	if (seconds !== undefined) return seconds;
+	throw new CellValueError(
+		value,
+		columnType,
+		dateOnly
+			? 'use a date like 2024-01-31, an n8n DateTime or epoch seconds'
+			: 'use an ISO date-time like 2024-01-31T14:30:00Z, an n8n DateTime or epoch seconds',
+	);
 }
 
 function toNumber(value: unknown): number | undefined {
@@ -307,10 +297,10 @@ export function encodeCellValue(value: unknown, columnType: string): unknown {
 			return encodeBool(value, columnType);
 		case 'Date':
 			if (value === '') return null;
-			return encodeDate(value, columnType);
+			return encodeMoment(value, columnType, true);
 		case 'DateTime':
 			if (value === '') return null;
-			return encodeDateTime(value, columnType);
+			return encodeMoment(value, columnType, false);
 		case 'Ref':
 			return encodeRef(value, columnType);
 		case 'RefList':

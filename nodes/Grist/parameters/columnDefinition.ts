@@ -30,20 +30,36 @@ const TYPE_OPTIONS = [
  */
 export type ColumnDefinitionMode = 'create' | 'update' | 'createOrUpdate';
 
-function columnIdField(mode: ColumnDefinitionMode): INodeProperties {
-	return {
-		displayName: 'Column ID',
-		name: 'id',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. Due_Date',
-		description: {
-			create: 'Letters, digits and _, not starting with a digit; unique in the table',
-			update: 'The ID of the column to change (not its label)',
-			createOrUpdate: 'The ID of the column to change, or of the new column (not its label)',
-		}[mode],
-	};
+/** Column ID and Label, described for `mode`. */
+function identityFields(mode: ColumnDefinitionMode): INodeProperties[] {
+	return [
+		{
+			displayName: 'Column ID',
+			name: 'id',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. Due_Date',
+			description: {
+				create: 'Letters, digits and _, not starting with a digit; unique in the table',
+				update: 'The ID of the column to change (not its label)',
+				createOrUpdate: 'The ID of the column to change, or of the new column (not its label)',
+			}[mode],
+		},
+		{
+			displayName: 'Label',
+			name: 'label',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Due Date',
+			description: {
+				create: 'The name shown in Grist; the column ID when empty',
+				update: 'The new label shown in Grist; leave empty to keep it',
+				createOrUpdate:
+					"The name shown in Grist; when empty, an existing column keeps its label and a new one's is its ID",
+			}[mode],
+		},
+	];
 }
 
 /** Update only: renames the column. */
@@ -55,49 +71,28 @@ const newColumnIdField: INodeProperties = {
 	description: 'Renames the column; leave empty to keep its ID',
 };
 
-function labelField(mode: ColumnDefinitionMode): INodeProperties {
-	return {
-		displayName: 'Label',
-		name: 'label',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Due Date',
-		description: {
-			create: 'The name shown in Grist; the column ID when empty',
-			update: 'The new label shown in Grist; leave empty to keep it',
-			createOrUpdate:
-				"The name shown in Grist; when empty, an existing column keeps its label and a new one's is its ID",
-		}[mode],
-	};
-}
-
 /** The type; on update and create-or-update, Keep (the default) leaves an existing column's type. */
 function typeField(mode: ColumnDefinitionMode): INodeProperties {
-	if (mode === 'create') {
-		return {
-			displayName: 'Type',
-			name: 'type',
-			type: 'options',
-			options: TYPE_OPTIONS,
-			default: 'Text',
-			description: 'The type of the values',
-		};
-	}
-	const update = mode === 'update';
-	return {
+	const field: INodeProperties = {
 		displayName: 'Type',
 		name: 'type',
 		type: 'options',
-		options: [
-			update
-				? { name: 'Keep', value: '' }
-				: {
-						name: 'Keep (Text for a New Column)',
-						value: '',
-						description: "An existing column keeps its type; a new one's type is Text",
-					},
-			...TYPE_OPTIONS,
-		],
+		options: TYPE_OPTIONS,
+		default: 'Text',
+		description: 'The type of the values',
+	};
+	if (mode === 'create') return field;
+	const update = mode === 'update';
+	const keep = update
+		? { name: 'Keep', value: '' }
+		: {
+				name: 'Keep (Text for a New Column)',
+				value: '',
+				description: "An existing column keeps its type; a new one's type is Text",
+			};
+	return {
+		...field,
+		options: [keep, ...TYPE_OPTIONS],
 		default: '',
 		description: update
 			? 'The new type (Grist converts the existing values); Keep leaves it as it is'
@@ -105,93 +100,96 @@ function typeField(mode: ColumnDefinitionMode): INodeProperties {
 	};
 }
 
-const timeZoneField: INodeProperties = {
-	displayName: 'Time Zone',
-	name: 'timezone',
-	type: 'string',
-	default: 'UTC',
-	placeholder: 'e.g. Europe/Paris',
-	description: 'IANA time zone the date-times are shown in',
-	displayOptions: { show: { type: ['DateTime'] } },
-};
-
-/** Choices; beyond create they may be for the kept type (Update shows them for every type). */
-function choicesField(mode: ColumnDefinitionMode): INodeProperties {
-	const show: Record<ColumnDefinitionMode, INodeProperties['displayOptions']> = {
+/**
+ * What the type takes: Time Zone, Choices (beyond create they may be for the kept type: Update
+ * shows them for every type), Referenced Table.
+ */
+function typeSettingFields(mode: ColumnDefinitionMode): INodeProperties[] {
+	const choiceTypes: Record<ColumnDefinitionMode, INodeProperties['displayOptions']> = {
 		create: { show: { type: ['Choice', 'ChoiceList'] } },
 		update: undefined,
 		createOrUpdate: { show: { type: ['', 'Choice', 'ChoiceList'] } },
 	};
-	return {
-		displayName: 'Choices',
-		name: 'choices',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Open, In Progress, Done',
-		description:
-			'The choices, separated by commas, or a JSON array (for choices that contain commas)',
-		displayOptions: show[mode],
-	};
-}
-
-const referencedTableField: INodeProperties = {
-	displayName: 'Referenced Table Name or ID',
-	name: 'refTable',
-	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getTables', loadOptionsDependsOn: ['document.value'] },
-	default: '',
-	description:
-		'The table whose rows the column refers to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	displayOptions: { show: { type: ['Ref', 'RefList'] } },
-};
-
-function formulaField(mode: ColumnDefinitionMode): INodeProperties {
-	return {
-		displayName: 'Formula',
-		name: 'formula',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. $Price * $Quantity',
-		description: {
-			create: 'A Python formula (optional)',
-			update: 'A new Python formula; leave empty to keep the current one',
-			createOrUpdate:
-				"A Python formula (optional); when empty, an existing column's formula is kept",
-		}[mode],
-	};
-}
-
-const formulaKindField: INodeProperties = {
-	displayName: 'Formula Kind',
-	name: 'formulaKind',
-	type: 'options',
-	options: [
+	return [
 		{
-			name: 'Formula Column',
-			value: 'formula',
-			description: 'The formula computes every cell; the column cannot be written',
+			displayName: 'Time Zone',
+			name: 'timezone',
+			type: 'string',
+			default: 'UTC',
+			placeholder: 'e.g. Europe/Paris',
+			description: 'IANA time zone the date-times are shown in',
+			displayOptions: { show: { type: ['DateTime'] } },
 		},
 		{
-			name: 'Default for New Rows',
-			value: 'default',
-			description: 'A data column; the formula fills the cell when a row is added',
+			displayName: 'Choices',
+			name: 'choices',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Open, In Progress, Done',
+			description:
+				'The choices, separated by commas, or a JSON array (for choices that contain commas)',
+			displayOptions: choiceTypes[mode],
 		},
-	],
-	default: 'formula',
-};
+		{
+			displayName: 'Referenced Table Name or ID',
+			name: 'refTable',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getTables', loadOptionsDependsOn: ['document.value'] },
+			default: '',
+			description:
+				'The table whose rows the column refers to. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: { show: { type: ['Ref', 'RefList'] } },
+		},
+	];
+}
+
+/** Formula and Formula Kind. */
+function formulaFields(mode: ColumnDefinitionMode): INodeProperties[] {
+	return [
+		{
+			displayName: 'Formula',
+			name: 'formula',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. $Price * $Quantity',
+			description: {
+				create: 'A Python formula (optional)',
+				update: 'A new Python formula; leave empty to keep the current one',
+				createOrUpdate:
+					"A Python formula (optional); when empty, an existing column's formula is kept",
+			}[mode],
+		},
+		{
+			displayName: 'Formula Kind',
+			name: 'formulaKind',
+			type: 'options',
+			options: [
+				{
+					name: 'Formula Column',
+					value: 'formula',
+					description: 'The formula computes every cell; the column cannot be written',
+				},
+				{
+					name: 'Default for New Rows',
+					value: 'default',
+					description: 'A data column; the formula fills the cell when a row is added',
+				},
+			],
+			default: 'formula',
+		},
+	];
+}
 
 /** The fields of one column definition (inside a fixedCollection or a collection). */
 export function columnDefinitionFields(mode: ColumnDefinitionMode = 'create'): INodeProperties[] {
+	const [id, label] = identityFields(mode);
 	return [
-		columnIdField(mode),
+		id,
 		...(mode === 'update' ? [newColumnIdField] : []),
-		labelField(mode),
+		label,
 		typeField(mode),
-		timeZoneField,
-		choicesField(mode),
-		referencedTableField,
-		formulaField(mode),
-		formulaKindField,
+		...typeSettingFields(mode),
+		...formulaFields(mode),
 	];
 }
 

@@ -221,6 +221,17 @@ const NO_VALUE = ['isEmpty', 'isNotEmpty'];
 const CONVERTED =
 	'Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs, a choice of a Choice List.';
 
+/** To: the upper bound of Between (record reads and webhook conditions). */
+export const betweenToField: INodeProperties = {
+	displayName: 'To',
+	name: 'value2',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 2024-12-31',
+	description: 'The upper bound of Between (included)',
+	displayOptions: { show: { match: ['between'] } },
+};
+
 /**
  * One condition of Record → Get Many: a column, a match of MATCH_OPTIONS, its value(s). The value
  * is one parameter, `values`, labelled by the match: "Values" (Is One Of, Is None Of), "From"
@@ -248,15 +259,7 @@ const recordConditionValues: INodeProperties[] = [
 		description: `The value to compare with. ${CONVERTED}`,
 		displayOptions: { hide: { match: [...SEVERAL_VALUES, ...NO_VALUE, 'between'] } },
 	},
-	{
-		displayName: 'To',
-		name: 'value2',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 2024-12-31',
-		description: 'The upper bound of Between (included)',
-		displayOptions: { show: { match: ['between'] } },
-	},
+	betweenToField,
 	{
 		displayName: 'Ignore Case',
 		name: 'ignoreCase',

@@ -8,6 +8,7 @@ import type { IExecuteFunctions, IHookFunctions, INodeProperties } from 'n8n-wor
 
 import type { ConditionInput, WebhookFilter } from '../webhooks/webhookConditions';
 import { itemParameter, itemParameterValue, nodeParameter } from './read';
+import { betweenToField } from './readQueryFields';
 
 const MATCHES = [
 	{
@@ -130,15 +131,7 @@ function conditionFiltersField(column: INodeProperties): INodeProperties {
 							'For Is One Of / Is None Of: several, separated by commas (or a JSON array). Converted to the column type: numbers, dates as 2024-01-31, true/false, references as row IDs.',
 						displayOptions: { hide: { match: ['isEmpty', 'isNotEmpty'] } },
 					},
-					{
-						displayName: 'To',
-						name: 'value2',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 2024-12-31',
-						description: 'The upper bound of Between (included)',
-						displayOptions: { show: { match: ['between'] } },
-					},
+					betweenToField,
 				],
 			},
 		],
