@@ -3,7 +3,6 @@ import {
 	deliveredItem,
 	deliveredRecords,
 	eventTypesFor,
-	forbiddenUrlHint,
 	isFailing,
 	matchRegistration,
 	secretOf,
@@ -15,6 +14,7 @@ import {
 	type WebhookSettings,
 	type WebhookSummary,
 } from '../../nodes/Grist/webhooks/webhookFields';
+import { forbiddenUrlHint } from '../../nodes/Grist/errors/hints';
 
 const wanted: WebhookSettings = {
 	url: 'https://n8n.example.com/webhook/abc/webhook',

@@ -6,7 +6,27 @@
  * "insufficient document access" to SQL whether the user typed the query (SQL → Query) or the
  * node chose SQL for Get Many's conditions, and the two fixes differ.
  */
-import { OWNER_NEEDED_HINT, forbiddenUrlHint } from '../webhooks/webhookFields';
+import { isSaasHost } from '../helpers/url';
+
+/** The hint for Grist's 403 `Provided url is forbidden`. */
+export function forbiddenUrlHint(webhookUrl: string, gristHostname: string): string {
+	let origin = webhookUrl;
+	let host = '';
+	try {
+		const u = new URL(webhookUrl);
+		origin = u.origin;
+		host = u.hostname;
+	} catch {
+		// keep the text as given
+	}
+	if (isSaasHost(gristHostname.toLowerCase()))
+		return `getgrist.com only calls public https URLs; n8n's webhook URL is ${origin}. Set n8n's WEBHOOK_URL to a public https address, or use the Grist Trigger (polling).`;
+	return `Your Grist server does not allow webhooks to ${origin}. On the Grist server, set ALLOWED_WEBHOOK_DOMAINS to include ${host || 'the n8n host'} (Grist then needs an https URL; only ALLOWED_WEBHOOK_DOMAINS=* also allows http) and restart Grist, or set n8n's WEBHOOK_URL to an https address under an allowed domain.`;
+}
+
+/** The hint for Grist's 403 `No owner access` on /webhooks. */
+export const OWNER_NEEDED_HINT =
+	'Grist lets only owners of a document manage its webhooks. Use a credential of a document owner, or ask an owner to make you one; the Grist Trigger (polling) needs only view access.';
 
 /** The request an entry is about. */
 export type HintScope =
