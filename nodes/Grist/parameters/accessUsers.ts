@@ -11,6 +11,7 @@ import {
 	type AccessTarget,
 } from '../documents/roles';
 import { itemParameterValue } from './read';
+import { optionsCollection } from './collections';
 
 /** "Users" rows (email + role) and, for workspaces and documents, "Max Inherited Role". */
 export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
@@ -51,13 +52,8 @@ export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 		},
 	];
 	if (target !== 'org') {
-		fields.push({
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
+		fields.push(
+			optionsCollection([
 				{
 					displayName: 'Max Inherited Role',
 					name: 'maxInheritedRole',
@@ -67,8 +63,8 @@ export function accessUpdateFields(target: AccessTarget): INodeProperties[] {
 					description:
 						'The highest role users get from the parent (site or workspace). None means only users listed directly have access; lowering it makes you a direct owner.',
 				},
-			],
-		});
+			]),
+		);
 	}
 	return fields;
 }

@@ -7,6 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ColumnInput } from '../cells/columnSpecs';
 import { itemParameterValue } from './read';
+import { entryList } from './collections';
 
 const TYPE_OPTIONS = [
 	{ name: 'Any', value: 'Any', description: 'Any value (the type of empty formula columns)' },
@@ -198,16 +199,11 @@ export function columnsCollection(
 	description: string,
 	mode: ColumnDefinitionMode = 'create',
 ): INodeProperties {
-	return {
-		displayName: 'Columns',
-		name: 'columns',
-		type: 'fixedCollection',
-		placeholder: 'Add Column',
-		typeOptions: { multipleValues: true },
-		default: {},
-		description,
-		options: [{ displayName: 'Column', name: 'column', values: columnDefinitionFields(mode) }],
-	};
+	return entryList(
+		{ displayName: 'Columns', name: 'columns', placeholder: 'Add Column' },
+		{ displayName: 'Column', name: 'column', values: columnDefinitionFields(mode) },
+		{ description },
+	);
 }
 
 /** Column (From List / By ID) of the picked table. */

@@ -8,6 +8,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { limitFields } from './limit';
+import { entryList } from './collections';
 
 const filterTypeField: INodeProperties = {
 	displayName: 'Filter',
@@ -32,17 +33,11 @@ const filterTypeField: INodeProperties = {
 
 /** Filter → Build: the Conditions (`filters.conditions`), one condition made of `values`. */
 function conditionsField(description: string, values: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Conditions',
-		name: 'filters',
-		type: 'fixedCollection',
-		placeholder: 'Add Condition',
-		typeOptions: { multipleValues: true },
-		default: {},
-		description,
-		displayOptions: { show: { filterType: ['builder'] } },
-		options: [{ displayName: 'Condition', name: 'conditions', values }],
-	};
+	return entryList(
+		{ displayName: 'Conditions', name: 'filters', placeholder: 'Add Condition' },
+		{ displayName: 'Condition', name: 'conditions', values },
+		{ description, displayOptions: { show: { filterType: ['builder'] } } },
+	);
 }
 
 const conditionColumn: INodeProperties = {
@@ -102,65 +97,58 @@ const filterJsonField: INodeProperties = {
 
 /** Sort, its Natural Sort saying what it says (Record → Get Many: when it works). */
 function sortFieldWith(naturalSortDescription: string): INodeProperties {
-	return {
-		displayName: 'Sort',
-		name: 'sort',
-		type: 'fixedCollection',
-		placeholder: 'Add Sort Rule',
-		typeOptions: { multipleValues: true },
-		default: {},
-		options: [
-			{
-				displayName: 'Rule',
-				name: 'rules',
-				values: [
-					{
-						...conditionColumn,
-						description:
-							'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-					},
-					{
-						displayName: 'Direction',
-						name: 'direction',
-						type: 'options',
-						options: [
-							{
-								name: 'Ascending',
-								value: 'asc',
-							},
-							{
-								name: 'Descending',
-								value: 'desc',
-							},
-						],
-						default: 'asc',
-					},
-					{
-						displayName: 'Empty Last',
-						name: 'emptyLast',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to put empty values last (Grist puts them first by default)',
-					},
-					{
-						displayName: 'Natural Sort',
-						name: 'naturalSort',
-						type: 'boolean',
-						default: false,
-						description: naturalSortDescription,
-					},
-					{
-						displayName: 'Order By Choice',
-						name: 'orderByChoice',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to sort a Choice column in the order of its choices instead of alphabetically',
-					},
-				],
-			},
-		],
-	};
+	return entryList(
+		{ displayName: 'Sort', name: 'sort', placeholder: 'Add Sort Rule' },
+		{
+			displayName: 'Rule',
+			name: 'rules',
+			values: [
+				{
+					...conditionColumn,
+					description:
+						'The column to sort by. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				},
+				{
+					displayName: 'Direction',
+					name: 'direction',
+					type: 'options',
+					options: [
+						{
+							name: 'Ascending',
+							value: 'asc',
+						},
+						{
+							name: 'Descending',
+							value: 'desc',
+						},
+					],
+					default: 'asc',
+				},
+				{
+					displayName: 'Empty Last',
+					name: 'emptyLast',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to put empty values last (Grist puts them first by default)',
+				},
+				{
+					displayName: 'Natural Sort',
+					name: 'naturalSort',
+					type: 'boolean',
+					default: false,
+					description: naturalSortDescription,
+				},
+				{
+					displayName: 'Order By Choice',
+					name: 'orderByChoice',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to sort a Choice column in the order of its choices instead of alphabetically',
+				},
+			],
+		},
+	);
 }
 
 const NATURAL_SORT = 'Whether to sort numbers inside text naturally (item 2 before item 10)';

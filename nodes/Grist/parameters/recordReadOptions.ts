@@ -7,24 +7,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { itemParameter } from './read';
 import { referenceDisplayOption } from './referenceDisplay';
+import { optionsCollection } from './collections';
 
 /** Options with "Include Hidden Columns" (Grist's `hidden=1`), for the reads of records and columns. */
-export const hiddenColumnsOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Include Hidden Columns',
-			name: 'includeHidden',
-			type: 'boolean',
-			default: false,
-			description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
-		},
-	],
-};
+export const hiddenColumnsOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Include Hidden Columns',
+		name: 'includeHidden',
+		type: 'boolean',
+		default: false,
+		description: "Whether to also return Grist's helper columns (manualSort, gristHelper_*)",
+	},
+]);
 
 /** Simplify of Record → Get Many and Record → Get: one row reads the same from both. */
 export const recordSimplifyField: INodeProperties = {

@@ -9,6 +9,7 @@ import type { IExecuteFunctions, IHookFunctions, INodeProperties } from 'n8n-wor
 import type { ConditionInput, WebhookFilter } from '../webhooks/webhookConditions';
 import { itemParameter, itemParameterValue, nodeParameter } from './read';
 import { betweenToField } from './readQueryFields';
+import { entryList } from './collections';
 
 const MATCHES = [
 	{
@@ -99,43 +100,38 @@ function conditionTypeField(keep: boolean | undefined): INodeProperties {
 
 /** Conditions (Column Filters): a column, a match and its values, per condition. */
 function conditionFiltersField(column: INodeProperties): INodeProperties {
-	return {
-		displayName: 'Conditions',
-		name: 'conditionFilters',
-		type: 'fixedCollection',
-		placeholder: 'Add Condition',
-		typeOptions: { multipleValues: true },
-		default: {},
-		description: 'Rows must match every condition',
-		displayOptions: { show: { conditionType: ['filters'] } },
-		options: [
-			{
-				displayName: 'Condition',
-				name: 'conditions',
-				values: [
-					column,
-					{
-						displayName: 'Match',
-						name: 'match',
-						type: 'options',
-						options: MATCHES,
-						default: 'anyOf',
-					},
-					{
-						displayName: 'Value',
-						name: 'values',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. Approved',
-						description:
-							'For Is One Of / Is None Of: several, separated by commas (or a JSON array). Converted to the column type: numbers, dates as 2024-01-31, true/false, references as row IDs.',
-						displayOptions: { hide: { match: ['isEmpty', 'isNotEmpty'] } },
-					},
-					betweenToField,
-				],
-			},
-		],
-	};
+	return entryList(
+		{ displayName: 'Conditions', name: 'conditionFilters', placeholder: 'Add Condition' },
+		{
+			displayName: 'Condition',
+			name: 'conditions',
+			values: [
+				column,
+				{
+					displayName: 'Match',
+					name: 'match',
+					type: 'options',
+					options: MATCHES,
+					default: 'anyOf',
+				},
+				{
+					displayName: 'Value',
+					name: 'values',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Approved',
+					description:
+						'For Is One Of / Is None Of: several, separated by commas (or a JSON array). Converted to the column type: numbers, dates as 2024-01-31, true/false, references as row IDs.',
+					displayOptions: { hide: { match: ['isEmpty', 'isNotEmpty'] } },
+				},
+				betweenToField,
+			],
+		},
+		{
+			description: 'Rows must match every condition',
+			displayOptions: { show: { conditionType: ['filters'] } },
+		},
+	);
 }
 
 function conditionFormulaField(): INodeProperties {
