@@ -85,8 +85,8 @@ export class GristRecordsApi implements ICredentialType {
 	/**
 	 * `Authorization: Bearer <API key>` on every request. A function, not n8n's generic form
 	 * (`'=Bearer {{$credentials.apiKey}}'`): n8n 2.x evaluates a generic header's expression in
-	 * its expression sandbox on every request, 1.7–3.4 ms a request in n8n 2.41.1 here (CPU
-	 * profile of a create; 21 requests for 10,000 rows, 2 for a read). Same header, same value.
+	 * its expression sandbox on every request (docs/PERFORMANCE.md has its cost). Same header,
+	 * same value.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

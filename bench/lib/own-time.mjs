@@ -332,7 +332,6 @@ export function ownReport(own) {
 		"   (body serialisation by n8n, the emulator's handling, answer parsing). CPU = user + system CPU time of this process in those",
 		"   windows (not inflated by other processes on the machine, but counting V8's GC and compiler threads); main = the CPU time",
 		"   of the main thread alone (the package's JavaScript and GC pauses, without V8's background threads; Linux); wall = elapsed time.",
-		'   A target is met only when both medians are within it.',
 		`   ${pad('operation', 40)}${padL('node wall', 10)}${padL('in HTTP', 10)}${padL('requests', 9)}${padL('ours wall', 11)}${padL('ours CPU', 10)}${padL('ours main', 11)}  runs of ours (CPU)`,
 	];
 	const { refCheck, ...ops } = own;
@@ -344,13 +343,6 @@ export function ownReport(own) {
 		lines.push(
 			`   The reference check alone (collecting the row IDs of ${fmtInt(CREATE_ROWS)} items, 1,000 distinct; the request stubbed): ${ms(refCheck.ms)} ms, ${refCheck.requestsPerRun} request`,
 		);
-	const targets = [];
-	for (const k of Object.keys(ops)) {
-		const cpu = medOf(own[k], 'oursCpu');
-		const wall = medOf(own[k], 'ours');
-		targets.push(
-			`   ${cpu <= 100 && wall <= 100 ? 'PASS' : 'MISS'}  ${pad(`${k}: our own time ≤ 100 ms per ${fmtInt(CREATE_ROWS)} items:`, 50)}${ms(cpu)} ms CPU, ${ms(wall)} ms wall`,
-		);
-	}
-	return { lines, targets };
+	// No target: the own-time goal is retired (what users feel is the end-to-end time); shown for profiling.
+	return { lines, targets: [] };
 }

@@ -12,7 +12,7 @@ import { resourceModules } from './actions/resources';
 import { router } from './actions/router';
 import type { GristResource } from './actions/types';
 import { listSearch, loadOptions, resourceMapping } from './methods';
-import { toolNotices } from './parameters/tool';
+import { toolNotices } from './parameters/toolFields';
 
 /** The Resource selector of one node version, whose default is what a node saved without one runs. */
 function resourceProperty(defaultResource: GristResource, version: number): INodeProperties {

@@ -6,6 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { credentialOptions } from '../Grist/parameters/authentication';
+import { listSearch } from '../Grist/methods';
+import { GristClient } from '../Grist/api/client';
+import { getWatchColumns } from '../Grist/methods/webhookOptions';
+import { getCreationColumns, getTimestampColumns } from './timestampColumns';
 import { referenceDisplayOption } from '../Grist/parameters/referenceDisplayOption';
 import { watchedColumnsField } from '../Grist/parameters/watchedColumnsField';
 import {
@@ -14,14 +18,10 @@ import {
 	triggerSimplifyField,
 	triggerSourceFields,
 } from '../Grist/triggers/triggerFields';
-import { listSearch } from '../Grist/methods';
-import { getWatchColumns } from '../Grist/methods/webhooks';
-import { GristClient } from '../Grist/api/client';
 import { pollEventFor } from './events';
 import type { PollContext } from './events/pollEvent';
 import { recordsFetcher } from './events/recordPolling';
 import { explainFailure, runPoll } from './pollRun';
-import { getCreationColumns, getTimestampColumns } from './timestampColumns';
 import { DEFAULT_MAX_RECORDS, readSettings } from './triggerSettings';
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
+import { isTimestampColumn, type GristColumn } from '../Grist/cells/tableColumns';
 import type { GristClient } from '../Grist/api/client';
 import { fetchColumns } from '../Grist/api/columns';
 import { columnMissing, timestampColumnType } from './pollErrors';

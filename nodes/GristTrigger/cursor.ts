@@ -18,8 +18,8 @@
  * (something may be due, an unexpected value) goes on with the records reads, so what is
  * emitted and the cursor are exactly as without the check. Each cursor says its question.
  */
-import type { GristRecord } from '../Grist/helpers/cells';
-import type { GristFilter } from '../Grist/helpers/filters';
+import type { GristRecord } from '../Grist/cells/cellValues';
+import type { GristFilter } from '../Grist/query/filters';
 
 export interface RecordsQuery {
 	sort?: string;

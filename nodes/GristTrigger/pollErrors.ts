@@ -4,8 +4,8 @@
  */
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-import type { GristColumn } from '../Grist/helpers/columns';
-import { InputError } from '../Grist/helpers/errors';
+import type { GristColumn } from '../Grist/cells/tableColumns';
+import { InputError } from '../Grist/errors/gristAnswers';
 
 /** The field of the Row Added or Updated event whose cells are the timestamps. */
 export const TIMESTAMP_FIELD = 'Timestamp Column';

@@ -28,9 +28,9 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { toNodeError } from '../Grist/errors';
-import { InputError } from '../Grist/helpers/errors';
-import { gristHint } from '../Grist/helpers/hints';
+import { toNodeError } from '../Grist/errors/nodeErrors';
+import { InputError } from '../Grist/errors/gristAnswers';
+import { gristHint } from '../Grist/errors/hints';
 import { getDocument } from '../Grist/api/documents';
 import { checkColumns } from './columnChecks';
 import type { StoredCursor } from './events';

@@ -4,8 +4,8 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { columnTypeText, isTimestampColumn, type GristColumn } from '../Grist/helpers/columns';
-import { columnOption, pickedColumns } from '../Grist/methods/columns';
+import { columnTypeText, isTimestampColumn, type GristColumn } from '../Grist/cells/tableColumns';
+import { columnOption, pickedColumns } from '../Grist/methods/columnOptions';
 
 /** What a column says when no trigger formula keeps it up to date: picking it never fires. */
 export const NOT_UPDATED = 'not updated automatically';

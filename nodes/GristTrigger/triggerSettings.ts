@@ -5,9 +5,9 @@
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { toNodeError } from '../Grist/errors';
-import { parseJsonFilter, type GristFilter } from '../Grist/helpers/filters';
-import { columnIdList } from '../Grist/helpers/webhooks';
+import { toNodeError } from '../Grist/errors/nodeErrors';
+import { parseJsonFilter, type GristFilter } from '../Grist/query/filters';
+import { columnIdList } from '../Grist/webhooks/webhookFields';
 import { nodeParameter } from '../Grist/parameters/read';
 import { triggerTarget } from '../Grist/triggers/triggerTarget';
 import { FILTER_HINT, badMaxRecords, noTimestampColumn } from './pollErrors';

@@ -7,21 +7,26 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { sameCondition } from '../Grist/helpers/webhook-conditions';
+
+import { credentialOptions } from '../Grist/parameters/authentication';
+import { locatorValue } from '../Grist/parameters/locators';
+
+import { conditionProperties } from '../Grist/parameters/webhookCondition';
+
+import { sameCondition } from '../Grist/webhooks/webhookConditions';
 import {
 	deliveredRecords,
 	matchRegistration,
 	unreachableUrlProblem,
 	webhookFields,
-} from '../Grist/helpers/webhooks';
+} from '../Grist/webhooks/webhookFields';
 import { listSearch } from '../Grist/methods';
-import { credentialOptions } from '../Grist/parameters/authentication';
-import { locatorValue } from '../Grist/parameters/locators';
-import { referenceDisplayOption } from '../Grist/parameters/referenceDisplayOption';
-import { watchedColumnsField } from '../Grist/parameters/watchedColumnsField';
-import { conditionProperties } from '../Grist/parameters/webhookCondition';
 import { GristClient } from '../Grist/api/client';
 import { createWebhooks, listWebhooks } from '../Grist/api/webhooks';
+
+import { getReadyColumns, getWatchableColumns } from './readyColumns';
+import { referenceDisplayOption } from '../Grist/parameters/referenceDisplayOption';
+import { watchedColumnsField } from '../Grist/parameters/watchedColumnsField';
 import {
 	triggerOnField,
 	triggerOptionsField,
@@ -29,7 +34,6 @@ import {
 	triggerSourceFields,
 } from '../Grist/triggers/triggerFields';
 import { authorized, deliveredItems } from './deliveries';
-import { getReadyColumns, getWatchableColumns } from './readyColumns';
 import {
 	clearRegistration,
 	explainRegistrationError,

@@ -12,7 +12,12 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { bearer, deliveredItem, secretsEqual, unknownColumns } from '../Grist/helpers/webhooks';
+import {
+	bearer,
+	deliveredItem,
+	secretsEqual,
+	unknownColumns,
+} from '../Grist/webhooks/webhookFields';
 import { locatorValue } from '../Grist/parameters/locators';
 import { nodeParameter } from '../Grist/parameters/read';
 import { readTriggerReferenceDisplay } from '../Grist/parameters/referenceDisplayOption';

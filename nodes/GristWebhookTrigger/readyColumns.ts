@@ -5,7 +5,7 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { readyColumnOptions, watchedColumnOptions } from '../Grist/methods/webhooks';
+import { readyColumnOptions, watchedColumnOptions } from '../Grist/methods/webhookOptions';
 
 export async function getReadyColumns(
 	this: ILoadOptionsFunctions,

@@ -10,21 +10,21 @@
  */
 import { NodeApiError, type IHookFunctions, type NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from '../Grist/errors';
-import { columnTypes } from '../Grist/helpers/columns';
-import { InputError, attempt } from '../Grist/helpers/errors';
+import { toNodeError } from '../Grist/errors/nodeErrors';
+import { columnTypes } from '../Grist/cells/tableColumns';
+import { InputError, attempt } from '../Grist/errors/gristAnswers';
 import {
 	buildWebhookCondition,
 	conditionEventTypes,
 	conditionWatchedColumns,
 	webhookConditions,
-} from '../Grist/helpers/webhook-conditions';
+} from '../Grist/webhooks/webhookConditions';
 import {
 	columnIdList,
 	eventTypesFor,
 	type TriggerOn,
 	type WebhookSettings,
-} from '../Grist/helpers/webhooks';
+} from '../Grist/webhooks/webhookFields';
 import { nodeParameter } from '../Grist/parameters/read';
 import { triggerCondition } from '../Grist/parameters/webhookCondition';
 import type { GristClient } from '../Grist/api/client';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyFields } from '../../nodes/Grist/helpers/cells';
+import { simplifyFields } from '../../nodes/Grist/cells/cellValues';
 import type { DemoSite, GristEmulator } from '../emulator';
 import { byId, docTable } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';

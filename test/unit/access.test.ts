@@ -8,8 +8,8 @@ import {
 	roleOptions,
 	rolesFor,
 	usersDelta,
-} from '../../nodes/Grist/helpers/access';
-import { InputError } from '../../nodes/Grist/helpers/errors';
+} from '../../nodes/Grist/documents/roles';
+import { InputError } from '../../nodes/Grist/errors/gristAnswers';
 
 function inputError(fn: () => unknown): InputError {
 	try {

@@ -3,28 +3,55 @@
  * The layering of nodes/, read from the source files:
  * - an operation never imports another operation, and a resource's folder (actions/<resource>/)
  *   never imports another resource's folder: what operations share lives in actions/*.ts
- *   (batch executor, items, fields, schema), ../parameters/ and ../api/;
+ *   (items, the operation frame), ../parameters/, ../write/, ../read/ and ../api/;
  * - only the API layer (the files of api/) builds Grist paths: its files are the only callers of
  *   `apiPath` and `buildPath` and the only code with an `/api/` string;
- * - helpers/ are pure: they import nothing outside helpers/ (no api client, no actions) but the
- *   pure URL helpers (api/url.ts);
+ * - the pure code (PURE below: cells/, query/, webhooks/, documents/, the texts of errors/ …)
+ *   imports only pure code and n8n-workflow's types (no transport, no actions, no parameters);
  * - only parameters/ reads the node's parameters: no `getNodeParameter` or
  *   `getCurrentNodeParameter` anywhere else in nodes/ (the Grist node, both triggers, methods/),
- *   and no raw `getNode().parameters` either.
+ *   and no raw `getNode().parameters` either;
+ * - no file name repeats across the folders of nodes/ and credentials/ (only `index.ts` and
+ *   `*.operation.ts` may), so that a name says which file it is.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ts from 'typescript';
+
+/**
+ * The pure code of nodes/, relative to the repository: folders (every .ts file below them) and
+ * single files. Pure code imports only pure code and types of n8n-workflow. When you make a pure
+ * module, add it here.
+ */
+const PURE = [
+	'nodes/Grist/cells',
+	'nodes/Grist/query',
+	'nodes/Grist/webhooks',
+	'nodes/Grist/documents',
+	'nodes/Grist/errors/gristAnswers.ts',
+	'nodes/Grist/errors/hints.ts',
+	'nodes/Grist/errors/toolUnsupported.ts',
+	'nodes/Grist/history',
+	'nodes/Grist/api/url.ts',
+	'nodes/Grist/api/retry.ts',
+	'nodes/Grist/api/oauthScope.ts',
+	'nodes/Grist/read/displayValues.ts',
+	'nodes/Grist/write/plan.ts',
+	'nodes/Grist/write/chunking.ts',
+	'nodes/Grist/write/outcomeTexts.ts',
+	'nodes/Grist/write/referenceCheck.ts',
+];
+
+/** File names that may repeat across folders. */
+const REPEATABLE_NAME = /^(index\.ts|.*\.operation\.ts)$/;
 
 const ROOT = path.join(__dirname, '../..');
 const NODES = path.join(ROOT, 'nodes');
 const GRIST = path.join(NODES, 'Grist');
 const ACTIONS = path.join(GRIST, 'actions');
-const HELPERS = path.join(GRIST, 'helpers');
+const CELLS = path.join(GRIST, 'cells');
 const PARAMETERS = path.join(GRIST, 'parameters');
 const API_LAYER = path.join(GRIST, 'api');
-/** Pure (it imports only helpers/errors.ts), so helpers/ may use it. */
-const API_URL = path.join(API_LAYER, 'url');
 
 interface Source {
 	file: string;
@@ -123,17 +150,73 @@ export function pathViolations(sources: Source[]): string[] {
 	return bad;
 }
 
-/** Imports of helpers/ files that leave helpers/. */
-export function helperViolations(sources: Source[]): string[] {
+const PURE_PATHS = PURE.map((p) => path.join(ROOT, p));
+
+/** Whether a file (or an import resolved without extension) is pure code. */
+function isPure(file: string): boolean {
+	const withExt = file.endsWith('.ts') ? file : `${file}.ts`;
+	return PURE_PATHS.some((p) => withExt === p || !path.relative(p, withExt).startsWith('..'));
+}
+
+/** Package imports of a file: each specifier, and whether the import is of types only. */
+function packageImports(src: Source): Array<{ spec: string; typeOnly: boolean }> {
+	const sf = ts.createSourceFile(src.file, src.text, ts.ScriptTarget.ES2022, true);
+	const out: Array<{ spec: string; typeOnly: boolean }> = [];
+	for (const node of sf.statements) {
+		if (
+			(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+			node.moduleSpecifier &&
+			ts.isStringLiteral(node.moduleSpecifier) &&
+			!node.moduleSpecifier.text.startsWith('.')
+		) {
+			let typeOnly: boolean;
+			if (ts.isImportDeclaration(node)) {
+				const clause = node.importClause;
+				const named = clause?.namedBindings;
+				typeOnly =
+					clause !== undefined &&
+					(clause.isTypeOnly ||
+						(clause.name === undefined &&
+							named !== undefined &&
+							ts.isNamedImports(named) &&
+							named.elements.length > 0 &&
+							named.elements.every((e) => e.isTypeOnly)));
+			} else {
+				typeOnly = node.isTypeOnly;
+			}
+			out.push({ spec: node.moduleSpecifier.text, typeOnly });
+		}
+	}
+	return out;
+}
+
+/** Imports of pure files that reach code that is not pure (or a package, but n8n-workflow's types). */
+export function pureViolations(sources: Source[]): string[] {
 	const bad: string[] = [];
 	for (const src of sources) {
-		if (path.dirname(src.file) !== HELPERS) continue;
+		if (!isPure(src.file)) continue;
 		for (const target of relativeImports(src)) {
-			if (path.dirname(target) !== HELPERS && target !== API_URL)
-				bad.push(`${rel(src.file)} imports ${rel(target)} (helpers/ must stay pure)`);
+			if (!isPure(target)) bad.push(`${rel(src.file)} imports ${rel(target)} (not pure code)`);
+		}
+		for (const { spec, typeOnly } of packageImports(src)) {
+			if (spec !== 'n8n-workflow' || !typeOnly)
+				bad.push(
+					`${rel(src.file)} imports ${typeOnly ? 'types of ' : ''}${spec} (pure code takes only types of n8n-workflow)`,
+				);
 		}
 	}
 	return bad;
+}
+
+/** File names that stand in more than one folder (besides index.ts and *.operation.ts). */
+export function repeatedNames(files: string[]): string[] {
+	const byName = new Map<string, string[]>();
+	for (const file of files) {
+		const name = path.basename(file);
+		if (REPEATABLE_NAME.test(name)) continue;
+		byName.set(name, [...(byName.get(name) ?? []), rel(file)]);
+	}
+	return [...byName.values()].filter((list) => list.length > 1).map((list) => list.join(' ~ '));
 }
 
 /**
@@ -197,8 +280,15 @@ describe('architecture of nodes/', () => {
 		expect(pathViolations(sources)).toEqual([]);
 	});
 
-	it('helpers/ import nothing outside helpers/ (no api client, no actions)', () => {
-		expect(helperViolations(sources)).toEqual([]);
+	it('pure code imports only pure code and types of n8n-workflow (no transport, no actions)', () => {
+		for (const entry of PURE) expect(existsSync(path.join(ROOT, entry))).toBe(true);
+		expect(sources.filter((s) => isPure(s.file)).length).toBeGreaterThan(10);
+		expect(pureViolations(sources)).toEqual([]);
+	});
+
+	it('no file name repeats across folders in nodes/ and credentials/ (but index.ts, *.operation.ts)', () => {
+		const files = [...sourceFiles(NODES), ...sourceFiles(path.join(ROOT, 'credentials'))];
+		expect(repeatedNames(files)).toEqual([]);
 	});
 
 	it('only parameters/ reads parameters (getNodeParameter, getCurrentNodeParameter, getNode().parameters)', () => {
@@ -261,11 +351,28 @@ describe('architecture of nodes/', () => {
 		);
 		expect(raw).toHaveLength(1);
 		expect(raw[0]).toMatch(/api\/client\.ts:\d+ uses getNode\(\)\.parameters /);
-		const columns = path.join(HELPERS, 'columns.ts');
+		const columns = path.join(CELLS, 'tableColumns.ts');
 		expect(
-			helperViolations(plant(columns, "import type { GristClient } from '../api/client';")),
+			pureViolations(plant(columns, "import type { GristClient } from '../api/client';")),
+		).toEqual(['nodes/Grist/cells/tableColumns.ts imports nodes/Grist/api/client (not pure code)']);
+		expect(
+			pureViolations(plant(columns, "import { NodeOperationError } from 'n8n-workflow';")),
 		).toEqual([
-			'nodes/Grist/helpers/columns.ts imports nodes/Grist/api/client (helpers/ must stay pure)',
+			'nodes/Grist/cells/tableColumns.ts imports n8n-workflow (pure code takes only types of n8n-workflow)',
 		]);
+		expect(pureViolations(plant(columns, "import type { Foo } from 'lodash';"))).toHaveLength(1);
+		expect(
+			pureViolations(plant(columns, "import { CellValueError } from './cellValues';")),
+		).toEqual([]);
+		expect(
+			repeatedNames([
+				path.join(GRIST, 'cells', 'cellValues.ts'),
+				path.join(GRIST, 'query', 'cellValues.ts'),
+				path.join(ACTIONS, 'record', 'index.ts'),
+				path.join(ACTIONS, 'table', 'index.ts'),
+				path.join(ACTIONS, 'record', 'get.operation.ts'),
+				path.join(ACTIONS, 'table', 'get.operation.ts'),
+			]),
+		).toEqual(['nodes/Grist/cells/cellValues.ts ~ nodes/Grist/query/cellValues.ts']);
 	});
 });

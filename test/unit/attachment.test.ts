@@ -4,7 +4,7 @@ import {
 	mergeAttachmentIds,
 	parseAttachmentId,
 	parseBinaryPropertyNames,
-} from '../../nodes/Grist/actions/attachment/shared';
+} from '../../nodes/Grist/actions/attachment/attachmentFields';
 import { fileNameFromDisposition } from '../../nodes/Grist/api/httpAnswer';
 
 describe('parseAttachmentId', () => {

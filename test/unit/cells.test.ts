@@ -2,11 +2,11 @@ import {
 	CellValueError,
 	baseType,
 	decodeCellValue,
-	encodeCellValue,
 	simplifyFields,
 	simplifyRecord,
 	type GristRecord,
-} from '../../nodes/Grist/helpers/cells';
+} from '../../nodes/Grist/cells/cellValues';
+import { encodeCellValue } from '../../nodes/Grist/cells/cellEncoding';
 
 const JAN_10_2024 = 1704844800; // 2024-01-10T00:00:00Z
 

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-
 import { encodeFields } from '../../nodes/Grist/write/fields';
-import { columnMap, type GristColumn } from '../../nodes/Grist/helpers/columns';
+import { columnMap, type GristColumn } from '../../nodes/Grist/cells/tableColumns';
 import { readRawFields } from '../../nodes/Grist/parameters/writeOptions';
 
 const col = (id: string, type: string, formula = ''): GristColumn => ({

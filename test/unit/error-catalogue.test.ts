@@ -1,20 +1,20 @@
 /**
- * The error catalogue: the one input error (helpers/errors.ts), the one table of hints for
- * Grist's answers (helpers/hints.ts) and the one adapter to n8n's errors (nodes/Grist/errors.ts).
+ * The error catalogue: the one input error (errors/gristAnswers.ts), the one table of hints for
+ * Grist's answers (errors/hints.ts) and the one adapter to n8n's errors (errors/nodeErrors.ts).
  */
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from '../../nodes/Grist/errors';
-import { CellValueError } from '../../nodes/Grist/helpers/cells';
-import { InputError, attempt } from '../../nodes/Grist/helpers/errors';
+import { toNodeError } from '../../nodes/Grist/errors/nodeErrors';
+import { CellValueError } from '../../nodes/Grist/cells/cellValues';
+import { InputError, attempt } from '../../nodes/Grist/errors/gristAnswers';
 import {
 	GRIST_HINTS,
 	findHint,
 	gristHint,
 	withHint,
 	type HintScope,
-} from '../../nodes/Grist/helpers/hints';
+} from '../../nodes/Grist/errors/hints';
 import { gristNode } from '../harness/builders';
 
 const node: INode = gristNode();

@@ -7,7 +7,7 @@ import {
 	notGristAnswer,
 	pathObjects,
 	redact,
-} from '../../nodes/Grist/helpers/errors';
+} from '../../nodes/Grist/errors/gristAnswers';
 import {
 	DEFAULT_RETRY,
 	RESTORE_SETTLE_MS,

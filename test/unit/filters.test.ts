@@ -1,11 +1,11 @@
-import { InputError } from '../../nodes/Grist/helpers/errors';
+import { InputError } from '../../nodes/Grist/errors/gristAnswers';
 import {
 	buildFilter,
 	buildSort,
 	conditionValues,
 	emptyCellValues,
 	parseJsonFilter,
-} from '../../nodes/Grist/helpers/filters';
+} from '../../nodes/Grist/query/filters';
 
 /** The error `fn` throws. */
 function thrown(fn: () => unknown): unknown {

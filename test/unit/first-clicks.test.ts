@@ -7,8 +7,12 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
-import { headline } from '../../nodes/Grist/errors';
-import { columnTypeText, mapperLabel, type GristColumn } from '../../nodes/Grist/helpers/columns';
+import { headline } from '../../nodes/Grist/errors/nodeErrors';
+import {
+	columnTypeText,
+	mapperLabel,
+	type GristColumn,
+} from '../../nodes/Grist/cells/tableColumns';
 import { rl } from '../harness/builders';
 
 const column = (c: Partial<GristColumn> & { id: string; type: string }): GristColumn => ({

@@ -1,4 +1,4 @@
-/** helpers/lifecycle.ts: document URL, backup file name, user actions from JSON, import file name. */
+/** documents/lifecycle.ts: document URL, backup file name, user actions from JSON, import file name. */
 import {
 	backupFileName,
 	documentUrl,
@@ -6,7 +6,7 @@ import {
 	importedDocumentName,
 	isUnopenableDocument,
 	parseUserActions,
-} from '../../nodes/Grist/helpers/lifecycle';
+} from '../../nodes/Grist/documents/lifecycle';
 
 describe('documentUrl', () => {
 	it('is <server>/doc/<id> with the /o/<team> prefix kept', () => {

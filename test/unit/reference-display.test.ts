@@ -2,7 +2,7 @@
  * The pure part of Options → Add Reference Display Values (read/displayValues.ts): which
  * columns are references and what they show, the IDs to read, and the `_display` object.
  */
-import { toColumn } from '../../nodes/Grist/helpers/columns';
+import { toColumn } from '../../nodes/Grist/cells/tableColumns';
 import {
 	cellRowIds,
 	displaySources,

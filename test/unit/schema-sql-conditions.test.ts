@@ -1,18 +1,14 @@
-/** Pure helpers of the Table, Column and SQL operations: column specs (helpers/schema.ts), SQL checks and decoding (helpers/sql.ts), conditions → SQL (helpers/conditions.ts). */
-import {
-	buildConditionQuery,
-	emptyTest,
-	needsSql,
-	sqlRecord,
-} from '../../nodes/Grist/helpers/conditions';
-import { InputError } from '../../nodes/Grist/helpers/errors';
+/** Pure helpers of the Table, Column and SQL operations: column specs (cells/columnSpecs.ts), SQL checks and decoding (query/sqlQuery.ts), conditions → SQL (query/recordConditions.ts). */
+import { emptyTest } from '../../nodes/Grist/query/conditionSql';
+import { buildConditionQuery, needsSql, sqlRecord } from '../../nodes/Grist/query/recordConditions';
+import { InputError } from '../../nodes/Grist/errors/gristAnswers';
 import {
 	columnFields,
 	columnSpecs,
 	composeType,
 	parseChoices,
 	tableItem,
-} from '../../nodes/Grist/helpers/schema';
+} from '../../nodes/Grist/cells/columnSpecs';
 import {
 	checkSqlQuery,
 	countPlaceholders,
@@ -25,7 +21,7 @@ import {
 	resultColumnTypes,
 	secondStatementAt,
 	sqlToCellValue,
-} from '../../nodes/Grist/helpers/sql';
+} from '../../nodes/Grist/query/sqlQuery';
 
 describe('helpers/schema', () => {
 	it('composes types with time zone and referenced table, refusing bad ones', () => {

@@ -11,8 +11,8 @@ import {
 	TOOL_UNSUPPORTED,
 	isToolNodeType,
 	toolUnsupportedMessage,
-} from '../../nodes/Grist/helpers/tool';
-import { toolNotices } from '../../nodes/Grist/parameters/tool';
+} from '../../nodes/Grist/errors/toolUnsupported';
+import { toolNotices } from '../../nodes/Grist/parameters/toolFields';
 
 test('tool variants are the node types n8n names <name>Tool', () => {
 	expect(isToolNodeType('n8n-nodes-grist.gristTool')).toBe(true);

@@ -4,9 +4,9 @@
  * empty values first, `limit`, new ids = highest id + 1. Every query the cursor makes is logged
  * and asserted.
  */
-import type { GristRecord } from '../../nodes/Grist/helpers/cells';
-import { InputError } from '../../nodes/Grist/helpers/errors';
-import { withIds, type FetchRecords, type RecordsQuery } from '../../nodes/GristTrigger/cursor';
+import type { GristRecord } from '../../nodes/Grist/cells/cellValues';
+import { InputError } from '../../nodes/Grist/errors/gristAnswers';
+import { TIMESTAMP_FIELD } from '../../nodes/GristTrigger/pollErrors';
 import {
 	WINDOW_IDS,
 	pollRowAdded,
@@ -18,7 +18,7 @@ import {
 	rowUpdatedBaseline,
 	type RowUpdatedState,
 } from '../../nodes/GristTrigger/events/rowAddedOrUpdatedCursor';
-import { TIMESTAMP_FIELD } from '../../nodes/GristTrigger/pollErrors';
+import { withIds, type FetchRecords, type RecordsQuery } from '../../nodes/GristTrigger/cursor';
 
 class FakeTable {
 	rows = new Map<number, Record<string, unknown>>();

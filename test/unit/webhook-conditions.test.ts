@@ -7,9 +7,9 @@ import {
 	sameCondition,
 	webhookConditions,
 	type ConditionColumn,
-} from '../../nodes/Grist/helpers/webhook-conditions';
-import { InputError } from '../../nodes/Grist/helpers/errors';
-import { matchRegistration, webhookFields } from '../../nodes/Grist/helpers/webhooks';
+} from '../../nodes/Grist/webhooks/webhookConditions';
+import { InputError } from '../../nodes/Grist/errors/gristAnswers';
+import { matchRegistration, webhookFields } from '../../nodes/Grist/webhooks/webhookFields';
 
 const columns: ConditionColumn[] = [
 	{ id: 'Status', type: 'Choice', colRef: 7 },

@@ -1,10 +1,10 @@
-/** helpers/webhook-items.ts: webhook output items (no secrets), Update's PATCH body. */
+/** webhooks/webhookItems.ts: webhook output items (no secrets), Update's PATCH body. */
 import {
 	completePatch,
 	triggerOnOf,
 	webhookItem,
 	webhookPatch,
-} from '../../nodes/Grist/helpers/webhook-items';
+} from '../../nodes/Grist/webhooks/webhookItems';
 
 const hook = {
 	id: 'w1',

@@ -3,7 +3,6 @@ import {
 	deliveredItem,
 	deliveredRecords,
 	eventTypesFor,
-	forbiddenUrlHint,
 	isFailing,
 	matchRegistration,
 	secretOf,
@@ -14,7 +13,8 @@ import {
 	webhookFields,
 	type WebhookSettings,
 	type WebhookSummary,
-} from '../../nodes/Grist/helpers/webhooks';
+} from '../../nodes/Grist/webhooks/webhookFields';
+import { forbiddenUrlHint } from '../../nodes/Grist/errors/hints';
 
 const wanted: WebhookSettings = {
 	url: 'https://n8n.example.com/webhook/abc/webhook',

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-
-import { toNodeError } from '../errors';
+import { toNodeError } from '../errors/nodeErrors';
 import { isUncertainWrite } from '../api/retry';
 
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[];

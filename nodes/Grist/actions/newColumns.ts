@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { GristClient } from '../api/client';
 import type { TableCache } from '../api/schemaCache';
 import type { Target } from '../api/paths';
-import { checkReferencedTables, untieNewColumns } from './schema';
+import { checkReferencedTables, untieNewColumns } from './schemaChanges';
 
 /**
  * Refuses a new column (`specs`, as columnSpecs gives them) whose Reference names a table the

@@ -5,7 +5,7 @@ import { GristClient } from '../api/client';
 import { resources } from './resources';
 import type { GristResource } from './types';
 import { inputItems, itemParameter } from '../parameters/read';
-import { isToolNodeType, toolUnsupportedMessage } from '../helpers/tool';
+import { isToolNodeType, toolUnsupportedMessage } from '../errors/toolUnsupported';
 
 /** Looks up `{ resource: { operation: execute } }` and runs the operation on all input items. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,8 +1,8 @@
 /** Who may use an org, a workspace or a document: read and change the access lists. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AccessListing } from '../helpers/access';
-import { withHint } from '../helpers/hints';
+import type { AccessListing } from '../documents/roles';
+import { withHint } from '../errors/hints';
 import type { GristClient } from './client';
 import { documentEndpoint, orgEndpoint, workspaceEndpoint, type Endpoint } from './paths';
 

@@ -26,19 +26,9 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
-
-import { toNodeError } from '../errors';
+import { toNodeError } from '../errors/nodeErrors';
 import { authenticationOf } from '../parameters/authentication';
-import { gristErrorText, isHtmlBody } from '../helpers/errors';
-import {
-	errorAnswer,
-	fileInfo,
-	isStream,
-	readStream,
-	type BinaryResponse,
-	type FullResponse,
-	type StreamResponse,
-} from './httpAnswer';
+import { gristErrorText, isHtmlBody } from '../errors/gristAnswers';
 import {
 	grantedScopes,
 	missingScopes,
@@ -46,7 +36,6 @@ import {
 	oauthRule,
 	oauthScopeMessage,
 } from './oauthScope';
-import { answerError, connectionError, networkErrorCode, type Sender } from './requestErrors';
 import {
 	DEFAULT_RETRY,
 	RESTORE_SETTLE_MS,
@@ -58,6 +47,16 @@ import {
 	type RetryPolicy,
 } from './retry';
 import { credentialServerUrl, normalizeServerUrl, type GristServer } from './url';
+import {
+	errorAnswer,
+	fileInfo,
+	isStream,
+	readStream,
+	type BinaryResponse,
+	type FullResponse,
+	type StreamResponse,
+} from './httpAnswer';
+import { answerError, connectionError, networkErrorCode, type Sender } from './requestErrors';
 
 /**
  * Restores from the trash done in this process, by server: shared by every client, as the next

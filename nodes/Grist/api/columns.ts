@@ -1,7 +1,7 @@
 /** Columns of a table: list, add, update or replace, delete. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { toColumn, type GristColumn } from '../helpers/columns';
+import { toColumn, type GristColumn } from '../cells/tableColumns';
 import type { GristClient } from './client';
 import { tableEndpoint, type Target } from './paths';
 

@@ -3,7 +3,7 @@
  * field, and can never change the endpoint). Only the files of api/ build paths, with these
  * functions; operations, pickers and the triggers call api/'s named endpoints.
  */
-import { toNodeError } from '../errors';
+import { toNodeError } from '../errors/nodeErrors';
 import type { GristClient } from './client';
 import { apiPath } from './url';
 

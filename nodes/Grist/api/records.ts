@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { GristRecord } from '../helpers/cells';
+import type { GristRecord } from '../cells/cellValues';
 import type { GristClient } from './client';
 import { tableEndpoint, targetKey, type Target } from './paths';
 

@@ -7,8 +7,8 @@
 import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { headline } from '../errors';
-import { errorHint, gristErrorText, notGristAnswer, redact } from '../helpers/errors';
+import { headline } from '../errors/nodeErrors';
+import { errorHint, gristErrorText, notGristAnswer, redact } from '../errors/gristAnswers';
 import type { FullResponse } from './httpAnswer';
 import { OAUTH_FORBIDDEN_HINT } from './oauthScope';
 import { markUncertain, networkFailureText, triedNote, writeMayHaveApplied } from './retry';

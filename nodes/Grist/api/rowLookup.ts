@@ -7,8 +7,8 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import { sqlRecord } from '../helpers/conditions';
-import { sqlIdentifier } from '../helpers/sql';
+import { sqlRecord } from '../query/recordConditions';
+import { sqlIdentifier } from '../query/sqlQuery';
 import type { GristClient } from './client';
 import type { Target } from './paths';
 import { fetchRecordsById } from './records';

@@ -2,7 +2,7 @@
  * What an execution reads once about a document's schema: the columns of each table
  * (ColumnCache) and the table IDs of each document (TableCache).
  */
-import { columnMap, columnTypes, type GristColumn } from '../helpers/columns';
+import { columnMap, columnTypes, type GristColumn } from '../cells/tableColumns';
 import type { GristClient } from './client';
 import { fetchColumns } from './columns';
 import { targetKey, type Target } from './paths';

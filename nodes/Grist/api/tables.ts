@@ -1,7 +1,7 @@
 /** Tables of a document: list (optionally with their columns), create, update. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { toColumn, type GristColumn } from '../helpers/columns';
+import { toColumn, type GristColumn } from '../cells/tableColumns';
 import type { GristClient } from './client';
 import { documentEndpoint } from './paths';
 

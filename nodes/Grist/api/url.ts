@@ -2,7 +2,7 @@
  * Pure URL helpers: the Server URL a user pastes, API paths built from encoded segments,
  * the org key the server can resolve, and the regexes of the pickers' By URL modes.
  */
-import { InputError } from '../helpers/errors';
+import { InputError } from '../errors/gristAnswers';
 
 export interface GristServer {
 	/** `https://host` (scheme + host + port), no trailing slash. */

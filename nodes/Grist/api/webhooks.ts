@@ -2,8 +2,8 @@
  * Webhooks of a document (owners only; OAuth tokens need the doc:webhooks scope): list, create,
  * update, delete, clear the delivery queue, and the automations that hold their conditions.
  */
-import type { TriggerRecord } from '../helpers/webhook-conditions';
-import type { WebhookFields, WebhookSummary } from '../helpers/webhooks';
+import type { TriggerRecord } from '../webhooks/webhookConditions';
+import type { WebhookFields, WebhookSummary } from '../webhooks/webhookFields';
 import type { GristClient } from './client';
 import { documentEndpoint, type Endpoint } from './paths';
 

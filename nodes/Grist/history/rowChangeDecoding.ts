@@ -23,7 +23,7 @@
  *   deleting action alone for the values the row had when it was deleted).
  */
 
-import { isHiddenColumnId, typeDefault } from '../helpers/columns';
+import { isHiddenColumnId, typeDefault } from '../cells/tableColumns';
 
 export type CellSide = [unknown] | null | '?';
 export type CellDelta = [CellSide, CellSide];

@@ -2,12 +2,11 @@
  * Option lists that depend on the chosen table: its columns (for filter, sort and match pickers).
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-
-import { columnTypeText } from '../helpers/columns';
+import { columnTypeText } from '../cells/tableColumns';
 import { pickedLocator } from '../parameters/locators';
 import { GristClient } from '../api/client';
 import { listTables } from '../api/tables';
-import { columnOption, pickedColumns } from './columns';
+import { columnOption, pickedColumns } from './columnOptions';
 
 /** The table's columns (plus `id`), labelled "Label (ColId)", their type below as the mapper names it. */
 export async function getColumns(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -35,4 +34,4 @@ export async function getTables(this: ILoadOptionsFunctions): Promise<INodePrope
 		.map((t) => ({ name: t.id, value: t.id }));
 }
 
-export { getToggleColumns, getWatchColumns, getWebhooks } from './webhooks';
+export { getToggleColumns, getWatchColumns, getWebhooks } from './webhookOptions';

@@ -4,7 +4,7 @@
  */
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { toMapperField } from '../helpers/columns';
+import { toMapperField } from '../cells/tableColumns';
 import { pickedTarget } from '../parameters/locators';
 import { GristClient } from '../api/client';
 import { fetchColumns } from '../api/columns';

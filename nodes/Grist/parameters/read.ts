@@ -63,6 +63,12 @@ interface SameForAll {
 	extractedValues: Map<string, { value: unknown } | { field: string } | null>;
 	/** `getInputData()`: the same list for the whole execution. */
 	input?: INodeExecutionData[];
+	/**
+	 * Reads so far whose value may differ between items: an expression, or an object value that
+	 * `itemParameter` does not keep. Unchanged over a call of `read` means that every parameter it
+	 * read holds one value for all items (see `SameForAllItems`).
+	 */
+	perItemReads: number;
 }
 
 /** `={{ $json.id }}`, `={{ $json["id"] }}`: an item's own field, the default of Row ID(s). */
@@ -77,6 +83,7 @@ function sameForAllCache(ctx: IExecuteFunctions): SameForAll {
 			values: new Map(),
 			objectValues: new Map(),
 			extractedValues: new Map(),
+			perItemReads: 0,
 		};
 		sameForAll.set(ctx, cache);
 	}
@@ -89,31 +96,32 @@ export function inputItems(this: IExecuteFunctions): INodeExecutionData[] {
 	return (cache.input ??= this.getInputData());
 }
 
-/**
- * Reads so far (in this process) whose value may differ between items: an expression, or an
- * object value that `itemParameter` does not keep. Unchanged over a call of `read` means that
- * every parameter it read holds one value for all items (see `sameForAllItems`).
- */
-let itemReads = 0;
+/** The execution's count of reads whose value may differ between items (0 before any read). */
+function perItemReads(ctx: IExecuteFunctions): number {
+	return sameForAll.get(ctx)?.perItemReads ?? 0;
+}
 
 /**
- * `read(itemIndex)`, remembered after the first call that succeeds having read only parameters
- * without an expression (through `itemParameter` / `itemParameterValue`, nothing else per item):
- * such a value is the same for every item of the execution, so later items get it without
- * reading again. Errors are never remembered: a failing item fails again for the next one.
- * (A class, not a closure per execution: its method keeps its optimised code between executions.)
+ * `read(itemIndex)` in the execution `ctx`, remembered after the first call that succeeds having
+ * read only parameters without an expression (through `itemParameter` / `itemParameterValue`,
+ * nothing else per item): such a value is the same for every item of the execution, so later
+ * items get it without reading again. Errors are never remembered: a failing item fails again for
+ * the next one.
  */
 export class SameForAllItems<T> {
 	private known = false;
 	private value: T | undefined;
 
-	constructor(private readonly read: (itemIndex: number) => T) {}
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly read: (itemIndex: number) => T,
+	) {}
 
 	of(itemIndex: number): T {
 		if (this.known) return this.value as T;
-		const before = itemReads;
+		const before = perItemReads(this.ctx);
 		const result = this.read(itemIndex);
-		if (itemReads === before) {
+		if (perItemReads(this.ctx) === before) {
 			this.known = true;
 			this.value = result;
 		}
@@ -148,7 +156,7 @@ function readOnce<T>(
 		}
 	}
 	if (entry && 'value' in entry) return entry.value as T;
-	itemReads++;
+	cache.perItemReads++;
 	if (entry) {
 		// What n8n's expression gives for a plain value of the item (a number, text or boolean);
 		// anything else (missing, null, objects) goes through n8n as before.
@@ -158,7 +166,7 @@ function readOnce<T>(
 	const value = ctx.getNodeParameter(name, itemIndex, fallback as never, options) as T;
 	if (entry === undefined && (objects || value === null || typeof value !== 'object')) {
 		values.set(key, { value });
-		itemReads--;
+		cache.perItemReads--;
 	}
 	return value;
 }
@@ -166,9 +174,9 @@ function readOnce<T>(
 /**
  * `getNodeParameter(name, i, fallback, options)` for a parameter whose value is a string, number
  * or boolean: when the node's raw parameter holds no expression, its value is the same for every
- * item, so it is read once per execution (n8n's per-call copying, defaults, validation and
- * resource-locator extraction took about half of a 10,000-item create). With an expression it is
- * read per item, as before; errors are never cached.
+ * item, so it is read once per execution, sparing n8n's per-call copying, defaults, validation
+ * and resource-locator extraction (docs/PERFORMANCE.md: what it saves on a large create). With an
+ * expression it is read per item, as before; errors are never cached.
  */
 export function itemParameter<T extends string | number | boolean | undefined>(
 	this: IExecuteFunctions,

@@ -6,8 +6,10 @@
  */
 import type { IExecuteFunctions, IHookFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ConditionInput, WebhookFilter } from '../helpers/webhook-conditions';
+import type { ConditionInput, WebhookFilter } from '../webhooks/webhookConditions';
 import { itemParameter, itemParameterValue, nodeParameter } from './read';
+import { betweenToField } from './readQueryFields';
+import { entryList } from './collections';
 
 const MATCHES = [
 	{
@@ -33,23 +35,15 @@ const MATCHES = [
 	{ name: 'Is Not Empty', value: 'isNotEmpty' },
 ];
 
-/**
- * The condition fields. `keep`: Webhook → Update, where the default leaves the condition as it is;
- * `columnsMethod`: the load-options method listing the table's columns (none: a column ID field,
- * for Update, which has no Table field).
- */
-export function conditionProperties(opts: {
-	columnsMethod?: string;
-	keep?: boolean;
-}): INodeProperties[] {
-	const matching = ['filters', 'formula'];
-	const column: INodeProperties = opts.columnsMethod
+/** The column of a condition: a picker when `columnsMethod` lists the columns, else an ID field. */
+function conditionColumnField(columnsMethod: string | undefined): INodeProperties {
+	return columnsMethod
 		? {
 				displayName: 'Column Name or ID',
 				name: 'column',
 				type: 'options',
 				typeOptions: {
-					loadOptionsMethod: opts.columnsMethod,
+					loadOptionsMethod: columnsMethod,
 					loadOptionsDependsOn: ['document.value', 'table.value'],
 				},
 				default: '',
@@ -64,6 +58,10 @@ export function conditionProperties(opts: {
 				placeholder: 'e.g. Status',
 				description: "A column of the webhook's table",
 			};
+}
+
+/** Only Rows Matching; with `keep` (Webhook → Update), Keep as Is comes first and is the default. */
+function conditionTypeField(keep: boolean | undefined): INodeProperties {
 	const typeField: INodeProperties = {
 		displayName: 'Only Rows Matching',
 		name: 'conditionType',
@@ -73,7 +71,7 @@ export function conditionProperties(opts: {
 			{
 				name: 'None',
 				value: 'none',
-				description: opts.keep ? 'Remove the condition: every row is sent' : 'Every row',
+				description: keep ? 'Remove the condition: every row is sent' : 'Every row',
 			},
 			{
 				name: 'Column Filters',
@@ -95,99 +93,112 @@ export function conditionProperties(opts: {
 		value: 'keep',
 		description: 'The condition is not changed',
 	};
-	return [
-		opts.keep
-			? { ...typeField, options: [keepOption, ...(typeField.options ?? [])], default: 'keep' }
-			: typeField,
+	return keep
+		? { ...typeField, options: [keepOption, ...(typeField.options ?? [])], default: 'keep' }
+		: typeField;
+}
+
+/** Conditions (Column Filters): a column, a match and its values, per condition. */
+function conditionFiltersField(column: INodeProperties): INodeProperties {
+	return entryList(
+		{ displayName: 'Conditions', name: 'conditionFilters', placeholder: 'Add Condition' },
 		{
-			displayName: 'Conditions',
-			name: 'conditionFilters',
-			type: 'fixedCollection',
-			placeholder: 'Add Condition',
-			typeOptions: { multipleValues: true },
-			default: {},
+			displayName: 'Condition',
+			name: 'conditions',
+			values: [
+				column,
+				{
+					displayName: 'Match',
+					name: 'match',
+					type: 'options',
+					options: MATCHES,
+					default: 'anyOf',
+				},
+				{
+					displayName: 'Value',
+					name: 'values',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Approved',
+					description:
+						'For Is One Of / Is None Of: several, separated by commas (or a JSON array). Converted to the column type: numbers, dates as 2024-01-31, true/false, references as row IDs.',
+					displayOptions: { hide: { match: ['isEmpty', 'isNotEmpty'] } },
+				},
+				betweenToField,
+			],
+		},
+		{
 			description: 'Rows must match every condition',
 			displayOptions: { show: { conditionType: ['filters'] } },
-			options: [
-				{
-					displayName: 'Condition',
-					name: 'conditions',
-					values: [
-						column,
-						{
-							displayName: 'Match',
-							name: 'match',
-							type: 'options',
-							options: MATCHES,
-							default: 'anyOf',
-						},
-						{
-							displayName: 'Value',
-							name: 'values',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. Approved',
-							description:
-								'For Is One Of / Is None Of: several, separated by commas (or a JSON array). Converted to the column type: numbers, dates as 2024-01-31, true/false, references as row IDs.',
-							displayOptions: { hide: { match: ['isEmpty', 'isNotEmpty'] } },
-						},
-						{
-							displayName: 'To',
-							name: 'value2',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. 2024-12-31',
-							description: 'The upper bound of Between (included)',
-							displayOptions: { show: { match: ['between'] } },
-						},
-					],
-				},
-			],
 		},
-		{
-			displayName: 'Formula',
-			name: 'conditionFormula',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. $Status == "Approved" and $Amount > 1000',
-			description:
-				'A Grist condition on the row: $Column (or rec.Column), constants, comparisons, in, and / or / not, .lower() and .upper(). Column IDs are checked against the table.',
-			displayOptions: { show: { conditionType: ['formula'] } },
-		},
-		{
-			displayName: 'When',
-			name: 'notifyWhen',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{
-					name: 'Row Changes While Matching',
-					value: 'updated',
-					description: 'An existing row that matched before and still matches is changed',
-				},
-				{
-					name: 'Row Starts Matching',
-					value: 'enters',
-					description:
-						'A row is added matching, or a change makes it match (e.g. Status becomes Approved)',
-				},
-				{
-					name: 'Row Stops Matching',
-					value: 'leaves',
-					description:
-						'A change makes a row no longer match (not deletions; the row is sent with its new values)',
-				},
-				{
-					name: 'Trigger On Events While Matching',
-					value: 'matching',
-					description: "Trigger On's events (added, updated), for rows that match after the change",
-				},
-			],
-			default: 'matching',
-			description:
-				"When a row is sent. Starts, Stops and Changes While Matching listen to both additions and updates, whatever Trigger On says, and watch the condition's columns.",
-			displayOptions: { show: { conditionType: matching } },
-		},
+	);
+}
+
+function conditionFormulaField(): INodeProperties {
+	return {
+		displayName: 'Formula',
+		name: 'conditionFormula',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. $Status == "Approved" and $Amount > 1000',
+		description:
+			'A Grist condition on the row: $Column (or rec.Column), constants, comparisons, in, and / or / not, .lower() and .upper(). Column IDs are checked against the table.',
+		displayOptions: { show: { conditionType: ['formula'] } },
+	};
+}
+
+/** When: shown for a filter or formula condition (`matching`: the condition types that have one). */
+function notifyWhenField(matching: string[]): INodeProperties {
+	return {
+		displayName: 'When',
+		name: 'notifyWhen',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Row Changes While Matching',
+				value: 'updated',
+				description: 'An existing row that matched before and still matches is changed',
+			},
+			{
+				name: 'Row Starts Matching',
+				value: 'enters',
+				description:
+					'A row is added matching, or a change makes it match (e.g. Status becomes Approved)',
+			},
+			{
+				name: 'Row Stops Matching',
+				value: 'leaves',
+				description:
+					'A change makes a row no longer match (not deletions; the row is sent with its new values)',
+			},
+			{
+				name: 'Trigger On Events While Matching',
+				value: 'matching',
+				description: "Trigger On's events (added, updated), for rows that match after the change",
+			},
+		],
+		default: 'matching',
+		description:
+			"When a row is sent. Starts, Stops and Changes While Matching listen to both additions and updates, whatever Trigger On says, and watch the condition's columns.",
+		displayOptions: { show: { conditionType: matching } },
+	};
+}
+
+/**
+ * The condition fields. `keep`: Webhook → Update, where the default leaves the condition as it is;
+ * `columnsMethod`: the load-options method listing the table's columns (none: a column ID field,
+ * for Update, which has no Table field).
+ */
+export function conditionProperties(opts: {
+	columnsMethod?: string;
+	keep?: boolean;
+}): INodeProperties[] {
+	return [
+		conditionTypeField(opts.keep),
+		conditionFiltersField(conditionColumnField(opts.columnsMethod)),
+		conditionFormulaField(),
+		notifyWhenField(['filters', 'formula']),
 	];
 }
 

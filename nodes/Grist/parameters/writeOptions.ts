@@ -220,5 +220,5 @@ export function readNoparse(this: IExecuteFunctions, itemIndex: number): boolean
  * when the option holds no expression.
  */
 export function noparseQuery(this: IExecuteFunctions): SameForAllItems<{ noparse: boolean }> {
-	return new SameForAllItems((itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }));
+	return new SameForAllItems(this, (itemIndex) => ({ noparse: readNoparse.call(this, itemIndex) }));
 }

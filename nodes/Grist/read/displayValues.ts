@@ -10,9 +10,8 @@
  * `displayCol` 0; only the web client adds that helper column.
  */
 import type { IDataObject } from 'n8n-workflow';
-
-import { decodeCellValue } from '../helpers/cells';
-import type { GristColumn } from '../helpers/columns';
+import { decodeCellValue } from '../cells/cellValues';
+import type { GristColumn } from '../cells/tableColumns';
 
 export const DISPLAY_KEY = '_display';
 

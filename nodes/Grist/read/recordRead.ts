@@ -4,9 +4,8 @@
  * row reads the same from both operations.
  */
 import type { IDataObject } from 'n8n-workflow';
-
-import { simplifyRecord, type GristRecord } from '../helpers/cells';
-import type { GristColumn } from '../helpers/columns';
+import { simplifyRecord, type GristRecord } from '../cells/cellValues';
+import type { GristColumn } from '../cells/tableColumns';
 import type { GristClient } from '../api/client';
 import type { ColumnCache } from '../api/schemaCache';
 import type { Target } from '../api/paths';

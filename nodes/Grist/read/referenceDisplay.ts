@@ -7,7 +7,7 @@
  * input item of Get Many asks only for the IDs not read before.
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { GristColumn } from '../helpers/columns';
+import type { GristColumn } from '../cells/tableColumns';
 import {
 	DISPLAY_KEY,
 	displaySources,
@@ -17,7 +17,7 @@ import {
 	type DisplayLookup,
 	type DisplaySource,
 } from './displayValues';
-import type { GristClient } from '../api/client';
+import { GristClient } from '../api/client';
 import { ColumnCache } from '../api/schemaCache';
 import { readRowsById } from '../api/rowLookup';
 import { type Target } from '../api/paths';

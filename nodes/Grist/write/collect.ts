@@ -83,12 +83,12 @@ export function startWrite<R>(
 		budget: DEFAULT_MAX_BYTES - spec.envelopeBytes,
 		grouping: newGrouping(),
 		batches: new Map(),
-		targets: new SameForAllItems((itemIndex) => readTarget.call(ctx, itemIndex)),
+		targets: new SameForAllItems(ctx, (itemIndex) => readTarget.call(ctx, itemIndex)),
 		batchSizes: spec.batchSize
-			? new SameForAllItems((itemIndex) => readBatchSize.call(ctx, itemIndex))
+			? new SameForAllItems(ctx, (itemIndex) => readBatchSize.call(ctx, itemIndex))
 			: undefined,
 		dangling: spec.references
-			? new SameForAllItems((itemIndex) => readAllowDangling.call(ctx, itemIndex))
+			? new SameForAllItems(ctx, (itemIndex) => readAllowDangling.call(ctx, itemIndex))
 			: undefined,
 		columns: new ColumnCache(client),
 		tables: new Map(),

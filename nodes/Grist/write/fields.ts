@@ -4,9 +4,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-
-import { CellValueError, encodeCellValue } from '../helpers/cells';
-import { isReadOnlyColumn, type GristColumn } from '../helpers/columns';
+import { CellValueError } from '../cells/cellValues';
+import { encodeCellValue } from '../cells/cellEncoding';
+import { isReadOnlyColumn, type GristColumn } from '../cells/tableColumns';
 import type { Target } from '../api/paths';
 import type { TableInfo } from '../api/schemaCache';
 

@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { simplifyRecord, type GristRecord } from '../../Grist/helpers/cells';
-import { columnTypes, type GristColumn } from '../../Grist/helpers/columns';
+import { simplifyRecord, type GristRecord } from '../../Grist/cells/cellValues';
+import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import { readTriggerReferenceDisplay } from '../../Grist/parameters/referenceDisplayOption';
 import { ReferenceDisplay } from '../../Grist/read/referenceDisplay';
 import { checkColumns } from '../columnChecks';

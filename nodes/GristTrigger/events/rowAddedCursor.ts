@@ -32,9 +32,9 @@
  * Idle check: `max(id)` (with the creation column's value of that row when there is one),
  * O(1) in SQLite. Idle when it is the cursor's id (and the creation value is the same).
  */
-import type { GristRecord } from '../../Grist/helpers/cells';
-import type { GristFilter } from '../../Grist/helpers/filters';
-import { sqlIdentifier } from '../../Grist/helpers/sql';
+import type { GristRecord } from '../../Grist/cells/cellValues';
+import type { GristFilter } from '../../Grist/query/filters';
+import { sqlIdentifier } from '../../Grist/query/sqlQuery';
 import {
 	hasFilter,
 	sameState,

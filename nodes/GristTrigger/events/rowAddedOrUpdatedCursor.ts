@@ -21,9 +21,9 @@
  * `ids.length + 1` of them (unfiltered: when no row of the table is due, no filtered row is).
  * Idle when they are exactly rows already emitted at the cursor's timestamp.
  */
-import type { GristRecord } from '../../Grist/helpers/cells';
-import type { GristFilter } from '../../Grist/helpers/filters';
-import { sqlIdentifier } from '../../Grist/helpers/sql';
+import type { GristRecord } from '../../Grist/cells/cellValues';
+import type { GristFilter } from '../../Grist/query/filters';
+import { sqlIdentifier } from '../../Grist/query/sqlQuery';
 import type { FetchRecords, IdleQuery, PollLimits, PollOutcome } from '../cursor';
 import { notATimestamp } from '../pollErrors';
 

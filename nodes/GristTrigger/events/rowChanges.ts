@@ -5,8 +5,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { simplifyFields, simplifyRecord, type GristRecord } from '../../Grist/helpers/cells';
-import { columnTypes } from '../../Grist/helpers/columns';
+import { simplifyFields, simplifyRecord, type GristRecord } from '../../Grist/cells/cellValues';
+import { columnTypes } from '../../Grist/cells/tableColumns';
 import {
 	classifyChanges,
 	tableIdAfter,

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { streamedBinary } from '../binary';
-import { attachmentId, attachmentIdField } from './shared';
+import { streamedBinary } from '../binaryOutput';
+import { attachmentId, attachmentIdField } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
+import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binaryFields';
 import { downloadAttachment } from '../../api/attachments';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [documentLocator, attachmentIdField, binaryPropertyField];
 

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { attachmentId, attachmentIdField } from './shared';
+import { attachmentId, attachmentIdField } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { getAttachment } from '../../api/attachments';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [documentLocator, attachmentIdField];
 

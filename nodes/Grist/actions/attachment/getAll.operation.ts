@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { flattenAttachmentRecord } from './shared';
+import { flattenAttachmentRecord } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { limitFields, readLimit } from '../../parameters/limit';
 import { listAttachments } from '../../api/attachments';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [documentLocator, ...limitFields];
 

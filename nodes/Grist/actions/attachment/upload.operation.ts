@@ -6,13 +6,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-import { toNodeError } from '../../errors';
+import { toNodeError } from '../../errors/nodeErrors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../api/client';
-import { attachmentIdsOfCell, mergeAttachmentIds, parseBinaryPropertyNames } from './shared';
+import {
+	attachmentIdsOfCell,
+	mergeAttachmentIds,
+	parseBinaryPropertyNames,
+} from './attachmentFields';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import {
 	documentIdValue,
@@ -20,10 +21,12 @@ import {
 	locatorValue,
 	tableLocator,
 } from '../../parameters/locators';
-import type { GristColumn } from '../../helpers/columns';
+import type { GristColumn } from '../../cells/tableColumns';
 import { ColumnCache } from '../../api/schemaCache';
 import { fetchRecords, updateRecords } from '../../api/records';
 import { uploadAttachments } from '../../api/attachments';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 
 const showAttach = { show: { attachToRecord: [true] } };
 
@@ -113,6 +116,107 @@ interface AttachTarget {
 }
 
 /**
+ * The ids in the Attachments cell of the record to attach to, read before uploading (its column
+ * checked first), so a wrong row or column leaves no orphan files.
+ */
+async function attachedIdsBefore(
+	this: IExecuteFunctions,
+	client: GristClient,
+	columnsCache: ColumnCache,
+	docId: string,
+	target: AttachTarget,
+	itemIndex: number,
+): Promise<number[]> {
+	const columns = await columnsCache.get({ docId, tableId: target.table }, itemIndex);
+	checkColumn.call(this, columns, target, itemIndex);
+	return await readCell.call(this, client, docId, target, itemIndex);
+}
+
+/** The item's files as one multipart form (an `upload` part each), and what the output says of them. */
+async function uploadForm(
+	this: IExecuteFunctions,
+	names: string[],
+	itemIndex: number,
+): Promise<{ form: FormData; files: IDataObject[]; totalBytes: number }> {
+	const form = new FormData();
+	const files: IDataObject[] = [];
+	let totalBytes = 0;
+	for (const name of names) {
+		const meta: IBinaryData = this.helpers.assertBinaryData(itemIndex, name);
+		const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, name);
+		const fileName = fileNameOf(meta, name);
+		form.append(
+			'upload',
+			new Blob([buffer], { type: meta.mimeType || 'application/octet-stream' }),
+			fileName,
+		);
+		files.push({ fileName, size: buffer.length, mimeType: meta.mimeType, binaryProperty: name });
+		totalBytes += buffer.length;
+	}
+	return { form, files, totalBytes };
+}
+
+/** POST …/attachments: the new ids, one per file (any other answer is an error). */
+async function uploadFiles(
+	this: IExecuteFunctions,
+	client: GristClient,
+	docId: string,
+	upload: { form: FormData; files: IDataObject[]; totalBytes: number },
+	itemIndex: number,
+): Promise<number[]> {
+	let ids: unknown;
+	try {
+		ids = await uploadAttachments(client, docId, upload.form, itemIndex);
+	} catch (error) {
+		// The statuses an upload can meet get what to do (the size of the files for a 413).
+		throw toNodeError(this.getNode(), error, {
+			itemIndex,
+			scope: 'attachment.upload',
+			values: { size: formatBytes(upload.totalBytes) },
+		});
+	}
+	if (
+		!Array.isArray(ids) ||
+		ids.length !== upload.files.length ||
+		!ids.every((id) => Number.isInteger(id))
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Grist answered the upload with something other than one ID per file',
+			{
+				description: `Expected ${upload.files.length} attachment ID(s), got ${JSON.stringify(ids)?.slice(0, 200)}.`,
+				itemIndex,
+			},
+		);
+	}
+	return ids as number[];
+}
+
+/** PATCH the record's Attachments cell with the new ids; the output's `record`. */
+async function attachToRecord(
+	client: GristClient,
+	docId: string,
+	target: AttachTarget,
+	existing: number[],
+	ids: number[],
+	itemIndex: number,
+): Promise<IDataObject> {
+	const value = ['L', ...mergeAttachmentIds(existing, ids, target.mode)];
+	try {
+		await updateRecords(
+			client,
+			{ docId, tableId: target.table },
+			[{ id: target.rowId, fields: { [target.column]: value } }],
+			undefined,
+			itemIndex,
+		);
+	} catch (error) {
+		throw noteUploadedIds(error, ids);
+	}
+	return { table: target.table, id: target.rowId, column: target.column, value };
+}
+
+/**
  * POST /api/docs/{doc}/attachments (multipart, one `upload` part per file), one request per
  * item. Output: one item per input item, `{ attachments: [{ id, fileName, size, … }] }`, plus
  * `record` when the files were attached to a record (GET the cell, then PATCH `["L", …ids]`).
@@ -124,78 +228,15 @@ export const execute: OperationExecute = async function (client, items) {
 		const docId = documentIdValue.call(this, itemIndex);
 		const names = binaryNames.call(this, items[itemIndex], itemIndex);
 		const target = attachTarget.call(this, itemIndex);
-
-		// Check the record before uploading, so a wrong row or column leaves no orphan files.
-		let existing: number[] = [];
-		if (target) {
-			checkColumn.call(
-				this,
-				await columnsCache.get({ docId, tableId: target.table }, itemIndex),
-				target,
-				itemIndex,
-			);
-			existing = await readCell.call(this, client, docId, target, itemIndex);
-		}
-
-		const form = new FormData();
-		const files: IDataObject[] = [];
-		let totalBytes = 0;
-		for (const name of names) {
-			const meta: IBinaryData = this.helpers.assertBinaryData(itemIndex, name);
-			const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, name);
-			const fileName = fileNameOf(meta, name);
-			form.append(
-				'upload',
-				new Blob([buffer], { type: meta.mimeType || 'application/octet-stream' }),
-				fileName,
-			);
-			files.push({ fileName, size: buffer.length, mimeType: meta.mimeType, binaryProperty: name });
-			totalBytes += buffer.length;
-		}
-
-		let ids: unknown;
-		try {
-			ids = await uploadAttachments(client, docId, form, itemIndex);
-		} catch (error) {
-			// The statuses an upload can meet get what to do (the size of the files for a 413).
-			throw toNodeError(this.getNode(), error, {
-				itemIndex,
-				scope: 'attachment.upload',
-				values: { size: formatBytes(totalBytes) },
-			});
-		}
-		if (
-			!Array.isArray(ids) ||
-			ids.length !== files.length ||
-			!ids.every((id) => Number.isInteger(id))
-		) {
-			throw new NodeOperationError(
-				this.getNode(),
-				'Grist answered the upload with something other than one ID per file',
-				{
-					description: `Expected ${files.length} attachment ID(s), got ${JSON.stringify(ids)?.slice(0, 200)}.`,
-					itemIndex,
-				},
-			);
-		}
-		const attachments = files.map((f, n) => ({ id: ids[n] as number, ...f }));
-		const json: IDataObject = { attachments };
-
-		if (target) {
-			const value = ['L', ...mergeAttachmentIds(existing, ids as number[], target.mode)];
-			try {
-				await updateRecords(
-					client,
-					{ docId, tableId: target.table },
-					[{ id: target.rowId, fields: { [target.column]: value } }],
-					undefined,
-					itemIndex,
-				);
-			} catch (error) {
-				throw noteUploadedIds(error, ids as number[]);
-			}
-			json.record = { table: target.table, id: target.rowId, column: target.column, value };
-		}
+		const existing = target
+			? await attachedIdsBefore.call(this, client, columnsCache, docId, target, itemIndex)
+			: [];
+		const upload = await uploadForm.call(this, names, itemIndex);
+		const ids = await uploadFiles.call(this, client, docId, upload, itemIndex);
+		const json: IDataObject = {
+			attachments: upload.files.map((f, n) => ({ id: ids[n], ...f })),
+		};
+		if (target) json.record = await attachToRecord(client, docId, target, existing, ids, itemIndex);
 		return json;
 	});
 };

@@ -1,13 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import { checkNewColumnReferences, untieLabelledColumns } from '../newColumns';
-import type { OperationExecute } from '../types';
-import { toColumn } from '../../helpers/columns';
-import { columnSpecs } from '../../helpers/schema';
+import { toColumn } from '../../cells/tableColumns';
+import { columnSpecs } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { TableCache } from '../../api/schemaCache';
 import { addColumnsToTable, fetchColumns } from '../../api/columns';
-import { columnItem, columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
+import { columnsCollection, readColumnInputs } from '../../parameters/columnDefinition';
+import { columnItem, forEachSchemaItem } from '../schemaChanges';
+import { operationDescription } from '../operationFrame';
+import { checkNewColumnReferences, untieLabelledColumns } from '../newColumns';
+import type { OperationExecute } from '../types';
 
 const properties: INodeProperties[] = [
 	documentLocator,

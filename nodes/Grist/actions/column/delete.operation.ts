@@ -1,14 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItemThrough } from '../operationFrame';
-import { noticeField } from '../../parameters/commonFields';
 import {
-	columnIdValue,
 	documentLocator,
 	readTarget,
 	tableLocator,
+	columnIdValue,
 } from '../../parameters/locators';
 import { deleteColumn } from '../../api/columns';
-import { columnLocator, forEachSchemaItem } from '../schema';
+import { columnLocator } from '../../parameters/columnDefinition';
+import { forEachSchemaItem } from '../schemaChanges';
+import { operationDescription, perItemThrough } from '../operationFrame';
+import { noticeField } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	noticeField('deleteNotice', 'This deletes the column and every value in it.'),

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import type { GristColumn } from '../../helpers/columns';
+import type { GristColumn } from '../../cells/tableColumns';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/readQuery';
+import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/recordReadOptions';
 import { fetchColumns } from '../../api/columns';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [documentLocator, tableLocator, hiddenColumnsOptions];
 

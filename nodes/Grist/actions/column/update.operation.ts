@@ -1,27 +1,26 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-import { toColumn } from '../../helpers/columns';
-import { columnFields, type ColumnInput } from '../../helpers/schema';
-import { updateFieldsCollection } from '../../parameters/commonFields';
+import { toColumn } from '../../cells/tableColumns';
+import { columnFields, type ColumnInput } from '../../cells/columnSpecs';
 import {
-	columnIdValue,
 	documentLocator,
 	readTarget,
 	tableLocator,
+	columnIdValue,
 } from '../../parameters/locators';
 import { TableCache } from '../../api/schemaCache';
 import { fetchColumns, writeColumns } from '../../api/columns';
+import { columnDefinitionFields, columnLocator } from '../../parameters/columnDefinition';
 import {
 	checkReferencedTables,
-	columnDefinitionFields,
 	columnItem,
-	columnLocator,
 	forEachSchemaItem,
 	untieFromLabel,
-} from '../schema';
+} from '../schemaChanges';
 import { itemParameterValue } from '../../parameters/read';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	documentLocator,

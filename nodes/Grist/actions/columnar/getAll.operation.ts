@@ -1,14 +1,15 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-import { decodeCellValue } from '../../helpers/cells';
-import { columnTypes, isHiddenColumnId } from '../../helpers/columns';
-import { failedItem } from '../items';
+import { decodeCellValue } from '../../cells/cellValues';
+import { columnTypes, isHiddenColumnId } from '../../cells/tableColumns';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import { readFields, readQuery } from '../../parameters/readQuery';
+import { readQuery } from '../../parameters/readQuery';
+import { readFields } from '../../parameters/readQueryFields';
 import { ColumnCache } from '../../api/schemaCache';
 import { fetchColumnar } from '../../api/columnar';
 import { itemParameter } from '../../parameters/read';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
+import { failedItem } from '../items';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,7 +1,7 @@
+import { columnarWriteProperties } from './columnarData';
+import { writeColumnar } from './write';
 import { operationDescription } from '../operationFrame';
 import type { OperationExecute } from '../types';
-import { columnarWriteProperties } from './shared';
-import { writeColumnar } from './write';
 
 export const description = operationDescription('columnar', 'update', columnarWriteProperties);
 

@@ -4,16 +4,16 @@
  * write/collect.ts, write/send.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { decodeCellValue } from '../../helpers/cells';
+import { decodeCellValue } from '../../cells/cellValues';
 import type { GristClient } from '../../api/client';
-import { columnarToRows, readColumnar, rowsToColumnar } from './shared';
+import { columnarToRows, readColumnar, rowsToColumnar } from './columnarData';
 import { parseRowIds } from '../../parameters/rowIds';
-import { noparseQuery } from '../../parameters/writeOptions';
 import { writeColumnarData } from '../../api/columnar';
+import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+import { noparseQuery } from '../../parameters/writeOptions';
 import { type TableInfo } from '../../api/schemaCache';
 import { type Target } from '../../api/paths';
 import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
-import { encodeFields, refuseUnknownColumns } from '../../write/fields';
 import type { WriteGroup, WriteUnit } from '../../write/plan';
 import { refuseItem } from '../../write/report';
 import { finishWrite } from '../../write/send';

@@ -4,7 +4,7 @@ import { operationDescription, perItem } from '../operationFrame';
 import { applyUserActions } from '../../api/documents';
 import { noticeField, optionsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { parseUserActions } from '../../helpers/lifecycle';
+import { parseUserActions } from '../../documents/lifecycle';
 import { itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

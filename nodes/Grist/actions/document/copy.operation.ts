@@ -1,16 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
 import { copyDocument, getDocument } from '../../api/documents';
-import { withHint } from '../../helpers/hints';
+import { withHint } from '../../errors/hints';
 import {
-	destinationWorkspaceId,
-	destinationWorkspaceLocator,
 	documentIdValue,
 	documentLocator,
+	destinationWorkspaceId,
+	destinationWorkspaceLocator,
 } from '../../parameters/locators';
-import { nameField } from '../../parameters/commonFields';
 import { readName } from '../../parameters/name';
 import { itemParameter } from '../../parameters/read';
+import { operationDescription, perItem } from '../operationFrame';
+import { nameField } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	{ ...documentLocator, description: 'The document to copy' },

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { streamedBinary } from '../binary';
+import { streamedBinary } from '../binaryOutput';
 import { downloadDocumentFile } from '../../api/documents';
-import { optionsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binary';
-import { backupFileName } from '../../helpers/lifecycle';
+import { binaryPropertyField, outputBinaryProperty } from '../../parameters/binaryFields';
+import { backupFileName } from '../../documents/lifecycle';
 import { itemParameterValue } from '../../parameters/read';
+import { operationDescription, perItem } from '../operationFrame';
+import { optionsCollection } from '../../parameters/commonFields';
 
 const GRIST_MIME = 'application/x-sqlite3';
 

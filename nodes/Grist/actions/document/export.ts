@@ -5,11 +5,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { outputBinaryProperty } from '../../parameters/binary';
-import { optionsCollection } from '../../parameters/commonFields';
+import { outputBinaryProperty } from '../../parameters/binaryFields';
 import type { GristClient } from '../../api/client';
 import { exportDocument, type ExportRequest as ApiExportRequest } from '../../api/documents';
 import { itemParameterValue } from '../../parameters/read';
+import { optionsCollection } from '../../parameters/commonFields';
 
 export const exportOptions: INodeProperties = optionsCollection([
 	{

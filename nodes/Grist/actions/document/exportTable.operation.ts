@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
 import { exportOptions, exportToBinary } from './export';
-import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
-import { binaryPropertyField } from '../../parameters/binary';
+import { documentLocator, tableLocator, readTarget } from '../../parameters/locators';
+import { binaryPropertyField } from '../../parameters/binaryFields';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [
 	documentLocator,

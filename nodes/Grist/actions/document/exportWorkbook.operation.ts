@@ -7,7 +7,7 @@ import {
 	tableIdValue,
 	tableLocator,
 } from '../../parameters/locators';
-import { binaryPropertyField } from '../../parameters/binary';
+import { binaryPropertyField } from '../../parameters/binaryFields';
 import { itemParameter } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -1,12 +1,11 @@
 import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
 import type { GristClient } from '../../api/client';
 import { deleteDocument, getDocument, importDocument } from '../../api/documents';
 import { fetchTables } from '../../api/tables';
 import { getWorkspace } from '../../api/workspaces';
-import { withHint, type HintValues } from '../../helpers/hints';
-import { inputBinaryField, inputBinaryProperty } from '../../parameters/binary';
+import { withHint, type HintValues } from '../../errors/hints';
+import { inputBinaryField, inputBinaryProperty } from '../../parameters/binaryFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { itemParameter } from '../../parameters/read';
 import {
@@ -14,7 +13,8 @@ import {
 	importFileName,
 	importedDocumentName,
 	isUnopenableDocument,
-} from '../../helpers/lifecycle';
+} from '../../documents/lifecycle';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [
 	{ ...workspaceLocator, description: 'The workspace the new document goes to' },

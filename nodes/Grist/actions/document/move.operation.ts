@@ -1,13 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
 import { getDocument, moveDocument } from '../../api/documents';
-import { withHint } from '../../helpers/hints';
+import { withHint } from '../../errors/hints';
 import {
-	destinationWorkspaceId,
-	destinationWorkspaceLocator,
 	documentIdValue,
 	documentLocator,
+	destinationWorkspaceId,
+	destinationWorkspaceLocator,
 } from '../../parameters/locators';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [
 	documentLocator,

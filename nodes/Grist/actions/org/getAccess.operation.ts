@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { accessItems } from '../../helpers/access';
+import { accessItems } from '../../documents/roles';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { getAccess } from '../../api/access';
+import { operationDescription, perItem } from '../operationFrame';
 
 const properties: INodeProperties[] = [optionalOrgLocator];
 

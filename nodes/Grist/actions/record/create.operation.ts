@@ -1,9 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-
-import { simplifyFields } from '../../helpers/cells';
+import { simplifyFields } from '../../cells/cellValues';
 import {
 	readRawFields,
 	columnsMapper,
@@ -16,7 +13,8 @@ import { addRecords } from '../../api/records';
 import { type Target } from '../../api/paths';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
-
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { refuseItem } from '../../write/report';
 import { finishWrite } from '../../write/send';

@@ -5,11 +5,8 @@ import type {
 	IDataObject,
 } from 'n8n-workflow';
 import { NodeOperationError, deepCopy } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-import type { GristRecord } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
-import { failedItem } from '../items';
+import type { GristRecord } from '../../cells/cellValues';
+import { columnTypes } from '../../cells/tableColumns';
 import { recordJson, recordsAndColumns } from '../../read/recordRead';
 import { ReferenceDisplay } from '../../read/referenceDisplay';
 import type { GristClient } from '../../api/client';
@@ -19,12 +16,15 @@ import {
 	readSimplify,
 	recordReadOptions,
 	recordSimplifyField,
-} from '../../parameters/readQuery';
+} from '../../parameters/recordReadOptions';
 import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
 import { readRowId } from '../../parameters/rowIds';
 import { ColumnCache } from '../../api/schemaCache';
 import { fetchRecordsById } from '../../api/records';
 import { targetKey, type Target } from '../../api/paths';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
+import { failedItem } from '../items';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,27 +1,23 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-import type { GristRecord } from '../../helpers/cells';
-import { columnTypes } from '../../helpers/columns';
-import { buildConditionQuery, needsSql, sqlRecord, type Condition } from '../../helpers/conditions';
-import { InputError, attempt } from '../../helpers/errors';
-import { withHint } from '../../helpers/hints';
-import { toNodeError } from '../../errors';
-import { failedItem } from '../items';
+import type { GristRecord } from '../../cells/cellValues';
+import { columnTypes } from '../../cells/tableColumns';
+import type { Condition } from '../../query/conditionSql';
+import { buildConditionQuery, needsSql, sqlRecord } from '../../query/recordConditions';
+import { InputError, attempt } from '../../errors/gristAnswers';
+import { withHint } from '../../errors/hints';
+import { toNodeError } from '../../errors/nodeErrors';
 import type { GristClient } from '../../api/client';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { readLimit } from '../../parameters/limit';
+import { readConditions, readQuery, readSortRules } from '../../parameters/readQuery';
 import {
-	readConditions,
 	readIncludeHidden,
-	readQuery,
 	readSimplify,
-	readSortRules,
-	recordReadFields,
 	recordReadOptions,
 	recordSimplifyField,
-} from '../../parameters/readQuery';
+} from '../../parameters/recordReadOptions';
+import { recordReadFields } from '../../parameters/readQueryFields';
 import { ColumnCache } from '../../api/schemaCache';
 import { fetchRecords } from '../../api/records';
 import { runSql } from '../../api/sql';
@@ -29,6 +25,9 @@ import { type Target } from '../../api/paths';
 import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
 import { recordJson, recordsAndColumns } from '../../read/recordRead';
 import { ReferenceDisplay } from '../../read/referenceDisplay';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
+import { failedItem } from '../items';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,8 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-
-import { simplifyFields } from '../../helpers/cells';
+import { simplifyFields } from '../../cells/cellValues';
 import { readRowId } from '../../parameters/rowIds';
 import {
 	readRawFields,
@@ -15,7 +12,8 @@ import {
 import { updateRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
-
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { refuseItem } from '../../write/report';
 import { finishWrite } from '../../write/send';

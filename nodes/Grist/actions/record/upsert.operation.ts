@@ -1,9 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { optionsCollection } from '../../parameters/commonFields';
-import { operationDescription } from '../operationFrame';
-import type { OperationExecute } from '../types';
-import { decodeCellValue } from '../../helpers/cells';
+import { decodeCellValue } from '../../cells/cellValues';
 import { itemParameter, itemParameterValue, SameForAllItems } from '../../parameters/read';
 import {
 	readNoparse,
@@ -18,6 +15,9 @@ import {
 import { upsertRecords } from '../../api/records';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { encodeFields, refuseUnknownColumns } from '../../write/fields';
+import { optionsCollection } from '../../parameters/commonFields';
+import { operationDescription } from '../operationFrame';
+import type { OperationExecute } from '../types';
 import { addItem, itemTable, itemTarget, startWrite, type WriteSpec } from '../../write/collect';
 import { refuseItem } from '../../write/report';
 import { finishWrite } from '../../write/send';
@@ -107,7 +107,7 @@ export const execute: OperationExecute = async function (client, items) {
 		return matchList;
 	};
 	const write = startWrite<UpsertRecord>(this, client, items.length, UPSERT);
-	const options = new SameForAllItems((itemIndex) => upsertOptions.call(this, itemIndex));
+	const options = new SameForAllItems(this, (itemIndex) => upsertOptions.call(this, itemIndex));
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const target = itemTarget(write, itemIndex);

@@ -1,9 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { toNodeError } from '../../errors';
-import { InputError, attempt } from '../../helpers/errors';
-import { withHint } from '../../helpers/hints';
+import { toNodeError } from '../../errors/nodeErrors';
+import { InputError, attempt } from '../../errors/gristAnswers';
+import { withHint } from '../../errors/hints';
 import {
 	checkSqlQuery,
 	decodeSqlValue,
@@ -11,13 +10,14 @@ import {
 	parseSqlArgs,
 	referencedTables,
 	resultColumnTypes,
-} from '../../helpers/sql';
-import { optionsCollection } from '../../parameters/commonFields';
+} from '../../query/sqlQuery';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { fetchColumns } from '../../api/columns';
 import { fetchTables } from '../../api/tables';
 import { runSql } from '../../api/sql';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
+import { operationDescription, perItem } from '../operationFrame';
+import { optionsCollection } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,14 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription } from '../operationFrame';
-import { checkNewColumnReferences, untieLabelledColumns } from '../newColumns';
-import type { OperationExecute } from '../types';
-import { InputError } from '../../helpers/errors';
-import { checkIdentifier, columnSpecs } from '../../helpers/schema';
+import { InputError } from '../../errors/gristAnswers';
+import { checkIdentifier, columnSpecs } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { TableCache } from '../../api/schemaCache';
 import { createTables } from '../../api/tables';
-import { columnsCollection, forEachSchemaItem, readColumnInputs } from '../schema';
+import { columnsCollection, readColumnInputs } from '../../parameters/columnDefinition';
+import { forEachSchemaItem } from '../schemaChanges';
 import { itemParameter } from '../../parameters/read';
+import { operationDescription } from '../operationFrame';
+import { checkNewColumnReferences, untieLabelledColumns } from '../newColumns';
+import type { OperationExecute } from '../types';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { operationDescription, perItemThrough } from '../operationFrame';
-import { noticeField } from '../../parameters/commonFields';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { applyUserActions } from '../../api/documents';
 import { fetchTables } from '../../api/tables';
-import { forEachSchemaItem } from '../schema';
+import { forEachSchemaItem } from '../schemaChanges';
+import { operationDescription, perItemThrough } from '../operationFrame';
+import { noticeField } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	noticeField(

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItemThrough } from '../operationFrame';
-import { tableItem } from '../../helpers/schema';
+import { tableItem } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { fetchColumns } from '../../api/columns';
 import { fetchTables } from '../../api/tables';
-import { columnItem, forEachSchemaItem } from '../schema';
+import { columnItem, forEachSchemaItem } from '../schemaChanges';
 import { itemParameter } from '../../parameters/read';
+import { operationDescription, perItemThrough } from '../operationFrame';
 
 const properties: INodeProperties[] = [
 	documentLocator,

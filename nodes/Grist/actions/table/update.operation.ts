@@ -1,13 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { operationDescription, perItemThrough } from '../operationFrame';
-import { attempt } from '../../helpers/errors';
-import { checkIdentifier } from '../../helpers/schema';
-import { updateFieldsCollection } from '../../parameters/commonFields';
+import { attempt } from '../../errors/gristAnswers';
+import { checkIdentifier } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { updateTables } from '../../api/tables';
-import { forEachSchemaItem } from '../schema';
+import { forEachSchemaItem } from '../schemaChanges';
 import { itemParameterValue } from '../../parameters/read';
+import { operationDescription, perItemThrough } from '../operationFrame';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,23 +1,22 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-
-import { operationDescription, perItem } from '../operationFrame';
 import { createWebhooks } from '../../api/webhooks';
-import { withHint } from '../../helpers/hints';
+import { withHint } from '../../errors/hints';
 import {
 	documentIdValue,
 	documentLocator,
 	tableIdValue,
 	tableLocator,
 } from '../../parameters/locators';
-import { eventTypesOf } from '../../helpers/webhook-items';
-import { columnIdList, type WebhookFields } from '../../helpers/webhooks';
-import { simplifyField, webhookAsItem } from './shared';
-import { applyCondition } from './condition';
-import { optionsCollection } from '../../parameters/commonFields';
-import { watchedColumnsField } from '../../parameters/watchedColumnsField';
+import { eventTypesOf } from '../../webhooks/webhookItems';
+import { columnIdList, type WebhookFields } from '../../webhooks/webhookFields';
+import { simplifyField, webhookAsItem } from './webhookLocator';
+import { applyCondition } from './webhookConditionInput';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
+import { operationDescription, perItem } from '../operationFrame';
+import { optionsCollection } from '../../parameters/commonFields';
+import { watchedColumnsField } from '../../parameters/watchedColumnsField';
 
 export const triggerOnField: INodeProperties = {
 	displayName: 'Trigger On',

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { toNodeError } from '../../errors';
+import { toNodeError } from '../../errors/nodeErrors';
 import { deleteWebhook } from '../../api/webhooks';
-import { noticeField } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { webhookIdField, webhookIdValue } from './shared';
+import { webhookIdField, webhookIdValue } from './webhookLocator';
+import { operationDescription, perItem } from '../operationFrame';
+import { noticeField } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	noticeField(

@@ -4,8 +4,8 @@ import { listWebhooks } from '../../api/webhooks';
 import { filtersCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { applyLimit, limitFields } from '../../parameters/limit';
-import { webhookItem } from '../../helpers/webhook-items';
-import { simplifyField } from './shared';
+import { webhookItem } from '../../webhooks/webhookItems';
+import { simplifyField } from './webhookLocator';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 
 const properties: INodeProperties[] = [

@@ -1,16 +1,16 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
-import { toNodeError } from '../../errors';
+import { toNodeError } from '../../errors/nodeErrors';
 import { listWebhooks, updateWebhook } from '../../api/webhooks';
-import { updateFieldsCollection } from '../../parameters/commonFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { completePatch, webhookPatch } from '../../helpers/webhook-items';
-import type { WebhookFields } from '../../helpers/webhooks';
-import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './shared';
-import { applyCondition } from './condition';
+import { completePatch, webhookPatch } from '../../webhooks/webhookItems';
+import type { WebhookFields } from '../../webhooks/webhookFields';
+import { simplifyField, webhookAsItem, webhookIdField, webhookIdValue } from './webhookLocator';
+import { applyCondition } from './webhookConditionInput';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import { conditionProperties, itemCondition } from '../../parameters/webhookCondition';
+import { operationDescription, perItem } from '../operationFrame';
+import { updateFieldsCollection } from '../../parameters/commonFields';
 
 const properties: INodeProperties[] = [
 	documentLocator,

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { operationDescription, perItem } from '../operationFrame';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
-import { accessUpdateFields, readAccessDelta } from '../../parameters/access';
+import { accessUpdateFields } from '../../parameters/accessUsers';
 import { updateAccess } from '../../api/access';
+import { operationDescription, perItem } from '../operationFrame';
+import { readAccessDelta } from '../../parameters/accessUsers';
 
 const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
 

@@ -3,8 +3,9 @@
  * JSON-filter parser that catches malformed input before the request (Grist answers 500), and
  * a sort builder with Grist's real options (`naturalSort`, `emptyLast`, `orderByChoice`).
  */
-import { CellValueError, baseType, encodeCellValue } from './cells';
-import { InputError } from './errors';
+import { encodeCellValue } from '../cells/cellEncoding';
+import { CellValueError, baseType } from '../cells/cellValues';
+import { InputError } from '../errors/gristAnswers';
 
 export type GristFilter = Record<string, unknown[]>;
 

@@ -4,7 +4,7 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import type { GristColumn } from '../helpers/columns';
+import type { GristColumn } from '../cells/tableColumns';
 import { pickedTarget } from '../parameters/locators';
 import { GristClient } from '../api/client';
 import { fetchColumns } from '../api/columns';

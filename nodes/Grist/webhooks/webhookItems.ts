@@ -13,7 +13,7 @@ import {
 	type WebhookEventType,
 	type WebhookFields,
 	type WebhookSummary,
-} from './webhooks';
+} from './webhookFields';
 
 /** The Instant Trigger's "Trigger On" for Grist's eventTypes. */
 export function triggerOnOf(eventTypes: readonly string[] | undefined): TriggerOn | undefined {

@@ -4,8 +4,7 @@
  * bodies, and what to tell a user whose n8n URL Grist cannot reach or may not call.
  */
 import type { IDataObject } from 'n8n-workflow';
-
-import { simplifyRecord } from './cells';
+import { simplifyRecord } from '../cells/cellValues';
 import { isSaasHost } from '../api/url';
 
 export type WebhookEventType = 'add' | 'update';
@@ -35,7 +34,7 @@ export interface WebhookFields {
 	isReadyColumn?: string | null;
 	name?: string;
 	memo?: string;
-	/** Only rows matching it are sent (webhook-conditions.ts); "" removes it. */
+	/** Only rows matching it are sent (webhookConditions.ts); "" removes it. */
 	condition?: string;
 }
 
@@ -210,26 +209,6 @@ export function unreachableUrlProblem(
 		hint: "Set n8n's WEBHOOK_URL to a public https address of this n8n (e.g. through a tunnel or reverse proxy) and activate again, or use the Grist Trigger (polling), which works without Grist reaching n8n.",
 	};
 }
-
-/** The hint for Grist's 403 `Provided url is forbidden`. */
-export function forbiddenUrlHint(webhookUrl: string, gristHostname: string): string {
-	let origin = webhookUrl;
-	let host = '';
-	try {
-		const u = new URL(webhookUrl);
-		origin = u.origin;
-		host = u.hostname;
-	} catch {
-		// keep the text as given
-	}
-	if (isSaasHost(gristHostname.toLowerCase()))
-		return `getgrist.com only calls public https URLs; n8n's webhook URL is ${origin}. Set n8n's WEBHOOK_URL to a public https address, or use the Grist Trigger (polling).`;
-	return `Your Grist server does not allow webhooks to ${origin}. On the Grist server, set ALLOWED_WEBHOOK_DOMAINS to include ${host || 'the n8n host'} (Grist then needs an https URL; only ALLOWED_WEBHOOK_DOMAINS=* also allows http) and restart Grist, or set n8n's WEBHOOK_URL to an https address under an allowed domain.`;
-}
-
-/** The hint for Grist's 403 `No owner access` on /webhooks. */
-export const OWNER_NEEDED_HINT =
-	'Grist lets only owners of a document manage its webhooks. Use a credential of a document owner, or ask an owner to make you one; the Grist Trigger (polling) needs only view access.';
 
 /**
  * A webhook delivery's body: a JSON array of flat records `{id, manualSort?, <columns>}`.

@@ -4,8 +4,8 @@
  * raw SQLite values it answers (Bool 0/1, lists as JSON text of their items, dates as numbers)
  * into what Get Many returns, where the column's type is known.
  */
-import { baseType, decodeCellValue } from './cells';
-import { InputError, attempt } from './errors';
+import { baseType, decodeCellValue } from '../cells/cellValues';
+import { InputError, attempt } from '../errors/gristAnswers';
 
 /** A table or column ID as an SQLite identifier: in double quotes, a double quote doubled. */
 export function sqlIdentifier(id: string): string {

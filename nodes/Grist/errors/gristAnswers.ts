@@ -6,7 +6,7 @@
 
 /**
  * Input the node cannot use, found before any request: the message, the field it is about (as
- * the user sees it: `Filters`, `Columns (column 2): Type`) and what to do. nodes/Grist/errors.ts
+ * the user sees it: `Filters`, `Columns (column 2): Type`) and what to do. errors/nodeErrors.ts
  * turns it into a NodeOperationError with the hint as description.
  */
 export class InputError extends Error {

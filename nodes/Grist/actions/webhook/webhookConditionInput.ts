@@ -1,17 +1,16 @@
 /** Webhook → Create / Update: Only Rows Matching and When as the webhook's fields. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-
 import type { GristClient } from '../../api/client';
 import { fetchColumns } from '../../api/columns';
-import { InputError, attempt } from '../../helpers/errors';
+import { InputError, attempt } from '../../errors/gristAnswers';
 import {
 	buildWebhookCondition,
 	conditionEventTypes,
 	conditionWatchedColumns,
 	type ConditionInput,
-} from '../../helpers/webhook-conditions';
-import type { WebhookFields } from '../../helpers/webhooks';
+} from '../../webhooks/webhookConditions';
+import type { WebhookFields } from '../../webhooks/webhookFields';
 
 /**
  * Sets `condition` (and, for a transition, the event types and watched columns it needs) on

@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { TOOL_UNSUPPORTED, toolUnsupportedMessage } from '../helpers/tool';
+import { TOOL_UNSUPPORTED, toolUnsupportedMessage } from '../errors/toolUnsupported';
 
 export const toolNotices: INodeProperties[] = Object.keys(TOOL_UNSUPPORTED).map((key) => {
 	const [resource, operation] = key.split('.');

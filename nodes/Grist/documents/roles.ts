@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
-import { InputError } from './errors';
+import { InputError } from '../errors/gristAnswers';
 
 export type AccessTarget = 'org' | 'workspace' | 'document';
 

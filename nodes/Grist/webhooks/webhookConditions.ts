@@ -5,10 +5,10 @@
  * formula; the event types and watched columns a "When" choice needs; and comparing the condition
  * Grist stored (GET /triggers) with the wanted one.
  */
-import { CellValueError, baseType } from './cells';
-import { InputError } from './errors';
-import { conditionValues, emptyCellValues, encodeFilterValue } from './filters';
-import type { WebhookEventType } from './webhooks';
+import { CellValueError, baseType } from '../cells/cellValues';
+import { InputError } from '../errors/gristAnswers';
+import { conditionValues, emptyCellValues, encodeFilterValue } from '../query/filters';
+import type { WebhookEventType } from './webhookFields';
 
 /** When a matching row is sent: as today (added / updated while matching), or on a transition. */
 export type NotifyWhen = 'matching' | 'enters' | 'leaves' | 'updated';

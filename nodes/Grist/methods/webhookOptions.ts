@@ -3,13 +3,12 @@
  * table's Toggle columns (Ready Column) and columns (Watched Columns), as the Instant Trigger lists them.
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-
-import { triggerOnOf } from '../helpers/webhook-items';
-import { usageSummary } from '../helpers/webhooks';
+import { triggerOnOf } from '../webhooks/webhookItems';
+import { usageSummary } from '../webhooks/webhookFields';
 import { pickedLocator } from '../parameters/locators';
 import { GristClient } from '../api/client';
 import { listWebhooks } from '../api/webhooks';
-import { columnOption, pickedColumns } from './columns';
+import { columnOption, pickedColumns } from './columnOptions';
 
 const EVENT_TEXT: Record<string, string> = {
 	add: 'rows added',

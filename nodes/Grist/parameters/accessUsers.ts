@@ -3,18 +3,16 @@
  * below an organization, Max Inherited Role; their fields and reader.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-
-import { toNodeError } from '../errors';
 import {
 	MAX_INHERITED_ROLE_OPTIONS,
-	buildAccessDelta,
 	roleOptions,
-	type AccessDelta,
 	type AccessRow,
 	type AccessTarget,
-} from '../helpers/access';
-import { optionsCollection } from './commonFields';
+} from '../documents/roles';
 import { itemParameterValue } from './read';
+import { optionsCollection } from './collections';
+import { toNodeError } from '../errors/nodeErrors';
+import { buildAccessDelta, type AccessDelta } from '../documents/roles';
 
 /** "Users" rows (email + role) and, for workspaces and documents, "Max Inherited Role". */
 export function accessUpdateFields(target: AccessTarget): INodeProperties[] {

@@ -3,7 +3,7 @@
  * the checks on user actions given as JSON (Apply Actions), the file name an import sends and
  * Grist's answer for the document a failed import leaves.
  */
-import { InputError } from './errors';
+import { InputError } from '../errors/gristAnswers';
 
 /** The address of a document in Grist's web app (`<server>/doc/<id>`, which Grist redirects). */
 export function documentUrl(serverBase: string, docId: string): string {

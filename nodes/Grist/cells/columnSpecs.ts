@@ -7,9 +7,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { baseType, typeArgument } from './cells';
-import { parseWidgetOptions } from './columns';
-import { InputError, attempt } from './errors';
+import { baseType, typeArgument } from './cellValues';
+import { parseWidgetOptions } from './tableColumns';
+import { InputError, attempt } from '../errors/gristAnswers';
 
 /** Grist's column types (the base, before a `:`). */
 export const COLUMN_TYPES = [

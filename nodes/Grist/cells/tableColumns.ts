@@ -4,7 +4,7 @@
  */
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
-import { baseType } from './cells';
+import { baseType } from './cellValues';
 
 export interface GristColumn {
 	id: string;

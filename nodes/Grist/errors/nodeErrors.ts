@@ -3,13 +3,13 @@
  * methods and the transport: a NodeApiError or NodeOperationError stays as it is (with the item
  * index), an InputError becomes a NodeOperationError whose description is its hint, anything
  * else a NodeOperationError around it. Hints for Grist's answers come from the one table of
- * helpers/hints.ts.
+ * errors/hints.ts.
  */
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { InputError } from './helpers/errors';
-import { withHint, type HintScope, type HintValues } from './helpers/hints';
+import { InputError } from './gristAnswers';
+import { withHint, type HintScope, type HintValues } from './hints';
 
 export interface NodeErrorOptions {
 	/** The input item the error is about (absent in triggers). */

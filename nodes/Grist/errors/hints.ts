@@ -1,0 +1,322 @@
+/**
+ * The one table of hints for Grist's error answers: where an operation or a trigger knows better
+ * than the transport's general hint (errorHint) what the user should change, an entry matches
+ * Grist's message (and status) and gives the sentence. Every entry has a scope, the place whose
+ * request it is about, because the same Grist text means another fix elsewhere: Grist answers
+ * "insufficient document access" to SQL whether the user typed the query (SQL → Query) or the
+ * node chose SQL for Get Many's conditions, and the two fixes differ.
+ */
+import { isSaasHost } from '../api/url';
+
+/** The hint for Grist's 403 `Provided url is forbidden`. */
+export function forbiddenUrlHint(webhookUrl: string, gristHostname: string): string {
+	let origin = webhookUrl;
+	let host = '';
+	try {
+		const u = new URL(webhookUrl);
+		origin = u.origin;
+		host = u.hostname;
+	} catch {
+		// keep the text as given
+	}
+	if (isSaasHost(gristHostname.toLowerCase()))
+		return `getgrist.com only calls public https URLs; n8n's webhook URL is ${origin}. Set n8n's WEBHOOK_URL to a public https address, or use the Grist Trigger (polling).`;
+	return `Your Grist server does not allow webhooks to ${origin}. On the Grist server, set ALLOWED_WEBHOOK_DOMAINS to include ${host || 'the n8n host'} (Grist then needs an https URL; only ALLOWED_WEBHOOK_DOMAINS=* also allows http) and restart Grist, or set n8n's WEBHOOK_URL to an https address under an allowed domain.`;
+}
+
+/** The hint for Grist's 403 `No owner access` on /webhooks. */
+export const OWNER_NEEDED_HINT =
+	'Grist lets only owners of a document manage its webhooks. Use a credential of a document owner, or ask an owner to make you one; the Grist Trigger (polling) needs only view access.';
+
+/** The request an entry is about. */
+export type HintScope =
+	/** PATCH …/access (Update Access of an organization, workspace or document). */
+	| 'access.update'
+	/** POST …/sql from SQL → Query: the user's own statement. */
+	| 'sql.query'
+	/** POST …/sql from Record → Get Many: conditions Grist's filter cannot express. */
+	| 'record.conditions'
+	| 'document.move'
+	| 'document.copy'
+	/** GET the workspace and POST …/import of Document → Import File. */
+	| 'document.importFile'
+	| 'webhook.create'
+	/** Update and Delete of the webhook in the Webhook field. */
+	| 'webhook.id'
+	| 'attachment.upload'
+	/** The Grist Trigger's polls (GET …/records of the watched table). */
+	| 'trigger.poll'
+	/** The Grist Instant Trigger's registration (…/webhooks, …/columns). */
+	| 'trigger.webhook';
+
+/** What the item or the trigger was about, for the hints that name it. */
+export interface HintValues {
+	itemIndex?: number;
+	docId?: string;
+	tableId?: string;
+	/** The workspace of the Workspace / Destination Workspace field. */
+	workspace?: string | number;
+	webhookId?: string;
+	/** The address Grist should call (a webhook's URL). */
+	url?: string;
+	/** The host name of the Grist server. */
+	gristHost?: string;
+	fileName?: string;
+	binaryProperty?: string;
+	/** The size of what was sent, as text (`2.5 MB`). */
+	size?: string;
+	/** Whether the connection is an OAuth2 one. */
+	oauth?: boolean;
+}
+
+export interface GristHint {
+	scope: HintScope;
+	/** Grist's message (the transport's error message). */
+	match: RegExp;
+	/** The HTTP status it must have; any (also none, for an error raised before the request) if absent. */
+	status?: number;
+	/** Only for OAuth2 connections. */
+	oauthOnly?: boolean;
+	/** Added after the description the error has (the transport's hint) instead of replacing it. */
+	append?: boolean;
+	hint: string | ((v: HintValues) => string);
+}
+
+const ANY = /(?:)/;
+
+/** The entries of one scope, in the order of their checks. */
+function scoped(scope: HintScope, entries: Array<Omit<GristHint, 'scope'>>): GristHint[] {
+	return entries.map((entry) => ({ scope, ...entry }));
+}
+
+/** The first entry of a scope that matches wins: the order below is the order of the checks. */
+export const GRIST_HINTS: GristHint[] = [
+	// PATCH …/access
+	...scoped('access.update', [
+		{
+			match: /cannot update own permissions/i,
+			hint: 'The API key belongs to one of the users listed: Grist does not let an owner change or remove their own access (only a user who is not an owner may remove themselves). Remove that row, or use the key of another owner.',
+		},
+		{ match: /Invalid email/i, hint: 'Check the Email of every user row.' },
+		{
+			match: /Invalid user role/i,
+			hint: 'Check the Role of every user row: Member is for organizations only.',
+		},
+		{
+			match: /Invalid maxInheritedRole/i,
+			hint: 'Choose Owners, Editors, Viewers or None for Max Inherited Role.',
+		},
+		{
+			match: /too many pending invitations/i,
+			hint: 'Wait until invited users accept, or remove pending invitations in Grist.',
+		},
+	]),
+
+	// SQL → Query: the user wrote the statement.
+	...scoped('sql.query', [
+		{
+			match: /insufficient document access/i,
+			hint: 'SQL needs read access to the whole document: the user of the API key must be allowed to read every table and column (access rules that hide any part of the document refuse SQL). Use Record → Get Many instead.',
+		},
+		{
+			match: /only select statements/i,
+			hint: 'Grist runs only SELECT statements (SQL is read-only). To change data, use the Record operations.',
+		},
+		{
+			match: /slow statement|database interrupt/i,
+			hint: "The statement ran longer than the timeout (Grist allows at most GRIST_SQL_TIMEOUT_MSEC, 1000 ms by default). Narrow it with WHERE or LIMIT, or raise the server's limit.",
+		},
+		{
+			match: /SQLITE_|no such|syntax error/i,
+			hint: 'SQLite rejected the statement. Table and column IDs are case-sensitive (Table → Get Many with Include Columns lists them); Grist stores dates as epoch seconds, toggles as 0/1 and lists as JSON text.',
+		},
+	]),
+
+	// Record → Get Many: the node wrote the statement from the conditions, so SQLite's own
+	// rejections are not the user's to fix and get no entry here.
+	...scoped('record.conditions', [
+		{
+			match: /insufficient document access/i,
+			hint: "These conditions run as an SQL query, and Grist runs SQL only for users who may read the whole document (access rules hide part of it from this API key). Use only Is One Of and Is Empty conditions combined with AND (Grist's record filter), or ask an owner for full read access.",
+		},
+		{
+			match: /slow statement|database interrupt/i,
+			hint: 'The search took longer than Grist allows SQL (GRIST_SQL_TIMEOUT_MSEC, 1 s by default). Narrow it with more conditions or a Limit.',
+		},
+	]),
+
+	// Documents
+	...scoped('document.move', [
+		{
+			match: /already in destination workspace/i,
+			hint: (v) =>
+				`The Destination Workspace (${v.workspace}) is the workspace the document is already in. Pick another workspace.`,
+		},
+	]),
+	...scoped('document.copy', [
+		{
+			match: /access denied|workspace not found/i,
+			hint: (v) =>
+				`Check the Destination Workspace (${v.workspace}): it must exist and you need the Editor or Owner role there.`,
+		},
+		{
+			match: /Insufficient access to document/i,
+			hint: 'Copying needs the right to read the whole document (access rules may hide parts of it from you).',
+		},
+	]),
+	...scoped('document.importFile', [
+		{
+			match: /Failed to parse|not supported|could not be/i,
+			hint: (v) =>
+				`Grist could not read the file "${v.fileName}" of the binary field "${v.binaryProperty}". It reads CSV, TSV, XLSX, JSON and .grist files; check the file and its extension.`,
+		},
+		{
+			match: /access denied|workspace not found/i,
+			hint: (v) =>
+				`Check the Workspace (${v.workspace}): it must exist and you need the Editor or Owner role there.`,
+		},
+	]),
+
+	// Webhook operations
+	...scoped('webhook.create', [
+		{
+			match: /Provided url is forbidden/i,
+			hint: (v) =>
+				`Grist may not call "${v.url}": on getgrist.com it must be a public https address; a self-hosted Grist must list its host in ALLOWED_WEBHOOK_DOMAINS.`,
+		},
+		{
+			match: /No owner access/i,
+			hint: 'Managing webhooks needs the Owner role on the document.',
+		},
+	]),
+	...scoped('webhook.id', [
+		{
+			match: /Webhook not found/i,
+			hint: (v) =>
+				`The Webhook "${v.webhookId}" of item ${v.itemIndex} does not exist in this document (deleted, or the ID of another document). Pick one from the list.`,
+		},
+	]),
+
+	// Attachment → Upload
+	...scoped('attachment.upload', [
+		{
+			status: 413,
+			match: /Exceeded attachments limit/i,
+			hint: 'The document has reached the total size of attachments its plan allows. Remove unused attachments in Grist (Raw Data → attachments) or upgrade the plan.',
+		},
+		{
+			status: 413,
+			match: ANY,
+			hint: (v) =>
+				`The files of this item (${v.size}) are larger than the Grist server accepts for attachments. Self-hosted Grist sets the limit with GRIST_MAX_UPLOAD_ATTACHMENT_MB (a proxy in front of it, e.g. nginx client_max_body_size, may set a lower one); on getgrist.com it depends on the plan. Upload smaller files or ask the server's admin to raise the limit.`,
+		},
+		{
+			status: 403,
+			match: ANY,
+			append: true,
+			hint: 'Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.',
+		},
+	]),
+
+	// Grist Trigger (polling): the table was there when the workflow was activated.
+	...scoped('trigger.poll', [
+		{
+			status: 404,
+			match: /Table not found/i,
+			hint: (v) =>
+				`The table "${v.tableId}" of document "${v.docId}" does not exist any more (deleted or renamed after the workflow was activated). Pick the table again in the trigger and save the workflow. Nothing was emitted and the position of the trigger is kept.`,
+		},
+		{
+			status: 404,
+			match: ANY,
+			hint: (v) =>
+				`The document "${v.docId}" was not found, or the API key can no longer see it. Check that the document still exists and is shared with the user of the API key.`,
+		},
+		{
+			status: 401,
+			match: ANY,
+			hint: 'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).',
+		},
+		{
+			status: 403,
+			match: ANY,
+			hint: (v) =>
+				`The user of the API key lost access to the table "${v.tableId}" of document "${v.docId}". Ask an owner of the document to share it again (Viewer role or higher), or use another credential.`,
+		},
+	]),
+
+	// Grist Instant Trigger: registering the webhook.
+	...scoped('trigger.webhook', [
+		{
+			status: 403,
+			match: /Provided url is forbidden/i,
+			hint: (v) => forbiddenUrlHint(v.url ?? '', v.gristHost ?? ''),
+		},
+		{
+			status: 403,
+			match: /No owner access/i,
+			hint: OWNER_NEEDED_HINT,
+		},
+		{
+			status: 403,
+			match: ANY,
+			oauthOnly: true,
+			hint: 'Grist refused the OAuth2 token for webhooks. Add doc:webhooks under Additional Scopes in the Grist OAuth2 credential (and allow it in your OAuth app in Grist), reconnect, and make sure the connected user owns the document. Or use an API key credential of a document owner.',
+		},
+		{
+			status: 404,
+			match: /Table not found/i,
+			hint: (v) =>
+				`The table "${v.tableId}" is not in document "${v.docId}" any more. Pick the table again.`,
+		},
+		{
+			status: 404,
+			match: /Column not found|Cannot find column/i,
+			hint: 'A column under Options (Ready Column or Watched Columns) is not in the table any more. Pick it again.',
+		},
+	]),
+];
+
+/** The entry of `scope` for an error's message and HTTP status (`undefined` for none). */
+export function findHint(
+	scope: HintScope,
+	message: string,
+	status?: number,
+	values: HintValues = {},
+): GristHint | undefined {
+	return GRIST_HINTS.find(
+		(h) =>
+			h.scope === scope &&
+			(h.status === undefined || h.status === status) &&
+			(!h.oauthOnly || values.oauth === true) &&
+			h.match.test(message),
+	);
+}
+
+/** The hint of `scope` for an error's message and HTTP status, its values filled in. */
+export function gristHint(
+	scope: HintScope,
+	message: string,
+	status?: number,
+	values: HintValues = {},
+): string | undefined {
+	const entry = findHint(scope, message, status, values);
+	if (!entry) return undefined;
+	return typeof entry.hint === 'string' ? entry.hint : entry.hint(values);
+}
+
+/**
+ * Sets the description (hint) of an error (the transport's NodeApiError, with its `httpCode`)
+ * when an entry of `scope` matches it, keeping Grist's own message; returns the error to re-throw.
+ */
+export function withHint(error: unknown, scope: HintScope, values: HintValues = {}): unknown {
+	if (!error || typeof error !== 'object') return error;
+	const e = error as { message?: unknown; description?: string | null; httpCode?: unknown };
+	const message = typeof e.message === 'string' ? e.message : '';
+	const status = e.httpCode === undefined || e.httpCode === null ? undefined : Number(e.httpCode);
+	const entry = findHint(scope, message, status, values);
+	if (!entry) return error;
+	const hint = typeof entry.hint === 'string' ? entry.hint : entry.hint(values);
+	e.description = entry.append ? `${e.description ?? ''} ${hint}`.trim() : hint;
+	return error;
+}
