@@ -10,7 +10,7 @@ import {
 	type AccessTarget,
 } from '../documents/roles';
 import { itemParameterValue } from './read';
-import { optionsCollection } from './collections';
+import { optionsCollection } from './commonFields';
 import { toNodeError } from '../errors/nodeErrors';
 import { buildAccessDelta, type AccessDelta } from '../documents/roles';
 

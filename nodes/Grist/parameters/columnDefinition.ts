@@ -7,7 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ColumnInput } from '../cells/columnSpecs';
 import { itemParameterValue } from './read';
-import { entryList } from './collections';
+import { entryList } from './commonFields';
 
 const TYPE_OPTIONS = [
 	{ name: 'Any', value: 'Any', description: 'Any value (the type of empty formula columns)' },

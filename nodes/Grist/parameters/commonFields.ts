@@ -1,6 +1,7 @@
 /**
- * Field shapes many operations share: a notice, the required Name field, and the Options,
- * Filters and Update Fields collections. Each operation still says its own texts and options.
+ * Field shapes many operations share: a notice, the required Name field, the Options, Filters
+ * and Update Fields collections, and a list of entries the user adds. Each operation still says
+ * its own texts and options.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -44,4 +45,25 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 /** The Update Fields collection (`updateFields`): only the fields given are changed. */
 export function updateFieldsCollection(options: INodeProperties[]): INodeProperties {
 	return collection('Update Fields', 'updateFields', 'Add Field', options);
+}
+
+/**
+ * A list of entries (`<name>.<entry.name>`, each made of `entry.values`); `more` adds the
+ * description and display options the list has.
+ */
+export function entryList(
+	list: { displayName: string; name: string; placeholder: string },
+	entry: { displayName: string; name: string; values: INodeProperties[] },
+	more: Pick<INodeProperties, 'description' | 'displayOptions'> = {},
+): INodeProperties {
+	return {
+		displayName: list.displayName,
+		name: list.name,
+		type: 'fixedCollection',
+		placeholder: list.placeholder,
+		typeOptions: { multipleValues: true },
+		default: {},
+		...more,
+		options: [entry],
+	};
 }

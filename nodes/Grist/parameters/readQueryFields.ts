@@ -8,7 +8,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { limitFields } from './limit';
-import { entryList } from './collections';
+import { entryList } from './commonFields';
 
 const filterTypeField: INodeProperties = {
 	displayName: 'Filter',

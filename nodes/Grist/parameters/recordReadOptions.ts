@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { itemParameter } from './read';
 import { referenceDisplayOption } from './referenceDisplayOption';
-import { optionsCollection } from './collections';
+import { optionsCollection } from './commonFields';
 
 /** Options with "Include Hidden Columns" (Grist's `hidden=1`), for the reads of records and columns. */
 export const hiddenColumnsOptions: INodeProperties = optionsCollection([

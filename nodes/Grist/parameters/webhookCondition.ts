@@ -9,7 +9,7 @@ import type { IExecuteFunctions, IHookFunctions, INodeProperties } from 'n8n-wor
 import type { ConditionInput, WebhookFilter } from '../webhooks/webhookConditions';
 import { itemParameter, itemParameterValue, nodeParameter } from './read';
 import { betweenToField } from './readQueryFields';
-import { entryList } from './collections';
+import { entryList } from './commonFields';
 
 const MATCHES = [
 	{
