@@ -8,11 +8,12 @@ import {
 	roleOptions,
 	type AccessRow,
 	type AccessTarget,
+	buildAccessDelta,
+	type AccessDelta,
 } from '../documents/roles';
 import { itemParameterValue } from './read';
 import { optionsCollection } from './commonFields';
 import { toNodeError } from '../errors/nodeErrors';
-import { buildAccessDelta, type AccessDelta } from '../documents/roles';
 
 /** "Users" rows (email + role) and, for workspaces and documents, "Max Inherited Role". */
 export function accessUpdateFields(target: AccessTarget): INodeProperties[] {

@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
-import { accessUpdateFields } from '../../parameters/accessUsers';
+import { accessUpdateFields, readAccessDelta } from '../../parameters/accessUsers';
 import { updateAccess } from '../../api/access';
 import { operationDescription, perItem } from '../operationFrame';
-import { readAccessDelta } from '../../parameters/accessUsers';
 
 const properties: INodeProperties[] = [workspaceLocator, ...accessUpdateFields('workspace')];
 
