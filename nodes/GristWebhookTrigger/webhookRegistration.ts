@@ -4,7 +4,7 @@
  * one. The lifecycle that uses them (checkExists, create, delete) is in the node.
  *
  * Only Rows Matching / When become the webhook's `condition`, event types and watched columns
- * (helpers/webhook-conditions.ts). GET /webhooks does not return a condition, so when one is
+ * (webhooks/webhookConditions.ts). GET /webhooks does not return a condition, so when one is
  * wanted or was registered, `checkExists` reads it from GET /triggers: a changed condition makes a
  * new registration.
  */

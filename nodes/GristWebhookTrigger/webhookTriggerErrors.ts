@@ -1,7 +1,7 @@
 /**
  * Every error and warning text of the Grist Instant Trigger, in one place (what Grist answers is
  * explained by the hints of the `trigger.webhook` scope, and an unreachable n8n URL by
- * helpers/webhooks.ts `unreachableUrlProblem`).
+ * webhooks/webhookFields.ts `unreachableUrlProblem`).
  */
 import { NodeOperationError, type INode } from 'n8n-workflow';
 

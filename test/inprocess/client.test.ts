@@ -34,7 +34,7 @@ class GristProbe implements INodeType {
 		icon: 'file:grist.svg',
 		group: ['transform'],
 		version: 1,
-		description: 'Test probe for the Grist transport',
+		description: 'Test probe for the Grist client',
 		defaults: { name: 'Grist Probe' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -3,7 +3,7 @@
  * emulator with Grist's doc-auth cache (`docAuthCacheMs`, test/emulator/doc-auth.ts): Grist's
  * home server keeps saying a restored document is deleted (404 `Document is deleted`) until its
  * cache entry expires (5 s in grist-core). Restore and the operations after it, in later nodes
- * too, wait that out: the transport retries that answer for a few seconds after a restore through
+ * too, wait that out: the client retries that answer for a few seconds after a restore through
  * the package (RESTORE_SETTLE_MS), and only then.
  */
 import type { GristEmulator, DemoSite } from '../emulator';

@@ -7,7 +7,7 @@
  * - only the API layer (the files of api/) builds Grist paths: its files are the only callers of
  *   `apiPath` and `buildPath` and the only code with an `/api/` string;
  * - the pure code (PURE below: cells/, query/, webhooks/, documents/, the texts of errors/ …)
- *   imports only pure code and n8n-workflow's types (no transport, no actions, no parameters);
+ *   imports only pure code and n8n-workflow's types (no api client, no actions, no parameters);
  * - only parameters/ reads the node's parameters: no `getNodeParameter` or
  *   `getCurrentNodeParameter` anywhere else in nodes/ (the Grist node, both triggers, methods/),
  *   and no raw `getNode().parameters` either;
@@ -280,7 +280,7 @@ describe('architecture of nodes/', () => {
 		expect(pathViolations(sources)).toEqual([]);
 	});
 
-	it('pure code imports only pure code and types of n8n-workflow (no transport, no actions)', () => {
+	it('pure code imports only pure code and types of n8n-workflow (no api client, no actions)', () => {
 		for (const entry of PURE) expect(existsSync(path.join(ROOT, entry))).toBe(true);
 		expect(sources.filter((s) => isPure(s.file)).length).toBeGreaterThan(10);
 		expect(pureViolations(sources)).toEqual([]);

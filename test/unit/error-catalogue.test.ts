@@ -19,7 +19,7 @@ import { gristNode } from '../harness/builders';
 
 const node: INode = gristNode();
 
-/** A transport error as GristClient makes it: Grist's text, the status, the general hint. */
+/** An API error as GristClient makes it: Grist's text, the status, the general hint. */
 function apiError(message: string, status: number, description = 'General hint.'): NodeApiError {
 	const error = new NodeApiError(
 		node,
@@ -147,13 +147,13 @@ describe('withHint', () => {
 		expect(error.description).toBe('Check the Email of every user row.');
 	});
 
-	it("leaves the transport's hint when nothing matches", () => {
+	it("leaves the client's hint when nothing matches", () => {
 		const error = apiError('Something else', 400);
 		withHint(error, 'access.update');
 		expect(error.description).toBe('General hint.');
 	});
 
-	it("appends to the transport's hint where the entry says so", () => {
+	it("appends to the client's hint where the entry says so", () => {
 		const error = apiError('No write access', 403, 'The user needs the Editor role.');
 		withHint(error, 'attachment.upload');
 		expect(error.description).toBe(

@@ -23,7 +23,7 @@ import {
 	sqlToCellValue,
 } from '../../nodes/Grist/query/sqlQuery';
 
-describe('helpers/schema', () => {
+describe('cells/columnSpecs', () => {
 	it('composes types with time zone and referenced table, refusing bad ones', () => {
 		expect(composeType({ type: 'DateTime' })).toBe('DateTime:UTC');
 		expect(composeType({ type: 'DateTime', timezone: 'America/New_York' })).toBe(
@@ -119,7 +119,7 @@ describe('helpers/schema', () => {
 	});
 });
 
-describe('helpers/sql', () => {
+describe('query/sqlQuery', () => {
 	it('recognises SELECT (and WITH) past comments; counts ? outside strings and comments', () => {
 		expect(isSelectStatement('  -- hi\n/* x */ select 1')).toBe(true);
 		expect(isSelectStatement('WITH a AS (SELECT 1) SELECT * FROM a')).toBe(true);
@@ -224,7 +224,7 @@ describe('helpers/sql', () => {
 	});
 });
 
-describe('helpers/conditions', () => {
+describe('query/recordConditions', () => {
 	const types = {
 		Name: 'Text',
 		N: 'Numeric',

@@ -1,6 +1,6 @@
 /**
  * The one table of hints for Grist's error answers: where an operation or a trigger knows better
- * than the transport's general hint (errorHint) what the user should change, an entry matches
+ * than the client's general hint (errorHint) what the user should change, an entry matches
  * Grist's message (and status) and gives the sentence. Every entry has a scope, the place whose
  * request it is about, because the same Grist text means another fix elsewhere: Grist answers
  * "insufficient document access" to SQL whether the user typed the query (SQL → Query) or the
@@ -71,13 +71,13 @@ export interface HintValues {
 
 export interface GristHint {
 	scope: HintScope;
-	/** Grist's message (the transport's error message). */
+	/** Grist's message (the client's error message). */
 	match: RegExp;
 	/** The HTTP status it must have; any (also none, for an error raised before the request) if absent. */
 	status?: number;
 	/** Only for OAuth2 connections. */
 	oauthOnly?: boolean;
-	/** Added after the description the error has (the transport's hint) instead of replacing it. */
+	/** Added after the description the error has (the client's hint) instead of replacing it. */
 	append?: boolean;
 	hint: string | ((v: HintValues) => string);
 }
@@ -306,7 +306,7 @@ export function gristHint(
 }
 
 /**
- * Sets the description (hint) of an error (the transport's NodeApiError, with its `httpCode`)
+ * Sets the description (hint) of an error (the client's NodeApiError, with its `httpCode`)
  * when an entry of `scope` matches it, keeping Grist's own message; returns the error to re-throw.
  */
 export function withHint(error: unknown, scope: HintScope, values: HintValues = {}): unknown {

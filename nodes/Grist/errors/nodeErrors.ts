@@ -1,6 +1,6 @@
 /**
  * The one adapter from any error to n8n's errors, for the action node, both triggers, the
- * methods and the transport: a NodeApiError or NodeOperationError stays as it is (with the item
+ * methods and the API client: a NodeApiError or NodeOperationError stays as it is (with the item
  * index), an InputError becomes a NodeOperationError whose description is its hint, anything
  * else a NodeOperationError around it. Hints for Grist's answers come from the one table of
  * errors/hints.ts.

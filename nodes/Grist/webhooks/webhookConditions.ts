@@ -79,7 +79,7 @@ export function notifyWhenOf(value: unknown): NotifyWhen {
 
 /**
  * The event types to register: a transition (enters / leaves / updated) is only evaluated on
- * Grist's `update` events too (measured: with ["add"] only, a row that entered was not sent).
+ * Grist's `update` events too (with ["add"] only, Grist does not send a row that entered).
  */
 export function conditionEventTypes(
 	chosen: WebhookEventType[],

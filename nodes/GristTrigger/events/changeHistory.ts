@@ -88,7 +88,7 @@ export async function compareSince(
 	throw historyLost(node);
 }
 
-/** Grist's own error text (the transport puts it in the message). */
+/** Grist's own error text (the client puts it in the message). */
 function apiMessage(error: NodeApiError): string {
 	return String(error.message ?? '');
 }

@@ -55,7 +55,7 @@ export async function sqlSaysIdle(
 	query: IdleQuery,
 	idle: (rows: Array<Record<string, unknown>>) => boolean,
 ): Promise<boolean> {
-	// OAuth2 tokens may not call /sql (Grist answers 403; the transport stops it before sending).
+	// OAuth2 tokens may not call /sql (Grist answers 403; the client stops it before sending).
 	if (memo.sqlRefused || ctx.client.isOAuth) return false;
 	let rows: Array<Record<string, unknown>>;
 	try {
