@@ -14,7 +14,7 @@ import {
 	forEachReference,
 	refColumns,
 } from '../../nodes/Grist/write/referenceCheck';
-import { sqlIdList } from '../../nodes/Grist/api/rowLookup';
+import { sqlIdList } from '../../nodes/Grist/query/sqlQuery';
 
 describe('refusalSummary', () => {
 	const noColumn = (i: number) => ({

@@ -8,18 +8,11 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { sqlRecord } from '../query/recordConditions';
-import { sqlIdentifier } from '../query/sqlQuery';
+import { sqlIdentifier, sqlIdList } from '../query/sqlQuery';
 import type { GristClient } from './client';
 import type { Target } from './paths';
 import { fetchRecordsById } from './records';
 import { runSql } from './sql';
-
-/** Row IDs (whole numbers ≥ 1 only, checked) as the JSON array of a `/sql` `json_each(?)` argument. */
-export function sqlIdList(ids: number[]): string {
-	for (const id of ids)
-		if (!(Number.isInteger(id) && id >= 1)) throw new Error(`Not a row ID: ${String(id)}`);
-	return `[${ids.join(',')}]`;
-}
 
 /** Row IDs per `/sql` query (a JSON argument: ~7 bytes an ID, far below Grist's 1 MB body limit). */
 const SQL_ID_CHUNK = 50000;

@@ -311,3 +311,10 @@ export function resultColumnTypes(
 	for (const id of conflicting) delete types[id];
 	return types;
 }
+
+/** Row IDs (whole numbers ≥ 1 only, checked) as the JSON array of a `/sql` `json_each(?)` argument. */
+export function sqlIdList(ids: number[]): string {
+	for (const id of ids)
+		if (!(Number.isInteger(id) && id >= 1)) throw new Error(`Not a row ID: ${String(id)}`);
+	return `[${ids.join(',')}]`;
+}
