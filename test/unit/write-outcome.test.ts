@@ -17,7 +17,7 @@ import {
 } from '../../nodes/Grist/api/retry';
 import { networkErrorMessage } from '../../nodes/Grist/api/requestErrors';
 import { gristNode } from '../harness/builders';
-import { executeBatched } from './write-pipeline';
+import { runWritePipeline } from './write-pipeline';
 
 const origin = 'https://grist.example.com';
 
@@ -169,7 +169,7 @@ describe('batchFailureNote', () => {
 	});
 });
 
-describe('executeBatched with a lost answer', () => {
+describe('runWritePipeline with a lost answer', () => {
 	const node: INode = gristNode();
 	const ctx = (continueOnFail: boolean) =>
 		({ continueOnFail: () => continueOnFail, getNode: () => node }) as unknown as IExecuteFunctions;
@@ -197,7 +197,7 @@ describe('executeBatched with a lost answer', () => {
 	};
 
 	it('with Continue On Fail the items of that request are marked uncertain, not failed', async () => {
-		const out = await executeBatched(ctx(true), items(5), options(2));
+		const out = await runWritePipeline(ctx(true), items(5), options(2));
 		expect(out.map((o) => o.json.writeUncertain ?? false)).toEqual([
 			false,
 			false,
@@ -211,7 +211,7 @@ describe('executeBatched with a lost answer', () => {
 	});
 
 	it('without it the error says at least, which items are uncertain and which were not sent', async () => {
-		const error = (await executeBatched(ctx(false), items(5), options(2)).catch(
+		const error = (await runWritePipeline(ctx(false), items(5), options(2)).catch(
 			(e: unknown) => e,
 		)) as NodeApiError;
 		expect(isUncertainWrite(error)).toBe(true);

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { assignBatch, newGrouping, type WriteOptions } from '../../nodes/Grist/write/plan';
 import type { TableInfo } from '../../nodes/Grist/api/schemaCache';
 import { describeIndices } from '../../nodes/Grist/write/outcomeTexts';
-import { executeBatched, type BatchOptions } from './write-pipeline';
+import { runWritePipeline, type PipelineOptions } from './write-pipeline';
 import { gristNode } from '../harness/builders';
 
 const node: INode = gristNode();
@@ -26,8 +26,8 @@ interface Sent {
 
 function options(
 	sent: Sent[],
-	over: Partial<BatchOptions<{ n: number; pad?: string }, string>> = {},
-): BatchOptions<{ n: number; pad?: string }, string> {
+	over: Partial<PipelineOptions<{ n: number; pad?: string }, string>> = {},
+): PipelineOptions<{ n: number; pad?: string }, string> {
 	return {
 		envelopeBytes: 2,
 		prepare: async (i) => ({
@@ -43,10 +43,10 @@ function options(
 	};
 }
 
-describe('executeBatched', () => {
+describe('runWritePipeline', () => {
 	it('groups, chunks by 500 and returns outputs paired, in input order', async () => {
 		const sent: Sent[] = [];
-		const out = await executeBatched(ctx(false), items(1200), options(sent));
+		const out = await runWritePipeline(ctx(false), items(1200), options(sent));
 		expect(sent.map((s) => [s.group, s.records.length])).toEqual([
 			['even', 500],
 			['even', 100],
@@ -63,29 +63,29 @@ describe('executeBatched', () => {
 	it('splits by bytes under the 1 MB limit and rejects one item over it before any request', async () => {
 		const sent: Sent[] = [];
 		const pad = 'x'.repeat(300_000);
-		const prepare: BatchOptions<{ n: number; pad?: string }, string>['prepare'] = async (i) => ({
+		const prepare: PipelineOptions<{ n: number; pad?: string }, string>['prepare'] = async (i) => ({
 			key: 'k',
 			group: 'k',
 			records: [{ n: i, pad }],
 		});
-		await executeBatched(ctx(false), items(7), options(sent, { prepare }));
+		await runWritePipeline(ctx(false), items(7), options(sent, { prepare }));
 		expect(sent.map((s) => s.indices)).toEqual([[0, 1, 2], [3, 4, 5], [6]]);
 		for (const s of sent)
 			expect(Buffer.byteLength(JSON.stringify(s.records))).toBeLessThan(1024 * 1024);
 
 		const sent2: Sent[] = [];
-		const huge: BatchOptions<{ n: number; pad?: string }, string>['prepare'] = async (i) => ({
+		const huge: PipelineOptions<{ n: number; pad?: string }, string>['prepare'] = async (i) => ({
 			key: 'k',
 			group: 'k',
 			records: [{ n: i, pad: i === 2 ? 'y'.repeat(1_100_000) : '' }],
 		});
 		await expect(
-			executeBatched(ctx(false), items(4), options(sent2, { prepare: huge })),
+			runWritePipeline(ctx(false), items(4), options(sent2, { prepare: huge })),
 		).rejects.toThrow(
 			/^Item 2 is \d+ bytes of JSON \(its largest field, "pad", is 1100002 bytes\), more than Grist accepts in one request/,
 		);
 		expect(sent2).toHaveLength(0);
-		const out = await executeBatched(ctx(true), items(4), options(sent2, { prepare: huge }));
+		const out = await runWritePipeline(ctx(true), items(4), options(sent2, { prepare: huge }));
 		expect(out.map((o) => Object.keys(o.json))).toEqual([
 			['id'],
 			['id'],
@@ -97,7 +97,7 @@ describe('executeBatched', () => {
 
 	it('bad input fails before any request, naming every refused item and that none was written', async () => {
 		const sent: Sent[] = [];
-		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => {
+		const prepare: PipelineOptions<{ n: number }, string>['prepare'] = async (i) => {
 			if (i === 3 || i === 4)
 				throw new NodeOperationError(node, `Field "Age" of item ${i}: bad`, {
 					itemIndex: i,
@@ -105,7 +105,7 @@ describe('executeBatched', () => {
 				});
 			return { key: 'k', group: 'k', records: [{ n: i }] };
 		};
-		const error = await executeBatched(ctx(false), items(6), options(sent, { prepare })).catch(
+		const error = await runWritePipeline(ctx(false), items(6), options(sent, { prepare })).catch(
 			(e: unknown) => e,
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -122,19 +122,19 @@ describe('executeBatched', () => {
 	it('verify refuses items after every item is prepared, before any request', async () => {
 		const sent: Sent[] = [];
 		const seen: number[][] = [];
-		const verify: BatchOptions<{ n: number }, string>['verify'] = async (units) => {
+		const verify: PipelineOptions<{ n: number }, string>['verify'] = async (units) => {
 			seen.push(units.map((u) => u.itemIndex));
 			return new Map([
 				[2, new NodeOperationError(node, 'Item 2 points nowhere', { itemIndex: 2 })],
 			]);
 		};
-		const error = await executeBatched(ctx(false), items(4), options(sent, { verify })).catch(
+		const error = await runWritePipeline(ctx(false), items(4), options(sent, { verify })).catch(
 			(e: unknown) => e,
 		);
 		expect((error as Error).message).toBe('Item 2 points nowhere; no item was written');
 		expect(seen).toEqual([[0, 2, 1, 3]]); // by group (even, odd), all at once
 		expect(sent).toHaveLength(0);
-		const out = await executeBatched(ctx(true), items(4), options(sent, { verify }));
+		const out = await runWritePipeline(ctx(true), items(4), options(sent, { verify }));
 		expect(out.map((o) => o.json.error ?? 'ok')).toEqual([
 			'ok',
 			'ok',
@@ -147,7 +147,7 @@ describe('executeBatched', () => {
 	it('a failing chunk: with Continue On Fail its items carry the error, the rest go on', async () => {
 		const sent: Sent[] = [];
 		let calls = 0;
-		const send: BatchOptions<{ n: number }, string>['send'] = async (group, units, records) => {
+		const send: PipelineOptions<{ n: number }, string>['send'] = async (group, units, records) => {
 			calls++;
 			if (calls === 2)
 				throw new NodeApiError(
@@ -158,12 +158,12 @@ describe('executeBatched', () => {
 			sent.push({ group, indices: units.map((u) => u.itemIndex), records });
 			return { outputs: units.map((u) => [{ id: u.itemIndex }]) };
 		};
-		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => ({
+		const prepare: PipelineOptions<{ n: number }, string>['prepare'] = async (i) => ({
 			key: 'k',
 			group: 'k',
 			records: [{ n: i }],
 		});
-		const out = await executeBatched(ctx(true), items(7), {
+		const out = await runWritePipeline(ctx(true), items(7), {
 			...options(sent),
 			prepare,
 			send,
@@ -184,7 +184,7 @@ describe('executeBatched', () => {
 
 	it('a failing chunk without Continue On Fail says how many items had been written and which failed', async () => {
 		let calls = 0;
-		const send: BatchOptions<{ n: number }, string>['send'] = async (_g, units) => {
+		const send: PipelineOptions<{ n: number }, string>['send'] = async (_g, units) => {
 			calls++;
 			if (calls === 2)
 				throw new NodeApiError(
@@ -194,12 +194,12 @@ describe('executeBatched', () => {
 				);
 			return { outputs: units.map(() => [{}]) };
 		};
-		const prepare: BatchOptions<{ n: number }, string>['prepare'] = async (i) => ({
+		const prepare: PipelineOptions<{ n: number }, string>['prepare'] = async (i) => ({
 			key: 'k',
 			group: 'k',
 			records: [{ n: i }],
 		});
-		const error = (await executeBatched(ctx(false), items(7), {
+		const error = (await runWritePipeline(ctx(false), items(7), {
 			...options([]),
 			prepare,
 			send,

@@ -17,7 +17,7 @@ import {
 } from '../../nodes/Grist/write/report';
 import { allUnits, dropItems, sendRequests } from '../../nodes/Grist/write/send';
 
-export interface BatchOptions<R, G> {
+export interface PipelineOptions<R, G> {
 	prepare: (itemIndex: number) => Promise<{ key: string; group: G; records: R[] }>;
 	send: (
 		group: G,
@@ -29,10 +29,10 @@ export interface BatchOptions<R, G> {
 	verify?: (units: Array<WriteUnit<R, G>>) => Promise<Map<number, Error>>;
 }
 
-export async function executeBatched<R, G>(
+export async function runWritePipeline<R, G>(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	options: BatchOptions<R, G>,
+	options: PipelineOptions<R, G>,
 ): Promise<INodeExecutionData[]> {
 	const report = newReport(ctx, items.length, 'written');
 	const envelopeBytes = options.envelopeBytes ?? 0;
