@@ -2,7 +2,6 @@
 // built node with n8n's request helper timed in place, against an emulator in a child process
 // (../emulator-child.cjs); and the reference check alone with its request stubbed.
 import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
 
 import {
 	COLUMNS,
@@ -233,28 +232,14 @@ export async function ownTime() {
 	return own;
 }
 
-/**
- * The reference check as `verify(units)`, from where the write pipeline keeps it or where it was
- * before (so that BENCH_SOURCE and builds of either layout load).
- */
-function referenceCheckFor(node, client) {
-	const at = (path) =>
-		existsSync(
-			new URL(source ? `../../nodes/${path}.ts` : `../../dist/nodes/${path}.js`, import.meta.url),
-		);
-	if (at('Grist/write/referenceCheck')) {
-		const { checkReferences } = packageModule('Grist/write/referenceCheck');
-		const { missingRowIds } = packageModule('Grist/api/rowLookup');
-		const sqlRefused = new Set();
-		const lookup = (docId, table, ids, itemIndex) =>
-			missingRowIds(client, docId, table, ids, itemIndex, sqlRefused);
-		return (units) => checkReferences(units, lookup);
-	}
-	if (at('Grist/actions/references')) {
-		const { referenceCheck } = packageModule('Grist/actions/references');
-		return referenceCheck({ getNode: () => node }, client);
-	}
-	throw new Error('the reference check is in neither write/referenceCheck nor actions/references');
+/** The reference check as `verify(units)`, its lookup through `missingRowIds` with `client`. */
+function referenceCheckFor(client) {
+	const { checkReferences } = packageModule('Grist/write/referenceCheck');
+	const { missingRowIds } = packageModule('Grist/api/rowLookup');
+	const sqlRefused = new Set();
+	const lookup = (docId, table, ids, itemIndex) =>
+		missingRowIds(client, docId, table, ids, itemIndex, sqlRefused);
+	return (units) => checkReferences(units, lookup);
 }
 
 /**
@@ -298,7 +283,7 @@ export async function refCheckTime() {
 	}));
 	const times = [];
 	for (let r = 0; r < 60; r++) {
-		const verify = referenceCheckFor(node, client);
+		const verify = referenceCheckFor(client);
 		const start = performance.now();
 		await verify(units);
 		if (r >= 10) times.push(performance.now() - start);

@@ -5,6 +5,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+
 import { credentialOptions } from '../Grist/parameters/authentication';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/api/client';

@@ -10,9 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialOptions } from '../Grist/parameters/authentication';
 import { locatorValue } from '../Grist/parameters/locators';
-
 import { conditionProperties } from '../Grist/parameters/webhookCondition';
-
 import { sameCondition } from '../Grist/webhooks/webhookConditions';
 import {
 	deliveredRecords,
@@ -23,7 +21,6 @@ import {
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/api/client';
 import { createWebhooks, listWebhooks } from '../Grist/api/webhooks';
-
 import { getReadyColumns, getWatchableColumns } from './readyColumns';
 import { referenceDisplayOption } from '../Grist/parameters/referenceDisplayOption';
 import { watchedColumnsField } from '../Grist/parameters/watchedColumnsField';

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
 import { toNodeError } from '../errors/nodeErrors';
 import { isUncertainWrite } from '../api/retry';
 

@@ -26,6 +26,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
+
 import { toNodeError } from '../errors/nodeErrors';
 import { authenticationOf } from '../parameters/authentication';
 import { gristErrorText, isHtmlBody } from '../errors/gristAnswers';

@@ -2,6 +2,7 @@
  * Option lists that depend on the chosen table: its columns (for filter, sort and match pickers).
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
 import { columnTypeText } from '../cells/tableColumns';
 import { pickedLocator } from '../parameters/locators';
 import { GristClient } from '../api/client';

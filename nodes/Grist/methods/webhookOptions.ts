@@ -3,6 +3,7 @@
  * table's Toggle columns (Ready Column) and columns (Watched Columns), as the Instant Trigger lists them.
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
 import { triggerOnOf } from '../webhooks/webhookItems';
 import { usageSummary } from '../webhooks/webhookFields';
 import { pickedLocator } from '../parameters/locators';

@@ -3,6 +3,7 @@
  * below an organization, Max Inherited Role; their fields and reader.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
 import {
 	MAX_INHERITED_ROLE_OPTIONS,
 	roleOptions,

@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { toNodeError } from '../errors/nodeErrors';
 import { InputError, attempt } from '../errors/gristAnswers';
 import { columnTypes, type GristColumn } from '../cells/tableColumns';

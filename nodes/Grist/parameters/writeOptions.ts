@@ -10,6 +10,7 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
+
 import { optionsCollection } from './commonFields';
 import { DEFAULT_MAX_ITEMS } from '../write/chunking';
 import { inputItems, itemParameter, itemParameterValue, SameForAllItems } from './read';

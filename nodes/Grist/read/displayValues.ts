@@ -10,6 +10,7 @@
  * `displayCol` 0; only the web client adds that helper column.
  */
 import type { IDataObject } from 'n8n-workflow';
+
 import { decodeCellValue } from '../cells/cellValues';
 import type { GristColumn } from '../cells/tableColumns';
 

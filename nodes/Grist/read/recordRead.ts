@@ -4,6 +4,7 @@
  * row reads the same from both operations.
  */
 import type { IDataObject } from 'n8n-workflow';
+
 import { simplifyRecord, type GristRecord } from '../cells/cellValues';
 import type { GristColumn } from '../cells/tableColumns';
 import type { GristClient } from '../api/client';

@@ -7,6 +7,7 @@
  * input item of Get Many asks only for the IDs not read before.
  */
 import type { IDataObject } from 'n8n-workflow';
+
 import type { GristColumn } from '../cells/tableColumns';
 import {
 	DISPLAY_KEY,

@@ -4,6 +4,7 @@
  */
 import type { IHookFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import type { Target } from '../api/paths';
 import { locatorValue } from '../parameters/locators';
 

@@ -4,6 +4,7 @@
  * bodies, and what to tell a user whose n8n URL Grist cannot reach or may not call.
  */
 import type { IDataObject } from 'n8n-workflow';
+
 import { simplifyRecord } from '../cells/cellValues';
 import { isSaasHost } from '../api/url';
 

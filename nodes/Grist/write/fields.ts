@@ -4,6 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { CellValueError } from '../cells/cellValues';
 import { encodeCellValue } from '../cells/cellEncoding';
 import { isReadOnlyColumn, type GristColumn } from '../cells/tableColumns';

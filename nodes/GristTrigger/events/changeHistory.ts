@@ -14,6 +14,7 @@
  * from the document's current state (the changes in between are not emitted).
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
+
 import { toNodeError } from '../../Grist/errors/nodeErrors';
 import { type GristRecord } from '../../Grist/cells/cellValues';
 import {

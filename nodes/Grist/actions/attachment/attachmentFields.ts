@@ -4,6 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { itemParameterValue } from '../../parameters/read';
 
 export const attachmentIdField: INodeProperties = {

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { streamedBinary } from '../binaryOutput';
 import { attachmentId, attachmentIdField } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
 import { flattenAttachmentRecord } from './attachmentFields';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { limitFields, readLimit } from '../../parameters/limit';

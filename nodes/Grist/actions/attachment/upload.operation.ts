@@ -6,15 +6,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { toNodeError } from '../../errors/nodeErrors';
 import { forEachItem } from '../items';
 import type { GristClient } from '../../api/client';
 import { parseBinaryPropertyNames } from './attachmentFields';
 import { itemParameter, itemParameterValue } from '../../parameters/read';
 import { documentIdValue, documentLocator, tableLocator } from '../../parameters/locators';
-
 import { ColumnCache } from '../../api/schemaCache';
-
 import { uploadAttachments } from '../../api/attachments';
 import { operationDescription } from '../operationFrame';
 import type { OperationExecute } from '../types';

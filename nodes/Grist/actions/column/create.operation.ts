@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { toColumn } from '../../cells/tableColumns';
 import { columnSpecs } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
 import type { GristColumn } from '../../cells/tableColumns';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { hiddenColumnsOptions, readIncludeHidden } from '../../parameters/recordReadOptions';

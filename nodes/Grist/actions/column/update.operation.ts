@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { toColumn } from '../../cells/tableColumns';
 import { columnFields, type ColumnInput } from '../../cells/columnSpecs';
 import {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { InputError, attempt } from '../../errors/gristAnswers';
 import { checkIdentifier, columnFields, type ColumnInput } from '../../cells/columnSpecs';
 import type { GristColumn } from '../../cells/tableColumns';

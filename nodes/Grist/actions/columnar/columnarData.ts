@@ -3,6 +3,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
+
 import { itemParameterValue } from '../../parameters/read';
 import { documentLocator, tableLocator } from '../../parameters/locators';
 import { writeOptionsField } from '../../parameters/writeOptions';

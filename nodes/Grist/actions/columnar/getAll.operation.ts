@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
 import { decodeCellValue } from '../../cells/cellValues';
 import { columnTypes, isHiddenColumnId } from '../../cells/tableColumns';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';

@@ -4,6 +4,7 @@
  * write/collect.ts, write/send.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
 import { decodeCellValue } from '../../cells/cellValues';
 import type { GristClient } from '../../api/client';
 import { columnarToRows, readColumnar, rowsToColumnar } from './columnarData';

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { applyUserActions } from '../../api/documents';
 import { noticeField, optionsCollection } from '../../parameters/commonFields';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { copyDocument, getDocument } from '../../api/documents';
 import { withHint } from '../../errors/hints';
 import {

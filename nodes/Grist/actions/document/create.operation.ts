@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { createDocument, getDocument } from '../../api/documents';
 import { nameField, optionsCollection } from '../../parameters/commonFields';

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
 import { streamedBinary } from '../binaryOutput';
 import { downloadDocumentFile } from '../../api/documents';
 import { documentIdValue, documentLocator } from '../../parameters/locators';

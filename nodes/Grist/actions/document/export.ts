@@ -5,6 +5,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+
 import { outputBinaryProperty } from '../../parameters/binaryFields';
 import type { GristClient } from '../../api/client';
 import { exportDocument, type ExportRequest as ApiExportRequest } from '../../api/documents';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { exportOptions, exportToBinary } from './export';
 import { documentLocator, tableLocator, readTarget } from '../../parameters/locators';
 import { binaryPropertyField } from '../../parameters/binaryFields';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { accessItems } from '../../documents/roles';
 import { getAccess } from '../../api/access';
 import { documentIdValue, documentLocator } from '../../parameters/locators';

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { documentsOfWorkspaces, listOrgWorkspaces } from '../../api/orgs';
 import { getWorkspace } from '../../api/workspaces';

@@ -1,5 +1,6 @@
 import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
 import type { GristClient } from '../../api/client';
 import { deleteDocument, getDocument, importDocument } from '../../api/documents';
 import { fetchTables } from '../../api/tables';

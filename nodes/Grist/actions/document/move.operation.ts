@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { getDocument, moveDocument } from '../../api/documents';
 import { withHint } from '../../errors/hints';
 import {

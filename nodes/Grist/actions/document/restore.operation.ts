@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { getDocument } from '../../api/documents';
 import { getTrashedDocument, restoreFromTrash } from '../../api/trash';

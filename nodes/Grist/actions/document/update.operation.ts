@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { getDocument, updateDocument } from '../../api/documents';
 import { updateFieldsCollection } from '../../parameters/commonFields';

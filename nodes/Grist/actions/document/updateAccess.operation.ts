@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { updateAccess } from '../../api/access';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { accessUpdateFields, readAccessDelta } from '../../parameters/accessUsers';

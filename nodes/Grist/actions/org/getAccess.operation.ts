@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { accessItems } from '../../documents/roles';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { getAccess } from '../../api/access';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { applyLimit, limitFields } from '../../parameters/limit';
 import { listOrgs } from '../../api/orgs';

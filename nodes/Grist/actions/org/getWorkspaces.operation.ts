@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { optionalOrgLocator, orgKeyValue } from '../../parameters/locators';
 import { documentsOfWorkspaces, listOrgWorkspaces } from '../../api/orgs';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { getOrg, updateOrg } from '../../api/orgs';
 import { nameField } from '../../parameters/commonFields';

@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription } from '../operationFrame';
 import type { OperationExecute } from '../types';
-
 import { documentLocator, tableLocator } from '../../parameters/locators';
-
 import { deleteItemRows } from '../../write/rowDeletes';
 
 const properties: INodeProperties[] = [

@@ -5,6 +5,7 @@ import type {
 	IDataObject,
 } from 'n8n-workflow';
 import { NodeOperationError, deepCopy } from 'n8n-workflow';
+
 import type { GristRecord } from '../../cells/cellValues';
 import { columnTypes } from '../../cells/tableColumns';
 import { recordJson, recordsAndColumns } from '../../read/recordRead';

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import type { GristRecord } from '../../cells/cellValues';
 import { columnTypes } from '../../cells/tableColumns';
 import type { Condition } from '../../query/conditionSql';

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
 import { simplifyFields } from '../../cells/cellValues';
 import { readRowId } from '../../parameters/rowIds';
 import {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { decodeCellValue } from '../../cells/cellValues';
 import { itemParameter, itemParameterValue, SameForAllItems } from '../../parameters/read';
 import {

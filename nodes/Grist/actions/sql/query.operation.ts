@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { toNodeError } from '../../errors/nodeErrors';
 import { InputError, attempt } from '../../errors/gristAnswers';
 import { withHint } from '../../errors/hints';

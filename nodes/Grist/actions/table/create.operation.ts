@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { InputError } from '../../errors/gristAnswers';
 import { checkIdentifier, columnSpecs } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';

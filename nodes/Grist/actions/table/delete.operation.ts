@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';
 import { applyUserActions } from '../../api/documents';
 import { fetchTables } from '../../api/tables';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { tableItem } from '../../cells/columnSpecs';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
 import { fetchColumns } from '../../api/columns';

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { attempt } from '../../errors/gristAnswers';
 import { checkIdentifier } from '../../cells/columnSpecs';
 import { documentLocator, readTarget, tableLocator } from '../../parameters/locators';

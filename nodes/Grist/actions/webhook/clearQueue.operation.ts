@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { clearWebhookQueue } from '../../api/webhooks';
 import { noticeField } from '../../parameters/commonFields';

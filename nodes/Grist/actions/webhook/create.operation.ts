@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { createWebhooks } from '../../api/webhooks';
 import { withHint } from '../../errors/hints';
 import {

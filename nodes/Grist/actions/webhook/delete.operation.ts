@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { toNodeError } from '../../errors/nodeErrors';
 import { deleteWebhook } from '../../api/webhooks';
 import { documentIdValue, documentLocator } from '../../parameters/locators';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { listWebhooks } from '../../api/webhooks';
 import { filtersCollection } from '../../parameters/commonFields';

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import { toNodeError } from '../../errors/nodeErrors';
 import { listWebhooks, updateWebhook } from '../../api/webhooks';
 import { documentIdValue, documentLocator } from '../../parameters/locators';

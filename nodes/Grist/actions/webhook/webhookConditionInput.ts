@@ -1,6 +1,7 @@
 /** Webhook → Create / Update: Only Rows Matching and When as the webhook's fields. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import type { GristClient } from '../../api/client';
 import { fetchColumns } from '../../api/columns';
 import { InputError, attempt } from '../../errors/gristAnswers';

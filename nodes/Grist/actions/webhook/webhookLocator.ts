@@ -1,6 +1,7 @@
 /** What the Webhook operations share: the Webhook field, reading it, the webhook as an item. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
 import type { GristClient } from '../../api/client';
 import { listWebhooks } from '../../api/webhooks';
 import { webhookItem } from '../../webhooks/webhookItems';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { createWorkspace, getWorkspace } from '../../api/workspaces';
 import { nameField } from '../../parameters/commonFields';

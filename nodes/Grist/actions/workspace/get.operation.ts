@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { getWorkspace } from '../../api/workspaces';

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { operationDescription, perItem } from '../operationFrame';
 import { moveToTrash } from '../../api/trash';
 import { noticeField } from '../../parameters/commonFields';

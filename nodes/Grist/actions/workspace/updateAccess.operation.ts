@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { accessUpdateFields, readAccessDelta } from '../../parameters/accessUsers';
 import { updateAccess } from '../../api/access';
