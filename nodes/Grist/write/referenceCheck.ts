@@ -7,9 +7,9 @@
  * IDs. Grist itself stores such a dangling reference without a word (it shows as an error in the
  * sheet). Options → Allow Dangling References (`WriteGroup.allowDangling`) skips the check.
  *
- * Only cells that end as row IDs are checked: a Ref cell holding a positive whole number (0 is
- * an empty reference), a RefList cell `["L", id, …]`. A Ref cell given as text (Grist looks it up
- * by the visible column) is Grist's to resolve and is not checked.
+ * Only row IDs are checked: a Ref cell holding a positive whole number (0 is an empty
+ * reference), the numbers of a RefList cell `["L", id, …]`. Names given for references are
+ * turned into row IDs before (referenceNames.ts), so the check sees their rows too.
  */
 import type { IDataObject } from 'n8n-workflow';
 
