@@ -1430,7 +1430,7 @@ describe('methods', () => {
 			['When', 'dateTime', false],
 			['Choice', 'options', false],
 			['Choices', 'string', false],
-			['Ref', 'number', false],
+			['Ref', 'string', false],
 			['Refs', 'string', false],
 			['Files', 'string', false],
 			['Ratio', 'number', true],

@@ -121,7 +121,9 @@ export function nameLookupValue(
 			value = undefined;
 		}
 		if (typeof value === 'number' || typeof value === 'boolean') return { value };
-		return { refused: `${describeValue(name)} is neither a row ID nor a ${base} value` };
+		return {
+			refused: `${describeValue(name)} is neither a row ID nor a value of ${shown.label} (${base})`,
+		};
 	}
 	return {
 		refused: `${describeValue(name)} is not a row ID, and rows are not found by their ${shown.label} (a ${base} column)`,

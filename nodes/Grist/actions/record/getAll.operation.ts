@@ -129,7 +129,11 @@ export const execute: OperationExecute = async function (client, items) {
 							await columnsCache.get(target, itemIndex),
 							read.conditions,
 							itemIndex,
-						);
+						).catch((error: unknown) => {
+							throw error instanceof InputError
+								? toNodeError(this.getNode(), error, { itemIndex, where: 'field' })
+								: error;
+						});
 			let records: GristRecord[];
 			let columns;
 			if (needsSql(conditions, combine)) {
