@@ -97,21 +97,20 @@ export class ReferenceLookup {
 			}
 		}
 		if (todo.length > 0) {
-			try {
-				const rows = await findRowsByValue(
-					this.client,
-					{ docId, tableId: table },
-					shown.id,
-					shown.type,
-					todo,
-					this.sqlRefused,
-					itemIndex,
-				);
-				indexRows(rows, index.rows);
-			} catch (error) {
+			const read = findRowsByValue(
+				this.client,
+				{ docId, tableId: table },
+				shown.id,
+				shown.type,
+				todo,
+				this.sqlRefused,
+				itemIndex,
+			);
+			// a failed read is not kept: a later item asks again
+			read.catch(() => {
 				for (const v of todo) index.asked.delete(lookupKey(v));
-				throw error;
-			}
+			});
+			indexRows(await read, index.rows);
 		}
 		for (const [name, k] of keys) {
 			const ids = index.rows.get(k) ?? [];
