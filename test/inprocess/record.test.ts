@@ -1445,8 +1445,8 @@ describe('methods', () => {
 			'When — DateTime (UTC)',
 			'Choice — Choice',
 			'Choices — Choice List',
-			'Ref — Reference to Customers: row ID',
-			'Refs — Reference List to Customers: row IDs',
+			'Ref — Reference to Customers: row ID or Name',
+			'Refs — Reference List to Customers: row IDs or Name',
 			'Files — Attachments: IDs',
 			'Ratio — Numeric (formula, read-only)',
 		]);
