@@ -1446,7 +1446,7 @@ describe('methods', () => {
 			'Choice — Choice',
 			'Choices — Choice List',
 			'Ref — Reference to Customers: row ID or Name',
-			'Refs — Reference List to Customers: row IDs or Name',
+			'Refs — Reference List to Customers: row IDs or Name, separated by commas (or a JSON array)',
 			'Files — Attachments: IDs',
 			'Ratio — Numeric (formula, read-only)',
 		]);

@@ -82,7 +82,11 @@ describe('the column mapper', () => {
 		expect(fields.map((f) => [f.id, f.type, f.displayName])).toEqual([
 			['Title', 'string', 'Title — Text'],
 			['Owner', 'string', 'Owner — Reference to People: row ID or Full name'],
-			['Helpers', 'string', 'Helpers — Reference List to People: row IDs or Full name'],
+			[
+				'Helpers',
+				'string',
+				'Helpers — Reference List to People: row IDs or Full name, separated by commas (or a JSON array)',
+			],
 			['Oldest', 'string', 'Oldest — Reference to People: row ID or Born'],
 			['Invoice', 'string', 'Invoice — Reference to Invoices: row ID or No'],
 			['Plain', 'string', 'Plain — Reference to People: row ID'],

@@ -214,7 +214,7 @@ describe('the mapper label of a Reference', () => {
 			'Reference to People: row ID or Full name',
 		);
 		expect(columnTypeText('RefList:People', 'Name')).toBe(
-			'Reference List to People: row IDs or Name',
+			'Reference List to People: row IDs or Name, separated by commas (or a JSON array)',
 		);
 		expect(columnTypeText('Ref:People')).toBe('Reference to People: row ID');
 	});

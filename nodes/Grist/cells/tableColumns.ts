@@ -155,14 +155,16 @@ const TYPE_TEXTS: Record<string, string> = {
  * A column type as the editor shows it: "Reference to Clients: row ID", "Reference List to Tags:
  * row IDs", "DateTime (Europe/Paris)", "Attachments: IDs"; an unknown type as Grist names it. For
  * a Reference (List) that shows another column than the row ID, `shownLabel` is that column's
- * label: "Reference to Clients: row ID or Name".
+ * label: "Reference to Clients: row ID or Name". (A mapper field has no hint of its own: the
+ * label says how a Reference List is written.)
  */
 export function columnTypeText(type: string, shownLabel?: string): string {
 	const [base, ...rest] = type.split(':');
 	const arg = rest.join(':');
 	const or = shownLabel ? ` or ${shownLabel}` : '';
 	if (base === 'Ref' && arg) return `Reference to ${arg}: row ID${or}`;
-	if (base === 'RefList' && arg) return `Reference List to ${arg}: row IDs${or}`;
+	if (base === 'RefList' && arg)
+		return `Reference List to ${arg}: row IDs${or}, separated by commas (or a JSON array)`;
 	if (base === 'DateTime' && arg) return `DateTime (${arg})`;
 	return TYPE_TEXTS[base] ?? type;
 }

@@ -54,7 +54,6 @@ export function columnsMapper(mode: 'add' | 'update' | 'upsert'): INodePropertie
 				supportAutoMap: true,
 			},
 		},
-		hint: 'A Reference takes a row ID or the value the row shows (e.g. a name); a Reference List several, as a list, a JSON array or separated by commas',
 		// Until a table is picked there is nothing to map (n8n would show "No columns found" in red).
 		displayOptions: { show: { dataMode: ['mapper'] }, hide: { document: [''], table: [''] } },
 	};
