@@ -204,7 +204,7 @@ export function nameProblemText(problem: NameProblem, table: string, shownLabel:
 function problemFix(problem: NameProblem, shownLabel: string | undefined): string {
 	const { finding } = problem;
 	if (shownLabel === undefined)
-		return "This Reference column shows the row ID, so it takes row IDs only; to find rows by a name, set the column's SHOW COLUMN in Grist.";
+		return 'This Reference column shows the row ID, so it takes row IDs only; to find rows by a name, pick its Show column in Grist.';
 	if ('refused' in finding)
 		return `Give the row ID, or a value that fits the ${shownLabel} column.`;
 	if (finding.ids.length === 0)
