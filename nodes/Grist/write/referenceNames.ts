@@ -19,6 +19,7 @@ import {
 	type NameProblem,
 	type ShownColumn,
 } from '../cells/referenceInput';
+import type { GristColumn } from '../cells/tableColumns';
 import { ReferenceLookup } from '../api/referenceLookup';
 import { placeItem, type PendingItem, type RecordWrite } from './collect';
 import { refColumns, type ReferencingRecord } from './referenceCheck';
@@ -29,6 +30,8 @@ interface ColumnNames {
 	docId: string;
 	tableId: string;
 	column: string;
+	/** The column as the table's columns describe it (its type and `visibleCol`). */
+	described: GristColumn;
 	names: Set<string>;
 	/** The first item naming a row through this column (for the reads' errors). */
 	itemIndex: number;
@@ -74,13 +77,14 @@ export async function placePending<R>(write: RecordWrite<R>): Promise<void> {
 			let w = wanted.get(key);
 			if (!w) {
 				const { docId, tableId } = item.target;
-				w = { docId, tableId, column, names: new Set(), itemIndex: item.itemIndex };
+				const described = item.table.byId.get(column)!;
+				w = { docId, tableId, column, described, names: new Set(), itemIndex: item.itemIndex };
 				wanted.set(key, w);
 			}
 			for (const name of ref.names()) w.names.add(name);
 		});
 	}
-	await lookUp(write, pending, wanted);
+	await lookUp(write, wanted);
 
 	const refused = new Map<number, Error>();
 	const ready: Array<PendingItem<R>> = [];
@@ -106,18 +110,13 @@ export async function placePending<R>(write: RecordWrite<R>): Promise<void> {
  */
 async function lookUp(
 	write: RecordWrite<unknown>,
-	pending: Array<PendingItem<unknown>>,
 	wanted: Map<string, ColumnNames>,
 ): Promise<void> {
 	const lookup = new ReferenceLookup(write.client, write.columns);
-	const tables = new Map<string, PendingItem<unknown>['table']>();
-	for (const item of pending)
-		tables.set(columnKey(item.target.docId, item.target.tableId, ''), item.table);
 	const byShown = new Map<string, ColumnNames[]>();
 	for (const w of wanted.values()) {
-		const column = tables.get(columnKey(w.docId, w.tableId, ''))!.byId.get(w.column)!;
 		try {
-			const { table, shown } = await lookup.shown(w.docId, column, w.itemIndex);
+			const { table, shown } = await lookup.shown(w.docId, w.described, w.itemIndex);
 			w.table = table;
 			w.shown = shown;
 			const key = `${w.docId}\u0000${table}\u0000${shown?.id ?? ''}`;
