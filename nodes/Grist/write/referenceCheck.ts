@@ -97,7 +97,7 @@ export function danglingText(
 	return {
 		message: `Reference${parts.length === 1 ? '' : 's'} to missing rows in item ${itemIndex}: ${parts.join('; ')}`,
 		description:
-			'Grist would store a reference to nothing (shown as an error in the sheet), so this item is not sent. Use the row ID of an existing row (e.g. the ID field of a record read or created before), leave the cell empty, or turn on Options → Allow Dangling References to write such references on purpose.',
+			'Grist would store a reference to nothing (shown as an error in the sheet), so this item is not sent. Use the row ID of an existing row (e.g. the ID field of a record read or created before) or the value the row shows (a value of digits only is always a row ID), leave the cell empty, or turn on Options → Allow Dangling References to write such references on purpose.',
 	};
 }
 
