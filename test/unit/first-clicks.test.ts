@@ -28,7 +28,7 @@ const column = (c: Partial<GristColumn> & { id: string; type: string }): GristCo
 describe('column types in words', () => {
 	it.each([
 		['Ref:Clients', 'Reference to Clients: row ID'],
-		['RefList:Tags', 'Reference List to Tags: row IDs'],
+		['RefList:Tags', 'Reference List to Tags: row IDs, separated by commas (or a JSON array)'],
 		['Attachments', 'Attachments: IDs'],
 		['Date', 'Date'],
 		['DateTime:Europe/Paris', 'DateTime (Europe/Paris)'],

@@ -128,8 +128,8 @@ const FIELD_TYPES: Record<string, FieldType> = {
 	// 'array' field as a JSON editor that parses its empty value and shows "Unexpected end of JSON
 	// input" on every new node, and n8n refuses "a, b" for an 'array' field at run time. As text
 	// they take "a, b", a JSON array or an expression giving an array; encodeCellValue turns each
-	// into Grist's ["L", …].
-	Ref: 'number',
+	// into Grist's ["L", …]. A Reference is text too: a row ID or the referenced row's shown value
+	// (a name), looked up before the write.
 };
 
 /** What the mapper shows after the name of a formula column, whose input n8n greys out. */
@@ -153,31 +153,42 @@ const TYPE_TEXTS: Record<string, string> = {
 
 /**
  * A column type as the editor shows it: "Reference to Clients: row ID", "Reference List to Tags:
- * row IDs", "DateTime (Europe/Paris)", "Attachments: IDs"; an unknown type as Grist names it.
+ * row IDs", "DateTime (Europe/Paris)", "Attachments: IDs"; an unknown type as Grist names it. For
+ * a Reference (List) that shows another column than the row ID, `shownLabel` is that column's
+ * label: "Reference to Clients: row ID or Name". (A mapper field has no hint of its own: the
+ * label says how a Reference List is written.)
  */
-export function columnTypeText(type: string): string {
+export function columnTypeText(type: string, shownLabel?: string): string {
 	const [base, ...rest] = type.split(':');
 	const arg = rest.join(':');
-	if (base === 'Ref' && arg) return `Reference to ${arg}: row ID`;
-	if (base === 'RefList' && arg) return `Reference List to ${arg}: row IDs`;
+	const or = shownLabel ? ` or ${shownLabel}` : '';
+	if (base === 'Ref' && arg) return `Reference to ${arg}: row ID${or}`;
+	if (base === 'RefList' && arg)
+		return `Reference List to ${arg}: row IDs${or}, separated by commas (or a JSON array)`;
 	if (base === 'DateTime' && arg) return `DateTime (${arg})`;
 	return TYPE_TEXTS[base] ?? type;
 }
 
-/** A column's name in the column mapper: "Client — Reference to Clients: row ID", "Due — Date". */
-export function mapperLabel(column: GristColumn): string {
+/**
+ * A column's name in the column mapper: "Client — Reference to Clients: row ID or Name", "Due —
+ * Date" (`shownLabel`: see columnTypeText).
+ */
+export function mapperLabel(column: GristColumn, shownLabel?: string): string {
 	const name = column.label === column.id ? column.id : `${column.label} (${column.id})`;
-	const label = `${name} — ${columnTypeText(column.type)}`;
+	const label = `${name} — ${columnTypeText(column.type, shownLabel)}`;
 	return isReadOnlyColumn(column) ? `${label} ${FORMULA_SUFFIX}` : label;
 }
 
-/** A column as a resource mapper field: typed, formula columns read-only and saying so. */
-export function toMapperField(column: GristColumn): ResourceMapperField {
+/**
+ * A column as a resource mapper field: typed, formula columns read-only and saying so;
+ * `shownLabel`: the label of the column a Reference (List) shows (see columnTypeText).
+ */
+export function toMapperField(column: GristColumn, shownLabel?: string): ResourceMapperField {
 	const type = baseType(column.type);
 	const readOnly = isReadOnlyColumn(column);
 	const field: ResourceMapperField = {
 		id: column.id,
-		displayName: mapperLabel(column),
+		displayName: mapperLabel(column, shownLabel),
 		required: false,
 		defaultMatch: false,
 		canBeUsedToMatch: true,
