@@ -105,7 +105,7 @@ export function tableChanges(side: 'left' | 'right', summary?: ActionSummary): T
 			else if (a === null && b !== null) entry.columnsRemoved.push(b);
 			else if (a !== null && b !== null) entry.columnsRenamed.push([b, a]);
 		}
-		entry.rows = classifyChanges(delta);
+		entry.rows = classifyChanges(delta).map(withUnknownAfter);
 		for (const row of entry.rows) {
 			if (row.change === 'added') entry.addedRows++;
 			else if (row.change === 'updated') entry.updatedRows++;
@@ -132,6 +132,17 @@ export function tableChanges(side: 'left' | 'right', summary?: ActionSummary): T
 		});
 	}
 	return out;
+}
+
+/** An updated row whose new value Grist did not record for a changed column: that column is unknown too. */
+function withUnknownAfter(row: RowChange): RowChange {
+	if (row.change !== 'updated' || !row.changedColumns) return row;
+	const missing = row.changedColumns.filter(
+		(c) => !(c in row.values) && !(row.unknownColumns ?? []).includes(c),
+	);
+	return missing.length === 0
+		? row
+		: { ...row, unknownColumns: [...(row.unknownColumns ?? []), ...missing] };
 }
 
 /**
