@@ -190,7 +190,7 @@ test('/replace: a fork promoted (content and history); owners only; snapshots ne
 		sourceDocId: docId,
 	});
 	expect(hidden.status).toBe(403);
-	expect(hidden.json.error).toBe('No view access');
+	expect(hidden.json.error).toBe('access denied');
 	const viewed = itemsDoc('Viewer', []);
 	emu.setAccess('doc', viewed, 'fv@example.com', 'viewers');
 	const view = await viewer.post<ErrorBody>(`/api/docs/${viewed}/replace`, { sourceDocId: docId });
@@ -244,7 +244,8 @@ test('proposals: a fork proposes, the trunk lists and applies it (twice if asked
 	const p = incoming.json.proposals[0];
 	expect(p).toMatchObject({ shortId: 1, status: {}, appliedAt: null });
 	expect(p.srcDoc).toMatchObject({ id: f.forkId, trunkId: docId });
-	expect(p.srcDoc.creator.email).toBe('fo@example.com');
+	const me = await api.get<{ email: string }>('/api/profile/user');
+	expect(p.srcDoc.creator.email).toBe(me.json.email);
 	expect(p.comparison.comparison.summary).toBe('left');
 	const outgoing = await api.get<{ proposals: Proposal[] }>(
 		`/api/docs/${f.docId}/proposals?outgoing=1`,

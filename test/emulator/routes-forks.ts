@@ -14,8 +14,8 @@
  *   found`.
  * - GET /api/docs/{doc}/compare/{doc2} (`detail`, `maxRows`): history.ts `compareDocs`; a
  *   missing doc2 fork is 404 with the doc worker's JSON answer as the error text (as measured).
- * - POST /api/docs/{doc}/replace `{sourceDocId?, snapshotId?}` (editors; the source: view access,
- *   404 `document not found`), then 403 `Only owners can replace a document.` for non-owners;
+ * - POST /api/docs/{doc}/replace `{sourceDocId?, snapshotId?}` (editors; the source: 404 `document
+ *   not found`, or 403 `access denied` without access), then 403 `Only owners can replace a document.` for non-owners;
  *   `snapshotId`: 500 `snapshots not supported without S3`; `sourceDocId`: the document takes the
  *   source's tables, attachments and history; neither: nothing changes (200 `null`).
  * - GET /api/docs/{doc}/snapshots (viewers; `raw` the same): one entry `current` (no external
@@ -47,6 +47,7 @@ import { ApiError } from './http';
 import type { Doc, Row } from './model';
 import { atLeast, isHiddenCol, makeId } from './model';
 import { copyTables } from './routes-lifecycle';
+import { docForHome } from './home';
 
 const isOwner = (c: Ctx, doc: Doc) => atLeast(c.store.docRole(c.user.id, doc), 'owners');
 
@@ -100,7 +101,8 @@ function fork(c: Ctx, trunk: Doc) {
 function replace(c: Ctx, doc: Doc) {
 	const body = (json(c) ?? {}) as { sourceDocId?: unknown; snapshotId?: unknown };
 	let source: Doc | undefined;
-	if (body.sourceDocId) source = docWorkerAccess(c, String(body.sourceDocId), 'viewers');
+	// the home database checks the source (_confirmDocIdForRead): 404, or 403 `access denied`
+	if (body.sourceDocId) source = docForHome(c, encodeURIComponent(String(body.sourceDocId)));
 	if (!isOwner(c, doc)) throw new ApiError(403, 'Only owners can replace a document.');
 	if (body.snapshotId) throw new ApiError(500, 'snapshots not supported without S3');
 	if (source && source !== doc) {
