@@ -60,13 +60,10 @@ export function forksOf(c: Ctx, trunk: Doc): Array<Record<string, unknown>> {
 
 /** The other document of /compare/{doc2}: its doc worker's error comes back as JSON text. */
 function openOther(c: Ctx, raw: string): Doc {
-	try {
-		return docWorkerAccess(c, raw, 'viewers');
-	} catch (e) {
-		if (e instanceof ApiError && e.message === 'Document fork not found')
-			throw new ApiError(404, JSON.stringify({ error: e.message }));
-		throw e;
-	}
+	const key = decodeURIComponent(raw);
+	if (key.includes('~') && !c.store.docByKey(key) && c.store.docByKey(key.split('~')[0]))
+		throw new ApiError(404, JSON.stringify({ error: 'Document fork not found' }));
+	return docWorkerAccess(c, raw, 'viewers');
 }
 
 function fork(c: Ctx, trunk: Doc) {
