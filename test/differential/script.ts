@@ -1066,7 +1066,10 @@ export const CALLS: Call[] = [
 		name: 'forks doc add records',
 		method: 'POST',
 		path: (v) => `/api/docs/${v.forksDocId}/tables/Table1/records`,
-		body: () => ({ records: [{ fields: { A: 'x' } }, { fields: { A: 'y' } }] }),
+		// every column written (a new document's empty columns become data columns), and below
+		body: () => ({
+			records: [{ fields: { A: 'x', B: 1, C: 'p' } }, { fields: { A: 'y', B: 2, C: 'q' } }],
+		}),
 	},
 	{
 		name: 'forks doc get',
@@ -1132,7 +1135,7 @@ export const CALLS: Call[] = [
 		name: 'fork add',
 		method: 'POST',
 		path: (v) => `/api/docs/${v.forkDocId}/tables/Table1/records`,
-		body: () => ({ records: [{ fields: { A: 'new', B: 2 } }] }),
+		body: () => ({ records: [{ fields: { A: 'new', B: 3, C: 'r' } }] }),
 	},
 	{
 		name: 'compare with fork',

@@ -114,7 +114,7 @@ describe('document compare', () => {
 		});
 		await grist('POST', `/api/docs/${fork}/tables/Items/records/delete`, [2]);
 		await grist('POST', `/api/docs/${docId}/tables/Items/records`, {
-			records: [{ fields: { Name: 'trunk only' } }],
+			records: [{ fields: { Name: 'trunk only', Qty: 7 } }],
 		});
 		emu.clearLog();
 		const { items, error } = await run({
@@ -133,7 +133,7 @@ describe('document compare', () => {
 				addedRows: 1,
 				updatedRows: 0,
 				deletedRows: 0,
-				rows: [{ change: 'added', id: 3, values: { Name: 'trunk only', Qty: 0 } }],
+				rows: [{ change: 'added', id: 3, values: { Name: 'trunk only', Qty: 7 } }],
 			}),
 			expect.objectContaining({
 				side: 'right',
@@ -289,13 +289,15 @@ describe('document replaceContent', () => {
 
 	it("an editor may not replace; a snapshot needs snapshot storage: Grist's messages and what to do", async () => {
 		const docId = itemsDoc('Not yours', ['a']);
+		// the site's viewer, an editor of this document (a real Grist's second account)
+		emu.setAccess('doc', docId, demo.viewerEmail, 'editors');
 		const editor = await run(
 			{
 				operation: 'replaceContent',
 				document: rl('id', docId),
 				sourceDocument: rl('id', demo.docId),
 			},
-			{ apiKey: demo.editorApiKey, continueOnFail: true },
+			{ apiKey: demo.viewerApiKey, continueOnFail: true },
 		);
 		expect(editor.items[0].json).toMatchObject({
 			error: 'Only owners can replace a document.',
@@ -489,9 +491,10 @@ describe('document proposals', () => {
 		expect(bad.error?.message).toBe('The Proposal "x1" of item 0 is not a proposal number');
 		const fork = await forkOf(docId);
 		await grist('POST', `/api/docs/${fork}/propose`, {});
+		emu.setAccess('doc', docId, demo.viewerEmail, 'editors');
 		const editor = await run(
 			{ operation: 'applyProposal', document: rl('id', docId), proposal: rl('id', '1') },
-			{ apiKey: demo.editorApiKey, continueOnFail: true },
+			{ apiKey: demo.viewerApiKey, continueOnFail: true },
 		);
 		expect(editor.items[0].json).toMatchObject({ error: 'Only owners can apply proposals' });
 		expect(String(editor.items[0].json.description)).toMatch(/needs the Owner role/);
