@@ -186,7 +186,8 @@ function ownerOf(c: Ctx, doc: Doc): number {
 	return c.user.id;
 }
 
-function proposalJson(c: Ctx, p: Proposal, owner: boolean) {
+/** A proposal as Grist lists it (an anonymous creator's fork, hidden from non-owners, is not emulated). */
+function proposalJson(c: Ctx, p: Proposal) {
 	const src = [...c.store.forks.values()].find(
 		(f) => f.fork!.forkId === p.srcDocId && f.fork!.trunkId === p.destDocId,
 	);
@@ -194,8 +195,6 @@ function proposalJson(c: Ctx, p: Proposal, owner: boolean) {
 	const out: Record<string, unknown> = { ...p, appliedAt: p.appliedAt };
 	if (src) out.srcDoc = docBrief(c, src);
 	if (dest) out.destDoc = docBrief(c, dest);
-	// non-owners see an anonymous creator's fork as "hidden" (not emulated: every fork has a user)
-	void owner;
 	return out;
 }
 
@@ -227,7 +226,7 @@ function propose(c: Ctx, doc: Doc) {
 		list.push(p);
 	}
 	trunk.options = { ...(trunk.options ?? {}), proposedChanges: { mayHaveProposals: true } };
-	const out = proposalJson(c, p, true);
+	const out = proposalJson(c, p);
 	delete out.destDoc;
 	return out;
 }
@@ -239,11 +238,10 @@ function listProposals(c: Ctx, doc: Doc) {
 	const outgoing = ['1', 'true', 'yes', 'on', 'y'].includes(
 		String(c.query.outgoing ?? '').toLowerCase(),
 	);
-	const owner = isOwner(c, doc);
 	const proposals = proposalsOf(c)
 		.filter((p) => (outgoing ? p.srcDocId === id : p.destDocId === id))
 		.sort((a, b) => b.shortId - a.shortId)
-		.map((p) => proposalJson(c, p, owner));
+		.map((p) => proposalJson(c, p));
 	return { proposals };
 }
 
@@ -336,7 +334,7 @@ function applyProposal(c: Ctx, doc: Doc, rawId: string) {
 		const now = c.store.now();
 		Object.assign(p, { status: { status: 'applied' }, updatedAt: now, appliedAt: now });
 	}
-	const proposal = proposalJson(c, p, true);
+	const proposal = proposalJson(c, p);
 	delete proposal.destDoc;
 	return { proposalId, changes: { proposal, log } };
 }
