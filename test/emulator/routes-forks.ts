@@ -228,6 +228,17 @@ function propose(c: Ctx, doc: Doc) {
 	trunk.options = { ...(trunk.options ?? {}), proposedChanges: { mayHaveProposals: true } };
 	const out = proposalJson(c, p);
 	delete out.destDoc;
+	// the answer's source is the fork's whole row (grist-core also puts the creator's whole user
+	// row there, API key included; the emulator does not)
+	out.srcDoc = {
+		...(out.srcDoc as Record<string, unknown>),
+		removedAt: null,
+		disabledAt: null,
+		gracePeriodStart: null,
+		options: null,
+		usage: null,
+		createdBy: doc.fork.userId,
+	};
 	return out;
 }
 
