@@ -22,6 +22,9 @@ import * as tables from '../../nodes/Grist/api/tables';
 import * as trash from '../../nodes/Grist/api/trash';
 import * as webhooks from '../../nodes/Grist/api/webhooks';
 import * as workspaces from '../../nodes/Grist/api/workspaces';
+import * as forks from '../../nodes/Grist/api/forks';
+import * as proposals from '../../nodes/Grist/api/proposals';
+import * as snapshots from '../../nodes/Grist/api/snapshots';
 import { ACCEPTED } from './accepted';
 import { pathMatches } from './normalise';
 import type { DifferentialRecord } from './record';
@@ -44,6 +47,9 @@ const api = {
 	...trash,
 	...webhooks,
 	...workspaces,
+	...forks,
+	...proposals,
+	...snapshots,
 };
 
 const record = JSON.parse(

@@ -246,6 +246,8 @@ function registerVars(v: Vars, ids: Identities): void {
 	ids.string(v.webhookId, 'webhook');
 	ids.string(v.ownerEmail, 'owner email');
 	ids.string(v.viewerEmail, 'viewer email');
+	ids.string(v.forksDocId, 'forks doc');
+	ids.string(v.forkId, 'fork');
 }
 
 /** Removes what the run made, whatever happened (the script's last calls do so when all went well). */

@@ -75,6 +75,49 @@ const ourUsers = (json: unknown, v: Vars) => {
 	return { ...obj(json), users };
 };
 
+/** Some keys of an object answer. */
+const pick = (j: unknown, keys: string[]) =>
+	Object.fromEntries(keys.filter((k) => k in obj(j)).map((k) => [k, obj(j)[k]]));
+/** A state `{n, h}` of a comparison: each side's history has its own numbers and hashes. */
+const state = (s: unknown) => (s ? Object.keys(obj(s)).sort().join(',') : s);
+/** A comparison of two documents: the states' shapes, which ones are the parent, and the rest as is. */
+const comparison = (j: unknown) => {
+	const c = obj(j);
+	const h = (k: string) => obj(c[k]).h;
+	return {
+		...c,
+		left: state(c.left),
+		right: state(c.right),
+		parent: state(c.parent),
+		parentIs: c.parent ? ['left', 'right'].filter((k) => h(k) === h('parent')) : null,
+	};
+};
+/** A proposal: its fields, its comparison as `comparison` gives it, the source and target documents' main fields. */
+const proposal = (p: unknown) => {
+	const x = obj(p);
+	const doc = (d: unknown) =>
+		d === undefined
+			? undefined
+			: {
+					...pick(d, ['name', 'id', 'isPinned', 'urlId', 'trunkId', 'type', 'options']),
+					creator: pick(obj(d).creator, ['name', 'email', 'type', 'anonymous']),
+				};
+	return {
+		...pick(x, [
+			'shortId',
+			'status',
+			'srcDocId',
+			'destDocId',
+			'createdAt',
+			'updatedAt',
+			'appliedAt',
+		]),
+		comparison: comparison(obj(x.comparison).comparison),
+		srcDoc: doc(x.srcDoc),
+		destDoc: doc(x.destDoc),
+	};
+};
+
 const PEOPLE_COLUMNS = [
 	{ id: 'Name', fields: { label: 'Name', type: 'Text' } },
 	{ id: 'Age', fields: { type: 'Numeric' } },
@@ -1010,6 +1053,254 @@ export const CALLS: Call[] = [
 		path: (v) => docPath(v, '/download'),
 		query: () => ({ nohistory: '1' }),
 		answer: 'grist',
+	},
+	// ---------------------------------------------------------------- forks, compare, replace, snapshots, proposals
+	{
+		name: 'forks doc create',
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.wsId}/docs`,
+		body: () => ({ name: 'Diff forks' }),
+		save: (j, v) => (v.forksDocId = j as string),
+	},
+	{
+		name: 'forks doc add records',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/tables/Table1/records`,
+		// every column written (a new document's empty columns become data columns), and below
+		body: () => ({
+			records: [{ fields: { A: 'x', B: 1, C: 'p' } }, { fields: { A: 'y', B: 2, C: 'q' } }],
+		}),
+	},
+	{
+		name: 'forks doc get',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}`,
+		home: { root: 'doc' },
+		keep: (j) => pick(j, ['id', 'urlId', 'trunkId', 'forks']),
+	},
+	{
+		name: 'fork',
+		covers: ['forkDocument'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/fork`,
+		save: (j, v) => {
+			v.forkId = obj(j).forkId;
+			v.forkDocId = obj(j).docId;
+			v.forkUrlId = obj(j).urlId;
+			v.forkUserId = String(obj(j).docId).split('~')[2];
+		},
+		// the fork's IDs end with the user's id, which differs between the sides
+		keep: (j) => ({
+			forkId: obj(j).forkId,
+			docId: String(obj(j).docId).replace(/~\d+$/, '~<user>'),
+			urlId: String(obj(j).urlId).replace(/~\d+$/, '~<user>'),
+		}),
+	},
+	{
+		name: 'fork of a fork',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forkDocId}/fork`,
+	},
+	{
+		name: 'fork unknown doc',
+		method: 'POST',
+		path: () => '/api/docs/NoSuchDocument1234/fork',
+	},
+	{
+		name: 'fork get',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forkDocId}`,
+		home: { root: 'doc' },
+		keep: (j) => ({
+			...pick(j, ['trunkId', 'name', 'access', 'trunkAccess', 'forks']),
+			id: String(obj(j).id).replace(/~\d+$/, '~<user>'),
+			urlId: String(obj(j).urlId).replace(/~\d+$/, '~<user>'),
+		}),
+	},
+	{
+		name: 'fork trunk get',
+		covers: ['forksOfDocument'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}`,
+		home: { root: 'doc' },
+		keep: (j) => pick(j, ['trunkId', 'forks']),
+	},
+	{
+		name: 'fork edit',
+		method: 'PATCH',
+		path: (v) => `/api/docs/${v.forkDocId}/tables/Table1/records`,
+		body: () => ({ records: [{ id: 1, fields: { A: 'changed' } }] }),
+	},
+	{
+		name: 'fork add',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forkDocId}/tables/Table1/records`,
+		body: () => ({ records: [{ fields: { A: 'new', B: 3, C: 'r' } }] }),
+	},
+	{
+		name: 'compare with fork',
+		covers: ['compareDocuments'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		query: () => ({ detail: '1', maxRows: 'null' }),
+		keep: comparison,
+	},
+	{
+		name: 'compare with fork summary',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		keep: comparison,
+	},
+	{
+		name: 'compare fork with trunk',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forkDocId}/compare/${v.forksDocId}`,
+		query: () => ({ detail: '1' }),
+		keep: comparison,
+	},
+	{
+		name: 'compare unrelated',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.docId}`,
+		query: () => ({ detail: '1' }),
+		keep: comparison,
+	},
+	{
+		name: 'compare with unknown doc',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/NoSuchDocument1234`,
+	},
+	{
+		name: 'compare with unknown fork',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forksDocId}~nofork~${v.forkUserId}`,
+	},
+	{
+		name: 'compare bad maxRows',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		query: () => ({ maxRows: '0' }),
+	},
+	{
+		name: 'snapshots',
+		covers: ['listSnapshots'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots`,
+	},
+	{
+		name: 'snapshots raw',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots`,
+		query: () => ({ raw: '1' }),
+	},
+	{
+		name: 'snapshots remove ids',
+		covers: ['removeSnapshots'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots/remove`,
+		body: () => ({ snapshotIds: ['current'] }),
+	},
+	{
+		name: 'snapshots remove unlisted',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots/remove`,
+		body: () => ({ select: 'unlisted' }),
+	},
+	{
+		name: 'snapshots remove nothing',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots/remove`,
+		body: () => ({}),
+	},
+	{
+		name: 'propose from trunk',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/propose`,
+		body: () => ({}),
+	},
+	{
+		name: 'propose from fork',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forkDocId}/propose`,
+		body: () => ({}),
+		// Grist's answer names the fork's creator with fields it lists nowhere else: only the proposal
+		keep: (j) => proposal(j),
+	},
+	{
+		name: 'proposals incoming',
+		covers: ['listProposals'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals`,
+		keep: (j) => ({ proposals: ((obj(j).proposals ?? []) as unknown[]).map(proposal) }),
+	},
+	{
+		name: 'proposals outgoing',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forkDocId}/proposals`,
+		query: () => ({ outgoing: '1' }),
+		keep: (j) => ({ proposals: ((obj(j).proposals ?? []) as unknown[]).map(proposal) }),
+	},
+	{
+		name: 'proposal apply bad id',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals/abc/apply`,
+	},
+	{
+		name: 'proposal apply unknown',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals/99/apply`,
+	},
+	{
+		name: 'proposal apply',
+		covers: ['applyProposal'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals/1/apply`,
+		keep: (j) => {
+			const changes = obj(obj(j).changes);
+			const log = obj(changes.log);
+			return {
+				proposalId: obj(j).proposalId,
+				proposal: proposal(changes.proposal),
+				applied: log.applied,
+				// Patch's messages, in the order of the delta's columns (not compared)
+				log: ((log.changes ?? []) as J[]).map((c) => c.msg).sort(),
+			};
+		},
+	},
+	{
+		name: 'forks doc records after apply',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/tables/Table1/records`,
+	},
+	{
+		name: 'replace from unknown doc',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/replace`,
+		body: () => ({ sourceDocId: 'NoSuchDocument1234' }),
+	},
+	{
+		name: 'replace with a snapshot',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/replace`,
+		body: () => ({ snapshotId: 'current' }),
+	},
+	{
+		name: 'replace from fork',
+		covers: ['replaceDocumentContent'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/replace`,
+		body: (v) => ({ sourceDocId: v.forkDocId }),
+	},
+	{
+		name: 'forks doc records after replace',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/tables/Table1/records`,
+	},
+	{
+		name: 'compare with fork after replace',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		keep: comparison,
 	},
 	// ---------------------------------------------------------------- lifecycle
 	{

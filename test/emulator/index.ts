@@ -60,7 +60,7 @@
  * later than before; grist-core pushes it to the home database at most once a minute (not
  * emulated: the delay). Document history: history.ts.
  *
- * Not emulated: forks, copies without a workspace (unsaved copies), daily API
+ * Not emulated: copies without a workspace (unsaved copies), daily API
  * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
@@ -78,8 +78,9 @@
  * D/M/YYYY when the column's dateFormat has that order); Python's float("inf"/"nan") is kept as text (JSON cannot carry it);
  * values compare with JSON equality where Python would say 1 == 1.0 == True; the billing account
  * in GET /orgs/{id} has grist-core's keys but guessed values (product "Free", the org's owners
- * are its managers); GET /docs/{id} lists the urlId as the only alias and no forks (empty arrays
- * also in workspace listings for signed-in callers);
+ * are its managers); GET /docs/{id} lists the urlId as the only alias and the caller's forks
+ * (forks, /compare/{doc2}, /replace, snapshots and proposals: routes-forks.ts; workspace listings
+ * have empty `forks` arrays for signed-in callers);
  * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `… AssertionError ` (measured);
  * POST /columns' defaults follow grist-core's AddColumn source (isFormula true) — not measured.
  *

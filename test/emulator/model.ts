@@ -138,6 +138,8 @@ export interface Doc {
 	colSlots?: number[];
 	/** The tableRefs in the order of the open document's `_grist_Tables` TableData (see `tableSlots`). */
 	tableSlots?: number[];
+	/** A fork (routes-forks.ts): its trunk, its own ID and its creator; `id` is `{trunkId}~{forkId}~{userId}`. */
+	fork?: { trunkId: string; forkId: string; userId: number };
 }
 
 /**
@@ -309,6 +311,8 @@ export class Store {
 	orgs = new Map<number, Org>();
 	workspaces = new Map<number, Workspace>();
 	docs = new Map<string, Doc>();
+	/** Forks by their full ID: not in `docs`, so no listing shows them (routes-forks.ts). */
+	forks = new Map<string, Doc>();
 	private nextUserId = 1;
 	private nextOrgId = 1;
 	private nextWsId = 1;
@@ -457,6 +461,11 @@ export class Store {
 		const d = this.docs.get(key);
 		if (d) return d;
 		for (const doc of this.docs.values()) if (doc.urlId === key) return doc;
+		if (key.includes('~')) {
+			// a fork, by its ID or URL ID; it goes with its trunk
+			for (const f of this.forks.values())
+				if ((f.id === key || f.urlId === key) && this.docs.has(f.fork!.trunkId)) return f;
+		}
 		return undefined;
 	}
 	/** Whether the doc is in the trash, itself or with its workspace (grist-core's `removed`). */
@@ -485,6 +494,13 @@ export class Store {
 		);
 	}
 	docRole(userId: number, doc: Doc): Grant {
+		if (doc.fork) {
+			// its creator owns a fork; others with access to the trunk may view it
+			const trunk = this.docs.get(doc.fork.trunkId);
+			const trunkRole = trunk ? this.docRole(userId, trunk) : null;
+			if (!trunkRole) return null;
+			return userId === doc.fork.userId ? 'owners' : weakest(trunkRole, 'viewers');
+		}
 		const ws = this.workspaces.get(doc.workspaceId)!;
 		return strongest(
 			this.direct(doc.acl, userId),

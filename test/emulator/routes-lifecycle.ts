@@ -75,7 +75,7 @@ function newDoc(c: Ctx, ws: Workspace, name: string): Doc {
 	return doc;
 }
 
-function copyTables(src: Doc, dst: Doc, withData: boolean): void {
+export function copyTables(src: Doc, dst: Doc, withData: boolean): void {
 	dst.tables = src.tables.map(
 		(t): Table => ({
 			...t,

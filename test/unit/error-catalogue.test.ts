@@ -135,7 +135,7 @@ describe('the hint table', () => {
 					: entry.hint({ url: 'https://x.example/h', gristHost: 'grist.example.com' });
 			expect(text).toMatch(/[.)]$/);
 		}
-		expect(scopes.size).toBe(11);
+		expect(scopes.size).toBe(16);
 	});
 });
 

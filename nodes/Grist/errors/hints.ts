@@ -47,7 +47,15 @@ export type HintScope =
 	/** The Grist Trigger's polls (GET …/records of the watched table). */
 	| 'trigger.poll'
 	/** The Grist Instant Trigger's registration (…/webhooks, …/columns). */
-	| 'trigger.webhook';
+	| 'trigger.webhook'
+	| 'document.fork'
+	/** …/compare and …/compare/{other} of Document → Compare. */
+	| 'document.compare'
+	| 'document.replaceContent'
+	/** …/snapshots of Get Snapshots and Delete Snapshots. */
+	| 'document.snapshots'
+	/** …/proposals of Get Proposals and Apply Proposal. */
+	| 'document.proposals';
 
 /** What the item or the trigger was about, for the hints that name it. */
 export interface HintValues {
@@ -67,6 +75,9 @@ export interface HintValues {
 	size?: string;
 	/** Whether the connection is an OAuth2 one. */
 	oauth?: boolean;
+	/** The second document (Other Document, Source Document). */
+	otherDocId?: string;
+	snapshotId?: string;
 }
 
 export interface GristHint {
@@ -162,6 +173,111 @@ export const GRIST_HINTS: GristHint[] = [
 		{
 			match: /Insufficient access to document/i,
 			hint: 'Copying needs the right to read the whole document (access rules may hide parts of it from you).',
+		},
+	]),
+	...scoped('document.fork', [
+		{
+			match: /Insufficient access to document to copy it entirely/i,
+			hint: 'A fork copies the whole document: the user of this API key must be allowed to read all of it (access rules hide part of it). Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /already a fork/i,
+			hint: "The Document is a fork, and Grist does not fork a fork. Fork its trunk (the fork's trunkId) instead, or copy the fork with Document → Copy.",
+		},
+		{
+			match: /Anonymous document creation is disabled/i,
+			hint: 'Grist lets only signed-in users fork documents. Use an API key of a Grist user.',
+		},
+	]),
+	...scoped('document.compare', [
+		{
+			match: /insufficient access/i,
+			status: 403,
+			hint: 'Compare needs the right to read the whole Document: an access rule hides part of it from the user of this API key. Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /document not found|fork not found/i,
+			status: 404,
+			hint: (v) =>
+				v.otherDocId === undefined
+					? `Check the Document (${v.docId}): it must exist and be shared with the user of this API key.`
+					: `Check both documents: the Document (${v.docId}) and the Other Document (${v.otherDocId}) must exist and be shared with the user of this API key. A fork's ID is the trunk's ID, ~, the fork's ID, ~ and its creator's user ID (Fork outputs it as docId).`,
+		},
+		{
+			match: /Cannot read hash/i,
+			hint: "From State or To State names a state that is not in the document's history: Grist keeps about the last 1,000 actions, and Replace Content replaces the history. Use HEAD~N, or a hash from a recent comparison's left or right.",
+		},
+		{
+			match: /cannot parse hash/i,
+			hint: 'Enter HEAD, HEAD~N (N actions ago) or a full state hash (64 characters) in From State and To State.',
+		},
+		{
+			match: /left to be an ancestor of right/i,
+			hint: 'From State must be the earlier state and To State the later one: swap them.',
+		},
+	]),
+	...scoped('document.replaceContent', [
+		{
+			match: /Only owners can replace|No write access/i,
+			status: 403,
+			hint: (v) =>
+				`Replace Content needs the Owner role on the Document (${v.docId}). Ask an owner to make the user of this API key an owner, or run it with an owner's key.`,
+		},
+		{
+			match: /snapshots not supported/i,
+			hint: 'This Grist server keeps no snapshots (it has no external storage such as S3 or MinIO), so there is nothing to restore. To go back to an earlier version, replace with a fork or copy made before the changes.',
+		},
+		{
+			match: /not authorized to download/i,
+			status: 403,
+			hint: (v) =>
+				`Grist copies the Source Document (${v.otherDocId}) whole, and the user of this API key may not download it (access rules or its download setting). Use a source that user may download fully.`,
+		},
+		{
+			match: /document not found|fork not found/i,
+			status: 404,
+			hint: (v) =>
+				v.otherDocId === undefined
+					? `Check the Document (${v.docId}): it must exist and be shared with the user of this API key.`
+					: `Check the Source Document (${v.otherDocId}) and the Document (${v.docId}): both must exist and be shared with the user of this API key.`,
+		},
+		{
+			match: /Snapshots cannot be replaced/i,
+			hint: 'The Document is a snapshot (its ID contains ~v=). Pick the document itself.',
+		},
+		{
+			match: /snapshot/i,
+			status: 404,
+			hint: (v) =>
+				`The document has no snapshot "${v.snapshotId}". Document → Get Snapshots lists its snapshots.`,
+		},
+	]),
+	...scoped('document.snapshots', [
+		{
+			match: /cannot confirm access to snapshots because of access rules/i,
+			hint: 'Grist shows snapshots only to users who may read the whole document, and an access rule hides part of it from the user of this API key. Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /No owner access|access denied/i,
+			status: 403,
+			hint: (v) =>
+				`Deleting snapshots needs the Owner role on the document (${v.docId}). Run it with an owner's key.`,
+		},
+	]),
+	...scoped('document.proposals', [
+		{
+			match: /Only owners can apply proposals|No write access/i,
+			hint: (v) =>
+				`Apply Proposal needs the Owner role on the Document (${v.docId}). Run it with an owner's key.`,
+		},
+		{
+			match: /access denied/i,
+			status: 400,
+			hint: 'Grist lists proposals only to users who may read the whole document, and an access rule hides part of it from the user of this API key. Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /Proposal not found/i,
+			hint: 'Get Proposals (Made to This Document) lists the proposals of this document and their numbers.',
 		},
 	]),
 	...scoped('document.importFile', [

@@ -15,6 +15,13 @@ import * as moveToTrash from './moveToTrash.operation';
 import * as restore from './restore.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
+import * as applyProposal from './applyProposal.operation';
+import * as compare from './compare.operation';
+import * as deleteSnapshots from './deleteSnapshots.operation';
+import * as fork from './fork.operation';
+import * as getProposals from './getProposals.operation';
+import * as getSnapshots from './getSnapshots.operation';
+import * as replaceContent from './replaceContent.operation';
 
 const operation = operationSelector(
 	'document',
@@ -111,6 +118,48 @@ const operation = operationSelector(
 				"Add, change or remove users' roles and the inherited-role ceiling of a document",
 			action: 'Update access of a document',
 		},
+		{
+			name: 'Apply Proposal',
+			value: 'applyProposal',
+			description: "Apply a fork's suggested row changes (a proposal) to the document",
+			action: 'Apply a proposal to a document',
+		},
+		{
+			name: 'Compare',
+			value: 'compare',
+			description: 'Compare a document with a fork or copy of it, or with an earlier state',
+			action: 'Compare a document',
+		},
+		{
+			name: 'Delete Snapshots',
+			value: 'deleteSnapshots',
+			description: 'Delete saved versions of a document',
+			action: 'Delete snapshots of a document',
+		},
+		{
+			name: 'Fork',
+			value: 'fork',
+			description: 'Make a private copy of a document to try changes on',
+			action: 'Fork a document',
+		},
+		{
+			name: 'Get Proposals',
+			value: 'getProposals',
+			description: 'List the change proposals made to a document or from a fork',
+			action: 'Get proposals of a document',
+		},
+		{
+			name: 'Get Snapshots',
+			value: 'getSnapshots',
+			description: 'List the saved versions of a document, one item per snapshot',
+			action: 'Get snapshots of a document',
+		},
+		{
+			name: 'Replace Content',
+			value: 'replaceContent',
+			description: "Overwrite a document's content with a fork's or a snapshot's",
+			action: 'Replace the content of a document',
+		},
 	],
 	'get',
 );
@@ -139,5 +188,12 @@ export const document = resourceModule(
 		restore,
 		update,
 		updateAccess,
+		applyProposal,
+		compare,
+		deleteSnapshots,
+		fork,
+		getProposals,
+		getSnapshots,
+		replaceContent,
 	},
 );
