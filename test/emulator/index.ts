@@ -142,6 +142,7 @@ import type { Doc, Role, Table, User } from './model';
 import { EVERYONE_EMAIL, Store, isHiddenCol } from './model';
 import { RowEvaluator } from './formula';
 import { ROUTES } from './routes';
+import { fillNewRowTriggers } from './actions';
 import { OAuthServer } from './routes-oauth';
 import type { WebhookService } from './webhooks';
 import { docActivity, webhooksOf } from './webhooks';
@@ -215,6 +216,8 @@ export interface DemoSite {
 	customerIds: number[];
 	orderIds: number[];
 	attachmentId: number;
+	/** Every demo document in seeding order: its workspace's name, its name, id and table ids. */
+	docs: Array<{ workspace: string; name: string; id: string; tables: string[] }>;
 }
 
 interface Fault {
@@ -427,8 +430,11 @@ export class GristEmulator {
 	/**
 	 * Adds a table. Column `type` defaults to `Text` (`Any` for formula columns); `isFormula`
 	 * defaults to whether a `formula` is given. `visibleCol` may be a colRef or a column id of
-	 * the referenced table. `opts.summarySourceTable` (a table id) makes it a summary table of
-	 * that table (only the `summarySourceTable` field; its data is whatever you add).
+	 * the referenced table. A data column (`isFormula: false`) with a `formula` and `recalcWhen`
+	 * has a trigger formula (2: on any change; 0: on new records only), as Grist's column
+	 * settings make one.
+	 * `opts.summarySourceTable` (a table id) makes it a summary table of that table (only the
+	 * `summarySourceTable` field; its data is whatever you add).
 	 */
 	addTable(
 		docId: string,
@@ -441,6 +447,7 @@ export class GristEmulator {
 			isFormula?: boolean;
 			widgetOptions?: object | string;
 			visibleCol?: number | string;
+			recalcWhen?: number;
 		}>,
 		opts?: { summarySourceTable?: string },
 	): void {
@@ -469,10 +476,12 @@ export class GristEmulator {
 				isFormula,
 				widgetOptions: c.widgetOptions,
 				visibleCol,
+				recalcWhen: c.recalcWhen,
 			});
 		}
 	}
 
+	/** Adds rows as BulkAddRecord does: a trigger formula fills the cells a row does not name. */
 	addRecords(docId: string, tableId: string, rows: Array<Record<string, unknown>>): number[] {
 		const t = this.table(docId, tableId);
 		const known = new Set(t.columns.filter((c) => !c.isFormula).map((c) => c.id));
@@ -485,6 +494,7 @@ export class GristEmulator {
 			return rest;
 		});
 		const out = this.store.insertRows(t, clean, ids);
+		fillNewRowTriggers(t, clean, out, this.store.clock());
 		this.seedWrite(docId);
 		return out;
 	}

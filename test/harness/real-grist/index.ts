@@ -420,6 +420,7 @@ export class RealGrist {
 			isFormula?: boolean;
 			widgetOptions?: object | string;
 			visibleCol?: number | string;
+			recalcWhen?: number;
 		}>,
 		opts?: { summarySourceTable?: string },
 	): void {
@@ -474,6 +475,13 @@ export class RealGrist {
 			});
 			this.call('POST', `/api/docs/${docId}/apply`, { json: actions });
 		}
+		// AddTable drops recalcWhen too: a trigger formula is set on the made column, as Grist's
+		// "Column behavior → Set trigger formula" does
+		const triggers = columns.filter((c) => c.recalcWhen !== undefined);
+		if (triggers.length)
+			this.call('POST', `/api/docs/${docId}/apply`, {
+				json: triggers.map((c) => ['ModifyColumn', tableId, c.id, { recalcWhen: c.recalcWhen }]),
+			});
 	}
 
 	/**
