@@ -133,7 +133,7 @@ const FIELD_TYPES: Record<string, FieldType> = {
 };
 
 /** What the mapper shows after the name of a formula column, whose input n8n greys out. */
-export const FORMULA_SUFFIX = '(formula, read-only)';
+export const FORMULA_NOTE = 'formula, read-only';
 
 /** What a value of a Grist type is, in words: a Reference takes a row ID, Attachments their IDs. */
 const TYPE_TEXTS: Record<string, string> = {
@@ -164,11 +164,42 @@ export function columnTypeText(type: string): string {
 	return TYPE_TEXTS[base] ?? type;
 }
 
-/** A column's name in the column mapper: "Client — Reference to Clients: row ID", "Due — Date". */
+/**
+ * What a mapper field takes, in a few words (n8n shows a field's label on one line, cut after
+ * about 30 characters, with no hover text, and no description under it): the lists say how a list
+ * is written, Reference columns take row IDs, Attachments the IDs of uploaded attachments.
+ */
+const FORMAT_TEXTS: Record<string, string> = {
+	Any: 'any',
+	Attachments: 'attachment IDs',
+	Bool: 'toggle',
+	Choice: 'choice',
+	ChoiceList: 'a, b or JSON array',
+	Date: 'date',
+	DateTime: 'date & time',
+	Int: 'integer',
+	ManualSortPos: 'position',
+	Numeric: 'number',
+	PositionNumber: 'position',
+	Text: 'text',
+};
+
+/** The value a column takes in the mapper: "row ID", "a, b or JSON array", "date"… */
+export function mapperFormat(column: GristColumn): string {
+	const base = baseType(column.type);
+	if (base === 'Ref') return 'row ID';
+	if (base === 'RefList') return 'row IDs';
+	return FORMAT_TEXTS[base] ?? column.type;
+}
+
+/**
+ * A column's name in the column mapper, its label first and short: "Client (row ID)", "Tags (a,
+ * b or JSON array)", "Total (formula, read-only)". The column ID is the field's key (the
+ * automatic mapping's input field names); the label alone is what a person recognises.
+ */
 export function mapperLabel(column: GristColumn): string {
-	const name = column.label === column.id ? column.id : `${column.label} (${column.id})`;
-	const label = `${name} — ${columnTypeText(column.type)}`;
-	return isReadOnlyColumn(column) ? `${label} ${FORMULA_SUFFIX}` : label;
+	const format = isReadOnlyColumn(column) ? FORMULA_NOTE : mapperFormat(column);
+	return `${column.label} (${format})`;
 }
 
 /** A column as a resource mapper field: typed, formula columns read-only and saying so. */
