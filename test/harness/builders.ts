@@ -26,7 +26,11 @@ export const shownForResource = (p: INodeProperties, resource: string): boolean 
 	(p.displayOptions?.show?.resource ?? []).some(
 		(v) =>
 			v === resource ||
-			(typeof v === 'object' && v !== null && '_cnd' in v && v._cnd.eq === resource),
+			(typeof v === 'object' &&
+				v !== null &&
+				'_cnd' in v &&
+				'eq' in v._cnd &&
+				v._cnd.eq === resource),
 	);
 
 /** A resource locator value, as the editor stores it (`mode`: id, list, url, name…). */

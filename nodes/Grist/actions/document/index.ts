@@ -20,12 +20,6 @@ const operation = operationSelector(
 	'document',
 	[
 		{
-			name: 'Apply Actions (Advanced)',
-			value: 'applyActions',
-			description: 'Send Grist user actions as JSON, for what no other operation covers',
-			action: 'Apply user actions to a document',
-		},
-		{
 			name: 'Copy',
 			value: 'copy',
 			description: 'Copy a document into a workspace, with its data or as a template',
@@ -110,6 +104,13 @@ const operation = operationSelector(
 			description:
 				"Add, change or remove users' roles and the inherited-role ceiling of a document",
 			action: 'Update access of a document',
+		},
+		// last: the raw form, for what no operation above covers
+		{
+			name: 'Apply Actions (Advanced)',
+			value: 'applyActions',
+			description: 'Send Grist user actions as JSON, for what no other operation covers',
+			action: 'Apply user actions to a document',
 		},
 	],
 	'get',
