@@ -243,6 +243,18 @@ describe('canvas subtitles', () => {
 
 	it('the trigger reads "Row added" / "Row added or updated"', () => {
 		const trigger = new GristTrigger();
+		expect(
+			subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', {
+				event: 'rowAdded',
+				table: rl('id', 'Orders'),
+			}),
+		).toBe('Orders');
+		expect(
+			subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', {
+				event: 'rowAdded',
+				table: rl('id', '={{ $json.t }}'),
+			}),
+		).toBe('Row added');
 		expect(subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAdded' })).toBe(
 			'Row added',
 		);
@@ -257,6 +269,7 @@ describe('canvas subtitles', () => {
 		expect(subtitleOf(trigger, type, { event: 'add' })).toBe('Row added');
 		expect(subtitleOf(trigger, type, { event: 'update' })).toBe('Row updated');
 		expect(subtitleOf(trigger, type, { event: 'addOrUpdate' })).toBe('Row added or updated');
+		expect(subtitleOf(trigger, type, { event: 'add', table: rl('list', 'Orders') })).toBe('Orders');
 		expect(trigger.description.description).toMatch(/Grist must be able to reach this n8n/);
 		// the way out, and the admin settings, in the notice (a short line and a README link)
 		const notice = trigger.description.properties.find((p) => p.type === 'notice');
