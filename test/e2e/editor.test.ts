@@ -12,6 +12,8 @@
  * A new user's first clicks: the node panel's short descriptions and Record actions first, a fresh
  * Create node with no mapper (and no red error) until a table is picked, the mapper's fields named
  * with their types, the polling trigger's Timestamp Column list led by trigger-formula columns.
+ * A Reference field of the mapper takes a name (the referenced row's shown value) as text, and
+ * the run writes that row's ID.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -31,6 +33,7 @@ import {
 	type N8n,
 } from '../harness/e2e';
 import { emulatorOnly } from '../harness/target';
+import { waitFor } from '../harness/until';
 
 const fx = useN8nDemoSite({
 	credential: 'Grist Records & Documents API',
@@ -47,6 +50,11 @@ const fx = useN8nDemoSite({
 				formula: 'len($Name) * 2',
 				isFormula: true,
 			},
+		]);
+		// a Reference whose shown column is the customer's Name, typed by name in the mapper
+		emu.addTable(demo.docId, 'Deliveries', [
+			{ id: 'Customer', type: 'Ref:Customers', visibleCol: 'Name' },
+			{ id: 'Note', type: 'Text' },
 		]);
 		// a Row Added or Updated trigger's candidates: Edited gets a trigger formula in beforeAll
 		// (addTable sets none), Due has none
@@ -252,7 +260,7 @@ describe('the Grist node in the editor', () => {
 			// each field names its column, then what a value of it is, whole on its one line (n8n
 			// cuts a longer label with no hover text)
 			expect(text).toContain('Double (formula, read-only)');
-			expect(text).toContain('Buyers (row IDs)');
+			expect(text).toContain('Buyers (row IDs or Name)');
 			expect(text).toContain('Files (attachment IDs)');
 			expect(text).toContain('Tags (a, b or JSON array)');
 			const cut = await ndv
@@ -292,6 +300,66 @@ describe('the Grist node in the editor', () => {
 			await shot('document-url-error');
 			expect(message).toContain('e.g. https://docs.getgrist.com/DOC-ID/NAME');
 			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
+});
+
+describe('a Reference typed by name in the column mapper', () => {
+	test(
+		'Record → Create: "Bob Schmidt" typed in the Customer field stays, and the created record holds his row ID',
+		async () => {
+			const bob = emu
+				.records(demo.docId, 'Customers')
+				.find((r) => r.fields.Name === 'Bob Schmidt')!.id;
+			const id = await n8n.createWorkflow(
+				manualWorkflow([
+					gristNode(
+						{
+							resource: 'record',
+							operation: 'create',
+							document: rl('id', demo.docId),
+							table: rl('id', 'Deliveries'),
+							columns: { mappingMode: 'defineBelow', value: null },
+						},
+						cred,
+						{ name: 'Deliver' },
+					),
+				]),
+			);
+			await openWorkflow(id);
+			await openNode('Deliver');
+			const ndv = page.locator('[data-test-id=ndv]');
+			const typeInto = async (column: string, text: string) => {
+				const input = ndv
+					.locator(
+						`[data-test-id=parameter-input-${column}] input, [data-test-id=parameter-input-${column}] textarea`,
+					)
+					.first();
+				await input.waitFor({ timeout: 20_000 });
+				await input.click();
+				await page.keyboard.type(text);
+				await input.blur();
+				return input;
+			};
+			const customer = await typeInto('Customer', 'Bob Schmidt');
+			await typeInto('Note', 'typed by name');
+			await page.waitForTimeout(1000);
+			await shot('mapper-reference-name');
+			expect(await customer.inputValue()).toBe('Bob Schmidt');
+			const text = await ndv.innerText();
+			expect(text).toContain('Customer (row ID or Name)');
+			await closeNode();
+			await page.click('[data-test-id="execute-workflow-button"]');
+			const rows = await waitFor(
+				'the run created the delivery',
+				() => emu.records(demo.docId, 'Deliveries'),
+				(list) => list.length > 0,
+				{ timeoutMs: 60_000 },
+			);
+			expect(rows.map((r) => r.fields)).toEqual([
+				expect.objectContaining({ Customer: bob, Note: 'typed by name' }),
+			]);
 		},
 		STEP_TIMEOUT,
 	);
@@ -722,7 +790,7 @@ describe("a new user's first clicks", () => {
 			await ndv.locator('[data-test-id=parameter-input-Buyers]').waitFor({ timeout: 20_000 });
 			await shot('create-table-picked');
 			const after = await ndv.innerText();
-			expect(after).toContain('Buyers (row IDs)');
+			expect(after).toContain('Buyers (row IDs or Name)');
 			expect(after).not.toContain('No columns found');
 			await closeNode();
 			// on the canvas: its name, and the table it works on

@@ -28,7 +28,7 @@ const column = (c: Partial<GristColumn> & { id: string; type: string }): GristCo
 describe('column types in words', () => {
 	it.each([
 		['Ref:Clients', 'Reference to Clients: row ID'],
-		['RefList:Tags', 'Reference List to Tags: row IDs'],
+		['RefList:Tags', 'Reference List to Tags: row IDs, separated by commas (or a JSON array)'],
 		['Attachments', 'Attachments: IDs'],
 		['Date', 'Date'],
 		['DateTime:Europe/Paris', 'DateTime (Europe/Paris)'],
@@ -63,6 +63,15 @@ describe('column types in words', () => {
 			expect(label.length).toBeLessThanOrEqual(30);
 		},
 	);
+
+	it('a Reference that shows another column takes its values too', () => {
+		expect(mapperLabel(column({ id: 'Client', type: 'Ref:Clients' }), 'Name')).toBe(
+			'Client (row ID or Name)',
+		);
+		expect(mapperLabel(column({ id: 'Buyers', type: 'RefList:Customers' }), 'Name')).toBe(
+			'Buyers (row IDs or Name)',
+		);
+	});
 });
 
 describe('Record → Create before a table is picked', () => {

@@ -207,7 +207,7 @@ const SEVERAL_VALUES = ['anyOf', 'noneOf'];
 const NO_VALUE = ['isEmpty', 'isNotEmpty'];
 
 const CONVERTED =
-	'Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs, a choice of a Choice List.';
+	'Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs or the value the row shows (e.g. a name), a choice of a Choice List.';
 
 /** To: the upper bound of Between (record reads and webhook conditions). */
 export const betweenToField: INodeProperties = {
