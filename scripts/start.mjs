@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start` (after `npm run build`): a local Grist emulator with the demo site and a real n8n
 // 2.41.1 (Node 24) with this package installed as a community package, an owner account and a
-// ready credential "Grist Records & Documents API". With GRIST_URL and GRIST_API_KEY set, the credential points
+// ready credential "Grist Records & Documents API" (of the type "Grist Records & Documents
+// (Community Node) API"). With GRIST_URL and GRIST_API_KEY set, the credential points
 // at that Grist instead and no emulator starts. Ctrl-C stops everything.
 //
 // Environment: N8N_PORT (default 5678; when 5678 is taken a free port is used instead),
@@ -33,7 +34,8 @@ import { startSummary } from './lib/start-summary.cjs';
 const STATE = join(ROOT, '.n8n-start');
 const OWNER_EMAIL = 'owner@example.com';
 const OWNER_PASSWORD = 'Grist-n8n-1';
-// Named after the credential type: "Grist account" is what n8n calls the built-in Grist node's.
+// Named after the node it serves (its type reads "Grist Records & Documents (Community Node) API");
+// "Grist account" is what n8n calls the built-in Grist node's.
 const CREDENTIAL_NAME = 'Grist Records & Documents API';
 /** The name earlier runs gave it (renamed on the next start). */
 const FORMER_CREDENTIAL_NAME = 'Grist account';

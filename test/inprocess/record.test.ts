@@ -1435,20 +1435,20 @@ describe('methods', () => {
 			['Files', 'string', false],
 			['Ratio', 'number', true],
 		]);
-		// each field names its column's type and what a value of it is (the field id stays the column id)
+		// each field names its column and what a value of it is (the field id stays the column id)
 		expect(mapping.fields.map((f) => f.displayName)).toEqual([
-			'Text — Text',
-			'Num — Numeric',
-			'Int — Integer',
-			'Bool — Toggle',
-			'Date — Date',
-			'When — DateTime (UTC)',
-			'Choice — Choice',
-			'Choices — Choice List',
-			'Ref — Reference to Customers: row ID or Name',
-			'Refs — Reference List to Customers: row IDs or Name, separated by commas (or a JSON array)',
-			'Files — Attachments: IDs',
-			'Ratio — Numeric (formula, read-only)',
+			'Text (text)',
+			'Num (number)',
+			'Int (integer)',
+			'Bool (toggle)',
+			'Date (date)',
+			'When (date & time)',
+			'Choice (choice)',
+			'Choices (a, b or JSON array)',
+			'Ref (row ID or Name)',
+			'Refs (row IDs or Name)',
+			'Files (attachment IDs)',
+			'Ratio (formula, read-only)',
 		]);
 		expect(
 			mapping.fields.filter((f) => f.displayName.includes('read-only')).map((f) => f.id),

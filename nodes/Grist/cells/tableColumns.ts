@@ -133,7 +133,7 @@ const FIELD_TYPES: Record<string, FieldType> = {
 };
 
 /** What the mapper shows after the name of a formula column, whose input n8n greys out. */
-export const FORMULA_SUFFIX = '(formula, read-only)';
+export const FORMULA_NOTE = 'formula, read-only';
 
 /** What a value of a Grist type is, in words: a Reference takes a row ID, Attachments their IDs. */
 const TYPE_TEXTS: Record<string, string> = {
@@ -170,13 +170,46 @@ export function columnTypeText(type: string, shownLabel?: string): string {
 }
 
 /**
- * A column's name in the column mapper: "Client — Reference to Clients: row ID or Name", "Due —
- * Date" (`shownLabel`: see columnTypeText).
+ * What a mapper field takes, in a few words (n8n shows a field's label on one line, cut after
+ * about 30 characters, with no hover text, and no description under it): the lists say how a list
+ * is written, Reference columns take row IDs (or the shown column's values), Attachments the IDs
+ * of uploaded attachments.
+ */
+const FORMAT_TEXTS: Record<string, string> = {
+	Any: 'any',
+	Attachments: 'attachment IDs',
+	Bool: 'toggle',
+	Choice: 'choice',
+	ChoiceList: 'a, b or JSON array',
+	Date: 'date',
+	DateTime: 'date & time',
+	Int: 'integer',
+	ManualSortPos: 'position',
+	Numeric: 'number',
+	PositionNumber: 'position',
+	Text: 'text',
+};
+
+/**
+ * The value a column takes in the mapper: "row ID or Name", "a, b or JSON array", "date"…
+ * (`shownLabel`: see columnTypeText).
+ */
+export function mapperFormat(column: GristColumn, shownLabel?: string): string {
+	const base = baseType(column.type);
+	const or = shownLabel ? ` or ${shownLabel}` : '';
+	if (base === 'Ref') return `row ID${or}`;
+	if (base === 'RefList') return `row IDs${or}`;
+	return FORMAT_TEXTS[base] ?? column.type;
+}
+
+/**
+ * A column's name in the column mapper, its label first and short: "Client (row ID or Name)",
+ * "Tags (a, b or JSON array)", "Total (formula, read-only)". The column ID is the field's key (the
+ * automatic mapping's input field names); the label alone is what a person recognises.
  */
 export function mapperLabel(column: GristColumn, shownLabel?: string): string {
-	const name = column.label === column.id ? column.id : `${column.label} (${column.id})`;
-	const label = `${name} — ${columnTypeText(column.type, shownLabel)}`;
-	return isReadOnlyColumn(column) ? `${label} ${FORMULA_SUFFIX}` : label;
+	const format = isReadOnlyColumn(column) ? FORMULA_NOTE : mapperFormat(column, shownLabel);
+	return `${column.label} (${format})`;
 }
 
 /**

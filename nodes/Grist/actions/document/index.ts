@@ -1,36 +1,42 @@
 import { operationSelector, resourceModule } from '../operationFrame';
 import * as applyActions from './applyActions.operation';
+import * as applyProposal from './applyProposal.operation';
+import * as compare from './compare.operation';
 import * as copy from './copy.operation';
 import * as create from './create.operation';
 import * as del from './delete.operation';
+import * as deleteSnapshots from './deleteSnapshots.operation';
 import * as downloadBackup from './downloadBackup.operation';
 import * as exportTable from './exportTable.operation';
 import * as exportWorkbook from './exportWorkbook.operation';
+import * as fork from './fork.operation';
 import * as get from './get.operation';
 import * as getAccess from './getAccess.operation';
 import * as getAll from './getAll.operation';
+import * as getProposals from './getProposals.operation';
+import * as getSnapshots from './getSnapshots.operation';
 import * as importFile from './importFile.operation';
 import * as move from './move.operation';
 import * as moveToTrash from './moveToTrash.operation';
+import * as replaceContent from './replaceContent.operation';
 import * as restore from './restore.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
-import * as applyProposal from './applyProposal.operation';
-import * as compare from './compare.operation';
-import * as deleteSnapshots from './deleteSnapshots.operation';
-import * as fork from './fork.operation';
-import * as getProposals from './getProposals.operation';
-import * as getSnapshots from './getSnapshots.operation';
-import * as replaceContent from './replaceContent.operation';
 
 const operation = operationSelector(
 	'document',
 	[
 		{
-			name: 'Apply Actions (Advanced)',
-			value: 'applyActions',
-			description: 'Send Grist user actions as JSON, for what no other operation covers',
-			action: 'Apply user actions to a document',
+			name: 'Apply Proposal',
+			value: 'applyProposal',
+			description: "Apply a fork's suggested row changes (a proposal) to the document",
+			action: 'Apply a proposal to a document',
+		},
+		{
+			name: 'Compare',
+			value: 'compare',
+			description: 'Compare a document with a fork or copy of it, or with an earlier state',
+			action: 'Compare a document',
 		},
 		{
 			name: 'Copy',
@@ -51,6 +57,12 @@ const operation = operationSelector(
 			action: 'Delete a document',
 		},
 		{
+			name: 'Delete Snapshots',
+			value: 'deleteSnapshots',
+			description: 'Delete saved versions of a document',
+			action: 'Delete snapshots of a document',
+		},
+		{
 			name: 'Download Backup',
 			value: 'downloadBackup',
 			description: 'Download the whole document as a .grist file',
@@ -68,6 +80,12 @@ const operation = operationSelector(
 			description: 'Download the whole document or one table as an Excel file',
 			action: 'Export a document as XLSX',
 		},
+		{
+			name: 'Fork',
+			value: 'fork',
+			description: 'Make a private copy of a document to try changes on',
+			action: 'Fork a document',
+		},
 		{ name: 'Get', value: 'get', description: 'Get a document', action: 'Get a document' },
 		{
 			name: 'Get Access',
@@ -80,6 +98,18 @@ const operation = operationSelector(
 			value: 'getAll',
 			description: 'List the documents of a workspace or a site',
 			action: 'Get many documents',
+		},
+		{
+			name: 'Get Proposals',
+			value: 'getProposals',
+			description: 'List the change proposals made to a document or from a fork',
+			action: 'Get proposals of a document',
+		},
+		{
+			name: 'Get Snapshots',
+			value: 'getSnapshots',
+			description: 'List the saved versions of a document, one item per snapshot',
+			action: 'Get snapshots of a document',
 		},
 		{
 			name: 'Import File',
@@ -100,6 +130,12 @@ const operation = operationSelector(
 			action: 'Move a document to the trash',
 		},
 		{
+			name: 'Replace Content',
+			value: 'replaceContent',
+			description: "Overwrite a document's content with a fork's or a snapshot's",
+			action: 'Replace the content of a document',
+		},
+		{
 			name: 'Restore',
 			value: 'restore',
 			description: "Bring a document back from Grist's trash",
@@ -118,47 +154,12 @@ const operation = operationSelector(
 				"Add, change or remove users' roles and the inherited-role ceiling of a document",
 			action: 'Update access of a document',
 		},
+		// last: the raw form, for what no operation above covers
 		{
-			name: 'Apply Proposal',
-			value: 'applyProposal',
-			description: "Apply a fork's suggested row changes (a proposal) to the document",
-			action: 'Apply a proposal to a document',
-		},
-		{
-			name: 'Compare',
-			value: 'compare',
-			description: 'Compare a document with a fork or copy of it, or with an earlier state',
-			action: 'Compare a document',
-		},
-		{
-			name: 'Delete Snapshots',
-			value: 'deleteSnapshots',
-			description: 'Delete saved versions of a document',
-			action: 'Delete snapshots of a document',
-		},
-		{
-			name: 'Fork',
-			value: 'fork',
-			description: 'Make a private copy of a document to try changes on',
-			action: 'Fork a document',
-		},
-		{
-			name: 'Get Proposals',
-			value: 'getProposals',
-			description: 'List the change proposals made to a document or from a fork',
-			action: 'Get proposals of a document',
-		},
-		{
-			name: 'Get Snapshots',
-			value: 'getSnapshots',
-			description: 'List the saved versions of a document, one item per snapshot',
-			action: 'Get snapshots of a document',
-		},
-		{
-			name: 'Replace Content',
-			value: 'replaceContent',
-			description: "Overwrite a document's content with a fork's or a snapshot's",
-			action: 'Replace the content of a document',
+			name: 'Apply Actions (Advanced)',
+			value: 'applyActions',
+			description: 'Send Grist user actions as JSON, for what no other operation covers',
+			action: 'Apply user actions to a document',
 		},
 	],
 	'get',
