@@ -8,6 +8,7 @@ import { columnar } from './columnar';
 import { document } from './document';
 import { org } from './org';
 import { record } from './record';
+import { serviceAccount } from './serviceAccount';
 import { sql } from './sql';
 import { table } from './table';
 import type { GristResource, ResourceModule } from './types';
@@ -24,6 +25,7 @@ export const resources: Partial<Record<GristResource, ResourceModule>> = {
 	webhook,
 	workspace,
 	org,
+	serviceAccount,
 	columnar,
 };
 

@@ -174,3 +174,4 @@ export async function searchColumns(
 			})),
 	};
 }
+export { searchServiceAccounts } from './serviceAccountSearch';
