@@ -9,6 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { toNodeError } from '../errors/nodeErrors';
 import type { GristClient } from './client';
 import { buildPath, type Endpoint } from './paths';
 
@@ -62,7 +63,7 @@ function isMissingRoute(error: unknown): boolean {
 }
 
 /** Runs a call; a missing route becomes the "no service accounts" error (same error object). */
-async function call<T>(run: () => Promise<T>): Promise<T> {
+async function call<T>(client: GristClient, run: () => Promise<T>): Promise<T> {
 	try {
 		return await run();
 	} catch (error) {
@@ -71,7 +72,7 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
 			e.message = SERVICE_ACCOUNTS_OFF.message;
 			e.description = SERVICE_ACCOUNTS_OFF.hint;
 		}
-		throw error;
+		throw toNodeError(client.getNode(), error);
 	}
 }
 
@@ -88,6 +89,7 @@ export async function listServiceAccounts(
 ): Promise<ServiceAccount[]> {
 	const endpoint = serviceAccountEndpoint(client);
 	return await call(
+		client,
 		async () => await client.request<ServiceAccount[]>({ method: 'GET', ...endpoint, itemIndex }),
 	);
 }
@@ -100,6 +102,7 @@ export async function createServiceAccount(
 ): Promise<ServiceAccount> {
 	const endpoint = serviceAccountEndpoint(client);
 	const account = await call(
+		client,
 		async () =>
 			await client.request<ServiceAccount>({ method: 'POST', ...endpoint, body, itemIndex }),
 	);
@@ -114,6 +117,7 @@ export async function getServiceAccount(
 ): Promise<ServiceAccount> {
 	const endpoint = serviceAccountEndpoint(client, id);
 	return await call(
+		client,
 		async () => await client.request<ServiceAccount>({ method: 'GET', ...endpoint, itemIndex }),
 	);
 }
@@ -126,7 +130,10 @@ export async function updateServiceAccount(
 	itemIndex: number,
 ): Promise<void> {
 	const endpoint = serviceAccountEndpoint(client, id);
-	await call(async () => await client.request({ method: 'PATCH', ...endpoint, body, itemIndex }));
+	await call(
+		client,
+		async () => await client.request({ method: 'PATCH', ...endpoint, body, itemIndex }),
+	);
 }
 
 /** DELETE /api/service-accounts/{id}: the account goes, its user is disabled (Grist answers `null`). */
@@ -136,7 +143,10 @@ export async function deleteServiceAccount(
 	itemIndex: number,
 ): Promise<void> {
 	const endpoint = serviceAccountEndpoint(client, id);
-	await call(async () => await client.request({ method: 'DELETE', ...endpoint, itemIndex }));
+	await call(
+		client,
+		async () => await client.request({ method: 'DELETE', ...endpoint, itemIndex }),
+	);
 }
 
 /** POST /api/service-accounts/{id}/apikey: a new API key (the old one stops working). */
@@ -147,8 +157,8 @@ export async function createServiceAccountKey(
 ): Promise<ServiceAccount> {
 	const endpoint = serviceAccountEndpoint(client, id, 'apikey');
 	const account = await call(
-		async () =>
-			await client.request<ServiceAccount>({ method: 'POST', ...endpoint, itemIndex }),
+		client,
+		async () => await client.request<ServiceAccount>({ method: 'POST', ...endpoint, itemIndex }),
 	);
 	return withKey(client, account);
 }
@@ -160,5 +170,8 @@ export async function revokeServiceAccountKey(
 	itemIndex: number,
 ): Promise<void> {
 	const endpoint = serviceAccountEndpoint(client, id, 'apikey');
-	await call(async () => await client.request({ method: 'DELETE', ...endpoint, itemIndex }));
+	await call(
+		client,
+		async () => await client.request({ method: 'DELETE', ...endpoint, itemIndex }),
+	);
 }

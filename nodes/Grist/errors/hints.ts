@@ -293,7 +293,7 @@ export const GRIST_HINTS: GristHint[] = [
 		{
 			status: 403,
 			match: /non-owned service account/i,
-			hint: 'Only the user who created a service account can see and manage it: use a credential with that user\'s API key.',
+			hint: "Only the user who created a service account can see and manage it: use a credential with that user's API key.",
 		},
 		{
 			status: 403,
