@@ -147,6 +147,8 @@ import { docActivity, webhooksOf } from './webhooks';
 import type { HistoryService } from './history';
 import { historyOf, isWriteRequest } from './history';
 import { seedDemoSite } from './demo-seed';
+import { checkServiceAccountKey } from './routes-service-accounts';
+import { noteTimedWrite } from './routes-timing';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -173,6 +175,8 @@ export interface EmulatorOptions {
 	 * default there): see doc-auth.ts. Unset or 0: no cache, every request reads the current state.
 	 */
 	docAuthCacheMs?: number;
+	/** Grist's GRIST_ENABLE_SERVICE_ACCOUNTS (routes-service-accounts.ts); off, as in Grist, by default. */
+	serviceAccounts?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -270,6 +274,7 @@ export class GristEmulator {
 			attachmentMaxBytes: options.attachmentMaxBytes ?? 50 * 1024 * 1024,
 			timing: options.timing ?? false,
 			docAuthCacheMs: options.docAuthCacheMs ?? 0,
+			serviceAccounts: options.serviceAccounts ?? false,
 		};
 		webhooksOf(this.store).configure({
 			allowedDomains: options.allowedWebhookDomains,
@@ -765,6 +770,7 @@ export class GristEmulator {
 				if (docKey !== undefined && method !== 'GET') {
 					const doc = this.store.docByKey(docKey);
 					if (doc) historyOf(this.store).note(doc, isWriteRequest(method, apiPath));
+					if (doc && isWriteRequest(method, apiPath)) noteTimedWrite(this.store, doc, apiPath);
 				}
 				sendJson(res, 200, out);
 				return;
@@ -824,6 +830,7 @@ export class GristEmulator {
 			}
 			const user = this.store.userByKey(key);
 			if (!user) throw new ApiError(401, 'Bad request: invalid API key');
+			checkServiceAccountKey(this.store, user);
 			return user;
 		}
 		if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
