@@ -23,6 +23,8 @@ let owner: ReturnType<typeof client>;
 let other: ReturnType<typeof client>;
 let siteId: number;
 let docId: string;
+/** A document no test shares (Grist caches a refusal for 5 s: a later share would not show at once). */
+let closedDocId: string;
 const label = (name: string) => workspaceName(`sa ${name}`);
 
 beforeAll(async () => {
@@ -34,6 +36,8 @@ beforeAll(async () => {
 	other = client(emu, them.apiKey, '/o/demo');
 	const ws = emu.addWorkspace(siteId, 'Timing');
 	docId = emu.addDoc(ws.id, { name: 'Timed' }).id;
+	closedDocId = emu.addDoc(ws.id, { name: 'Closed' }).id;
+	emu.addTable(closedDocId, 'T', [{ id: 'A', type: 'Numeric' }]);
 	emu.addTable(docId, 'T', [
 		{ id: 'A', type: 'Numeric' },
 		{ id: 'B', type: 'Any', formula: '$A * 2' },
@@ -85,7 +89,10 @@ describe('service accounts', () => {
 		const profile = await sa.get<{ email: string; name: string }>('/api/profile/user');
 		expect([profile.status, profile.json.email, profile.json.name]).toEqual([200, a.login, '']);
 		// nothing of the site until a document is shared with its login
-		expect((await sa.get<ErrorBody>(`/api/docs/${docId}`)).status).toBe(403);
+		expect((await sa.get<ErrorBody>(`/api/docs/${closedDocId}`)).status).toBe(403);
+		expect((await sa.get<ErrorBody>(`/api/docs/${closedDocId}/tables/T/records`)).json).toEqual({
+			error: 'No view access',
+		});
 		emu.setAccess('doc', docId, a.login, 'viewers');
 		expect((await sa.get(`/api/docs/${docId}/tables/T/records`)).status).toBe(200);
 		// a service account cannot make service accounts
@@ -350,7 +357,7 @@ describe('formula timing', () => {
 	});
 
 	it('is for owners of the document only', async () => {
-		const none = await other.get<ErrorBody>(timing());
+		const none = await other.get<ErrorBody>(`/api/docs/${closedDocId}/timing`);
 		expect([none.status, none.json.error]).toEqual([403, 'No view access']);
 		emu.setAccess('doc', docId, them.email, 'editors');
 		try {
