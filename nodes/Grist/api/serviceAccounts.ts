@@ -32,7 +32,7 @@ export interface ServiceAccountBody extends IDataObject {
 }
 
 /** The message and hint for a server without service accounts. */
-export const SERVICE_ACCOUNTS_OFF = {
+const SERVICE_ACCOUNTS_OFF = {
 	message: 'This Grist server has no service accounts',
 	hint: 'Service accounts are off on this server: its administrator must start Grist (1.7.5 or later) with GRIST_ENABLE_SERVICE_ACCOUNTS=true. Until then, use the API key of a user.',
 };
