@@ -30,7 +30,9 @@
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
  * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), /states and /compare (history.ts), trash/restore of docs and
- * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts). routes.ts lists the route files, one per section of the reference.
+ * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts), GET
+ * /orgs/{org}/usage, service accounts (routes-service-accounts.ts, with the `serviceAccounts`
+ * option) and formula timing (routes-timing.ts). routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
  * /workspaces/{ws}/docs) holds `Table1` with empty columns A, B, C (type Any, isFormula true);
