@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * Service accounts (grist-core ApiServer.ts under GRIST_ENABLE_SERVICE_ACCOUNTS,
  * ServiceAccountsManager.ts; measured on 1.7.17): `/api/service-accounts` — list, create, get,
