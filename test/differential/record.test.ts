@@ -17,8 +17,10 @@ import * as orgs from '../../nodes/Grist/api/orgs';
 import * as records from '../../nodes/Grist/api/records';
 import * as rowLookup from '../../nodes/Grist/api/rowLookup';
 import * as schemaCache from '../../nodes/Grist/api/schemaCache';
+import * as serviceAccounts from '../../nodes/Grist/api/serviceAccounts';
 import * as sql from '../../nodes/Grist/api/sql';
 import * as tables from '../../nodes/Grist/api/tables';
+import * as timing from '../../nodes/Grist/api/timing';
 import * as trash from '../../nodes/Grist/api/trash';
 import * as webhooks from '../../nodes/Grist/api/webhooks';
 import * as workspaces from '../../nodes/Grist/api/workspaces';
@@ -42,8 +44,10 @@ const api = {
 	...records,
 	...rowLookup,
 	...schemaCache,
+	...serviceAccounts,
 	...sql,
 	...tables,
+	...timing,
 	...trash,
 	...webhooks,
 	...workspaces,

@@ -248,15 +248,22 @@ function registerVars(v: Vars, ids: Identities): void {
 	ids.string(v.viewerEmail, 'viewer email');
 	ids.string(v.forksDocId, 'forks doc');
 	ids.string(v.forkId, 'fork');
+	ids.number('ws', v.timingWsId, 'timing');
+	ids.string(v.timingDocId, 'timing doc');
 }
 
 /** Removes what the run made, whatever happened (the script's last calls do so when all went well). */
 async function cleanup(side: Side): Promise<void> {
-	for (const wid of [side.vars.ws2Id, side.vars.wsId]) {
+	for (const wid of [side.vars.ws2Id, side.vars.wsId, side.vars.timingWsId]) {
 		if (wid === undefined) continue;
 		await fetch(`${side.base}/api/workspaces/${wid}`, {
 			method: 'DELETE',
 			headers: { Authorization: `Bearer ${side.keys.owner}` },
 		}).catch(() => undefined);
 	}
+	if (side.vars.serviceAccountId !== undefined)
+		await fetch(`${side.base}/api/service-accounts/${String(side.vars.serviceAccountId)}`, {
+			method: 'DELETE',
+			headers: { Authorization: `Bearer ${side.keys.owner}` },
+		}).catch(() => undefined);
 }

@@ -1435,7 +1435,226 @@ export const CALLS: Call[] = [
 		method: 'DELETE',
 		path: (v) => `/api/workspaces/${v.wsId}`,
 	},
+	// Service accounts (the server runs with GRIST_ENABLE_SERVICE_ACCOUNTS): the account's id,
+	// login and key differ by side, and are checked for their form instead.
+	{
+		name: 'service account create',
+		covers: ['createServiceAccount'],
+		method: 'POST',
+		path: () => '/api/service-accounts',
+		body: () => ({ label: 'diff', description: 'differential', expiresAt: '2099-01-31T00:00:00Z' }),
+		keep: (j, v) => serviceAccountForm(j, v),
+		save: (j, v) => (v.serviceAccountId = obj(j).id),
+	},
+	{
+		name: 'service account create without expiry',
+		method: 'POST',
+		path: () => '/api/service-accounts',
+		body: () => ({ label: 'x', foo: 1 }),
+	},
+	{
+		name: 'service account create with a bad date',
+		method: 'POST',
+		path: () => '/api/service-accounts',
+		body: () => ({ expiresAt: 'soon' }),
+	},
+	{
+		name: 'service account list',
+		covers: ['listServiceAccounts'],
+		method: 'GET',
+		path: () => '/api/service-accounts',
+		keep: (j, v) =>
+			(j as J[]).filter((a) => a.id === v.serviceAccountId).map((a) => serviceAccountForm(a, v)),
+	},
+	{
+		name: 'service account get',
+		covers: ['getServiceAccount'],
+		method: 'GET',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		keep: (j, v) => serviceAccountForm(j, v),
+	},
+	{
+		name: 'service account update',
+		covers: ['updateServiceAccount'],
+		method: 'PATCH',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		body: () => ({ label: 'diff 2', description: '', expiresAt: '2098-02-03T04:05:06Z' }),
+	},
+	{
+		name: 'service account update with unknown fields',
+		method: 'PATCH',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		body: () => ({ foo: 1, bar: 2 }),
+	},
+	{
+		name: 'service account new key',
+		covers: ['createServiceAccountKey'],
+		method: 'POST',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}/apikey`,
+		keep: (j, v) => serviceAccountForm(j, v),
+	},
+	{
+		name: 'service account revoke key',
+		covers: ['revokeServiceAccountKey'],
+		method: 'DELETE',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}/apikey`,
+	},
+	{
+		name: 'service account get after revoke',
+		method: 'GET',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		keep: (j, v) => serviceAccountForm(j, v),
+	},
+	{
+		name: 'service account of another user',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+	},
+	{
+		name: 'service account not a number',
+		method: 'GET',
+		path: () => '/api/service-accounts/abc',
+	},
+	{
+		name: 'service account delete',
+		covers: ['deleteServiceAccount'],
+		method: 'DELETE',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+	},
+	{
+		name: 'service account delete again',
+		method: 'DELETE',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+	},
+	// An organization's usage: the attachments' size is the whole site's, which differs by side.
+	{
+		name: 'org usage',
+		covers: ['getOrgUsage'],
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.org}/usage`,
+		keep: (j) => ({
+			...obj(j),
+			attachments: { totalBytes: typeof obj(obj(j).attachments).totalBytes },
+		}),
+	},
+	{
+		name: 'org usage as viewer',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.org}/usage`,
+	},
+	// Formula timing, in a workspace of its own (the main one is gone by now).
+	{
+		name: 'timing workspace create',
+		method: 'POST',
+		path: (v) => `/api/orgs/${v.org}/workspaces`,
+		body: () => ({ name: 'Differential check timing' }),
+		home: { root: 'ws' },
+		save: (j, v) => (v.timingWsId = j as number),
+	},
+	{
+		name: 'timing doc create',
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.timingWsId}/docs`,
+		body: () => ({ name: 'Timing' }),
+		save: (j, v) => (v.timingDocId = j as string),
+	},
+	{
+		name: 'timing doc table',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/tables`,
+		body: () => ({
+			tables: [
+				{
+					id: 'T',
+					columns: [
+						{ id: 'A', fields: { type: 'Numeric' } },
+						{ id: 'B', fields: { type: 'Numeric', isFormula: true, formula: '$A * 2' } },
+					],
+				},
+			],
+		}),
+	},
+	{
+		name: 'timing get when off',
+		covers: ['getTiming'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.timingDocId}/timing`,
+	},
+	{
+		name: 'timing stop when off',
+		covers: ['stopTiming'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/stop`,
+	},
+	{
+		name: 'timing start',
+		covers: ['startTiming'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/start`,
+	},
+	{
+		name: 'timing start again',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/start`,
+	},
+	{
+		name: 'timing write',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/tables/T/records`,
+		body: () => ({ records: [{ fields: { A: 1 } }, { fields: { A: 2 } }] }),
+	},
+	{
+		name: 'timing get while on',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.timingDocId}/timing`,
+		keep: (j) => ({ ...obj(j), timing: timingForm(obj(j).timing) }),
+	},
+	{
+		name: 'timing stop',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/stop`,
+		keep: (j) => timingForm(j),
+	},
+	{
+		name: 'timing as viewer',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.timingDocId}/timing`,
+	},
+	{
+		name: 'timing workspace delete',
+		home: { root: 'ws' },
+		method: 'DELETE',
+		path: (v) => `/api/workspaces/${v.timingWsId}`,
+	},
 ];
+
+/** A service account's answer with its id, login and key replaced by what they look like. */
+function serviceAccountForm(json: unknown, v: Vars): J {
+	const a = obj(json);
+	const out: J = { ...a, id: a.id === v.serviceAccountId ? '<the account>' : a.id };
+	if (typeof a.login === 'string')
+		out.login = /^[0-9a-f-]{36}@serviceaccounts\.invalid$/.test(a.login) ? '<uuid login>' : a.login;
+	if (typeof a.key === 'string') out.key = /^[0-9a-f]{40}$/.test(a.key) ? '<40 hex>' : a.key;
+	return out;
+}
+
+/**
+ * Formula timing entries with their measures as types (times differ by run); only the formula
+ * column B: grist-core also times its lookup helpers (`#lookup#`), which the emulator does not.
+ */
+function timingForm(list: unknown): unknown {
+	if (!Array.isArray(list)) return list;
+	return (list as J[])
+		.filter((t) => t.colId === 'B')
+		.map((t) =>
+			Object.fromEntries(
+				Object.entries(t).map(([k, x]) => [k, typeof x === 'number' ? typeof x : x]),
+			),
+		);
+}
 
 /**
  * The exports of the endpoint files of api/ that send no request of their own (helpers around

@@ -30,7 +30,9 @@
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
  * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), /states and /compare (history.ts), trash/restore of docs and
- * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts). routes.ts lists the route files, one per section of the reference.
+ * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts), GET
+ * /orgs/{org}/usage, service accounts (routes-service-accounts.ts, with the `serviceAccounts`
+ * option) and formula timing (routes-timing.ts). routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
  * /workspaces/{ws}/docs) holds `Table1` with empty columns A, B, C (type Any, isFormula true);
@@ -149,6 +151,8 @@ import { docActivity, webhooksOf } from './webhooks';
 import type { HistoryService } from './history';
 import { historyOf, isWriteRequest } from './history';
 import { seedDemoSite } from './demo-seed';
+import { checkServiceAccountKey } from './routes-service-accounts';
+import { noteTimedWrite } from './routes-timing';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -175,6 +179,8 @@ export interface EmulatorOptions {
 	 * default there): see doc-auth.ts. Unset or 0: no cache, every request reads the current state.
 	 */
 	docAuthCacheMs?: number;
+	/** Grist's GRIST_ENABLE_SERVICE_ACCOUNTS (routes-service-accounts.ts); off, as in Grist, by default. */
+	serviceAccounts?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -274,6 +280,7 @@ export class GristEmulator {
 			attachmentMaxBytes: options.attachmentMaxBytes ?? 50 * 1024 * 1024,
 			timing: options.timing ?? false,
 			docAuthCacheMs: options.docAuthCacheMs ?? 0,
+			serviceAccounts: options.serviceAccounts ?? false,
 		};
 		webhooksOf(this.store).configure({
 			allowedDomains: options.allowedWebhookDomains,
@@ -776,6 +783,7 @@ export class GristEmulator {
 				if (docKey !== undefined && method !== 'GET') {
 					const doc = this.store.docByKey(docKey);
 					if (doc) historyOf(this.store).note(doc, isWriteRequest(method, apiPath));
+					if (doc && isWriteRequest(method, apiPath)) noteTimedWrite(this.store, doc, apiPath);
 				}
 				sendJson(res, 200, out);
 				return;
@@ -835,6 +843,7 @@ export class GristEmulator {
 			}
 			const user = this.store.userByKey(key);
 			if (!user) throw new ApiError(401, 'Bad request: invalid API key');
+			checkServiceAccountKey(this.store, user);
 			return user;
 		}
 		if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {

@@ -135,7 +135,34 @@ describe('the hint table', () => {
 					: entry.hint({ url: 'https://x.example/h', gristHost: 'grist.example.com' });
 			expect(text).toMatch(/[.)]$/);
 		}
-		expect(scopes.size).toBe(16);
+		expect(scopes.size).toBe(19);
+	});
+
+	it('says what to do about service accounts, usage and formula timing', () => {
+		expect(
+			gristHint('serviceAccount', 'This Service Account does not exist', 404, { itemIndex: 2 }),
+		).toBe(
+			'The Service Account of item 2 does not exist (deleted, or a wrong ID). Pick one from the list.',
+		);
+		expect(gristHint('serviceAccount', 'Cannot access non-owned service account', 403)).toMatch(
+			/Only the user who created a service account/,
+		);
+		expect(
+			gristHint(
+				'serviceAccount',
+				'Only regular users (of type "login") are allowed to create service accounts',
+				403,
+			),
+		).toMatch(/belongs to a service account/);
+		expect(gristHint('org.usage', 'access denied', 403)).toMatch(/only to its owners/);
+		expect(gristHint('org.usage', 'organization not found', 404)).toBeUndefined();
+		expect(gristHint('document.timing', 'Timing already started for abc', 400)).toMatch(
+			/Stop Timing/,
+		);
+		expect(gristHint('document.timing', 'Timing not started for abc', 400)).toMatch(/Start Timing/);
+		expect(gristHint('document.timing', 'No owner access', 403)).toBe(
+			'Formula timing needs the Owner role on the document.',
+		);
 	});
 });
 

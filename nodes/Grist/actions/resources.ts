@@ -15,6 +15,7 @@ import { columnar } from './columnar';
 import { document } from './document';
 import { org } from './org';
 import { record } from './record';
+import { serviceAccount } from './serviceAccount';
 import { sql } from './sql';
 import { table } from './table';
 import type { GristResource, ResourceModule } from './types';
@@ -35,6 +36,7 @@ export const resources: Partial<Record<GristResource, ResourceModule>> = {
 	// the site's administration
 	workspace,
 	org,
+	serviceAccount,
 	// deprecated, hidden from new nodes
 	columnar,
 };

@@ -55,7 +55,13 @@ export type HintScope =
 	/** …/snapshots of Get Snapshots and Delete Snapshots. */
 	| 'document.snapshots'
 	/** …/proposals of Get Proposals and Apply Proposal. */
-	| 'document.proposals';
+	| 'document.proposals'
+	/** The Service Account operations (/api/service-accounts…). */
+	| 'serviceAccount'
+	/** Organization → Get Usage. */
+	| 'org.usage'
+	/** Document → Start, Get and Stop Timing. */
+	| 'document.timing';
 
 /** What the item or the trigger was about, for the hints that name it. */
 export interface HintValues {
@@ -389,6 +395,59 @@ export const GRIST_HINTS: GristHint[] = [
 			status: 404,
 			match: /Column not found|Cannot find column/i,
 			hint: 'A column under Options (Ready Column or Watched Columns) is not in the table any more. Pick it again.',
+		},
+	]),
+
+	// Service accounts: only their owner (the user who created them) sees and manages them.
+	...scoped('serviceAccount', [
+		{
+			status: 404,
+			match: /Service Account does not exist|No such service account|non existing service account/i,
+			hint: (v) =>
+				`The Service Account of item ${v.itemIndex} does not exist (deleted, or a wrong ID). Pick one from the list.`,
+		},
+		{
+			status: 403,
+			match: /non-owned service account/i,
+			hint: "Only the user who created a service account can see and manage it: use a credential with that user's API key.",
+		},
+		{
+			status: 403,
+			match: /Only regular users/i,
+			hint: 'The API key of this credential belongs to a service account, and a service account cannot manage service accounts: use the API key of a user.',
+		},
+		{
+			status: 400,
+			match: /Invalid expiresAt/i,
+			hint: 'Grist could not read Expires At as a date. Enter a date such as 2027-01-31.',
+		},
+	]),
+
+	// Organization → Get Usage
+	...scoped('org.usage', [
+		{
+			status: 403,
+			match: ANY,
+			hint: 'Grist shows the usage of an organization only to its owners: use a credential of an owner of the organization.',
+		},
+	]),
+
+	// Document → formula timing
+	...scoped('document.timing', [
+		{
+			status: 400,
+			match: /Timing already started/i,
+			hint: 'Formula timing is already running for this document. Read it with Get Timing, or end it with Stop Timing (which returns the times).',
+		},
+		{
+			status: 400,
+			match: /Timing not started/i,
+			hint: 'Formula timing is not running for this document: start it with Start Timing, let the document calculate (e.g. reload it or change data), then stop it.',
+		},
+		{
+			status: 403,
+			match: /No owner access/i,
+			hint: 'Formula timing needs the Owner role on the document.',
 		},
 	]),
 ];

@@ -30,11 +30,28 @@ export const TOOL_UNSUPPORTED: Readonly<Record<string, string>> = {
 		'it imports a file from the previous node, and a tool has none; use Document → Create and Record → Create instead',
 };
 
+/**
+ * The operations a tool must not perform because their output is a secret (an API key), which
+ * would be handed to the model and its provider; and what to do instead.
+ */
+export const TOOL_SECRET_OUTPUT: Readonly<Record<string, string>> = {
+	'serviceAccount.create':
+		'create service accounts in a regular workflow, where the key goes straight into a credential',
+	'serviceAccount.createKey':
+		'create new keys in a regular workflow, where the key goes straight into a credential',
+};
+
 /** The message for an operation a tool cannot perform (undefined when it can). */
 export function toolUnsupportedMessage(
 	resource: string,
 	operation: string,
 ): { message: string; description: string } | undefined {
+	const secret = TOOL_SECRET_OUTPUT[`${resource}.${operation}`];
+	if (secret !== undefined)
+		return {
+			message: `This Grist tool (${resource} → ${operation}) returns an API key, which must not be handed to an AI agent`,
+			description: `Set this tool to another operation: ${secret}.`,
+		};
 	const instead = TOOL_UNSUPPORTED[`${resource}.${operation}`];
 	if (instead === undefined) return undefined;
 	return {

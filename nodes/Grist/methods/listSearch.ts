@@ -255,3 +255,4 @@ export async function searchProposals(
 			.filter((r) => matches(r.name, filter)),
 	};
 }
+export { searchServiceAccounts } from './serviceAccountSearch';

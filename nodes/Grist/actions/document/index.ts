@@ -15,11 +15,14 @@ import * as getAccess from './getAccess.operation';
 import * as getAll from './getAll.operation';
 import * as getProposals from './getProposals.operation';
 import * as getSnapshots from './getSnapshots.operation';
+import * as getTiming from './getTiming.operation';
 import * as importFile from './importFile.operation';
 import * as move from './move.operation';
 import * as moveToTrash from './moveToTrash.operation';
 import * as replaceContent from './replaceContent.operation';
 import * as restore from './restore.operation';
+import * as startTiming from './startTiming.operation';
+import * as stopTiming from './stopTiming.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
 
@@ -112,6 +115,13 @@ const operation = operationSelector(
 			action: 'Get snapshots of a document',
 		},
 		{
+			name: 'Get Timing',
+			value: 'getTiming',
+			description:
+				'Read the formula times measured so far, one item per formula column, slowest first',
+			action: 'Get the formula timing of a document',
+		},
+		{
 			name: 'Import File',
 			value: 'importFile',
 			description: 'Create a document from a CSV, XLSX or other file Grist imports',
@@ -140,6 +150,18 @@ const operation = operationSelector(
 			value: 'restore',
 			description: "Bring a document back from Grist's trash",
 			action: 'Restore a document from the trash',
+		},
+		{
+			name: 'Start Timing',
+			value: 'startTiming',
+			description: 'Start measuring how long each formula column takes to calculate',
+			action: 'Start formula timing of a document',
+		},
+		{
+			name: 'Stop Timing',
+			value: 'stopTiming',
+			description: 'Stop measuring and get the times, one item per formula column, slowest first',
+			action: 'Stop formula timing of a document',
 		},
 		{
 			name: 'Update',
@@ -183,10 +205,13 @@ export const document = resourceModule(
 		get,
 		getAccess,
 		getAll,
+		getTiming,
 		importFile,
 		move,
 		moveToTrash,
 		restore,
+		startTiming,
+		stopTiming,
 		update,
 		updateAccess,
 		applyProposal,
