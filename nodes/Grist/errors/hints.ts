@@ -233,7 +233,7 @@ export const GRIST_HINTS: GristHint[] = [
 				`Grist restores attachments only from a .tar archive, and "${v.fileName}" (binary field "${v.binaryProperty}") is not one. Use the file Attachment → Download All makes with Format: TAR; a ZIP archive cannot be restored.`,
 		},
 		{
-			match: /not a valid \.tar/i,
+			match: /not a valid \.tar|Invalid tar header/i,
 			hint: (v) =>
 				`"${v.fileName}" (binary field "${v.binaryProperty}") is named .tar but is not a complete tar archive (cut short, or another kind of file renamed). Use the file Attachment → Download All made with Format: TAR, unchanged.`,
 		},
