@@ -134,6 +134,12 @@ export interface Doc {
 	tables: Table[];
 	attachments: Map<number, Attachment>;
 	maxAttId: number;
+	/**
+	 * The name the document had when a doc-worker request first opened it: grist-core's ActiveDoc
+	 * keeps that Document row while it is open, and the attachment archive is named from it.
+	 * Emulator documents stay open (they close only with `activeDocTimeoutMs`, for webhooks).
+	 */
+	openedName?: string;
 	/** The external store new attachments go to (POST …/attachments/store); internal when absent. */
 	attachmentStoreId?: string;
 	/** The counts of the last Transfer All, as the open document keeps them. */

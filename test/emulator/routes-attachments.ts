@@ -157,7 +157,8 @@ const archiveRoutes: Route[] = [
 			'Content-Type': format === 'tar' ? 'application/x-tar' : 'application/zip',
 			'Content-Disposition': contentDisposition(
 				'attachment',
-				`${c.query.title || `${doc.name}-Attachments`}.${format}`,
+				// the name of the open document (ActiveDoc.doc), which a rename since does not change
+				`${c.query.title || `${doc.openedName ?? doc.name}-Attachments`}.${format}`,
 			),
 			'Cache-Control': 'no-store',
 		};
