@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * §8 Attachments: POST /api/docs/{docId}/attachments (multipart, field `upload`), GET
  * /attachments (filter/sort/limit), GET /attachments/{id} (metadata), GET
