@@ -14,6 +14,7 @@ import { unzip } from '../emulator/zip';
 import { importWithFilesElsewhere } from '../harness/attachment-store';
 import { byId } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';
+import { waitFor } from '../harness/until';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -363,6 +364,28 @@ describe('stores', () => {
 			`POST ${att(docId, '/transferAll')}`,
 			`GET ${att(docId, '/transferStatus')}`,
 		]);
+	});
+
+	it('Transfer All of files in a store the server lacks: every move fails, the files stay', async () => {
+		const doc = await docLackingFiles('Files to move');
+		// the imported files are in the store "gone-snapshots"; the document's store is internal
+		const t = await run({ operation: 'transferAll', document: byId(doc) });
+		expect(t.error).toBeUndefined();
+		expect(t.items[0].json).toMatchObject({ documentId: doc, successes: 0 });
+		const done = await waitFor(
+			'the transfer to end',
+			async () =>
+				(await run({ operation: 'getTransferStatus', document: byId(doc) })).items[0].json,
+			(s) => s.isRunning === false,
+		);
+		expect(done).toEqual({
+			documentId: doc,
+			pendingTransferCount: 0,
+			isRunning: false,
+			successes: 0,
+			failures: 2,
+			locationSummary: 'external',
+		});
 	});
 
 	it('Get Store of a document Grist cannot find: its message', async () => {
