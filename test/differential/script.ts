@@ -5,6 +5,9 @@
  * call's `covers`; record.test.ts fails when one is not. A call's values come from what earlier
  * calls of the same side answered (`save`), so both sides run the same script on their own ids.
  */
+import { createHash } from 'node:crypto';
+
+import { tarFiles } from '../emulator/tar';
 
 /** What a side has learnt so far (ids it created, the users it runs as, the webhook receiver). */
 export interface Vars {
@@ -29,7 +32,7 @@ export interface Vars {
 export type Caller = 'owner' | 'viewer' | 'badkey' | 'anon';
 
 /** How the answer is read and compared: JSON, or a file read back into comparable values. */
-export type Answer = 'json' | 'csv' | 'xlsx' | 'grist' | 'bytes';
+export type Answer = 'json' | 'csv' | 'xlsx' | 'grist' | 'bytes' | 'tar' | 'zip';
 
 export interface Call {
 	name: string;
@@ -46,7 +49,8 @@ export interface Call {
 	raw?: { text: string; contentType: string };
 	/** A multipart body: file parts (field `upload`) and text fields. */
 	form?: (v: Vars) => {
-		files: Array<{ name: string; type: string; text: string }>;
+		/** A file's content: `text`, or `data` for bytes. */
+		files: Array<{ name: string; type: string; text?: string; data?: Buffer }>;
 		fields?: Record<string, string>;
 	};
 	answer?: Answer;
@@ -63,6 +67,13 @@ export interface Call {
 }
 
 type J = Record<string, unknown>;
+
+/** The differential's attachment (`attachments upload`), as Grist names it in an archive. */
+const NOTE = Buffer.from('hello grist\n');
+const NOTE_ENTRY = `${createHash('sha1').update(NOTE).digest('hex')}_note.txt`;
+const restoreForm = (name: string, type: string, data: Buffer) => () => ({
+	files: [{ name, type, data }],
+});
 const obj = (x: unknown) => (x ?? {}) as J;
 const docPath = (v: Vars, rest = '') => `/api/docs/${v.docId}${rest}`;
 const people = (v: Vars, rest = '') => docPath(v, `/tables/People${rest}`);
@@ -117,6 +128,189 @@ const proposal = (p: unknown) => {
 		destDoc: doc(x.destDoc),
 	};
 };
+/** Attachments: the archive (download, restore), the stores, the transfers, removing unused ones. */
+const ARCHIVE_CALLS: Call[] = [
+	{
+		name: 'attachments archive zip',
+		covers: ['downloadAttachmentArchive'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/archive'),
+		answer: 'zip',
+	},
+	{
+		name: 'attachments archive tar',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/archive'),
+		query: () => ({ format: 'tar' }),
+		answer: 'tar',
+	},
+	{
+		name: 'attachments archive unknown format',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/archive'),
+		query: () => ({ format: 'rar' }),
+	},
+	{
+		name: 'attachments restore',
+		covers: ['restoreAttachmentArchive'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.tar', 'application/x-tar', tarFiles([{ name: NOTE_ENTRY, data: NOTE }])),
+	},
+	{
+		name: 'attachments restore a file of another type',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.zip', 'application/zip', Buffer.from('PK not really a zip')),
+	},
+	{
+		name: 'attachments restore a tar cut short',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm(
+			'a.tar',
+			'application/x-tar',
+			tarFiles([{ name: NOTE_ENTRY, data: NOTE }]).subarray(0, 600),
+		),
+	},
+	{
+		name: 'attachments restore a text named .tar',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.tar', 'application/x-tar', Buffer.alloc(2048, 0x41)),
+	},
+	{
+		name: 'attachments restore as viewer',
+		as: 'viewer',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.tar', 'application/x-tar', tarFiles([{ name: NOTE_ENTRY, data: NOTE }])),
+	},
+	{
+		name: 'attachments restore without a body',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+	},
+	{
+		name: 'attachments store',
+		covers: ['getAttachmentStore'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/store'),
+	},
+	{
+		name: 'attachments stores',
+		covers: ['listAttachmentStores'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/stores'),
+	},
+	{
+		name: 'attachments store set unknown type',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/store'),
+		body: () => ({ type: 'cloud' }),
+	},
+	{
+		name: 'attachments store set external',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/store'),
+		body: () => ({ type: 'external' }),
+		// `<the server's install id>-snapshots`
+		keep: (j) => ({ store: String(obj(j).store).replace(/^.*-/, '<install>-') }),
+	},
+	{
+		name: 'attachments store after external',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/store'),
+	},
+	{
+		name: 'attachments store set internal',
+		covers: ['setAttachmentStore'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/store'),
+		body: () => ({ type: 'internal' }),
+	},
+	{
+		name: 'attachments transfer all',
+		covers: ['transferAllAttachments'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/transferAll'),
+	},
+	{
+		name: 'attachments transfer status',
+		covers: ['getAttachmentTransferStatus'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/transferStatus'),
+	},
+	{
+		name: 'attachments remove unused expired only',
+		covers: ['removeUnusedAttachments'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/removeUnused'),
+		query: () => ({ expiredonly: '1' }),
+	},
+	{
+		name: 'attachments list after expired only',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments'),
+	},
+	{
+		name: 'attachments remove unused',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/removeUnused'),
+		query: () => ({ verifyfiles: '1' }),
+	},
+	{
+		name: 'attachments list after remove unused',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments'),
+	},
+	{
+		name: 'attachments remove unused as viewer',
+		as: 'viewer',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/removeUnused'),
+	},
+];
+
+/** Export Table's other formats. */
+const EXPORT_FORMAT_CALLS: Call[] = [
+	{
+		name: 'export tsv',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/tsv'),
+		query: () => ({ tableId: 'People', header: 'colId' }),
+		answer: 'csv',
+	},
+	{
+		name: 'export dsv',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/dsv'),
+		query: () => ({ tableId: 'People' }),
+		answer: 'csv',
+	},
+	{
+		name: 'export dsv without table',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/dsv'),
+	},
+	{
+		name: 'export table schema',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/table-schema'),
+		query: () => ({ tableId: 'People', title: 'people' }),
+		// `path` is the CSV export's URL on this server
+		keep: (j) => ({
+			...obj(j),
+			path: String(obj(j).path).replace(/^.*\/download\//, '…/download/'),
+		}),
+	},
+	{
+		name: 'export table schema unknown table',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/table-schema'),
+		query: () => ({ tableId: 'Nope' }),
+	},
+];
 
 const PEOPLE_COLUMNS = [
 	{ id: 'Name', fields: { label: 'Name', type: 'Text' } },
@@ -854,6 +1048,7 @@ export const CALLS: Call[] = [
 		method: 'GET',
 		path: (v) => docPath(v, '/attachments/999/download'),
 	},
+	...ARCHIVE_CALLS,
 	// ---------------------------------------------------------------- webhooks
 	{
 		name: 'webhooks create',
@@ -1040,6 +1235,7 @@ export const CALLS: Call[] = [
 		method: 'GET',
 		path: (v) => docPath(v, '/download/csv'),
 	},
+	...EXPORT_FORMAT_CALLS,
 	{
 		name: 'export xlsx',
 		method: 'GET',

@@ -96,8 +96,15 @@
  * `,` for .csv/.txt and tab for .tsv; an all-empty column is an Any data column), CSV is read as
  * Python's csv.reader reads it (measured on 1.7.17: blank lines are rows, `"ab"c` is `abc`, a
  * quote left open runs to the end of the file), the first row is the header when it is all
- * non-numeric text, and the new document holds only the imported tables; a `.grist` import keeps tables, columns and
- * rows, not attachments; JSON imports are not emulated (400 `File format is not supported.`).
+ * non-numeric text, and the new document holds only the imported tables; a `.grist` import keeps tables, columns,
+ * rows and attachments (a file in an external store stays there: unavailable, as on a server
+ * without that store); JSON imports are not emulated (400 `File format is not supported.`).
+ *
+ * Attachment archive and stores (routes-attachments.ts, from grist-core's source and measured on
+ * 1.7.17): the server has no external store, as grist-core without S3 or MinIO; a file's ident is
+ * its SHA-1 and its name's extension (grist-core may take the extension from the MIME type
+ * instead); only Remove Unused marks attachments unused (grist-core also does it in the
+ * background); a Transfer All is over by the next request.
  *
  * Webhooks (routes-webhooks.ts, delivery in webhooks.ts, `emu.webhooks`: registrations, `queue(docId)`,
  * `deliveries`, `idle()`, `configure`): events, payload, per-document queue, retries and the URL

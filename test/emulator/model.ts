@@ -2,7 +2,7 @@
  * In-memory data model of the Grist emulator: users, orgs, workspaces, docs (home DB) and the
  * document data (tables, columns, rows, attachments). No HTTP here.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export type Role = 'owners' | 'editors' | 'viewers' | 'members' | 'guests';
 export type Grant = Role | null;
@@ -107,6 +107,16 @@ export interface Attachment {
 	fileSize: number;
 	timeUploaded: string;
 	data: Buffer;
+	/** `<sha1 of the bytes><extension>`, the name of its file (grist-core: `_grist_Attachments.fileIdent`). */
+	fileIdent: string;
+	/**
+	 * The external store its file is in (`_gristsys_Files.storageId`); the emulator has none, so
+	 * such a file is unavailable (as in a document brought from a server with S3) until an archive
+	 * restores it.
+	 */
+	storeId?: string;
+	/** When a cleanup first found no cell referring to it (epoch ms; `timeDeleted`). */
+	timeDeleted?: number;
 }
 
 export interface Doc {
@@ -124,6 +134,16 @@ export interface Doc {
 	tables: Table[];
 	attachments: Map<number, Attachment>;
 	maxAttId: number;
+	/**
+	 * The name the document had when a doc-worker request first opened it: grist-core's ActiveDoc
+	 * keeps that Document row while it is open, and the attachment archive is named from it.
+	 * Emulator documents stay open (they close only with `activeDocTimeoutMs`, for webhooks).
+	 */
+	openedName?: string;
+	/** The external store new attachments go to (POST …/attachments/store); internal when absent. */
+	attachmentStoreId?: string;
+	/** The counts of the last Transfer All, as the open document keeps them. */
+	attachmentTransfer?: { successes: number; failures: number };
 	/** Soft delete (POST /docs/{docId}/remove): in the trash since then (routes-lifecycle.ts). */
 	removedAt?: string | null;
 	/**
@@ -629,7 +649,8 @@ export class Store {
 	/** Stores an attachment (`_grist_Attachments` row) and returns its id. */
 	addAttachment(doc: Doc, fileName: string, data: Buffer, timeUploaded = this.now()): number {
 		const id = ++doc.maxAttId;
-		doc.attachments.set(id, { id, fileName, fileSize: data.length, timeUploaded, data });
+		const fileIdent = attachmentFileIdent(fileName, data);
+		doc.attachments.set(id, { id, fileName, fileSize: data.length, timeUploaded, data, fileIdent });
 		return id;
 	}
 
@@ -684,4 +705,13 @@ export class Store {
 export function widgetOptionsString(w: unknown): string {
 	if (w === undefined || w === null || w === '') return '';
 	return typeof w === 'string' ? w : JSON.stringify(w);
+}
+
+/**
+ * grist-core's name for an attachment's file: the SHA-1 of its bytes and the extension of its
+ * name, lower-cased (guessExt.ts when the extension and the MIME type agree, the plain case).
+ */
+export function attachmentFileIdent(fileName: string, data: Buffer): string {
+	const ext = /\.[^./\\]+$/.exec(fileName)?.[0]?.toLowerCase() ?? '';
+	return `${createHash('sha1').update(data).digest('hex')}${ext}`;
 }

@@ -115,6 +115,30 @@ describe('the hint table', () => {
 		);
 	});
 
+	it('says what to do with an archive Grist cannot restore', () => {
+		const values = { fileName: 'x.zip', binaryProperty: 'data' };
+		expect(gristHint('attachment.restore', 'No .tar file found in request', 400, values)).toBe(
+			'Grist restores attachments only from a .tar archive, and "x.zip" (binary field "data") is not one. Use the file Attachment → Download All makes with Format: TAR; a ZIP archive cannot be restored.',
+		);
+		for (const message of [
+			'File is not a valid .tar',
+			'Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?',
+		])
+			expect(gristHint('attachment.restore', message, 500, values)).toMatch(
+				/^"x\.zip" \(binary field "data"\) is named \.tar but is not a complete tar archive/,
+			);
+		expect(gristHint('attachment.restore', 'No owner access', 403, values)).toBe(
+			'Restoring attachments needs the Owner role on the document.',
+		);
+		expect(
+			gristHint(
+				'attachment.upload',
+				"Store 'abc-snapshots' is not a valid and available store",
+				500,
+			),
+		).toMatch(/^The document keeps new attachments in an external store/);
+	});
+
 	it('keeps OAuth2-only entries for OAuth2 connections', () => {
 		expect(gristHint('trigger.webhook', 'access denied', 403, { oauth: false })).toBeUndefined();
 		expect(gristHint('trigger.webhook', 'access denied', 403, { oauth: true })).toMatch(
@@ -135,7 +159,7 @@ describe('the hint table', () => {
 					: entry.hint({ url: 'https://x.example/h', gristHost: 'grist.example.com' });
 			expect(text).toMatch(/[.)]$/);
 		}
-		expect(scopes.size).toBe(19);
+		expect(scopes.size).toBe(20);
 	});
 
 	it('says what to do about service accounts, usage and formula timing', () => {

@@ -40,6 +40,27 @@ test('every refused operation exists, and the message says what to use instead',
 	expect(toolUnsupportedMessage('attachment', 'get')).toBeUndefined();
 });
 
+test('the archive operations are files, the store operations are not', () => {
+	expect(toolUnsupportedMessage('attachment', 'downloadAll')?.description).toBe(
+		'Set this tool to another operation: the archive is a file, which a tool cannot return; Attachment → Get Many lists the attachments.',
+	);
+	expect(toolUnsupportedMessage('attachment', 'restoreFromArchive')?.description).toBe(
+		'Set this tool to another operation: it reads an archive from the previous node, and a tool has none; restore in a regular workflow.',
+	);
+	for (const operation of [
+		'removeUnused',
+		'getStore',
+		'setStore',
+		'getStores',
+		'transferAll',
+		'getTransferStatus',
+	])
+		expect([operation, toolUnsupportedMessage('attachment', operation)]).toEqual([
+			operation,
+			undefined,
+		]);
+});
+
 describe('the notices on refused operations', () => {
 	const description = new Grist().description;
 	const asTool = { ...description, name: `${description.name}Tool` } as INodeTypeDescription;

@@ -44,6 +44,8 @@ export type HintScope =
 	/** Update and Delete of the webhook in the Webhook field. */
 	| 'webhook.id'
 	| 'attachment.upload'
+	/** POST …/attachments/archive of Attachment → Restore From Archive. */
+	| 'attachment.restore'
 	/** The Grist Trigger's polls (GET …/records of the watched table). */
 	| 'trigger.poll'
 	/** The Grist Instant Trigger's registration (…/webhooks, …/columns). */
@@ -337,6 +339,31 @@ export const GRIST_HINTS: GristHint[] = [
 			match: ANY,
 			append: true,
 			hint: 'Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.',
+		},
+		{
+			match: /is not a valid and available store/i,
+			hint: 'The document keeps new attachments in an external store that this Grist server does not have. Set it back with Attachment → Set Store → Internal (an owner can), or ask the server admin to set up the external store.',
+		},
+	]),
+
+	// Attachment → Restore From Archive
+	...scoped('attachment.restore', [
+		{
+			status: 400,
+			match: /No \.tar file found/i,
+			hint: (v) =>
+				`Grist restores attachments only from a .tar archive, and "${v.fileName}" (binary field "${v.binaryProperty}") is not one. Use the file Attachment → Download All makes with Format: TAR; a ZIP archive cannot be restored.`,
+		},
+		{
+			match: /not a valid \.tar|Invalid tar header/i,
+			hint: (v) =>
+				`"${v.fileName}" (binary field "${v.binaryProperty}") is named .tar but is not a complete tar archive (cut short, or another kind of file renamed). Use the file Attachment → Download All made with Format: TAR, unchanged.`,
+		},
+		{
+			status: 403,
+			match: ANY,
+			append: true,
+			hint: 'Restoring attachments needs the Owner role on the document.',
 		},
 	]),
 

@@ -18,12 +18,16 @@ export function isToolNodeType(nodeType: string): boolean {
 export const TOOL_UNSUPPORTED: Readonly<Record<string, string>> = {
 	'attachment.download':
 		"Attachment → Get gives an attachment's name, type and size; its content is a file, which a tool cannot return",
+	'attachment.downloadAll':
+		'the archive is a file, which a tool cannot return; Attachment → Get Many lists the attachments',
+	'attachment.restoreFromArchive':
+		'it reads an archive from the previous node, and a tool has none; restore in a regular workflow',
 	'attachment.upload':
 		'it uploads a file from the previous node, and a tool has none; upload in a regular workflow',
 	'document.downloadBackup':
 		"the backup is a file, which a tool cannot return; use Table → Get Many and Record → Get Many to read the document's data",
 	'document.exportTable':
-		"the CSV is a file, which a tool cannot return; use Record → Get Many or SQL → Run an SQL Query to read the table's rows",
+		"the export is a file, which a tool cannot return; use Record → Get Many or SQL → Run an SQL Query to read the table's rows, and Column → Get Many for its columns",
 	'document.exportWorkbook':
 		"the XLSX is a file, which a tool cannot return; use Record → Get Many or SQL → Run an SQL Query to read the tables' rows",
 	'document.importFile':

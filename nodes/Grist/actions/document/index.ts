@@ -72,10 +72,10 @@ const operation = operationSelector(
 			action: 'Download a backup of a document',
 		},
 		{
-			name: 'Export Table (CSV)',
+			name: 'Export Table',
 			value: 'exportTable',
-			description: 'Download one table as a CSV file',
-			action: 'Export a table as CSV',
+			description: 'Download one table as a CSV, TSV or DSV file, or its Table Schema',
+			action: 'Export a table',
 		},
 		{
 			name: 'Export Workbook (XLSX)',
