@@ -980,6 +980,16 @@ export const CALLS: Call[] = [
 		}),
 	},
 	{
+		name: 'sql rows by shown value (references given by name)',
+		covers: ['findRowsByValue'],
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({
+			sql: 'SELECT id, "Name" FROM "People" WHERE "Name" IN (SELECT value FROM json_each(?))',
+			args: ['["Ann","Nobody"]'],
+		}),
+	},
+	{
 		name: 'sql get form',
 		method: 'GET',
 		path: (v) => docPath(v, '/sql'),
