@@ -80,16 +80,12 @@ describe('the column mapper', () => {
 	it('Reference fields are text and say "row ID or <shown column>"', async () => {
 		const { fields } = await mapperFields();
 		expect(fields.map((f) => [f.id, f.type, f.displayName])).toEqual([
-			['Title', 'string', 'Title — Text'],
-			['Owner', 'string', 'Owner — Reference to People: row ID or Full name'],
-			[
-				'Helpers',
-				'string',
-				'Helpers — Reference List to People: row IDs or Full name, separated by commas (or a JSON array)',
-			],
-			['Oldest', 'string', 'Oldest — Reference to People: row ID or Born'],
-			['Invoice', 'string', 'Invoice — Reference to Invoices: row ID or No'],
-			['Plain', 'string', 'Plain — Reference to People: row ID'],
+			['Title', 'string', 'Title (text)'],
+			['Owner', 'string', 'Owner (row ID or Full name)'],
+			['Helpers', 'string', 'Helpers (row IDs or Full name)'],
+			['Oldest', 'string', 'Oldest (row ID or Born)'],
+			['Invoice', 'string', 'Invoice (row ID or No)'],
+			['Plain', 'string', 'Plain (row ID)'],
 		]);
 	});
 
