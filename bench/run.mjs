@@ -58,9 +58,15 @@
 // BENCH_ONLY=read (only the reads of 2., plus the server's time, the RSS peak during the nodes
 // alone, and bench/read-alloc.cjs: bytes allocated and heap held through n8n-core; against a real
 // Grist when GRIST_URL and GRIST_API_KEY are set, GRIST_ORG default docs, in a workspace it
-// deletes, every read through bench/timing-proxy.mjs so that each variant's server time shows), BENCH_ONLY=create (a create's time before its first POST in a real n8n),
+// deletes, every read through bench/timing-proxy.mjs so that each variant's server time shows:
+// Grist's time from the first request's arrival to the last byte, the records answer's wait and
+// send, the CPU time of Grist's processes when they run on this machine, and each variant's
+// query strings), BENCH_ONLY=create (a create's time before its first POST in a real n8n),
 // BENCH_READ_DOC (with GRIST_URL: the document of an earlier read run, kept and not seeded),
-// BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them),
+// BENCH_READ_VARIANTS (package,builtin,n8nHttp), BENCH_READ_PACKAGES=<name>=<dir>,… (other
+// builds of the package, e.g. variants of the read path, read in the same interleaved rounds),
+// BENCH_READ_ALLOC=0 (BENCH_ONLY=read without bench/read-alloc.cjs), BENCH_GRIST_PID (the real
+// Grist's server process, when it is not found by its command line), BENCH_SOURCE=1 (own time of the TypeScript sources instead of dist/, while changing them),
 // BENCH_N8N_GC=0 (no full collection in n8n before a measured read),
 // BENCH_BASELINE=<git rev> (A/B: this package against that revision's, see below).
 //

@@ -38,6 +38,20 @@ export const OWN_REPEATS = int('BENCH_OWN_REPEATS', 11);
 export const READ_VARIANTS = (process.env.BENCH_READ_VARIANTS ?? 'package,builtin,n8nHttp').split(
 	',',
 );
+/**
+ * BENCH_READ_PACKAGES=<name>=<dir>,…: more builds of this package read beside it in the read
+ * section (each `<dir>` a checkout with its dist/ built, packed and installed like this one), e.g.
+ * variants of the read path compared in one interleaved run.
+ */
+export const READ_PACKAGES = (process.env.BENCH_READ_PACKAGES ?? '')
+	.split(',')
+	.filter((x) => x.trim() !== '')
+	.map((x) => {
+		const [name, dir] = x.split('=');
+		if (!name || !dir || ['package', 'builtin', 'n8nHttp', 'raw'].includes(name))
+			throw new Error(`BENCH_READ_PACKAGES: "${x}" is not <name>=<dir> with a name of its own`);
+		return { name, dir };
+	});
 export const OWN_WARMUP = int('BENCH_OWN_WARMUP', 2);
 export const CHUNK = 500;
 /** n8n's options: BENCH_N8N_NODE_OPTIONS is n8n's NODE_OPTIONS (e.g. to profile it). */

@@ -130,3 +130,55 @@ export async function n8nFullGc(pid, ack) {
 	});
 	rmSync(ack, { force: true });
 }
+
+/** utime + stime of a process (ms; /proc/<pid>/stat counts in clock ticks of 10 ms), or 0 when gone. */
+export function cpuOf(pid) {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * 10;
+	} catch {
+		return 0;
+	}
+}
+
+/**
+ * The processes of a real Grist on this machine: its server (`…/app/server/server.js`, or
+ * BENCH_GRIST_PID) and every process below it (the data engine of each open document). Empty
+ * when there is none (the emulator, or a Grist elsewhere).
+ */
+export function gristPids() {
+	const parent = new Map();
+	let root = Number(process.env.BENCH_GRIST_PID) || undefined;
+	for (const d of readdirSync('/proc')) {
+		if (!/^\d+$/.test(d)) continue;
+		try {
+			const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+			parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+			if (root === undefined) {
+				const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+				if (argv.some((a) => a.endsWith('app/server/server.js'))) root = Number(d);
+			}
+		} catch {
+			// gone
+		}
+	}
+	if (root === undefined) return [];
+	const below = (pid) => {
+		for (let p = pid; p > 1; p = parent.get(p) ?? 0) if (p === root) return true;
+		return false;
+	};
+	return [...parent.keys()].filter(below);
+}
+
+/**
+ * CPU time (ms) Grist's processes spend from now until `stop()`: the server and its data engines
+ * (a data engine started meanwhile counts from its start). Load on the machine stretches Grist's
+ * wall time, not much its CPU time, so this shows what a request costs Grist.
+ */
+export function gristCpu() {
+	const start = new Map(gristPids().map((p) => [p, cpuOf(p)]));
+	return {
+		stop: () => gristPids().reduce((a, p) => a + cpuOf(p) - (start.get(p) ?? 0), 0),
+	};
+}

@@ -36,22 +36,37 @@ function variantLines(r, serverName) {
 		'',
 		`Read ${fmtInt(READ_ROWS)} rows (${mb(r.payloadBytes, 1)} MB) — n8n ${N8N_VERSION} against ${serverName}; median of ${REPEATS} rounds, variants interleaved`,
 		`   server: the raw GET's answer headers after ${ms(median(r.server))} ms (runs ${r.server.map(ms).join(' / ')})`,
-		`   ${pad('variant', 42)}${pad('median ms', 11)}${pad('vs raw', 8)}${pad('vs built-in', 13)}${pad('server ms', 11)}${pad('requests', 10)}${pad('peak − baseline', 28)}${pad('during the node', 18)}runs`,
+		`   ${pad('variant', 42)}${pad('median ms', 11)}${pad('vs raw', 8)}${pad('vs built-in', 13)}${pad('server ms', 22)}${pad('Grist CPU', 11)}${pad('requests', 10)}${pad('peak − baseline', 28)}${pad('during the node', 18)}runs`,
 	];
-	for (const k of ['package', 'builtin', 'n8nHttp', 'raw']) {
+	for (const k of Object.keys(r.read)) {
 		if (!r.read[k].length) {
-			out.push(`   ${pad(LABEL[k], 42)}—  ${r.builtinError ?? ''}`);
+			out.push(`   ${pad(LABEL[k] ?? k, 42)}—  ${r.builtinError ?? ''}`);
 			continue;
 		}
 		const m = `${mb(mem[k])} MB = ${(mem[k] / r.payloadBytes).toFixed(1)}× payload`;
 		const n = nodeMem[k] === undefined ? '—' : `${mb(nodeMem[k])} MB`;
-		const srv = r.serverMs[k].length ? ms(median(r.serverMs[k])) : '—';
+		const srv = r.gristSpan[k].length
+			? `${ms(median(r.gristSpan[k]))} (${ms(median(r.gristWait[k]))} + ${ms(median(r.gristSend[k]))})`
+			: r.serverMs[k].length
+				? ms(median(r.serverMs[k]))
+				: '—';
 		out.push(
-			`   ${pad(LABEL[k], 42)}${pad(ms(rd[k]), 11)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 8)}${pad(rd.builtin ? `${(rd[k] / rd.builtin).toFixed(2)}×` : '—', 13)}${pad(srv, 11)}${pad(r.readReq[k]?.text ?? '—', 10)}${pad(m, 28)}${pad(n, 18)}${r.read[k].map(ms).join(' / ')}`,
+			`   ${pad(LABEL[k] ?? `${k} (BENCH_READ_PACKAGES)`, 42)}${pad(ms(rd[k]), 11)}${pad(`${(rd[k] / rd.raw).toFixed(2)}×`, 8)}${pad(rd.builtin ? `${(rd[k] / rd.builtin).toFixed(2)}×` : '—', 13)}${pad(srv, 22)}${pad(r.gristSpan[k].length ? ms(median(r.gristCpu[k])) : '—', 11)}${pad(r.readReq[k]?.text ?? '—', 10)}${pad(m, 28)}${pad(n, 18)}${r.read[k].map(ms).join(' / ')}`,
 		);
 	}
+	const gristRuns = Object.keys(r.gristSpan).filter((k) => r.gristSpan[k].length);
+	if (gristRuns.length)
+		out.push(
+			"   Grist's time per read, through the timing proxy: from the first request's arrival to the last byte of the last answer (all the read's requests), and the records answer's wait (arrival → first byte: Grist building it) + send (first → last byte: the transfer, stretched by a reader that drains slowly), runs:",
+			...gristRuns.map(
+				(k) =>
+					`   ${pad(k, 10)}${r.gristSpan[k].map(ms).join(' / ')}  (wait ${r.gristWait[k].map(ms).join(' / ')}; send ${r.gristSend[k].map(ms).join(' / ')}); Grist CPU ${r.gristCpu[k].map(ms).join(' / ')}${r.n8nCpu[k]?.length ? `; n8n CPU ${r.n8nCpu[k].map(ms).join(' / ')}` : ''}${r.gristBefore[k].length ? `; the node before the first request ${r.gristBefore[k].map(ms).join(' / ')}, after the last byte ${r.gristAfter[k].map(ms).join(' / ')}` : ''}`,
+			),
+			'   requests of each variant (the last read; method, path and query, the headers that can matter):',
+			...gristRuns.flatMap((k) => r.gristRequests[k].map((q) => `   ${pad(k, 10)}${q}`)),
+		);
 	out.push(
-		"   (n8n variants: the nodes' executionTime in a fresh n8n each; server ms: the longest request of the read (the records), from its arrival to the last byte of the answer, in the emulator's log or a timing proxy in front of a real Grist;",
+		"   (n8n variants: the nodes' executionTime in a fresh n8n each; server ms: with a real Grist, Grist's time for the whole read (first arrival → last byte) and, in brackets, the records answer's wait + send; with the emulator the longest request of the read (the records), from its arrival to the last byte of the answer;",
 		"    peak: n8n's VmHWM − RSS after a 1-row warm-up, raw: a bare Node 24 process;",
 		"    during the node: the largest RSS sampled every 4 ms while the variant's nodes ran − the same baseline, without n8n's saving of the execution after them)",
 		`   memory runs, package: ${mbRuns(r.readMem.package)} MB (during the node ${mbRuns(r.readNodeMem.package)}); built-in: ${mbRuns(r.readMem.builtin)} MB (during the node ${mbRuns(r.readNodeMem.builtin)})`,
@@ -76,7 +91,7 @@ function targetLines(r, alloc) {
 	const rd = medians(r.read);
 	const mem = medians(r.readMem);
 	const nodeMem = medians(r.readNodeMem);
-	const med = (k, key) => median(alloc[k][key]);
+	const med = (k, key) => median(alloc?.[k][key] ?? []);
 	const vsBuiltin = (label, a, b) => target(a <= b, `${label}${(a / b).toFixed(2)}×`);
 	return [
 		'',
@@ -90,23 +105,26 @@ function targetLines(r, alloc) {
 					vsBuiltin('read ≤ built-in node:          ', rd.package, rd.builtin),
 					vsBuiltin("peak memory ≤ built-in node's: ", mem.package, mem.builtin),
 					vsBuiltin("memory during the node ≤ built-in node's: ", nodeMem.package, nodeMem.builtin),
-					vsBuiltin(
-						"allocated ≤ built-in node's:    ",
-						med('package', 'allocated'),
-						med('builtin', 'allocated'),
-					),
-					vsBuiltin(
-						"held after ≤ built-in node's:   ",
-						med('package', 'held'),
-						med('builtin', 'held'),
-					),
-					vsBuiltin(
-						"first-read peak (n8n-core) ≤ built-in node's: ",
-						med('package', 'peak'),
-						med('builtin', 'peak'),
-					),
+					...(alloc ? allocTargets(vsBuiltin, med) : []),
 				]
 			: []),
+	];
+}
+
+/** The allocation targets (when bench/read-alloc.cjs ran). */
+function allocTargets(vsBuiltin, med) {
+	return [
+		vsBuiltin(
+			"allocated ≤ built-in node's:    ",
+			med('package', 'allocated'),
+			med('builtin', 'allocated'),
+		),
+		vsBuiltin("held after ≤ built-in node's:   ", med('package', 'held'), med('builtin', 'held')),
+		vsBuiltin(
+			"first-read peak (n8n-core) ≤ built-in node's: ",
+			med('package', 'peak'),
+			med('builtin', 'peak'),
+		),
 	];
 }
 
@@ -147,18 +165,23 @@ export async function readOnly(t0) {
 			builtin: true,
 		};
 		const r = await readRounds(ctx);
-		log('allocations of the read through n8n-core (bench/read-alloc.cjs)…');
-		const alloc = await readAllocations({
-			url: t.credentialData.url,
-			apiKey: t.apiKey,
-			docId: t.docId,
-			tableId: 'BenchRead',
-			rows: READ_ROWS,
-			rounds: REPEATS,
-		});
+		// BENCH_READ_ALLOC=0: without the allocations through n8n-core (some minutes), e.g. for
+		// repeated runs of the time comparison alone.
+		let alloc;
+		if (process.env.BENCH_READ_ALLOC !== '0') {
+			log('allocations of the read through n8n-core (bench/read-alloc.cjs)…');
+			alloc = await readAllocations({
+				url: t.credentialData.url,
+				apiKey: t.apiKey,
+				docId: t.docId,
+				tableId: 'BenchRead',
+				rows: READ_ROWS,
+				rounds: REPEATS,
+			});
+		}
 		const out = [
 			...variantLines(r, t.serverName),
-			...allocationLines(alloc),
+			...(alloc ? allocationLines(alloc) : []),
 			...targetLines(r, alloc),
 			'',
 			`(whole bench ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
