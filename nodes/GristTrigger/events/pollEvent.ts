@@ -10,14 +10,17 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import type { GristClient } from '../../Grist/api/client';
 import type { FetchRecords } from '../cursor';
 import type { TriggerSettings } from '../triggerSettings';
+import type { RowFilter } from './recordPolling';
 
 /** One poll: the n8n context, the client, the trigger's settings and its table's records reader. */
 export interface PollContext {
 	fn: IPollFunctions;
 	client: GristClient;
 	settings: TriggerSettings;
-	/** GET /records of the watched table. */
+	/** Reads the watched table's records (./recordPolling.ts). */
 	fetch: FetchRecords;
+	/** The user's Filter, once resolved in this poll (./recordPolling.ts `rowFilter`). */
+	rowFilter?: RowFilter;
 }
 
 /** What the idle check may remember between polls (in the node's static data). */

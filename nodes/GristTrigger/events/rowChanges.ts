@@ -23,7 +23,7 @@ import {
 	withValuesAtDeletion,
 	type Compared,
 } from './changeHistory';
-import { addPolledDisplay, latestRecord } from './polledItems';
+import { addChange, addPolledDisplay, latestRecord } from './polledItems';
 import type { PollContext, PollEvent, PollResult } from './pollEvent';
 
 export interface ChangesState {
@@ -103,16 +103,10 @@ async function changeItems(
 	);
 	const live = changes.filter((c) => c.change !== 'deleted').map((c) => c.id);
 	const current = await currentRows(client, settings.docId, tableId, [...new Set(live)]);
-	const items = ctx.fn.helpers.returnJsonArray(
-		changes.map((c) =>
-			changeItem(
-				c,
-				c.change === 'deleted' ? undefined : current.get(c.id),
-				settings.simplify,
-				types,
-			),
-		),
+	const shaped = changes.map((c) =>
+		changeItem(c, c.change === 'deleted' ? undefined : current.get(c.id), settings.simplify, types),
 	);
+	const items = ctx.fn.helpers.returnJsonArray(shaped.map((s) => s.json));
 	// Add Reference Display Values: from the current row, or a deleted row's last values.
 	const shown = changes.map((c) =>
 		c.change === 'deleted'
@@ -120,6 +114,10 @@ async function changeItems(
 			: (current.get(c.id) ?? { id: c.id, fields: c.values }),
 	);
 	await addPolledDisplay(ctx, columns, shown, items, tableId);
+	addChange(
+		items,
+		shaped.map((s) => s.change),
+	);
 	return items;
 }
 
@@ -138,9 +136,10 @@ async function sampleChange(ctx: PollContext, event: ChangeEvent): Promise<INode
 		ctx.settings.simplify,
 		columnTypes(columns),
 	);
-	const items = ctx.fn.helpers.returnJsonArray([item]);
+	const items = ctx.fn.helpers.returnJsonArray([item.json]);
 	const shown = change === 'deleted' ? [{ id: record.id, fields: record.fields ?? {} }] : [record];
 	await addPolledDisplay(ctx, columns, shown, items);
+	addChange(items, [item.change]);
 	return items;
 }
 
@@ -151,47 +150,44 @@ function wanted(event: ChangeEvent, change: RowChange): boolean {
 }
 
 /**
- * One output item per row change:
- * `{ change, id, fields, previous?, changedColumns?, unknownColumns?, changesUnknown?,
- * fieldsAsOfLastPoll? }`. `fields`: the current row for added and updated rows (when it is gone
- * already, the values Grist recorded), the values a deleted row had when it was deleted.
+ * One output item per row change, in the shape of every event's items (./polledItems.ts): the
+ * row — the current row for added and updated rows (when it is gone already, the values Grist
+ * recorded), the values a deleted row had when it was deleted — and its `_change`: `{ type,
+ * previous?, changedColumns?, changesUnknown?, unknownColumns?, fieldsAsOfLastPoll? }`.
  * `previous`: the changed columns' values before. With `simplify`, dates and lists are decoded as
- * in the other events' items.
+ * in the row.
  */
 function changeItem(
 	change: RowChange,
 	current: GristRecord | undefined,
 	simplify: boolean,
 	types: Record<string, string>,
-): IDataObject {
+): { json: IDataObject; change: IDataObject } {
 	const decode = (values: Record<string, unknown>): IDataObject => {
 		if (!simplify) return { ...values } as IDataObject;
 		const rest = simplifyFields(0, values, types);
 		delete rest.id;
 		return rest;
 	};
-	const item: IDataObject = { change: change.change, id: change.id };
-	if (current && change.change !== 'deleted') {
-		if (simplify) {
-			const { errors, ...fields } = simplifyRecord(current, types);
-			delete fields.id;
-			item.fields = fields;
-			if (errors) item.errors = errors;
-		} else {
-			item.fields = { ...(current.fields ?? {}) } as IDataObject;
-			if (current.errors && Object.keys(current.errors).length > 0)
-				item.errors = current.errors as IDataObject;
-		}
+	const row: GristRecord =
+		current && change.change !== 'deleted'
+			? current
+			: { id: change.id, fields: change.values as GristRecord['fields'] };
+	let json: IDataObject;
+	if (simplify) {
+		json = simplifyRecord(row, types);
 	} else {
-		item.fields = decode(change.values);
+		json = { id: row.id, fields: { ...(row.fields ?? {}) } as IDataObject };
+		if (row.errors && Object.keys(row.errors).length > 0) json.errors = row.errors as IDataObject;
 	}
+	const meta: IDataObject = { type: change.change };
 	if (change.change === 'updated') {
-		item.previous = decode(change.previous ?? {});
-		item.changedColumns = change.changedColumns ?? [];
+		meta.previous = decode(change.previous ?? {});
+		meta.changedColumns = change.changedColumns ?? [];
 		// Grist kept no cell of this row (a bulk action over more than COMPARE_MAX_ROWS rows).
-		if (!change.changedColumns) item.changesUnknown = true;
+		if (!change.changedColumns) meta.changesUnknown = true;
 	}
-	if (change.unknownColumns) item.unknownColumns = change.unknownColumns;
-	if (change.valuesAsOfLastPoll) item.fieldsAsOfLastPoll = true;
-	return item;
+	if (change.unknownColumns) meta.unknownColumns = change.unknownColumns;
+	if (change.valuesAsOfLastPoll) meta.fieldsAsOfLastPoll = true;
+	return { json, change: meta };
 }
