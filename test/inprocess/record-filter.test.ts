@@ -35,8 +35,8 @@ const getMany = async (conditions: Array<Record<string, unknown>>) =>
 		document: rl('id', demo.docId),
 		table: rl('id', 'Tasks'),
 		returnAll: true,
-		filterType: 'builder',
-		filters: { conditions },
+		filterType: 'conditions',
+		conditions: { conditions },
 	});
 const sentFilter = () => emu.log.find((e) => e.apiPath.endsWith('/records'))?.query.filter;
 
