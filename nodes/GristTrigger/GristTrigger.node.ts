@@ -23,9 +23,12 @@ import { pollEventFor } from './events';
 import type { PollContext } from './events/pollEvent';
 import { recordsFetcher } from './events/recordPolling';
 import { explainFailure, runPoll } from './pollRun';
-import { DEFAULT_MAX_RECORDS, FILTERED_EVENTS, readSettings } from './triggerSettings';
+import { DEFAULT_MAX_RECORDS, readSettings } from './triggerSettings';
 import { ALL_MATCHES, filterProperties } from '../Grist/parameters/filterFields';
-import { RECORD_CONDITIONS } from '../Grist/parameters/readQueryFields';
+
+/** How the trigger runs the conditions of Filter. */
+const TRIGGER_CONDITIONS =
+	"Rows must match the conditions (all of them, or any, per Combine). Row Added and Row Added or Updated read the matching rows as Get Many does: Is One Of and Is Empty combined with AND use Grist's record filter, other conditions a read-only SQL query (needs an API key with read access to the whole document). The other events test each changed row.";
 
 /**
  * Polls a Grist table for new, new and updated, or (from the document's history) updated and
@@ -112,9 +115,8 @@ export class GristTrigger implements INodeType {
 				json: true,
 				columnsMethod: 'getWatchColumns',
 				filterDescription:
-					'Only rows that match trigger. The events read from the change history (Updated, Deleted) have no Filter: put an If node after the trigger.',
-				conditionsDescription: RECORD_CONDITIONS,
-				show: { event: FILTERED_EVENTS },
+					"Only rows that match trigger: their current values, a deleted row's last values",
+				conditionsDescription: TRIGGER_CONDITIONS,
 			}),
 			triggerSimplifyField(
 				"Whether to return flat rows (the row ID next to the cells) with dates as ISO text, instead of Grist's raw form with the cells under fields. Either way, _change says what happened to the row.",

@@ -25,8 +25,8 @@ export type LostHistory = 'error' | 'restart';
 
 export const DEFAULT_MAX_RECORDS = 500;
 
-/** The events that have a Filter. */
-export const FILTERED_EVENTS: TriggerEvent[] = ['rowAdded', 'rowAddedOrUpdated'];
+/** The events whose cursor depends on the Filter (they read the matching records). */
+export const RECORD_EVENTS: TriggerEvent[] = ['rowAdded', 'rowAddedOrUpdated'];
 
 /** Filter: Grist's filter object (JSON), or conditions run as Get Many runs them. */
 export type TriggerFilter =
@@ -43,7 +43,7 @@ export interface TriggerSettings {
 	/** Row Added: Options → Creation Column (else empty). */
 	creationColumn: string;
 	maxRecords: number;
-	/** Filter (Row Added, Row Added or Updated); undefined: every row. */
+	/** Filter; undefined: every row. */
 	filter: TriggerFilter | undefined;
 	/** Row Updated, Any Change: Options → Watched Columns (empty: any column). */
 	watchedColumns: string[];
@@ -72,7 +72,7 @@ export function readSettings(fn: IPollFunctions): TriggerSettings {
 	const creationColumn = event === 'rowAdded' ? String(options.creationColumn ?? '').trim() : '';
 	const maxRecords = Number(options.maxRecords ?? DEFAULT_MAX_RECORDS);
 	if (!Number.isFinite(maxRecords) || maxRecords < 1) throw badMaxRecords(node);
-	const filter = FILTERED_EVENTS.includes(event) ? readFilter(fn) : undefined;
+	const filter = readFilter(fn);
 	return {
 		docId,
 		tableId,

@@ -102,12 +102,9 @@ describe('one Filter in every place', () => {
 		expect(condition(trigger).matches).toEqual(condition(get).matches);
 		expect(condition(trigger).fieldNames).toEqual(condition(get).fieldNames);
 		expect(field(trigger, 'combine')).toBeDefined();
-		// only the events that read records have it
-		expect(field(trigger, 'filterType')?.displayOptions?.show?.event).toEqual([
-			'rowAdded',
-			'rowAddedOrUpdated',
-		]);
-		expect(field(trigger, 'filterType')?.description).toMatch(/If node/);
+		// every event has it: the change events test each changed row (query/rowMatch.ts)
+		expect(field(trigger, 'filterType')?.displayOptions).toBeUndefined();
+		expect(field(trigger, 'filterType')?.description).toMatch(/deleted row's last values/);
 
 		const columnar = places['Columnar → Get Many'];
 		expect(condition(columnar).matches).toEqual(['Is One Of=anyOf', 'Is Empty=isEmpty']);

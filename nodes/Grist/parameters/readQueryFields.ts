@@ -11,8 +11,8 @@ import { limitFields } from './limit';
 import { entryList } from './commonFields';
 import { ALL_MATCHES, EQUALITY_MATCHES, filterProperties } from './filterFields';
 
-/** How the conditions of a record read run (Record → Get Many, the Grist Trigger). */
-export const RECORD_CONDITIONS =
+/** How the conditions of Record → Get Many run. */
+const RECORD_CONDITIONS =
 	"Rows must match the conditions (all of them, or any, per Combine). Is One Of and Is Empty combined with AND use Grist's record filter; other conditions run as a read-only SQL query (needs an API key with read access to the whole document).";
 
 /** The column picker of a Sort rule. */

@@ -1,7 +1,8 @@
 /**
- * Row Deleted, Row Updated and Any Change: the watched table's row changes in Grist's document
- * history since the cursor's history state (read by ./changeHistory.ts), one item per row change.
- * No idle check besides the document's `updatedAt`.
+ * Row Deleted, Row Updated and Row Added, Updated or Deleted (`anyChange`): the watched table's
+ * row changes in Grist's document history since the cursor's history state (read by
+ * ./changeHistory.ts), one item per row change whose row matches the Filter (its current values;
+ * a deleted row's last values). No idle check besides the document's `updatedAt`.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -14,7 +15,10 @@ import {
 	type TableDelta,
 } from '../../Grist/history/rowChangeDecoding';
 import { fetchColumns } from '../../Grist/api/columns';
-import { HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
+import { toNodeError } from '../../Grist/errors/nodeErrors';
+import { checkConditions, filterMatches, rowMatches } from '../../Grist/query/rowMatch';
+import { CONDITIONS_HINT, HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
+import { rowFilter } from './recordPolling';
 import type { ChangeEvent } from '../triggerSettings';
 import {
 	compareSince,
@@ -91,7 +95,7 @@ async function changeItems(
 	const columns = await fetchColumns(client, { docId: settings.docId, tableId });
 	const types = columnTypes(columns);
 	const classify = { columns: columns.map((c) => c.id), types };
-	const changes = await withValuesAtDeletion(
+	const changed = await withValuesAtDeletion(
 		client,
 		settings.docId,
 		since,
@@ -101,8 +105,17 @@ async function changeItems(
 		),
 		classify,
 	);
-	const live = changes.filter((c) => c.change !== 'deleted').map((c) => c.id);
+	const live = changed.filter((c) => c.change !== 'deleted').map((c) => c.id);
 	const current = await currentRows(client, settings.docId, tableId, [...new Set(live)]);
+	// Filter: on the current row, or a deleted row's last values
+	const matches = changeFilter(ctx, types);
+	const changes = changed.filter((c) =>
+		matches(
+			c.change === 'deleted'
+				? { id: c.id, fields: c.values }
+				: (current.get(c.id) ?? { id: c.id, fields: c.values }),
+		),
+	);
 	const shaped = changes.map((c) =>
 		changeItem(c, c.change === 'deleted' ? undefined : current.get(c.id), settings.simplify, types),
 	);
@@ -121,9 +134,25 @@ async function changeItems(
 	return items;
 }
 
+/** Filter as a test of a row's values (./query/rowMatch.ts); every row when there is none. */
+function changeFilter(
+	ctx: PollContext,
+	types: Record<string, string>,
+): (row: { id: number; fields: Record<string, unknown> }) => boolean {
+	const filter = ctx.settings.filter;
+	if (!filter) return () => true;
+	if ('json' in filter) return (row) => filterMatches(filter.json, row);
+	try {
+		checkConditions(filter.conditions, types);
+	} catch (error) {
+		throw toNodeError(ctx.fn.getNode(), error, { hint: CONDITIONS_HINT });
+	}
+	return (row) => rowMatches(filter.conditions, filter.combine, types, row);
+}
+
 /** A manual run: the latest record, shaped as the event's items (a change needs a poll to be seen). */
 async function sampleChange(ctx: PollContext, event: ChangeEvent): Promise<INodeExecutionData[]> {
-	const { record, columns } = await latestRecord(ctx, '-id');
+	const { record, columns } = await latestRecord(ctx, '-id', await rowFilter(ctx));
 	const change = event === 'rowDeleted' ? 'deleted' : event === 'rowUpdated' ? 'updated' : 'added';
 	const item = changeItem(
 		{
