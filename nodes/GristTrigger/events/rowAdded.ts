@@ -20,6 +20,7 @@ const markColumn = (ctx: PollContext): string | undefined =>
 
 export const rowAddedEvent: PollEvent<RowAddedState> = {
 	async baseline(ctx) {
+		await rowFilter(ctx); // a Filter that cannot run fails the activation, not a later poll
 		return await rowAddedBaseline(ctx.fetch, { markColumn: markColumn(ctx) });
 	},
 

@@ -17,6 +17,7 @@ import {
 import { fetchColumns } from '../../Grist/api/columns';
 import { toNodeError } from '../../Grist/errors/nodeErrors';
 import { checkConditions, filterMatches, rowMatches } from '../../Grist/query/rowMatch';
+import { checkColumns } from '../columnChecks';
 import { CONDITIONS_HINT, HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
 import { rowFilter } from './recordPolling';
 import type { ChangeEvent } from '../triggerSettings';
@@ -42,6 +43,9 @@ export interface ChangesState {
 export function rowChangesEvent(event: ChangeEvent): PollEvent<ChangesState> {
 	return {
 		async baseline(ctx) {
+			// a Filter that cannot run fails the activation, not a later poll
+			if (ctx.settings.filter && 'conditions' in ctx.settings.filter)
+				changeFilter(ctx, columnTypes(await checkColumns(ctx)));
 			return { kind: event, h: await latestState(ctx.client, ctx.settings.docId) };
 		},
 		async isIdle() {
@@ -116,8 +120,14 @@ async function changeItems(
 				: (current.get(c.id) ?? { id: c.id, fields: c.values }),
 		),
 	);
+	const order = columns.map((col) => col.id);
 	const shaped = changes.map((c) =>
-		changeItem(c, c.change === 'deleted' ? undefined : current.get(c.id), settings.simplify, types),
+		changeItem(
+			{ ...c, values: inColumnOrder(c.values, order) },
+			c.change === 'deleted' ? undefined : current.get(c.id),
+			settings.simplify,
+			types,
+		),
 	);
 	const items = ctx.fn.helpers.returnJsonArray(shaped.map((s) => s.json));
 	// Add Reference Display Values: from the current row, or a deleted row's last values.
@@ -132,6 +142,14 @@ async function changeItems(
 		shaped.map((s) => s.change),
 	);
 	return items;
+}
+
+/** Values in the table's column order (the history lists them in its own), then any others. */
+function inColumnOrder(values: Record<string, unknown>, order: string[]): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const id of order) if (id in values) out[id] = values[id];
+	for (const [id, value] of Object.entries(values)) if (!(id in out)) out[id] = value;
+	return out;
 }
 
 /** Filter as a test of a row's values (./query/rowMatch.ts); every row when there is none. */
