@@ -62,6 +62,12 @@ export class GristTrigger implements INodeType {
 			triggerOnField(
 				[
 					{
+						name: 'Row Added, Updated or Deleted',
+						value: 'anyChange',
+						action: 'On row added, updated or deleted (polling)',
+						description: 'Every row change, from the change history, on a schedule',
+					},
+					{
 						name: 'Row Added',
 						value: 'rowAdded',
 						action: 'On row added (polling)',
@@ -72,12 +78,6 @@ export class GristTrigger implements INodeType {
 						value: 'rowAddedOrUpdated',
 						action: 'On row added or updated (polling)',
 						description: 'New or changed rows, by a timestamp column, on a schedule',
-					},
-					{
-						name: 'Row Added, Updated or Deleted',
-						value: 'anyChange',
-						action: 'On row added, updated or deleted (polling)',
-						description: 'Every row change, from the change history, on a schedule',
 					},
 					{
 						name: 'Row Deleted',
@@ -105,8 +105,9 @@ export class GristTrigger implements INodeType {
 				required: true,
 				default: '',
 				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
+				hint: 'Set it up once in Grist: a DateTime column whose trigger formula NOW() applies on changes to any field.',
 				description:
-					'A DateTime column with the trigger formula NOW() applied on changes to any field (set it up once in Grist; such columns are listed first). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'The column Grist updates whenever a row changes (such columns are listed first). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			...filterProperties({
 				matches: ALL_MATCHES,
