@@ -642,6 +642,14 @@ describe('one Filter vocabulary in Get Many, the Grist Trigger and the Grist Ins
 		return names;
 	}
 
+	/** Closes the open drop-down and waits until none of its options shows. */
+	async function closeDropdown(): Promise<void> {
+		await page.keyboard.press('Escape');
+		const shown = page.locator('.el-select-dropdown__item:visible');
+		for (let i = 0; i < 50 && (await shown.count()) > 0; i++) await page.waitForTimeout(100);
+		expect(await shown.count()).toBe(0);
+	}
+
 	/** Filter's options and the Match names of the node `node`, with a picture of its panel. */
 	async function vocabulary(node: string, picture: string) {
 		await openNode(node);
@@ -649,10 +657,11 @@ describe('one Filter vocabulary in Get Many, the Grist Trigger and the Grist Ins
 		await ndv.locator('[data-test-id=parameter-input-match]').first().waitFor({ timeout: 20_000 });
 		await shot(picture);
 		const filters = await optionNames('filterType', 'Conditions');
-		await page.keyboard.press('Escape');
+		await closeDropdown();
 		const matches = await optionNames('match', 'Is One Of');
+		await page.waitForTimeout(400); // the drop-down's animation, for the picture
 		await shot(`${picture}-matches`);
-		await page.keyboard.press('Escape');
+		await closeDropdown();
 		const text = await ndv.innerText();
 		await closeNode();
 		return { filters, matches, text };
