@@ -718,6 +718,33 @@ describe('one Filter vocabulary in Get Many, the Grist Trigger and the Grist Ins
 				),
 			);
 			const polling = await vocabulary('Polling', 'filter-trigger');
+			// Trigger On: the events' names and descriptions, whole (the drop-down cuts long ones)
+			await openNode('Polling');
+			const events = await openDropdown(
+				'[data-test-id=ndv] [data-test-id=parameter-input-event]',
+				'Row Deleted',
+			);
+			await page.waitForTimeout(400);
+			await shot('trigger-events');
+			const eventTexts = (await events.allInnerTexts()).map((t) =>
+				t
+					.trim()
+					.split('\n')
+					.map((l) => l.trim())
+					.filter((l) => l !== ''),
+			);
+			await closeDropdown();
+			await closeNode();
+			expect(eventTexts).toEqual([
+				[
+					'Row Added, Updated or Deleted',
+					'Every row change, from the change history, on a schedule',
+				],
+				['Row Added', 'New rows, checked on a schedule'],
+				['Row Added or Updated', 'New or changed rows, by a timestamp column, on a schedule'],
+				['Row Deleted', 'Deleted rows with their last values, on a schedule'],
+				['Row Updated', 'Changed rows with their previous values, on a schedule'],
+			]);
 			await openWorkflow(
 				await n8n.createWorkflow(
 					chainWorkflow([
