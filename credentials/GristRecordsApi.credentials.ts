@@ -43,6 +43,18 @@ export const GRIST_REFUSED_MESSAGE =
 	'Grist refused this Server URL. A team host with another team in /o/TEAM (https://TEAM.getgrist.com/o/OTHER) names two different team sites: keep only one of them. A self-hosted server that says "Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG.';
 
 /**
+ * The first thing both credential forms say: which nodes use them, and which Grist credential is
+ * n8n's own (its built-in Grist node's).
+ */
+export const credentialNotice: INodeProperties = {
+	displayName:
+		"For the Grist Records & Documents node and the Grist Trigger and Grist Instant Trigger (community package n8n-nodes-grist). n8n's built-in Grist node uses its own Grist API credential instead.",
+	name: 'forNodes',
+	type: 'notice',
+	default: '',
+};
+
+/**
  * Grist API key + one Server URL. The URL accepts whatever a user pastes (a site URL, a team
  * site, `https://host/o/team`, with or without `/api`, even a document URL); nodes normalise it
  * with `normalizeServerUrl` (nodes/Grist/api/url.ts). The credential test uses the same rule,
@@ -55,13 +67,16 @@ export const GRIST_REFUSED_MESSAGE =
 export class GristRecordsApi implements ICredentialType {
 	name = 'gristRecordsApi';
 
-	displayName = 'Grist Records & Documents API';
+	// n8n's Add Credential list shows the name alone, beside n8n's own "Grist API" and "Grist OAuth2
+	// API" (its built-in Grist node's): the name says which node it is for.
+	displayName = 'Grist Records & Documents (Community Node) API';
 
 	icon = { light: 'file:../icons/grist.svg', dark: 'file:../icons/grist.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#credential-setup';
 
 	properties: INodeProperties[] = [
+		credentialNotice,
 		{
 			displayName: 'API Key',
 			name: 'apiKey',

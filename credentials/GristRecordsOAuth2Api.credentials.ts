@@ -1,6 +1,6 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { serverUrlMatch } from './GristRecordsApi.credentials';
+import { credentialNotice, serverUrlMatch } from './GristRecordsApi.credentials';
 
 /** The scopes every connection gets: read and write records, and a refresh token. */
 export const BASE_SCOPES = ['offline_access', 'doc:read', 'doc:write'];
@@ -22,13 +22,15 @@ export class GristRecordsOAuth2Api implements ICredentialType {
 
 	extends = ['oAuth2Api'];
 
-	displayName = 'Grist Records & Documents OAuth2 API';
+	// Named for the node it serves, as the API key credential (n8n's list shows the name alone).
+	displayName = 'Grist Records & Documents (Community Node) OAuth2 API';
 
 	icon = { light: 'file:../icons/grist.svg', dark: 'file:../icons/grist.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-grist/n8n-nodes-grist#oauth2-credential';
 
 	properties: INodeProperties[] = [
+		credentialNotice,
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',

@@ -1,8 +1,12 @@
 // First step of `npm test` and `npm start` (called from the scripts themselves, not as pre-scripts:
 // this project's .npmrc sets ignore-scripts=true, under which npm skips pre/post scripts).
 //
-// 1. Runs `npm install` when a dev dependency of package.json is missing or at another version
-//    than the one pinned (a fresh clone, or a pull that added one). Does nothing otherwise.
+// 1. Installs the dev dependencies when one of package.json is missing or at another version
+//    than the one pinned (a fresh clone, or a pull that added one). Does nothing otherwise. With
+//    a package-lock.json it runs `npm ci`, which installs what the lock says and never rewrites
+//    it: `npm install` would, whenever the user's npm writes locks another way than the one that
+//    made it (npm 10, Node 20's and 22's, drops the `libc` fields npm 11 writes), leaving a fresh
+//    clone with a modified package-lock.json. Without a lock, `npm install`.
 // 2. With --runtime: runs scripts/ensure-n8n.sh, which installs (once) and checks (every time)
 //    the Node 24 + n8n 2.41.1 runtime that the end-to-end tests and `npm start` use, then the
 //    Node 22 + n8n 1.123.x runtime of the compatibility level.
@@ -31,15 +35,22 @@ function missingDependency() {
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const why = missingDependency();
 if (why) {
-	console.error(`[ensure-deps] ${why}: running npm install`);
-	const res = spawnSync(npm, ['install', '--no-audit', '--no-fund'], {
+	const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
+	console.error(`[ensure-deps] ${why}: running npm ${command}`);
+	const res = spawnSync(npm, [command, '--no-audit', '--no-fund'], {
 		cwd: root,
 		stdio: 'inherit',
 	});
-	if (res.status !== 0) process.exit(res.status ?? 1);
+	if (res.status !== 0) {
+		if (command === 'ci')
+			console.error(
+				'[ensure-deps] npm ci failed (messages above). If you changed package.json, run npm install to update package-lock.json, then start again.',
+			);
+		process.exit(res.status ?? 1);
+	}
 	const still = missingDependency();
 	if (still) {
-		console.error(`[ensure-deps] npm install finished but ${still}`);
+		console.error(`[ensure-deps] npm ${command} finished but ${still}`);
 		process.exit(1);
 	}
 }

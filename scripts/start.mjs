@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm start` (after `npm run build`): a local Grist emulator with the demo site and a real n8n
 // 2.41.1 (Node 24) with this package installed as a community package, an owner account and a
-// ready credential "Grist Records & Documents API". With GRIST_URL and GRIST_API_KEY set, the credential points
+// ready credential "Grist Records & Documents API" (of the type "Grist Records & Documents
+// (Community Node) API"). With GRIST_URL and GRIST_API_KEY set, the credential points
 // at that Grist instead and no emulator starts. Ctrl-C stops everything.
 //
 // Environment: N8N_PORT (default 5678; when 5678 is taken a free port is used instead),
 // GRIST_EMULATOR_PORT (default 8484, same rule), GRIST_URL + GRIST_API_KEY (use a real Grist),
 // E2E_N8N_ECHO=1 (print n8n's log). A port given explicitly that is taken stops the start with a
-// message naming its variable. The URLs printed at the end are the ones really in use.
+// message naming its variable. The URLs printed at the end are the ones really in use; with the
+// emulator the block also gives its API key, team and demo documents (lib/start-summary.cjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,11 +29,13 @@ import {
 	spawnN8n,
 	stopGroup,
 } from './lib/processes.cjs';
+import { startSummary } from './lib/start-summary.cjs';
 
 const STATE = join(ROOT, '.n8n-start');
 const OWNER_EMAIL = 'owner@example.com';
 const OWNER_PASSWORD = 'Grist-n8n-1';
-// Named after the credential type: "Grist account" is what n8n calls the built-in Grist node's.
+// Named after the node it serves (its type reads "Grist Records & Documents (Community Node) API");
+// "Grist account" is what n8n calls the built-in Grist node's.
 const CREDENTIAL_NAME = 'Grist Records & Documents API';
 /** The name earlier runs gave it (renamed on the next start). */
 const FORMER_CREDENTIAL_NAME = 'Grist account';
@@ -152,11 +156,13 @@ async function main() {
 	const runtime = ensureRuntime();
 
 	let grist;
+	/** The emulator's ready line (undefined with a real Grist). */
+	let ready;
 	if (useRealGrist) {
 		grist = { url: process.env.GRIST_URL, apiKey: process.env.GRIST_API_KEY };
 		log(`using the Grist at ${grist.url} (GRIST_URL); no emulator`);
 	} else {
-		const ready = await startEmulator(emulatorPort);
+		ready = await startEmulator(emulatorPort);
 		// The emulator on 127.0.0.1 is a self-hosted Grist (org in the path): point at the demo team.
 		grist = { url: `${ready.url}/o/${ready.orgDomain}`, apiKey: ready.apiKey };
 		log(
@@ -249,18 +255,24 @@ async function main() {
 	else await rest('POST', '/credentials', { name: CREDENTIAL_NAME, type: 'gristRecordsApi', data });
 
 	process.stdout.write(
-		[
-			'',
-			`  n8n editor:  ${base}`,
-			`  login:       ${OWNER_EMAIL}`,
-			`  password:    ${OWNER_PASSWORD}`,
-			`  credential:  "${CREDENTIAL_NAME}" → ${grist.url}`,
-			'',
-			`  stop:        Ctrl-C here, or kill ${process.pid} (stops n8n${emulator ? ' and the emulator' : ''})`,
-			'',
-			'  Add a "Grist Records & Documents" node to a workflow and pick the credential.',
-			'',
-		].join('\n') + '\n',
+		startSummary({
+			editorUrl: base,
+			email: OWNER_EMAIL,
+			password: OWNER_PASSWORD,
+			credentialName: CREDENTIAL_NAME,
+			// a real Grist's key is the user's own: never printed
+			grist: ready
+				? {
+						kind: 'emulator',
+						url: grist.url,
+						apiKey: ready.apiKey,
+						orgDomain: ready.orgDomain,
+						orgName: ready.orgName,
+						docs: ready.docs,
+					}
+				: { kind: 'real', url: grist.url },
+			pid: process.pid,
+		}) + '\n',
 	);
 }
 

@@ -10,7 +10,8 @@
 // (test/harness/real-grist) and emulator-only tests are skipped with their reason
 // (test/harness/target.ts), listed by the summary reporter. At the end it prints the totals and
 // sweeps the server: every workspace and document the run's ledger names, and every workspace
-// named with the run's prefix, is deleted for good, also after a failure or Ctrl-C.
+// named with the run's prefix, is deleted for good, also after a failure or Ctrl-C; so is every
+// service account the ledger names or whose label starts with the prefix.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,10 +67,12 @@ async function sweep() {
 	const lines = existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n') : [];
 	const docs = new Set();
 	const workspaces = new Set();
+	const serviceAccounts = new Set();
 	for (const line of lines) {
 		const [kind, id] = line.split(' ');
 		if (kind === 'doc') docs.add(id);
 		if (kind === 'workspace') workspaces.add(id);
+		if (kind === 'service-account') serviceAccounts.add(id);
 	}
 	try {
 		// the site's real id (`docs`, the merged personal site, is id 0: take the personal site)
@@ -88,9 +91,17 @@ async function sweep() {
 	}
 	for (const id of docs) await drop(`/api/docs/${id}`);
 	for (const id of workspaces) await drop(`/api/workspaces/${id}`);
+	// service accounts the ledger names, and any labelled with the run's prefix
+	try {
+		for (const sa of (await api('GET', '/api/service-accounts')) ?? [])
+			if (String(sa.label ?? '').startsWith(prefix)) serviceAccounts.add(String(sa.id));
+	} catch (e) {
+		problems.push(`listing the service accounts: ${e.message}`);
+	}
+	for (const id of serviceAccounts) await drop(`/api/service-accounts/${id}`);
 	rmSync(ledger, { force: true });
 	console.log(
-		`\nSweep of run ${prefix}: ${deleted} delete request(s) for ${docs.size} document(s) and ${workspaces.size} workspace(s)` +
+		`\nSweep of run ${prefix}: ${deleted} delete request(s) for ${docs.size} document(s), ${workspaces.size} workspace(s) and ${serviceAccounts.size} service account(s)` +
 			(problems.length ? `; problems:\n  ${problems.join('\n  ')}` : ''),
 	);
 }

@@ -44,8 +44,10 @@ export class GristTrigger implements INodeType {
 		icon: { light: 'file:../../icons/grist.svg', dark: 'file:../../icons/grist.dark.svg' },
 		group: ['trigger'],
 		version: 1,
+		// The table watched, once picked (a node added from the panel is named after its event); the
+		// event before that.
 		subtitle:
-			'={{ {"rowAddedOrUpdated": "Row added or updated", "rowDeleted": "Row deleted", "rowUpdated": "Row updated", "anyChange": "Row added, updated or deleted"}[$parameter["event"]] || "Row added" }}',
+			'={{ (/^=/.test(String($rawParameter["table"] || "")) ? "" : String($rawParameter["table"] || "")) || {"rowAddedOrUpdated": "Row added or updated", "rowDeleted": "Row deleted", "rowUpdated": "Row updated", "anyChange": "Row added, updated or deleted"}[$parameter["event"]] || "Row added" }}',
 		// n8n's node panel shows this node and the Grist node as one entry ("Grist Records &
 		// Documents"), with this description; the Grist Instant Trigger is an entry of its own. The
 		// event options' `action` is what the panel lists under Triggers: both say how they start.
@@ -114,6 +116,7 @@ export class GristTrigger implements INodeType {
 				combine: true,
 				ignoreCase: true,
 				json: true,
+				referencesByName: true,
 				columnsMethod: 'getWatchColumns',
 				filterDescription:
 					"Only rows that match trigger: their current values, a deleted row's last values",

@@ -45,7 +45,7 @@ export interface TriggerSettings {
 	maxRecords: number;
 	/** Filter; undefined: every row. */
 	filter: TriggerFilter | undefined;
-	/** Row Updated, Any Change: Options → Watched Columns (empty: any column). */
+	/** Row Updated, Row Added, Updated or Deleted: Options → Watched Columns (empty: any column). */
 	watchedColumns: string[];
 	onLostHistory: LostHistory;
 }

@@ -61,8 +61,10 @@ export class GristWebhookTrigger implements INodeType {
 		icon: { light: 'file:../../icons/grist.svg', dark: 'file:../../icons/grist.dark.svg' },
 		group: ['trigger'],
 		version: 1,
+		// The table watched, once picked (a node added from the panel is named after its event); the
+		// event before that.
 		subtitle:
-			'={{ {"add": "Row added", "update": "Row updated", "addOrUpdate": "Row added or updated"}[$parameter["event"]] }}',
+			'={{ (/^=/.test(String($rawParameter["table"] || "")) ? "" : String($rawParameter["table"] || "")) || {"add": "Row added", "update": "Row updated", "addOrUpdate": "Row added or updated"}[$parameter["event"]] }}',
 		description: 'Grist calls n8n at once on row changes; Grist must be able to reach this n8n',
 		// The editor's texts while it waits: n8n's own read "Pull in events from Grist Instant".
 		eventTriggerDescription: 'Waiting for you to add or change a row of the table in Grist',

@@ -39,7 +39,10 @@ describe('differential check: the emulator against a real Grist', () => {
 
 		// the in-process emulator (never the real-mode facade), its users the real server's (same emails
 		// and names); the rest is made by the script
-		const emu = await startEmulatorOn('127.0.0.1', 0, { allowedWebhookDomains: '*' });
+		const emu = await startEmulatorOn('127.0.0.1', 0, {
+			allowedWebhookDomains: '*',
+			serviceAccounts: true,
+		});
 		const receiver = new HookReceiver();
 		await receiver.start();
 		try {

@@ -17,11 +17,16 @@ import * as orgs from '../../nodes/Grist/api/orgs';
 import * as records from '../../nodes/Grist/api/records';
 import * as rowLookup from '../../nodes/Grist/api/rowLookup';
 import * as schemaCache from '../../nodes/Grist/api/schemaCache';
+import * as serviceAccounts from '../../nodes/Grist/api/serviceAccounts';
 import * as sql from '../../nodes/Grist/api/sql';
 import * as tables from '../../nodes/Grist/api/tables';
+import * as timing from '../../nodes/Grist/api/timing';
 import * as trash from '../../nodes/Grist/api/trash';
 import * as webhooks from '../../nodes/Grist/api/webhooks';
 import * as workspaces from '../../nodes/Grist/api/workspaces';
+import * as forks from '../../nodes/Grist/api/forks';
+import * as proposals from '../../nodes/Grist/api/proposals';
+import * as snapshots from '../../nodes/Grist/api/snapshots';
 import { ACCEPTED } from './accepted';
 import { pathMatches } from './normalise';
 import type { DifferentialRecord } from './record';
@@ -39,11 +44,16 @@ const api = {
 	...records,
 	...rowLookup,
 	...schemaCache,
+	...serviceAccounts,
 	...sql,
 	...tables,
+	...timing,
 	...trash,
 	...webhooks,
 	...workspaces,
+	...forks,
+	...proposals,
+	...snapshots,
 };
 
 const record = JSON.parse(

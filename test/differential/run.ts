@@ -10,6 +10,8 @@ import type { Call, Caller, Vars } from './script';
 import { CALLS } from './script';
 import { Identities, normalise } from './normalise';
 import { waitFor } from '../harness/until';
+import { untarFiles } from '../emulator/tar';
+import { unzip } from '../emulator/zip';
 
 export interface Side {
 	/** The site's base URL, e.g. `http://127.0.0.1:8484/o/docs`. */
@@ -110,6 +112,13 @@ async function readGrist(buf: Buffer): Promise<unknown> {
 	}
 }
 
+/** An attachment archive as its entries: name and content, in order. */
+function readArchive(kind: 'tar' | 'zip', buf: Buffer): Array<{ name: string; text: string }> {
+	const entries =
+		kind === 'tar' ? untarFiles(buf) : [...unzip(buf)].map(([name, data]) => ({ name, data }));
+	return entries.map((e) => ({ name: e.name, text: e.data.toString('utf8') }));
+}
+
 async function send(side: Side, call: Call): Promise<Answer> {
 	const v = side.vars;
 	const url = new URL(side.base + call.path(v));
@@ -125,7 +134,11 @@ async function send(side: Side, call: Call): Promise<Answer> {
 		const f = call.form(v);
 		const form = new FormData();
 		for (const file of f.files)
-			form.append('upload', new Blob([file.text], { type: file.type }), file.name);
+			form.append(
+				'upload',
+				new Blob([file.data ? new Uint8Array(file.data) : (file.text ?? '')], { type: file.type }),
+				file.name,
+			);
 		for (const [k, x] of Object.entries(f.fields ?? {})) form.append(k, x);
 		body = form;
 	} else if (call.body) {
@@ -157,7 +170,9 @@ async function send(side: Side, call: Call): Promise<Answer> {
 			? await readXlsx(buf)
 			: call.answer === 'grist'
 				? await readGrist(buf)
-				: buf.toString('utf8');
+				: call.answer === 'tar' || call.answer === 'zip'
+					? readArchive(call.answer, buf)
+					: buf.toString('utf8');
 	return { status: res.status, headers: fileHeaders, body: read };
 }
 
@@ -246,15 +261,24 @@ function registerVars(v: Vars, ids: Identities): void {
 	ids.string(v.webhookId, 'webhook');
 	ids.string(v.ownerEmail, 'owner email');
 	ids.string(v.viewerEmail, 'viewer email');
+	ids.string(v.forksDocId, 'forks doc');
+	ids.string(v.forkId, 'fork');
+	ids.number('ws', v.timingWsId, 'timing');
+	ids.string(v.timingDocId, 'timing doc');
 }
 
 /** Removes what the run made, whatever happened (the script's last calls do so when all went well). */
 async function cleanup(side: Side): Promise<void> {
-	for (const wid of [side.vars.ws2Id, side.vars.wsId]) {
+	for (const wid of [side.vars.ws2Id, side.vars.wsId, side.vars.timingWsId]) {
 		if (wid === undefined) continue;
 		await fetch(`${side.base}/api/workspaces/${wid}`, {
 			method: 'DELETE',
 			headers: { Authorization: `Bearer ${side.keys.owner}` },
 		}).catch(() => undefined);
 	}
+	if (side.vars.serviceAccountId !== undefined)
+		await fetch(`${side.base}/api/service-accounts/${String(side.vars.serviceAccountId)}`, {
+			method: 'DELETE',
+			headers: { Authorization: `Bearer ${side.keys.owner}` },
+		}).catch(() => undefined);
 }

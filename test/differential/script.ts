@@ -5,6 +5,9 @@
  * call's `covers`; record.test.ts fails when one is not. A call's values come from what earlier
  * calls of the same side answered (`save`), so both sides run the same script on their own ids.
  */
+import { createHash } from 'node:crypto';
+
+import { tarFiles } from '../emulator/tar';
 
 /** What a side has learnt so far (ids it created, the users it runs as, the webhook receiver). */
 export interface Vars {
@@ -29,7 +32,7 @@ export interface Vars {
 export type Caller = 'owner' | 'viewer' | 'badkey' | 'anon';
 
 /** How the answer is read and compared: JSON, or a file read back into comparable values. */
-export type Answer = 'json' | 'csv' | 'xlsx' | 'grist' | 'bytes';
+export type Answer = 'json' | 'csv' | 'xlsx' | 'grist' | 'bytes' | 'tar' | 'zip';
 
 export interface Call {
 	name: string;
@@ -46,7 +49,8 @@ export interface Call {
 	raw?: { text: string; contentType: string };
 	/** A multipart body: file parts (field `upload`) and text fields. */
 	form?: (v: Vars) => {
-		files: Array<{ name: string; type: string; text: string }>;
+		/** A file's content: `text`, or `data` for bytes. */
+		files: Array<{ name: string; type: string; text?: string; data?: Buffer }>;
 		fields?: Record<string, string>;
 	};
 	answer?: Answer;
@@ -63,6 +67,13 @@ export interface Call {
 }
 
 type J = Record<string, unknown>;
+
+/** The differential's attachment (`attachments upload`), as Grist names it in an archive. */
+const NOTE = Buffer.from('hello grist\n');
+const NOTE_ENTRY = `${createHash('sha1').update(NOTE).digest('hex')}_note.txt`;
+const restoreForm = (name: string, type: string, data: Buffer) => () => ({
+	files: [{ name, type, data }],
+});
 const obj = (x: unknown) => (x ?? {}) as J;
 const docPath = (v: Vars, rest = '') => `/api/docs/${v.docId}${rest}`;
 const people = (v: Vars, rest = '') => docPath(v, `/tables/People${rest}`);
@@ -74,6 +85,232 @@ const ourUsers = (json: unknown, v: Vars) => {
 	);
 	return { ...obj(json), users };
 };
+
+/** Some keys of an object answer. */
+const pick = (j: unknown, keys: string[]) =>
+	Object.fromEntries(keys.filter((k) => k in obj(j)).map((k) => [k, obj(j)[k]]));
+/** A state `{n, h}` of a comparison: each side's history has its own numbers and hashes. */
+const state = (s: unknown) => (s ? Object.keys(obj(s)).sort().join(',') : s);
+/** A comparison of two documents: the states' shapes, which ones are the parent, and the rest as is. */
+const comparison = (j: unknown) => {
+	const c = obj(j);
+	const h = (k: string) => obj(c[k]).h;
+	return {
+		...c,
+		left: state(c.left),
+		right: state(c.right),
+		parent: state(c.parent),
+		parentIs: c.parent ? ['left', 'right'].filter((k) => h(k) === h('parent')) : null,
+	};
+};
+/** A proposal: its fields, its comparison as `comparison` gives it, the source and target documents' main fields. */
+const proposal = (p: unknown) => {
+	const x = obj(p);
+	const doc = (d: unknown) =>
+		d === undefined
+			? undefined
+			: {
+					...pick(d, ['name', 'id', 'isPinned', 'urlId', 'trunkId', 'type', 'options']),
+					creator: pick(obj(d).creator, ['name', 'email', 'type', 'anonymous']),
+				};
+	return {
+		...pick(x, [
+			'shortId',
+			'status',
+			'srcDocId',
+			'destDocId',
+			'createdAt',
+			'updatedAt',
+			'appliedAt',
+		]),
+		comparison: comparison(obj(x.comparison).comparison),
+		srcDoc: doc(x.srcDoc),
+		destDoc: doc(x.destDoc),
+	};
+};
+/** Attachments: the archive (download, restore), the stores, the transfers, removing unused ones. */
+const ARCHIVE_CALLS: Call[] = [
+	{
+		name: 'attachments archive zip',
+		covers: ['downloadAttachmentArchive'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/archive'),
+		answer: 'zip',
+	},
+	{
+		name: 'attachments archive tar',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/archive'),
+		query: () => ({ format: 'tar' }),
+		answer: 'tar',
+	},
+	{
+		name: 'attachments archive unknown format',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/archive'),
+		query: () => ({ format: 'rar' }),
+	},
+	{
+		name: 'attachments restore',
+		covers: ['restoreAttachmentArchive'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.tar', 'application/x-tar', tarFiles([{ name: NOTE_ENTRY, data: NOTE }])),
+	},
+	{
+		name: 'attachments restore a file of another type',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.zip', 'application/zip', Buffer.from('PK not really a zip')),
+	},
+	{
+		name: 'attachments restore a tar cut short',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm(
+			'a.tar',
+			'application/x-tar',
+			tarFiles([{ name: NOTE_ENTRY, data: NOTE }]).subarray(0, 600),
+		),
+	},
+	{
+		name: 'attachments restore a text named .tar',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.tar', 'application/x-tar', Buffer.alloc(2048, 0x41)),
+	},
+	{
+		name: 'attachments restore as viewer',
+		as: 'viewer',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+		form: restoreForm('a.tar', 'application/x-tar', tarFiles([{ name: NOTE_ENTRY, data: NOTE }])),
+	},
+	{
+		name: 'attachments restore without a body',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/archive'),
+	},
+	{
+		name: 'attachments store',
+		covers: ['getAttachmentStore'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/store'),
+	},
+	{
+		name: 'attachments stores',
+		covers: ['listAttachmentStores'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/stores'),
+	},
+	{
+		name: 'attachments store set unknown type',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/store'),
+		body: () => ({ type: 'cloud' }),
+	},
+	{
+		name: 'attachments store set external',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/store'),
+		body: () => ({ type: 'external' }),
+		// `<the server's install id>-snapshots`
+		keep: (j) => ({ store: String(obj(j).store).replace(/^.*-/, '<install>-') }),
+	},
+	{
+		name: 'attachments store after external',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/store'),
+	},
+	{
+		name: 'attachments store set internal',
+		covers: ['setAttachmentStore'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/store'),
+		body: () => ({ type: 'internal' }),
+	},
+	{
+		name: 'attachments transfer all',
+		covers: ['transferAllAttachments'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/transferAll'),
+	},
+	{
+		name: 'attachments transfer status',
+		covers: ['getAttachmentTransferStatus'],
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments/transferStatus'),
+	},
+	{
+		name: 'attachments remove unused expired only',
+		covers: ['removeUnusedAttachments'],
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/removeUnused'),
+		query: () => ({ expiredonly: '1' }),
+	},
+	{
+		name: 'attachments list after expired only',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments'),
+	},
+	{
+		name: 'attachments remove unused',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/removeUnused'),
+		query: () => ({ verifyfiles: '1' }),
+	},
+	{
+		name: 'attachments list after remove unused',
+		method: 'GET',
+		path: (v) => docPath(v, '/attachments'),
+	},
+	{
+		name: 'attachments remove unused as viewer',
+		as: 'viewer',
+		method: 'POST',
+		path: (v) => docPath(v, '/attachments/removeUnused'),
+	},
+];
+
+/** Export Table's other formats. */
+const EXPORT_FORMAT_CALLS: Call[] = [
+	{
+		name: 'export tsv',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/tsv'),
+		query: () => ({ tableId: 'People', header: 'colId' }),
+		answer: 'csv',
+	},
+	{
+		name: 'export dsv',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/dsv'),
+		query: () => ({ tableId: 'People' }),
+		answer: 'csv',
+	},
+	{
+		name: 'export dsv without table',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/dsv'),
+	},
+	{
+		name: 'export table schema',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/table-schema'),
+		query: () => ({ tableId: 'People', title: 'people' }),
+		// `path` is the CSV export's URL on this server
+		keep: (j) => ({
+			...obj(j),
+			path: String(obj(j).path).replace(/^.*\/download\//, '…/download/'),
+		}),
+	},
+	{
+		name: 'export table schema unknown table',
+		method: 'GET',
+		path: (v) => docPath(v, '/download/table-schema'),
+		query: () => ({ tableId: 'Nope' }),
+	},
+];
 
 const PEOPLE_COLUMNS = [
 	{ id: 'Name', fields: { label: 'Name', type: 'Text' } },
@@ -743,6 +980,16 @@ export const CALLS: Call[] = [
 		}),
 	},
 	{
+		name: 'sql rows by shown value (references given by name)',
+		covers: ['findRowsByValue'],
+		method: 'POST',
+		path: (v) => docPath(v, '/sql'),
+		body: () => ({
+			sql: 'SELECT id, "Name" FROM "People" WHERE "Name" IN (SELECT value FROM json_each(?))',
+			args: ['["Ann","Nobody"]'],
+		}),
+	},
+	{
 		name: 'sql get form',
 		method: 'GET',
 		path: (v) => docPath(v, '/sql'),
@@ -811,6 +1058,7 @@ export const CALLS: Call[] = [
 		method: 'GET',
 		path: (v) => docPath(v, '/attachments/999/download'),
 	},
+	...ARCHIVE_CALLS,
 	// ---------------------------------------------------------------- webhooks
 	{
 		name: 'webhooks create',
@@ -997,6 +1245,7 @@ export const CALLS: Call[] = [
 		method: 'GET',
 		path: (v) => docPath(v, '/download/csv'),
 	},
+	...EXPORT_FORMAT_CALLS,
 	{
 		name: 'export xlsx',
 		method: 'GET',
@@ -1010,6 +1259,254 @@ export const CALLS: Call[] = [
 		path: (v) => docPath(v, '/download'),
 		query: () => ({ nohistory: '1' }),
 		answer: 'grist',
+	},
+	// ---------------------------------------------------------------- forks, compare, replace, snapshots, proposals
+	{
+		name: 'forks doc create',
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.wsId}/docs`,
+		body: () => ({ name: 'Diff forks' }),
+		save: (j, v) => (v.forksDocId = j as string),
+	},
+	{
+		name: 'forks doc add records',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/tables/Table1/records`,
+		// every column written (a new document's empty columns become data columns), and below
+		body: () => ({
+			records: [{ fields: { A: 'x', B: 1, C: 'p' } }, { fields: { A: 'y', B: 2, C: 'q' } }],
+		}),
+	},
+	{
+		name: 'forks doc get',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}`,
+		home: { root: 'doc' },
+		keep: (j) => pick(j, ['id', 'urlId', 'trunkId', 'forks']),
+	},
+	{
+		name: 'fork',
+		covers: ['forkDocument'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/fork`,
+		save: (j, v) => {
+			v.forkId = obj(j).forkId;
+			v.forkDocId = obj(j).docId;
+			v.forkUrlId = obj(j).urlId;
+			v.forkUserId = String(obj(j).docId).split('~')[2];
+		},
+		// the fork's IDs end with the user's id, which differs between the sides
+		keep: (j) => ({
+			forkId: obj(j).forkId,
+			docId: String(obj(j).docId).replace(/~\d+$/, '~<user>'),
+			urlId: String(obj(j).urlId).replace(/~\d+$/, '~<user>'),
+		}),
+	},
+	{
+		name: 'fork of a fork',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forkDocId}/fork`,
+	},
+	{
+		name: 'fork unknown doc',
+		method: 'POST',
+		path: () => '/api/docs/NoSuchDocument1234/fork',
+	},
+	{
+		name: 'fork get',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forkDocId}`,
+		home: { root: 'doc' },
+		keep: (j) => ({
+			...pick(j, ['trunkId', 'name', 'access', 'trunkAccess', 'forks']),
+			id: String(obj(j).id).replace(/~\d+$/, '~<user>'),
+			urlId: String(obj(j).urlId).replace(/~\d+$/, '~<user>'),
+		}),
+	},
+	{
+		name: 'fork trunk get',
+		covers: ['forksOfDocument'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}`,
+		home: { root: 'doc' },
+		keep: (j) => pick(j, ['trunkId', 'forks']),
+	},
+	{
+		name: 'fork edit',
+		method: 'PATCH',
+		path: (v) => `/api/docs/${v.forkDocId}/tables/Table1/records`,
+		body: () => ({ records: [{ id: 1, fields: { A: 'changed' } }] }),
+	},
+	{
+		name: 'fork add',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forkDocId}/tables/Table1/records`,
+		body: () => ({ records: [{ fields: { A: 'new', B: 3, C: 'r' } }] }),
+	},
+	{
+		name: 'compare with fork',
+		covers: ['compareDocuments'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		query: () => ({ detail: '1', maxRows: 'null' }),
+		keep: comparison,
+	},
+	{
+		name: 'compare with fork summary',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		keep: comparison,
+	},
+	{
+		name: 'compare fork with trunk',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forkDocId}/compare/${v.forksDocId}`,
+		query: () => ({ detail: '1' }),
+		keep: comparison,
+	},
+	{
+		name: 'compare unrelated',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.docId}`,
+		query: () => ({ detail: '1' }),
+		keep: comparison,
+	},
+	{
+		name: 'compare with unknown doc',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/NoSuchDocument1234`,
+	},
+	{
+		name: 'compare with unknown fork',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forksDocId}~nofork~${v.forkUserId}`,
+	},
+	{
+		name: 'compare bad maxRows',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		query: () => ({ maxRows: '0' }),
+	},
+	{
+		name: 'snapshots',
+		covers: ['listSnapshots'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots`,
+	},
+	{
+		name: 'snapshots raw',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots`,
+		query: () => ({ raw: '1' }),
+	},
+	{
+		name: 'snapshots remove ids',
+		covers: ['removeSnapshots'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots/remove`,
+		body: () => ({ snapshotIds: ['current'] }),
+	},
+	{
+		name: 'snapshots remove unlisted',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots/remove`,
+		body: () => ({ select: 'unlisted' }),
+	},
+	{
+		name: 'snapshots remove nothing',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/snapshots/remove`,
+		body: () => ({}),
+	},
+	{
+		name: 'propose from trunk',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/propose`,
+		body: () => ({}),
+	},
+	{
+		name: 'propose from fork',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forkDocId}/propose`,
+		body: () => ({}),
+		// Grist's answer names the fork's creator with fields it lists nowhere else: only the proposal
+		keep: (j) => proposal(j),
+	},
+	{
+		name: 'proposals incoming',
+		covers: ['listProposals'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals`,
+		keep: (j) => ({ proposals: ((obj(j).proposals ?? []) as unknown[]).map(proposal) }),
+	},
+	{
+		name: 'proposals outgoing',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forkDocId}/proposals`,
+		query: () => ({ outgoing: '1' }),
+		keep: (j) => ({ proposals: ((obj(j).proposals ?? []) as unknown[]).map(proposal) }),
+	},
+	{
+		name: 'proposal apply bad id',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals/abc/apply`,
+	},
+	{
+		name: 'proposal apply unknown',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals/99/apply`,
+	},
+	{
+		name: 'proposal apply',
+		covers: ['applyProposal'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/proposals/1/apply`,
+		keep: (j) => {
+			const changes = obj(obj(j).changes);
+			const log = obj(changes.log);
+			return {
+				proposalId: obj(j).proposalId,
+				proposal: proposal(changes.proposal),
+				applied: log.applied,
+				// Patch's messages, in the order of the delta's columns (not compared)
+				log: ((log.changes ?? []) as J[]).map((c) => c.msg).sort(),
+			};
+		},
+	},
+	{
+		name: 'forks doc records after apply',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/tables/Table1/records`,
+	},
+	{
+		name: 'replace from unknown doc',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/replace`,
+		body: () => ({ sourceDocId: 'NoSuchDocument1234' }),
+	},
+	{
+		name: 'replace with a snapshot',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/replace`,
+		body: () => ({ snapshotId: 'current' }),
+	},
+	{
+		name: 'replace from fork',
+		covers: ['replaceDocumentContent'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.forksDocId}/replace`,
+		body: (v) => ({ sourceDocId: v.forkDocId }),
+	},
+	{
+		name: 'forks doc records after replace',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/tables/Table1/records`,
+	},
+	{
+		name: 'compare with fork after replace',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.forksDocId}/compare/${v.forkDocId}`,
+		keep: comparison,
 	},
 	// ---------------------------------------------------------------- lifecycle
 	{
@@ -1144,7 +1641,226 @@ export const CALLS: Call[] = [
 		method: 'DELETE',
 		path: (v) => `/api/workspaces/${v.wsId}`,
 	},
+	// Service accounts (the server runs with GRIST_ENABLE_SERVICE_ACCOUNTS): the account's id,
+	// login and key differ by side, and are checked for their form instead.
+	{
+		name: 'service account create',
+		covers: ['createServiceAccount'],
+		method: 'POST',
+		path: () => '/api/service-accounts',
+		body: () => ({ label: 'diff', description: 'differential', expiresAt: '2099-01-31T00:00:00Z' }),
+		keep: (j, v) => serviceAccountForm(j, v),
+		save: (j, v) => (v.serviceAccountId = obj(j).id),
+	},
+	{
+		name: 'service account create without expiry',
+		method: 'POST',
+		path: () => '/api/service-accounts',
+		body: () => ({ label: 'x', foo: 1 }),
+	},
+	{
+		name: 'service account create with a bad date',
+		method: 'POST',
+		path: () => '/api/service-accounts',
+		body: () => ({ expiresAt: 'soon' }),
+	},
+	{
+		name: 'service account list',
+		covers: ['listServiceAccounts'],
+		method: 'GET',
+		path: () => '/api/service-accounts',
+		keep: (j, v) =>
+			(j as J[]).filter((a) => a.id === v.serviceAccountId).map((a) => serviceAccountForm(a, v)),
+	},
+	{
+		name: 'service account get',
+		covers: ['getServiceAccount'],
+		method: 'GET',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		keep: (j, v) => serviceAccountForm(j, v),
+	},
+	{
+		name: 'service account update',
+		covers: ['updateServiceAccount'],
+		method: 'PATCH',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		body: () => ({ label: 'diff 2', description: '', expiresAt: '2098-02-03T04:05:06Z' }),
+	},
+	{
+		name: 'service account update with unknown fields',
+		method: 'PATCH',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		body: () => ({ foo: 1, bar: 2 }),
+	},
+	{
+		name: 'service account new key',
+		covers: ['createServiceAccountKey'],
+		method: 'POST',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}/apikey`,
+		keep: (j, v) => serviceAccountForm(j, v),
+	},
+	{
+		name: 'service account revoke key',
+		covers: ['revokeServiceAccountKey'],
+		method: 'DELETE',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}/apikey`,
+	},
+	{
+		name: 'service account get after revoke',
+		method: 'GET',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+		keep: (j, v) => serviceAccountForm(j, v),
+	},
+	{
+		name: 'service account of another user',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+	},
+	{
+		name: 'service account not a number',
+		method: 'GET',
+		path: () => '/api/service-accounts/abc',
+	},
+	{
+		name: 'service account delete',
+		covers: ['deleteServiceAccount'],
+		method: 'DELETE',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+	},
+	{
+		name: 'service account delete again',
+		method: 'DELETE',
+		path: (v) => `/api/service-accounts/${v.serviceAccountId}`,
+	},
+	// An organization's usage: the attachments' size is the whole site's, which differs by side.
+	{
+		name: 'org usage',
+		covers: ['getOrgUsage'],
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.org}/usage`,
+		keep: (j) => ({
+			...obj(j),
+			attachments: { totalBytes: typeof obj(obj(j).attachments).totalBytes },
+		}),
+	},
+	{
+		name: 'org usage as viewer',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => `/api/orgs/${v.org}/usage`,
+	},
+	// Formula timing, in a workspace of its own (the main one is gone by now).
+	{
+		name: 'timing workspace create',
+		method: 'POST',
+		path: (v) => `/api/orgs/${v.org}/workspaces`,
+		body: () => ({ name: 'Differential check timing' }),
+		home: { root: 'ws' },
+		save: (j, v) => (v.timingWsId = j as number),
+	},
+	{
+		name: 'timing doc create',
+		method: 'POST',
+		path: (v) => `/api/workspaces/${v.timingWsId}/docs`,
+		body: () => ({ name: 'Timing' }),
+		save: (j, v) => (v.timingDocId = j as string),
+	},
+	{
+		name: 'timing doc table',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/tables`,
+		body: () => ({
+			tables: [
+				{
+					id: 'T',
+					columns: [
+						{ id: 'A', fields: { type: 'Numeric' } },
+						{ id: 'B', fields: { type: 'Numeric', isFormula: true, formula: '$A * 2' } },
+					],
+				},
+			],
+		}),
+	},
+	{
+		name: 'timing get when off',
+		covers: ['getTiming'],
+		method: 'GET',
+		path: (v) => `/api/docs/${v.timingDocId}/timing`,
+	},
+	{
+		name: 'timing stop when off',
+		covers: ['stopTiming'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/stop`,
+	},
+	{
+		name: 'timing start',
+		covers: ['startTiming'],
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/start`,
+	},
+	{
+		name: 'timing start again',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/start`,
+	},
+	{
+		name: 'timing write',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/tables/T/records`,
+		body: () => ({ records: [{ fields: { A: 1 } }, { fields: { A: 2 } }] }),
+	},
+	{
+		name: 'timing get while on',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.timingDocId}/timing`,
+		keep: (j) => ({ ...obj(j), timing: timingForm(obj(j).timing) }),
+	},
+	{
+		name: 'timing stop',
+		method: 'POST',
+		path: (v) => `/api/docs/${v.timingDocId}/timing/stop`,
+		keep: (j) => timingForm(j),
+	},
+	{
+		name: 'timing as viewer',
+		as: 'viewer',
+		method: 'GET',
+		path: (v) => `/api/docs/${v.timingDocId}/timing`,
+	},
+	{
+		name: 'timing workspace delete',
+		home: { root: 'ws' },
+		method: 'DELETE',
+		path: (v) => `/api/workspaces/${v.timingWsId}`,
+	},
 ];
+
+/** A service account's answer with its id, login and key replaced by what they look like. */
+function serviceAccountForm(json: unknown, v: Vars): J {
+	const a = obj(json);
+	const out: J = { ...a, id: a.id === v.serviceAccountId ? '<the account>' : a.id };
+	if (typeof a.login === 'string')
+		out.login = /^[0-9a-f-]{36}@serviceaccounts\.invalid$/.test(a.login) ? '<uuid login>' : a.login;
+	if (typeof a.key === 'string') out.key = /^[0-9a-f]{40}$/.test(a.key) ? '<40 hex>' : a.key;
+	return out;
+}
+
+/**
+ * Formula timing entries with their measures as types (times differ by run); only the formula
+ * column B: grist-core also times its lookup helpers (`#lookup#`), which the emulator does not.
+ */
+function timingForm(list: unknown): unknown {
+	if (!Array.isArray(list)) return list;
+	return (list as J[])
+		.filter((t) => t.colId === 'B')
+		.map((t) =>
+			Object.fromEntries(
+				Object.entries(t).map(([k, x]) => [k, typeof x === 'number' ? typeof x : x]),
+			),
+		);
+}
 
 /**
  * The exports of the endpoint files of api/ that send no request of their own (helpers around

@@ -1,12 +1,14 @@
 /**
  * Real n8n 2.41.1 with the packed package (test level c): a workflow makes a file itself
  * (Set → Convert to File), uploads it to Grist, downloads it again by the id the upload returned,
- * and the bytes are compared with what the workflow made.
+ * and the bytes are compared with what the workflow made; a complete backup (the attachments
+ * archive) is restored into a document lacking its files, and a table exported as TSV.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
 import type { DemoSite, GristEmulator } from '../emulator';
 import { byId } from '../harness/builders';
+import { importWithFilesElsewhere } from '../harness/attachment-store';
 import { fileSource, gristNode, manualWorkflow, useN8nDemoSite, type N8n } from '../harness/e2e';
 
 const fx = useN8nDemoSite();
@@ -141,4 +143,83 @@ test('README recipe: read a record, Split Out its Attachments cell, download eve
 	]);
 	expect(await run.binary('Download', 0)).toEqual(files[0]);
 	expect(sha256(await run.binary('Download', 1))).toBe(sha256(files[1]));
+});
+
+test('a complete backup restored: Download All (TAR) → Restore From Archive into a document lacking its files → Export Table (TSV)', async () => {
+	const text = Buffer.from('kept in an external store\n');
+	const png = randomBytes(2048);
+	const ws = emu.addWorkspace(demo.orgId, 'Backups').id;
+	const source = emu.addDoc(ws, { name: 'Source' }).id;
+	emu.addTable(source, 'Notes', [
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Files', type: 'Attachments' },
+	]);
+	const ids = [
+		emu.addAttachment(source, { fileName: 'note.txt', data: text }),
+		emu.addAttachment(source, { fileName: 'photo.png', data: png }),
+	];
+	emu.addRecords(source, 'Notes', [{ Name: 'one', Files: ['L', ...ids] }]);
+	const site = `${emu.url}/o/${demo.orgDomain}`;
+	// the document as Import File makes it from the .grist backup of a server with S3: files missing
+	const restored = await importWithFilesElsewhere(site, demo.apiKey, source, ws, 'Restored');
+
+	const cred = await n8n.createCredential({
+		name: 'Grist backups',
+		type: 'gristRecordsApi',
+		data: { apiKey: demo.apiKey, url: site },
+	});
+	const run = await n8n.runWorkflow(
+		manualWorkflow([
+			gristNode(
+				{ resource: 'attachment', operation: 'downloadAll', document: byId(source) },
+				cred,
+				{ name: 'Download All' },
+			),
+			gristNode(
+				{ resource: 'attachment', operation: 'restoreFromArchive', document: byId(restored) },
+				cred,
+				{ name: 'Restore' },
+			),
+			gristNode(
+				{
+					resource: 'document',
+					operation: 'exportTable',
+					document: byId(demo.docId),
+					table: byId('Customers'),
+					format: 'tsv',
+				},
+				cred,
+				{ name: 'Export TSV' },
+			),
+		]),
+	);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+	const [archive] = run.output('Download All') as Array<Record<string, unknown>>;
+	expect(archive).toEqual({
+		documentId: source,
+		format: 'tar',
+		fileName: 'Source-Attachments.tar',
+		mimeType: 'application/x-tar',
+		fileSize: expect.any(Number),
+	});
+	expect((await run.binary('Download All', 0, 'data')).length).toBe(archive.fileSize);
+	expect(run.output('Restore')).toEqual([
+		{ documentId: restored, fileName: 'Source-Attachments.tar', added: 2, errored: 0, unused: 0 },
+	]);
+	expect(run.items('Restore')[0].pairedItem).toEqual({ item: 0 });
+	expect(emu.attachmentData(restored, ids[0])).toEqual(text);
+	expect(sha256(emu.attachmentData(restored, ids[1])!)).toBe(sha256(png));
+
+	expect(run.output('Export TSV')).toEqual([
+		{
+			documentId: demo.docId,
+			tableId: 'Customers',
+			fileName: 'CRM-Customers.tsv',
+			mimeType: 'text/tab-separated-values',
+			fileSize: expect.any(Number),
+		},
+	]);
+	const tsv = (await run.binary('Export TSV', 0, 'data')).toString('utf8');
+	expect(tsv.split('\n')[0]).toBe('Name\tEmail\tCountry\tSince');
 });

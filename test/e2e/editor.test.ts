@@ -12,6 +12,8 @@
  * A new user's first clicks: the node panel's short descriptions and Record actions first, a fresh
  * Create node with no mapper (and no red error) until a table is picked, the mapper's fields named
  * with their types, the polling trigger's Timestamp Column list led by trigger-formula columns.
+ * A Reference field of the mapper takes a name (the referenced row's shown value) as text, and
+ * the run writes that row's ID.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -31,6 +33,7 @@ import {
 	type N8n,
 } from '../harness/e2e';
 import { emulatorOnly } from '../harness/target';
+import { waitFor } from '../harness/until';
 
 const fx = useN8nDemoSite({
 	credential: 'Grist Records & Documents API',
@@ -47,6 +50,11 @@ const fx = useN8nDemoSite({
 				formula: 'len($Name) * 2',
 				isFormula: true,
 			},
+		]);
+		// a Reference whose shown column is the customer's Name, typed by name in the mapper
+		emu.addTable(demo.docId, 'Deliveries', [
+			{ id: 'Customer', type: 'Ref:Customers', visibleCol: 'Name' },
+			{ id: 'Note', type: 'Text' },
 		]);
 		// a Row Added or Updated trigger's candidates: Edited gets a trigger formula in beforeAll
 		// (addTable sets none), Due has none
@@ -211,8 +219,10 @@ describe('the Grist node in the editor', () => {
 				page
 					.locator(`[data-test-id=canvas-node][data-node-name="${name}"] [class*=_subtitle_]`)
 					.innerText();
-			expect(await subtitle('Add')).toBe('Create records');
-			expect(await subtitle('Read')).toBe('Get many records');
+			// the name says what the node does (a node added from the panel is named after its
+			// action), the subtitle what it works on: the table
+			expect(await subtitle('Add')).toBe('Lists');
+			expect(await subtitle('Read')).toBe('Lists');
 			await shot('canvas');
 		},
 		STEP_TIMEOUT,
@@ -247,11 +257,20 @@ describe('the Grist node in the editor', () => {
 			const text = await ndv.innerText();
 			expect(text).not.toContain('Unexpected end of JSON input');
 			expect(text).not.toMatch(/is not valid JSON|expects a array/i);
-			// each field names its column's type and what a value of it is
-			expect(text).toContain('Double — Numeric (formula, read-only)');
-			expect(text).toContain('Buyers — Reference List to Customers: row IDs');
-			expect(text).toContain('Files — Attachments: IDs');
-			expect(text).toContain('Tags — Choice List');
+			// each field names its column, then what a value of it is, whole on its one line (n8n
+			// cuts a longer label with no hover text)
+			expect(text).toContain('Double (formula, read-only)');
+			expect(text).toContain('Buyers (row IDs or Name)');
+			expect(text).toContain('Files (attachment IDs)');
+			expect(text).toContain('Tags (a, b or JSON array)');
+			const cut = await ndv
+				.locator('[data-test-id=mapping-fields-container] label *')
+				.evaluateAll((els) =>
+					els
+						.filter((el) => el.children.length === 0 && el.scrollWidth > el.clientWidth + 1)
+						.map((el) => el.textContent),
+				);
+			expect(cut).toEqual([]);
 			// the Docs link opens the README section of the node, not the npm page
 			expect(await ndv.locator('a', { hasText: 'Docs' }).first().getAttribute('href')).toBe(
 				'https://github.com/n8n-nodes-grist/n8n-nodes-grist#operations',
@@ -281,6 +300,66 @@ describe('the Grist node in the editor', () => {
 			await shot('document-url-error');
 			expect(message).toContain('e.g. https://docs.getgrist.com/DOC-ID/NAME');
 			await closeNode();
+		},
+		STEP_TIMEOUT,
+	);
+});
+
+describe('a Reference typed by name in the column mapper', () => {
+	test(
+		'Record → Create: "Bob Schmidt" typed in the Customer field stays, and the created record holds his row ID',
+		async () => {
+			const bob = emu
+				.records(demo.docId, 'Customers')
+				.find((r) => r.fields.Name === 'Bob Schmidt')!.id;
+			const id = await n8n.createWorkflow(
+				manualWorkflow([
+					gristNode(
+						{
+							resource: 'record',
+							operation: 'create',
+							document: rl('id', demo.docId),
+							table: rl('id', 'Deliveries'),
+							columns: { mappingMode: 'defineBelow', value: null },
+						},
+						cred,
+						{ name: 'Deliver' },
+					),
+				]),
+			);
+			await openWorkflow(id);
+			await openNode('Deliver');
+			const ndv = page.locator('[data-test-id=ndv]');
+			const typeInto = async (column: string, text: string) => {
+				const input = ndv
+					.locator(
+						`[data-test-id=parameter-input-${column}] input, [data-test-id=parameter-input-${column}] textarea`,
+					)
+					.first();
+				await input.waitFor({ timeout: 20_000 });
+				await input.click();
+				await page.keyboard.type(text);
+				await input.blur();
+				return input;
+			};
+			const customer = await typeInto('Customer', 'Bob Schmidt');
+			await typeInto('Note', 'typed by name');
+			await page.waitForTimeout(1000);
+			await shot('mapper-reference-name');
+			expect(await customer.inputValue()).toBe('Bob Schmidt');
+			const text = await ndv.innerText();
+			expect(text).toContain('Customer (row ID or Name)');
+			await closeNode();
+			await page.click('[data-test-id="execute-workflow-button"]');
+			const rows = await waitFor(
+				'the run created the delivery',
+				() => emu.records(demo.docId, 'Deliveries'),
+				(list) => list.length > 0,
+				{ timeoutMs: 60_000 },
+			);
+			expect(rows.map((r) => r.fields)).toEqual([
+				expect.objectContaining({ Customer: bob, Note: 'typed by name' }),
+			]);
 		},
 		STEP_TIMEOUT,
 	);
@@ -349,6 +428,43 @@ describe('the credential in the editor', () => {
 			await shot('server-url-tooltip');
 			expect(tip).toContain('https://TEAM.getgrist.com for a team site');
 			expect(tip).toContain('https://HOST/o/TEAM for a self-hosted server');
+			await page.keyboard.press('Escape');
+		},
+		STEP_TIMEOUT,
+	);
+});
+
+describe('choosing a credential', () => {
+	// n8n's Add Credential list shows names alone (no icon, no description), its own Grist
+	// credentials among them: ours name the node they serve
+	test(
+		"the Add Credential list tells ours from n8n's Grist API; our form says which nodes use it",
+		async () => {
+			await page.goto(`${n8n.baseUrl}/home/credentials/create`);
+			const input = page.locator('[data-test-id=new-credential-type-select] input');
+			await input.waitFor({ timeout: 30_000 });
+			await input.click();
+			await input.pressSequentially('grist');
+			const options = page.locator('.el-select-dropdown__item:visible');
+			await options.filter({ hasText: 'Community Node' }).first().waitFor({ timeout: 10_000 });
+			await shot('add-credential');
+			expect((await options.allInnerTexts()).map((t) => t.trim())).toEqual([
+				'Grist API',
+				'Grist OAuth2 API',
+				'Grist Records & Documents (Community Node) API',
+				'Grist Records & Documents (Community Node) OAuth2 API',
+			]);
+			await options
+				.filter({ hasText: /^\s*Grist Records & Documents \(Community Node\) API\s*$/ })
+				.click();
+			await page.click('[data-test-id=new-credential-type-button]');
+			const notice = page.getByText('For the Grist Records & Documents node');
+			await notice.waitFor({ timeout: 20_000 });
+			await page.waitForTimeout(500); // the modal's fade-in, for the picture
+			await shot('credential-form');
+			expect(await notice.innerText()).toContain(
+				"n8n's built-in Grist node uses its own Grist API credential instead",
+			);
 			await page.keyboard.press('Escape');
 		},
 		STEP_TIMEOUT,
@@ -480,37 +596,160 @@ describe('the node panel', () => {
 });
 
 describe("a new user's first clicks", () => {
+	/**
+	 * The entry's view as n8n shows a community node (no search box): each category's header
+	 * ("Triggers (5)", "Actions (55)") with whether it is collapsed, then the items in order,
+	 * group headings ("Record Actions") marked with "# ".
+	 */
+	async function entryView(): Promise<{ categories: string[]; items: string[] }> {
+		const panel = page.locator('[data-test-id=node-creator]');
+		const categories = await panel
+			.locator('[data-test-id=node-creator-category-item]')
+			.evaluateAll((els) =>
+				els.map(
+					(el) =>
+						`${(el.textContent ?? '').trim()}${el.closest('[data-category-collapsed=true]') ? ' (collapsed)' : ''}`,
+				),
+			);
+		const items = await panel.locator('[data-test-id=item-iterator-item]').evaluateAll((els) =>
+			els.map((el) => {
+				const name = el.querySelector('[data-test-id=node-creator-item-name]');
+				return name ? (name.textContent ?? '').trim() : `# ${(el.textContent ?? '').trim()}`;
+			}),
+		);
+		return { categories, items };
+	}
+
 	test(
-		'the node panel lists Record actions first and the deprecated Columnar ones last',
+		'the first screen of actions: Record actions first, then SQL and attachments, the groups in order, no Columnar',
 		async () => {
-			await openWorkflow(await n8n.createWorkflow(manualWorkflow([])));
+			// after a trigger, as most nodes are added: the actions open, the triggers fold below
+			await openWorkflow(
+				await n8n.createWorkflow(manualWorkflow([gristNode({}, cred, { name: 'Seen' })])),
+			);
 			await page.click('[data-test-id=node-creator-plus-button]');
-			await page.fill('[data-test-id=node-creator-search-bar]', 'Grist Records');
 			const panel = page.locator('[data-test-id=node-creator]');
+			const items = panel.locator('[data-test-id=node-creator-item-name]');
+			// beside n8n's own Grist node, with its own icon
+			await page.fill('[data-test-id=node-creator-search-bar]', 'Grist');
+			await items.filter({ hasText: /^\s*Grist Records & Documents\s*$/ }).waitFor();
+			await items.filter({ hasText: /^\s*Grist\s*$/ }).waitFor();
+			await shot('node-panel-grist');
+			await page.fill('[data-test-id=node-creator-search-bar]', 'Grist Records');
 			await panel
 				.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' })
 				.first()
 				.click();
-			const items = panel.locator('[data-test-id=node-creator-item-name]');
 			await items.filter({ hasText: 'Get many records' }).first().waitFor({ timeout: 10_000 });
 			await page.waitForTimeout(500); // the slide-in, for the picture
 			await shot('node-panel-actions');
-			const names = (await items.allInnerTexts())
-				.map((t) => t.trim())
-				.filter((t) => !t.startsWith('On row '));
-			expect(names.slice(0, 6)).toEqual([
+			const view = await entryView();
+			expect(view.categories[0]).toMatch(/^Actions \(\d+\)$/);
+			expect(view.categories[1]).toBe('Triggers (5) (collapsed)');
+			// the first screen
+			expect(view.items.slice(0, 12)).toEqual([
+				'# Record Actions',
 				'Create records',
 				'Create or update records',
 				'Delete records',
 				'Get a record',
 				'Get many records',
 				'Update records',
+				'# SQL Query Actions',
+				'Run an SQL query',
+				'# Attachment Actions',
+				'Download an attachment',
+				'Get an attachment',
 			]);
-			expect(names.at(-1)).toBe('Update records from columns');
-			expect(names.indexOf('Get many organizations')).toBeLessThan(
-				names.indexOf('Create records from columns'),
-			);
+			// the groups, in the order of nodes/Grist/actions/resources.ts: data first,
+			// administration last
+			const groups = view.items.filter((t) => t.startsWith('# '));
+			expect(groups).toEqual([
+				'# Record Actions',
+				'# SQL Query Actions',
+				'# Attachment Actions',
+				'# Table Actions',
+				'# Column Actions',
+				'# Document Actions',
+				'# Webhook Actions',
+				'# Workspace Actions',
+				'# Organization Actions',
+			]);
+			const all = view.items.join('\n');
+			expect(all).not.toMatch(/columnar|from columns|as columns/i);
 			await page.keyboard.press('Escape');
+
+			// an empty workflow's first step: the triggers first, the actions folded below them
+			await page.goto(`${n8n.baseUrl}/workflow/new`);
+			await page.click('[data-test-id=canvas-add-button]', { timeout: 30_000 });
+			await page.fill('[data-test-id=node-creator-search-bar]', 'Grist Records');
+			await panel
+				.locator('[data-test-id=node-creator-item-name]', { hasText: 'Grist Records & Documents' })
+				.first()
+				.click();
+			await items
+				.filter({ hasText: /^\s*On row / })
+				.first()
+				.waitFor({ timeout: 10_000 });
+			await page.waitForTimeout(500);
+			await shot('node-panel-first-step');
+			const first = await entryView();
+			expect(first.categories[0]).toBe('Triggers (5)');
+			expect(first.categories[1]).toMatch(/^Actions \(\d+\) \(collapsed\)$/);
+			await page.keyboard.press('Escape');
+		},
+		STEP_TIMEOUT,
+	);
+
+	test(
+		'a new node offers no Columnar resource; a saved Columnar node still shows it',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					manualWorkflow([
+						gristNode({ resource: 'record', operation: 'getAll' }, cred, {
+							name: 'New',
+							typeVersion: 2,
+						}),
+						gristNode(
+							{
+								resource: 'columnar',
+								operation: 'getAll',
+								document: rl('id', demo.docId),
+								table: rl('id', 'Lists'),
+							},
+							cred,
+							{ name: 'Old', typeVersion: 2 },
+						),
+					]),
+				),
+			);
+			const resourceOptions = async (node: string): Promise<string[]> => {
+				await openNode(node);
+				const options = await openDropdown(
+					'[data-test-id=ndv] [data-test-id=parameter-input-resource]',
+					'Record',
+				);
+				const texts = (await options.allInnerTexts()).map((t) => t.split('\n')[0].trim());
+				await page.keyboard.press('Escape');
+				await closeNode();
+				return texts;
+			};
+			const fresh = await resourceOptions('New');
+			expect(fresh[0]).toBe('Record');
+			expect(fresh.join('|')).not.toContain('Columnar');
+			const saved = await resourceOptions('Old');
+			expect(saved.at(-1)).toBe('Columnar Records (Deprecated)');
+			await openNode('Old');
+			await shot('columnar-saved');
+			const ndv = page.locator('[data-test-id=ndv]');
+			expect(await ndv.locator('[data-test-id=parameter-input-resource] input').inputValue()).toBe(
+				'Columnar Records (Deprecated)',
+			);
+			expect(await ndv.locator('[data-test-id=parameter-input-operation] input').inputValue()).toBe(
+				'Get Many',
+			);
+			await closeNode();
 		},
 		STEP_TIMEOUT,
 	);
@@ -529,6 +768,10 @@ describe("a new user's first clicks", () => {
 					]),
 				),
 			);
+			const freshSubtitle = page.locator(
+				'[data-test-id=canvas-node][data-node-name="Fresh"] [class*=_subtitle_]',
+			);
+			expect(await freshSubtitle.innerText()).toBe('Create records');
 			await openNode('Fresh');
 			const ndv = page.locator('[data-test-id=ndv]');
 			await ndv.locator('[data-test-id=parameter-input-table]').waitFor();
@@ -547,9 +790,12 @@ describe("a new user's first clicks", () => {
 			await ndv.locator('[data-test-id=parameter-input-Buyers]').waitFor({ timeout: 20_000 });
 			await shot('create-table-picked');
 			const after = await ndv.innerText();
-			expect(after).toContain('Buyers — Reference List to Customers: row IDs');
+			expect(after).toContain('Buyers (row IDs or Name)');
 			expect(after).not.toContain('No columns found');
 			await closeNode();
+			// on the canvas: its name, and the table it works on
+			expect(await freshSubtitle.innerText()).toBe('Lists');
+			await shot('canvas-table-picked');
 		},
 		STEP_TIMEOUT,
 	);

@@ -4,7 +4,7 @@
  * workflow and a bad-input case as n8n shows it.
  */
 import type { DemoSite, GristEmulator } from '../emulator';
-import { rl } from '../harness/builders';
+import { mapper, rl } from '../harness/builders';
 import {
 	gristNode,
 	manualWorkflow,
@@ -12,9 +12,9 @@ import {
 	type CredentialRef,
 	type N8n,
 } from '../harness/e2e';
-import { emulatorOnly } from '../harness/target';
+import { emulatorOnly, workspaceName } from '../harness/target';
 
-const fx = useN8nDemoSite({ credential: 'Grist home' });
+const fx = useN8nDemoSite({ credential: 'Grist home', emulator: { serviceAccounts: true } });
 let emu: GristEmulator;
 let demo: DemoSite;
 let n8n: N8n;
@@ -334,4 +334,166 @@ test("bad input: moving a document to its own workspace fails with Grist's messa
 	expect(run.status).toBe('error');
 	expect(run.error?.message).toBe('Bad request: doc is already in destination workspace');
 	expect(run.error?.description).toContain('is the workspace the document is already in');
+});
+
+test('service account: create → share a document → its key in a credential reads it → revoke → delete', async () => {
+	const label = workspaceName('e2e reader');
+	const made = await n8n.runWorkflow(
+		manualWorkflow([
+			gristNode(
+				{
+					resource: 'serviceAccount',
+					operation: 'create',
+					label,
+					expiresAt: '2099-12-31T00:00:00Z',
+					additionalFields: { description: 'reads the CRM' },
+				},
+				cred,
+				{ name: 'Create Account' },
+			),
+			gristNode(
+				{
+					resource: 'document',
+					operation: 'updateAccess',
+					document: rl('id', demo.docId),
+					users: { user: [{ email: '={{ $json.login }}', role: 'viewers' }] },
+				},
+				cred,
+				{ name: 'Share Doc' },
+			),
+		]),
+	);
+	expect(made.error).toBeUndefined();
+	const [account] = made.output('Create Account') as Array<{
+		id: number;
+		login: string;
+		key: string;
+	}>;
+	expect(account).toMatchObject({ label, description: 'reads the CRM', hasValidKey: true });
+	expect(account.key).toMatch(/^[0-9a-f]{40}$/);
+	// the key is in the output the user asked for, never in n8n's log
+	expect(n8n.logs()).not.toContain(account.key);
+
+	const keyCred = await n8n.createCredential({
+		name: 'Grist service account',
+		type: 'gristRecordsApi',
+		data: { apiKey: account.key, url: `${emu.url}/o/${demo.orgDomain}` },
+	});
+	expect(await n8n.testCredential(keyCred.id)).toEqual({
+		status: 'OK',
+		message: 'Connection successful!',
+	});
+	const read = manualWorkflow([
+		gristNode(
+			{
+				resource: 'record',
+				operation: 'getAll',
+				document: rl('id', demo.docId),
+				table: rl('id', 'Customers'),
+				returnAll: true,
+			},
+			keyCred,
+			{ name: 'Read As Account' },
+		),
+	]);
+	const allowed = await n8n.runWorkflow(read);
+	expect(allowed.error).toBeUndefined();
+	expect((allowed.output('Read As Account') as unknown[]).length).toBeGreaterThan(0);
+
+	const revoked = await n8n.runWorkflow(
+		manualWorkflow([
+			gristNode(
+				{
+					resource: 'serviceAccount',
+					operation: 'revokeKey',
+					serviceAccount: rl('id', String(account.id)),
+				},
+				cred,
+				{ name: 'Revoke Key' },
+			),
+		]),
+	);
+	expect(revoked.output('Revoke Key')).toEqual([
+		expect.objectContaining({ id: account.id, hasValidKey: false }),
+	]);
+	const refused = await n8n.runWorkflow(read);
+	expect(refused.status).toBe('error');
+	expect(refused.error?.message).toBe('Bad request: invalid API key');
+	expect(JSON.stringify(refused.raw)).not.toContain(account.key);
+
+	const gone = await n8n.runWorkflow(
+		manualWorkflow([
+			gristNode(
+				{
+					resource: 'serviceAccount',
+					operation: 'delete',
+					serviceAccount: rl('id', String(account.id)),
+				},
+				cred,
+				{ name: 'Delete Account' },
+			),
+			gristNode({ resource: 'serviceAccount', operation: 'getAll', returnAll: true }, cred, {
+				name: 'List Accounts',
+			}),
+		]),
+	);
+	expect(gone.error).toBeUndefined();
+	expect(gone.output('Delete Account')).toEqual([{ id: account.id, deleted: true }]);
+	const left = gone.output('List Accounts') as Array<{ id?: number }>;
+	expect(left.some((a) => a.id === account.id)).toBe(false);
+	expect(n8n.logs()).not.toContain(account.key);
+});
+
+test('org usage; document formula timing: start → get → a write → stop, one item per formula column', async () => {
+	const doc = rl('id', demo.docId);
+	const run = await n8n.runWorkflow(
+		manualWorkflow([
+			gristNode({ resource: 'org', operation: 'getUsage', org: rl('list', '') }, cred, {
+				name: 'Usage',
+			}),
+			gristNode({ resource: 'document', operation: 'startTiming', document: doc }, cred, {
+				name: 'Start Timing',
+			}),
+			gristNode({ resource: 'document', operation: 'getTiming', document: doc }, cred, {
+				name: 'Get Timing',
+			}),
+			gristNode(
+				{
+					resource: 'record',
+					operation: 'update',
+					document: doc,
+					table: rl('id', 'Orders'),
+					rowId: '1',
+					columns: mapper({ Amount: 99 }),
+				},
+				cred,
+				{ name: 'Write' },
+			),
+			gristNode({ resource: 'document', operation: 'stopTiming', document: doc }, cred, {
+				name: 'Stop Timing',
+			}),
+		]),
+	);
+	expect(run.error).toBeUndefined();
+	expect(run.output('Usage')).toEqual([
+		{
+			countsByDataLimitStatus: { approachingLimit: 0, gracePeriod: 0, deleteOnly: 0 },
+			attachments: { totalBytes: expect.any(Number) },
+		},
+	]);
+	expect(run.output('Start Timing')).toEqual([{ documentId: demo.docId, status: 'active' }]);
+	expect(run.output('Get Timing')).toEqual([{ documentId: demo.docId, status: 'active' }]);
+	const stopped = run.output('Stop Timing') as Array<Record<string, unknown>>;
+	expect(stopped.find((t) => t.colId === 'Total')).toEqual({
+		documentId: demo.docId,
+		status: 'stopped',
+		tableId: 'Orders',
+		colId: 'Total',
+		count: expect.any(Number),
+		totalMs: expect.any(Number),
+		averageMs: expect.any(Number),
+		maxMs: expect.any(Number),
+	});
+	const totals = stopped.map((t) => t.totalMs as number);
+	expect(totals).toEqual([...totals].sort((a, b) => b - a));
 });

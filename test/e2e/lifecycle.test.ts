@@ -5,7 +5,8 @@
  * binary .grist file, moves it to the trash and restores it, and lists the template's webhooks
  * with their delivery health. The backup opens with sqlite3. A second workflow applies user
  * actions, creates, disables and deletes a webhook, clears the queue, and trashes and restores a
- * workspace.
+ * workspace. A third forks a document, changes the fork, compares it with its trunk, promotes it
+ * with Replace Content and compares again.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -303,4 +304,100 @@ test('apply user actions, create, update and delete a webhook, clear the queue, 
 	const logged = emu.log.map((e) => `${e.method} ${e.apiPath}`);
 	expect(logged).toContain(`POST /api/workspaces/${ws.id}/remove`);
 	expect(logged).toContain(`POST /api/workspaces/${ws.id}/unremove`);
+});
+
+test('fork a document, change the fork, compare, promote it with Replace Content, compare again', async () => {
+	const cred = await n8n.createCredential({
+		name: 'Grist forks',
+		type: 'gristRecordsApi',
+		data: { apiKey: demo.apiKey, url: `${emu.url}/o/${demo.orgDomain}` },
+	});
+	const docId = emu.addDoc(demo.workspaceId, { name: 'Price list' }).id;
+	emu.addTable(docId, 'Items', [
+		{ id: 'Name', type: 'Text' },
+		{ id: 'Price', type: 'Numeric' },
+	]);
+	emu.addRecords(docId, 'Items', [
+		{ Name: 'Tea', Price: 3 },
+		{ Name: 'Cake', Price: 4 },
+	]);
+	const fork = "={{ $('Fork').first().json.docId }}";
+	const wf = manualWorkflow([
+		gristNode({ resource: 'document', operation: 'fork', document: byId(docId) }, cred, {
+			name: 'Fork',
+		}),
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'applyActions',
+				document: byId(fork),
+				userActions: '[["UpdateRecord", "Items", 1, {"Price": 3.5}], ["RemoveRecord", "Items", 2]]',
+			},
+			cred,
+			{ name: 'Change Fork' },
+		),
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'compare',
+				document: byId(docId),
+				otherDocument: byId(fork),
+			},
+			cred,
+			{ name: 'Compare' },
+		),
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'replaceContent',
+				document: byId(docId),
+				sourceDocument: byId(fork),
+			},
+			cred,
+			{ name: 'Promote' },
+		),
+		gristNode(
+			{
+				resource: 'document',
+				operation: 'compare',
+				document: byId(docId),
+				otherDocument: byId(fork),
+				output: 'summary',
+			},
+			cred,
+			{ name: 'Compare Again' },
+		),
+	]);
+	const run = await n8n.runWorkflow(wf);
+	expect(run.error).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	const [forked] = run.output('Fork') as Array<{ docId: string; trunkId: string; url: string }>;
+	expect(forked.trunkId).toBe(docId);
+	expect(forked.docId.startsWith(`${docId}~`)).toBe(true);
+	const [compared] = run.output('Compare') as Array<{ summary: string; tables: unknown[] }>;
+	expect(compared.summary).toBe('right');
+	expect(compared.tables).toEqual([
+		expect.objectContaining({
+			side: 'right',
+			tableId: 'Items',
+			updatedRows: 1,
+			deletedRows: 1,
+			rows: [
+				{
+					change: 'updated',
+					id: 1,
+					values: { Price: 3.5 },
+					previous: { Price: 3 },
+					changedColumns: ['Price'],
+				},
+				{ change: 'deleted', id: 2, values: { Name: 'Cake', Price: 4 } },
+			],
+		}),
+	]);
+	expect(run.output('Promote')).toEqual([{ docId, replaced: true, sourceDocId: forked.docId }]);
+	expect(run.output('Compare Again')).toEqual([
+		expect.objectContaining({ docId, otherDocId: forked.docId, summary: 'same' }),
+	]);
+	expect(emu.records(docId, 'Items').map((r) => r.fields)).toEqual([{ Name: 'Tea', Price: 3.5 }]);
 });

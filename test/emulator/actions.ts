@@ -121,16 +121,22 @@ export function addRows(c: Ctx, t: Table, rows: Row[], ids?: Array<number | unde
 	const out = c.store.insertRows(t, rows, ids);
 	const hooks = webhooksOf(c.store);
 	for (const id of out) hooks.noteRow(t, id, null); // webhook events (webhooks.ts)
-	const triggers = t.columns.filter((col) => isTriggerCol(col) && col.recalcWhen !== 1);
-	if (triggers.length) {
-		const now = c.store.clock();
-		out.forEach((id, i) => {
-			const row = t.rows.get(id)!;
-			for (const col of triggers)
-				if (!(col.id in rows[i])) row[col.id] = evalTrigger(t, col, row, id, now);
-		});
-	}
+	fillNewRowTriggers(t, rows, out, c.store.clock());
 	return out;
+}
+
+/**
+ * Gives the new rows `ids` (added from `rows`, in that order) their trigger formulas' values
+ * (recalcWhen 0 or 2), where a row was not given a value for that column.
+ */
+export function fillNewRowTriggers(t: Table, rows: Row[], ids: number[], now: number): void {
+	const triggers = t.columns.filter((col) => isTriggerCol(col) && col.recalcWhen !== 1);
+	if (!triggers.length) return;
+	ids.forEach((id, i) => {
+		const row = t.rows.get(id)!;
+		for (const col of triggers)
+			if (!(col.id in rows[i])) row[col.id] = evalTrigger(t, col, row, id, now);
+	});
 }
 
 /**

@@ -28,7 +28,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('prints one JSON line with the demo ids, serves them, and exits on SIGTERM', async () => {
+it('prints one JSON line with the demo ids and documents, serves them, and exits on SIGTERM', async () => {
 	const stop = new AbortController();
 	const cli = runNodeScript(join(dir, 'cli.js'), ['--port', '0', '--host', '127.0.0.1'], {
 		signal: stop.signal,
@@ -50,6 +50,19 @@ it('prints one JSON line with the demo ids, serves them, and exits on SIGTERM', 
 		);
 		expect(res.status).toBe(200);
 		expect(((await res.json()) as { records: unknown[] }).records).toHaveLength(3);
+		// what `npm start` prints for other tools: the team's name, each document with its tables
+		expect(ready.orgName).toBe('Demo Team');
+		expect(ready.docs).toEqual([
+			{ workspace: 'Sales', name: 'CRM', id: ready.docId, tables: ['Customers', 'Orders'] },
+			{ workspace: 'Projects', name: 'Tasks', id: ready.doc2Id, tables: ['Tasks'] },
+		]);
+		for (const doc of ready.docs as Array<{ id: string; tables: string[] }>) {
+			const listed = await fetch(`${ready.url}/o/${ready.orgDomain}/api/docs/${doc.id}/tables`, {
+				headers: { Authorization: `Bearer ${ready.apiKey}` },
+			});
+			const { tables } = (await listed.json()) as { tables: Array<{ id: string }> };
+			expect(tables.map((t) => t.id)).toEqual(doc.tables);
+		}
 		stop.abort();
 		expect(await cli.exited).toEqual({ code: 0, signal: null });
 	} finally {

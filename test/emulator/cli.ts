@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * CLI: starts the emulator with the demo site and prints ONE line of JSON when ready:
- * `{"url","apiKey","email","orgDomain","orgId","workspaceId","docId",...}`. Runs until SIGINT/SIGTERM.
+ * `{"url","apiKey","email","orgDomain","orgName","orgId","workspaceId","docId","docs",...}` (`docs`:
+ * every demo document with its table ids). Runs until SIGINT/SIGTERM.
  *
  * Usage: node cli.js [--port N] [--host H] [--single-org X] [--max-parallel N]
  *   [--allowed-webhook-domains D] (Grist's ALLOWED_WEBHOOK_DOMAINS; default the environment
@@ -9,6 +10,7 @@
  * Environment: GRIST_ACTIVEDOC_TIMEOUT_SECONDS (as in Grist): documents idle this long close and
  * drop their waiting webhook deliveries (unset: they never close).
  */
+import { DEMO_SITE } from './demo-seed';
 import { startEmulatorOn } from './index';
 
 function arg(name: string): string | undefined {
@@ -34,7 +36,9 @@ async function main(): Promise<void> {
 	});
 	const demo = emu.seedDemo();
 	const url = host === '127.0.0.1' || host === '0.0.0.0' ? emu.url : `http://${host}:${emu.port}`;
-	process.stdout.write(`${JSON.stringify({ ...demo, url, port: emu.port })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ ...demo, orgName: DEMO_SITE.org.name, url, port: emu.port })}\n`,
+	);
 	// keep the request log from growing without bound in a long-running demo
 	const trim = setInterval(() => emu.clearLog(), 60_000);
 	const stop = () => {

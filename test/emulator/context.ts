@@ -128,6 +128,10 @@ export function docWorkerAccess(
 	needed: 'viewers' | 'editors' | 'owners',
 	allowRemoved = false,
 ): Doc {
+	const key = decodeURIComponent(raw);
+	// the home server knows a fork ID by its trunk; the doc worker finds no such fork (routes-forks.ts)
+	if (key.includes('~') && !c.store.docByKey(key) && c.store.docByKey(key.split('~')[0]))
+		throw new ApiError(404, 'Document fork not found');
 	const doc = resolveDoc(c, raw);
 	const { role, removed } = docAuth(c, doc);
 	if (!atLeast(role, 'viewers')) throw new ApiError(403, 'No view access');

@@ -21,6 +21,8 @@ export interface DemoColumn {
 	isFormula?: boolean;
 	widgetOptions?: object;
 	visibleCol?: string;
+	/** With `formula` on a data column: a trigger formula (2: recalculated on any change). */
+	recalcWhen?: number;
 }
 
 interface RowRef {
@@ -168,6 +170,15 @@ export const DEMO_SITE = {
 								{ id: 'Done', type: 'Bool' },
 								{ id: 'Due', type: 'DateTime:UTC' },
 								{ id: 'Points', type: 'Int' },
+								// what Row Added or Updated polls on: NOW() on new records and on any change
+								{
+									id: 'UpdatedAt',
+									type: 'DateTime:UTC',
+									label: 'Updated At',
+									formula: 'NOW()',
+									isFormula: false,
+									recalcWhen: 2,
+								},
 							],
 							rows: [
 								{ Title: 'Write spec', Done: true, Due: 1717243200, Points: 3 },
@@ -273,11 +284,20 @@ export function seedDemoSite(target: DemoSeedTarget, options: DemoSeedOptions = 
 	const shareOn = options.shareOn ?? 'org';
 	if (shareOn === 'org') share(target, 'org', org.id, users, options);
 	const seeded: Seeded = { docIds: [], workspaceIds: [], rows: {}, attachments: [] };
+	const docs: DemoSite['docs'] = [];
 	for (const w of DEMO_SITE.workspaces) {
 		const ws = target.addWorkspace(org.id, w.name);
 		seeded.workspaceIds.push(ws.id);
 		if (shareOn === 'workspace') share(target, 'workspace', ws.id, users, options);
-		for (const d of w.docs) seedDoc(target, ws.id, d, seeded);
+		for (const d of w.docs) {
+			seedDoc(target, ws.id, d, seeded);
+			docs.push({
+				workspace: w.name,
+				name: d.name,
+				id: seeded.docIds[seeded.docIds.length - 1],
+				tables: d.tables.map((t) => t.id),
+			});
+		}
 	}
 	return {
 		apiKey: users.owner.apiKey,
@@ -296,5 +316,6 @@ export function seedDemoSite(target: DemoSeedTarget, options: DemoSeedOptions = 
 		customerIds: seeded.rows.Customers,
 		orderIds: seeded.rows.Orders,
 		attachmentId: seeded.attachments[0],
+		docs,
 	};
 }

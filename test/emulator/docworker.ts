@@ -24,6 +24,7 @@ type Needed = 'viewers' | 'editors' | 'owners';
 export function openDoc(c: Ctx, raw: string, needed: Needed): Doc {
 	const doc = docWorkerAccess(c, raw, needed);
 	if (doc.noMetadata) throw new ApiError(500, `NO_METADATA_ERROR: ${doc.id} has no metadata`);
+	doc.openedName ??= doc.name;
 	return doc;
 }
 

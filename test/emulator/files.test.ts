@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, type RecordsBody } from './testutil';
 import ExcelJS from 'exceljs';
+import { tarFiles, untarFiles } from './tar';
 import { unzip } from './zip';
 import { emulatorOnly } from '../harness/target';
 
@@ -240,5 +241,103 @@ describe('exports', () => {
 		const at = broken.indexOf('Customers');
 		broken[at + 200] ^= 0xff;
 		expect(() => unzip(broken)).toThrow();
+	});
+});
+
+describe('attachment archive and stores', () => {
+	it('the archive: zip by default, tar on request, Grist’s names and headers; an unknown format is 400', async () => {
+		const zip = await api.get(`/api/docs/${demo.docId}/attachments/archive`);
+		expect(zip.status).toBe(200);
+		expect(zip.headers['content-type']).toBe('application/zip');
+		expect(zip.headers['content-disposition']).toBe('attachment; filename="CRM-Attachments.zip"');
+		expect(zip.headers['cache-control']).toBe('no-store');
+		const names = [...unzip(zip.body).keys()];
+		expect(names.length).toBeGreaterThan(0);
+		expect(names.every((n) => /^[0-9a-f]{40}_/.test(n))).toBe(true);
+
+		const tar = await api.get(`/api/docs/${demo.docId}/attachments/archive?format=tar`);
+		expect(tar.headers['content-type']).toBe('application/x-tar');
+		expect(tar.headers['content-disposition']).toBe('attachment; filename="CRM-Attachments.tar"');
+		expect(untarFiles(tar.body).map((e) => e.name)).toEqual(names);
+
+		const bad = await api.get(`/api/docs/${demo.docId}/attachments/archive?format=rar`);
+		expect([bad.status, bad.json]).toEqual([
+			400,
+			{ error: 'format parameter rar should be one of zip,tar' },
+		]);
+	});
+
+	it('a restore needs a multipart body with a .tar of type application/x-tar', async () => {
+		const path = `/api/docs/${demo.docId}/attachments/archive`;
+		const none = await api.call('POST', path);
+		expect([none.status, none.json]).toEqual([415, { error: 'missing content-type header' }]);
+		const json = await api.post(path, {});
+		expect([json.status, json.json]).toEqual([415, { error: 'unsupported content-type' }]);
+		const send = (name: string, type: string, data: Buffer) => {
+			const form = new FormData();
+			form.append('upload', new Blob([new Uint8Array(data)], { type }), name);
+			return fetch(`${emu.url}${path}`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${demo.apiKey}` },
+				body: form,
+			});
+		};
+		const tar = tarFiles([{ name: 'x_y.txt', data: Buffer.from('y') }]);
+		const untyped = await send('a.tar', 'application/octet-stream', tar);
+		expect([untyped.status, await untyped.json()]).toEqual([
+			400,
+			{ error: 'No .tar file found in request' },
+		]);
+		const ok = await send('a.tar', 'application/x-tar', tar);
+		expect([ok.status, await ok.json()]).toEqual([200, { added: 0, errored: 0, unused: 1 }]);
+		const empty = await send('a.tar', 'application/x-tar', Buffer.alloc(0));
+		expect(await empty.json()).toEqual({ added: 0, errored: 0, unused: 0 });
+	});
+
+	it('the tar reader fails as tar-stream does (so the restore errors above mean something)', () => {
+		const tar = tarFiles([{ name: 'a_b.txt', data: Buffer.from('hello') }]);
+		expect(untarFiles(tar)).toEqual([{ name: 'a_b.txt', data: Buffer.from('hello') }]);
+		expect(() => untarFiles(tar.subarray(0, 700))).toThrow('Unexpected end of data');
+		expect(() => untarFiles(Buffer.alloc(100, 1))).toThrow('Unexpected end of data');
+		expect(() => untarFiles(Buffer.alloc(1024, 0x41))).toThrow(/^Invalid tar header/);
+	});
+
+	it('the store: internal; a bad type is Invalid payload; the server has no external store', async () => {
+		const path = `/api/docs/${demo.docId}/attachments`;
+		expect((await api.get(`${path}/store`)).json).toEqual({ type: 'internal' });
+		expect((await api.get(`${path}/stores`)).json).toEqual({ stores: [] });
+		expect((await api.post(`${path}/store`, {})).json).toEqual({
+			error: 'Invalid payload',
+			details: { userError: 'Error: value.type is missing' },
+		});
+		expect((await api.post(`${path}/store`, { type: 'foo' })).json).toEqual({
+			error: 'Invalid payload',
+			details: {
+				userError:
+					'Error: value.type is not a AttachmentStore; value.type is none of "internal", "external"',
+			},
+		});
+		expect((await api.post(`${path}/store`, { type: 'internal' })).json).toEqual({});
+		expect((await api.get(`${path}/transferStatus`)).json).toEqual({
+			status: { pendingTransferCount: 0, isRunning: false, successes: 0, failures: 0 },
+			locationSummary: 'internal',
+		});
+	});
+
+	it('DSV separates with 💩 and Table Schema describes the CSV export', async () => {
+		const dsv = await api.get(`/api/docs/${demo.docId}/download/dsv?tableId=Customers`);
+		expect(dsv.headers['content-type']).toBe('text/x-doo-separated-values; charset=utf-8');
+		expect(dsv.headers['content-disposition']).toBe('attachment; filename="CRM-Customers.dsv"');
+		expect(dsv.text.split('\n')[0]).toBe('Name💩Email💩Country💩Since');
+		const schema = await api.get<Record<string, unknown>>(
+			`/api/docs/${demo.docId}/download/table-schema?tableId=Customers`,
+		);
+		expect(schema.headers['content-type']).toMatch(/^application\/json/);
+		expect(schema.json).toMatchObject({ name: 'customers', title: 'Customers', format: 'csv' });
+		const missing = await api.get(`/api/docs/${demo.docId}/download/table-schema`);
+		expect([missing.status, missing.json]).toEqual([
+			400,
+			{ error: 'tableId parameter is required' },
+		]);
 	});
 });

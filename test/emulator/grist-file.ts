@@ -122,18 +122,25 @@ export async function buildGristFile(
 		}
 		if (!opts.template) {
 			for (const a of doc.attachments.values()) {
-				const ident = `att-${a.id}`;
+				const ident = a.fileIdent;
 				const ext = /\.[^.]+$/.exec(a.fileName)?.[0] ?? '';
-				db.run('INSERT INTO _grist_Attachments VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, ?)', [
+				db.run('INSERT INTO _grist_Attachments VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)', [
 					a.id,
 					ident,
 					a.fileName,
 					'',
 					a.fileSize,
 					ext,
+					a.timeDeleted === undefined ? null : a.timeDeleted / 1000,
 					Date.parse(a.timeUploaded) / 1000,
 				]);
-				db.run('INSERT INTO _gristsys_Files VALUES (?, ?, ?, NULL)', [a.id, ident, a.data]);
+				// one file per ident (several attachments may share the same bytes)
+				db.run('INSERT OR IGNORE INTO _gristsys_Files VALUES (?, ?, ?, ?)', [
+					a.id,
+					ident,
+					a.storeId ? null : a.data,
+					a.storeId ?? null,
+				]);
 			}
 		}
 		return Buffer.from(db.export());
@@ -220,6 +227,40 @@ export async function readGristFile(data: Buffer): Promise<ReadTable[]> {
 			out.push({ tableId: String(tableId), columns, rows });
 		}
 		return out;
+	} finally {
+		db.close();
+	}
+}
+
+export interface ReadAttachment {
+	id: number;
+	fileIdent: string;
+	fileName: string;
+	fileSize: number;
+	timeUploaded: string;
+	/** The file's bytes; empty when it is in an external store (`storeId`). */
+	data: Buffer;
+	storeId?: string;
+}
+
+/** The attachments of a `.grist` file, with their files (`_gristsys_Files`, by ident). */
+export async function readGristAttachments(data: Buffer): Promise<ReadAttachment[]> {
+	const SQL = await sqlJs();
+	const db = new SQL.Database(new Uint8Array(data));
+	try {
+		const res = db.exec(
+			`SELECT a.id, a.fileIdent, a.fileName, a.fileSize, a.timeUploaded, f.data, f.storageId
+			 FROM _grist_Attachments a LEFT JOIN _gristsys_Files f ON f.ident = a.fileIdent ORDER BY a.id`,
+		)[0];
+		return (res?.values ?? []).map(([id, fileIdent, fileName, fileSize, time, bytes, storeId]) => ({
+			id: Number(id),
+			fileIdent: String(fileIdent ?? ''),
+			fileName: String(fileName ?? ''),
+			fileSize: Number(fileSize ?? 0),
+			timeUploaded: new Date(Number(time ?? 0) * 1000).toISOString(),
+			data: bytes instanceof Uint8Array && !storeId ? Buffer.from(bytes) : Buffer.alloc(0),
+			...(storeId ? { storeId: String(storeId) } : {}),
+		}));
 	} finally {
 		db.close();
 	}

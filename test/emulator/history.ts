@@ -29,7 +29,7 @@
  * (GRIST_ACTION_HISTORY_MAX_ROWS, default 1000) are cut to `maxRows`.
  *
  * Not modelled: `_grist_*` metadata tables in deltas, column renames of existing columns, removed
- * columns (their cells are dropped), /replace and snapshots, the byte limit of the history, and
+ * columns (their cells are dropped), the byte limit of the history, and
  * `HEAD~N` older than the oldest state (answered `Cannot read hash`, Grist answers 200).
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -91,6 +91,63 @@ export class HistoryService {
 	/** An access rule hides something from non-owners: their /compare is 403. */
 	restrict(doc: Doc): void {
 		this.restricted.add(doc);
+	}
+
+	/** Whether `restrict` was called for the document. */
+	isRestricted(doc: Doc): boolean {
+		return this.restricted.has(doc);
+	}
+
+	/**
+	 * `to` takes `from`'s history (a fork made of `from`, or `to`'s content replaced by `from`'s):
+	 * the same states and hashes, its own copy of its tables from now on.
+	 */
+	share(from: Doc, to: Doc): void {
+		this.note(from, false);
+		const h = this.of(from);
+		this.docs.set(to, { states: [...h.states], copy: copyTables(to, this.now()) });
+	}
+
+	/**
+	 * GET /compare/{doc2} (DocApi._compareDoc): `parent` is the newest state of `left` that
+	 * `right` has; `details` (with `showDetails` and a parent) the changes of each since then.
+	 */
+	compareDocs(c: Ctx, left: Doc, right: Doc, showDetails: boolean, owner: boolean) {
+		if (this.restricted.has(left) && !owner) throw new ApiError(403, 'insufficient access');
+		const maxRows = parseMaxRows(c.query.maxRows);
+		const hl = this.of(left).states;
+		const hr = this.of(right).states;
+		const rightHashes = new Set(hr.map((s) => s.h));
+		let i = hl.length - 1;
+		while (i >= 0 && !rightHashes.has(hl[i].h)) i--;
+		const j = i >= 0 ? hr.findIndex((s) => s.h === hl[i].h) : -1;
+		const l = hl[hl.length - 1];
+		const r = hr[hr.length - 1];
+		const parent = i >= 0 ? { n: hl[i].n, h: hl[i].h } : null;
+		const leftChanged = parent !== null && parent.h !== l.h;
+		const rightChanged = parent !== null && parent.h !== r.h;
+		const summary = leftChanged
+			? rightChanged
+				? 'both'
+				: 'left'
+			: rightChanged
+				? 'right'
+				: parent
+					? 'same'
+					: 'unrelated';
+		const out: Record<string, unknown> = {
+			left: { n: l.n, h: l.h },
+			right: { n: r.n, h: r.h },
+			parent,
+			summary,
+		};
+		if (showDetails && parent) {
+			out.details = {
+				leftChanges: summarize(hl.slice(i + 1), maxRows),
+				rightChanges: summarize(hr.slice(j + 1), maxRows),
+			};
+		}
+		return out;
 	}
 
 	/** The document's history, started now if it has none. */

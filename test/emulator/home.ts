@@ -56,7 +56,7 @@ export function docJson(c: Ctx, doc: Doc) {
 		access: c.store.docRole(c.user.id, doc),
 		isPinned: doc.isPinned,
 		urlId: doc.urlId,
-		trunkId: null,
+		trunkId: doc.fork?.trunkId ?? null,
 		type: doc.type,
 		createdAt: doc.createdAt,
 		updatedAt: doc.updatedAt,

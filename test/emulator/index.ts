@@ -30,7 +30,9 @@
  * (AddRecord, BulkAddRecord, [Bulk]UpdateRecord, [Bulk]RemoveRecord, AddTable, RemoveTable,
  * RenameTable, AddColumn, AddVisibleColumn, ModifyColumn, RemoveColumn, RenameColumn),
  * /api/profile/user, /sql (SQLite via sql.js: routes-sql.ts), /states and /compare (history.ts), trash/restore of docs and
- * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts). routes.ts lists the route files, one per section of the reference.
+ * workspaces, copy, `.grist` download, import of CSV/XLSX/.grist (routes-lifecycle.ts), GET
+ * /orgs/{org}/usage, service accounts (routes-service-accounts.ts, with the `serviceAccounts`
+ * option) and formula timing (routes-timing.ts). routes.ts lists the route files, one per section of the reference.
  *
  * Data semantics (checked in grist-core's source, see each module): a new document (POST
  * /workspaces/{ws}/docs) holds `Table1` with empty columns A, B, C (type Any, isFormula true);
@@ -60,7 +62,7 @@
  * later than before; grist-core pushes it to the home database at most once a minute (not
  * emulated: the delay). Document history: history.ts.
  *
- * Not emulated: forks, copies without a workspace (unsaved copies), daily API
+ * Not emulated: copies without a workspace (unsaved copies), daily API
  * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
@@ -78,8 +80,9 @@
  * D/M/YYYY when the column's dateFormat has that order); Python's float("inf"/"nan") is kept as text (JSON cannot carry it);
  * values compare with JSON equality where Python would say 1 == 1.0 == True; the billing account
  * in GET /orgs/{id} has grist-core's keys but guessed values (product "Free", the org's owners
- * are its managers); GET /docs/{id} lists the urlId as the only alias and no forks (empty arrays
- * also in workspace listings for signed-in callers);
+ * are its managers); GET /docs/{id} lists the urlId as the only alias and the caller's forks
+ * (forks, /compare/{doc2}, /replace, snapshots and proposals: routes-forks.ts; workspace listings
+ * have empty `forks` arrays for signed-in callers);
  * /apply errors are 500 `[Sandbox] …`; a non-number id in a delete body is 400 `… AssertionError ` (measured);
  * POST /columns' defaults follow grist-core's AddColumn source (isFormula true) — not measured.
  *
@@ -93,8 +96,15 @@
  * `,` for .csv/.txt and tab for .tsv; an all-empty column is an Any data column), CSV is read as
  * Python's csv.reader reads it (measured on 1.7.17: blank lines are rows, `"ab"c` is `abc`, a
  * quote left open runs to the end of the file), the first row is the header when it is all
- * non-numeric text, and the new document holds only the imported tables; a `.grist` import keeps tables, columns and
- * rows, not attachments; JSON imports are not emulated (400 `File format is not supported.`).
+ * non-numeric text, and the new document holds only the imported tables; a `.grist` import keeps tables, columns,
+ * rows and attachments (a file in an external store stays there: unavailable, as on a server
+ * without that store); JSON imports are not emulated (400 `File format is not supported.`).
+ *
+ * Attachment archive and stores (routes-attachments.ts, from grist-core's source and measured on
+ * 1.7.17): the server has no external store, as grist-core without S3 or MinIO; a file's ident is
+ * its SHA-1 and its name's extension (grist-core may take the extension from the MIME type
+ * instead); only Remove Unused marks attachments unused (grist-core also does it in the
+ * background); a Transfer All is over by the next request.
  *
  * Webhooks (routes-webhooks.ts, delivery in webhooks.ts, `emu.webhooks`: registrations, `queue(docId)`,
  * `deliveries`, `idle()`, `configure`): events, payload, per-document queue, retries and the URL
@@ -141,12 +151,15 @@ import type { Doc, Role, Table, User } from './model';
 import { EVERYONE_EMAIL, Store, isHiddenCol } from './model';
 import { RowEvaluator } from './formula';
 import { ROUTES } from './routes';
+import { fillNewRowTriggers } from './actions';
 import { OAuthServer } from './routes-oauth';
 import type { WebhookService } from './webhooks';
 import { docActivity, webhooksOf } from './webhooks';
 import type { HistoryService } from './history';
 import { historyOf, isWriteRequest } from './history';
 import { seedDemoSite } from './demo-seed';
+import { checkServiceAccountKey } from './routes-service-accounts';
+import { noteTimedWrite } from './routes-timing';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
@@ -173,6 +186,8 @@ export interface EmulatorOptions {
 	 * default there): see doc-auth.ts. Unset or 0: no cache, every request reads the current state.
 	 */
 	docAuthCacheMs?: number;
+	/** Grist's GRIST_ENABLE_SERVICE_ACCOUNTS (routes-service-accounts.ts); off, as in Grist, by default. */
+	serviceAccounts?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -214,6 +229,8 @@ export interface DemoSite {
 	customerIds: number[];
 	orderIds: number[];
 	attachmentId: number;
+	/** Every demo document in seeding order: its workspace's name, its name, id and table ids. */
+	docs: Array<{ workspace: string; name: string; id: string; tables: string[] }>;
 }
 
 interface Fault {
@@ -270,6 +287,7 @@ export class GristEmulator {
 			attachmentMaxBytes: options.attachmentMaxBytes ?? 50 * 1024 * 1024,
 			timing: options.timing ?? false,
 			docAuthCacheMs: options.docAuthCacheMs ?? 0,
+			serviceAccounts: options.serviceAccounts ?? false,
 		};
 		webhooksOf(this.store).configure({
 			allowedDomains: options.allowedWebhookDomains,
@@ -426,8 +444,11 @@ export class GristEmulator {
 	/**
 	 * Adds a table. Column `type` defaults to `Text` (`Any` for formula columns); `isFormula`
 	 * defaults to whether a `formula` is given. `visibleCol` may be a colRef or a column id of
-	 * the referenced table. `opts.summarySourceTable` (a table id) makes it a summary table of
-	 * that table (only the `summarySourceTable` field; its data is whatever you add).
+	 * the referenced table. A data column (`isFormula: false`) with a `formula` and `recalcWhen`
+	 * has a trigger formula (2: on any change; 0: on new records only), as Grist's column
+	 * settings make one.
+	 * `opts.summarySourceTable` (a table id) makes it a summary table of that table (only the
+	 * `summarySourceTable` field; its data is whatever you add).
 	 */
 	addTable(
 		docId: string,
@@ -440,6 +461,7 @@ export class GristEmulator {
 			isFormula?: boolean;
 			widgetOptions?: object | string;
 			visibleCol?: number | string;
+			recalcWhen?: number;
 		}>,
 		opts?: { summarySourceTable?: string },
 	): void {
@@ -468,10 +490,12 @@ export class GristEmulator {
 				isFormula,
 				widgetOptions: c.widgetOptions,
 				visibleCol,
+				recalcWhen: c.recalcWhen,
 			});
 		}
 	}
 
+	/** Adds rows as BulkAddRecord does: a trigger formula fills the cells a row does not name. */
 	addRecords(docId: string, tableId: string, rows: Array<Record<string, unknown>>): number[] {
 		const t = this.table(docId, tableId);
 		const known = new Set(t.columns.filter((c) => !c.isFormula).map((c) => c.id));
@@ -484,6 +508,7 @@ export class GristEmulator {
 			return rest;
 		});
 		const out = this.store.insertRows(t, clean, ids);
+		fillNewRowTriggers(t, clean, out, this.store.clock());
 		this.seedWrite(docId);
 		return out;
 	}
@@ -765,6 +790,7 @@ export class GristEmulator {
 				if (docKey !== undefined && method !== 'GET') {
 					const doc = this.store.docByKey(docKey);
 					if (doc) historyOf(this.store).note(doc, isWriteRequest(method, apiPath));
+					if (doc && isWriteRequest(method, apiPath)) noteTimedWrite(this.store, doc, apiPath);
 				}
 				sendJson(res, 200, out);
 				return;
@@ -824,6 +850,7 @@ export class GristEmulator {
 			}
 			const user = this.store.userByKey(key);
 			if (!user) throw new ApiError(401, 'Bad request: invalid API key');
+			checkServiceAccountKey(this.store, user);
 			return user;
 		}
 		if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {

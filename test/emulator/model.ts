@@ -2,7 +2,7 @@
  * In-memory data model of the Grist emulator: users, orgs, workspaces, docs (home DB) and the
  * document data (tables, columns, rows, attachments). No HTTP here.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export type Role = 'owners' | 'editors' | 'viewers' | 'members' | 'guests';
 export type Grant = Role | null;
@@ -107,6 +107,16 @@ export interface Attachment {
 	fileSize: number;
 	timeUploaded: string;
 	data: Buffer;
+	/** `<sha1 of the bytes><extension>`, the name of its file (grist-core: `_grist_Attachments.fileIdent`). */
+	fileIdent: string;
+	/**
+	 * The external store its file is in (`_gristsys_Files.storageId`); the emulator has none, so
+	 * such a file is unavailable (as in a document brought from a server with S3) until an archive
+	 * restores it.
+	 */
+	storeId?: string;
+	/** When a cleanup first found no cell referring to it (epoch ms; `timeDeleted`). */
+	timeDeleted?: number;
 }
 
 export interface Doc {
@@ -124,6 +134,16 @@ export interface Doc {
 	tables: Table[];
 	attachments: Map<number, Attachment>;
 	maxAttId: number;
+	/**
+	 * The name the document had when a doc-worker request first opened it: grist-core's ActiveDoc
+	 * keeps that Document row while it is open, and the attachment archive is named from it.
+	 * Emulator documents stay open (they close only with `activeDocTimeoutMs`, for webhooks).
+	 */
+	openedName?: string;
+	/** The external store new attachments go to (POST …/attachments/store); internal when absent. */
+	attachmentStoreId?: string;
+	/** The counts of the last Transfer All, as the open document keeps them. */
+	attachmentTransfer?: { successes: number; failures: number };
 	/** Soft delete (POST /docs/{docId}/remove): in the trash since then (routes-lifecycle.ts). */
 	removedAt?: string | null;
 	/**
@@ -138,6 +158,8 @@ export interface Doc {
 	colSlots?: number[];
 	/** The tableRefs in the order of the open document's `_grist_Tables` TableData (see `tableSlots`). */
 	tableSlots?: number[];
+	/** A fork (routes-forks.ts): its trunk, its own ID and its creator; `id` is `{trunkId}~{forkId}~{userId}`. */
+	fork?: { trunkId: string; forkId: string; userId: number };
 }
 
 /**
@@ -309,6 +331,8 @@ export class Store {
 	orgs = new Map<number, Org>();
 	workspaces = new Map<number, Workspace>();
 	docs = new Map<string, Doc>();
+	/** Forks by their full ID: not in `docs`, so no listing shows them (routes-forks.ts). */
+	forks = new Map<string, Doc>();
 	private nextUserId = 1;
 	private nextOrgId = 1;
 	private nextWsId = 1;
@@ -457,6 +481,11 @@ export class Store {
 		const d = this.docs.get(key);
 		if (d) return d;
 		for (const doc of this.docs.values()) if (doc.urlId === key) return doc;
+		if (key.includes('~')) {
+			// a fork, by its ID or URL ID; it goes with its trunk
+			for (const f of this.forks.values())
+				if ((f.id === key || f.urlId === key) && this.docs.has(f.fork!.trunkId)) return f;
+		}
 		return undefined;
 	}
 	/** Whether the doc is in the trash, itself or with its workspace (grist-core's `removed`). */
@@ -485,6 +514,13 @@ export class Store {
 		);
 	}
 	docRole(userId: number, doc: Doc): Grant {
+		if (doc.fork) {
+			// its creator owns a fork; others with access to the trunk may view it
+			const trunk = this.docs.get(doc.fork.trunkId);
+			const trunkRole = trunk ? this.docRole(userId, trunk) : null;
+			if (!trunkRole) return null;
+			return userId === doc.fork.userId ? 'owners' : weakest(trunkRole, 'viewers');
+		}
 		const ws = this.workspaces.get(doc.workspaceId)!;
 		return strongest(
 			this.direct(doc.acl, userId),
@@ -613,7 +649,8 @@ export class Store {
 	/** Stores an attachment (`_grist_Attachments` row) and returns its id. */
 	addAttachment(doc: Doc, fileName: string, data: Buffer, timeUploaded = this.now()): number {
 		const id = ++doc.maxAttId;
-		doc.attachments.set(id, { id, fileName, fileSize: data.length, timeUploaded, data });
+		const fileIdent = attachmentFileIdent(fileName, data);
+		doc.attachments.set(id, { id, fileName, fileSize: data.length, timeUploaded, data, fileIdent });
 		return id;
 	}
 
@@ -668,4 +705,13 @@ export class Store {
 export function widgetOptionsString(w: unknown): string {
 	if (w === undefined || w === null || w === '') return '';
 	return typeof w === 'string' ? w : JSON.stringify(w);
+}
+
+/**
+ * grist-core's name for an attachment's file: the SHA-1 of its bytes and the extension of its
+ * name, lower-cased (guessExt.ts when the extension and the MIME type agree, the plain case).
+ */
+export function attachmentFileIdent(fileName: string, data: Buffer): string {
+	const ext = /\.[^./\\]+$/.exec(fileName)?.[0]?.toLowerCase() ?? '';
+	return `${createHash('sha1').update(data).digest('hex')}${ext}`;
 }

@@ -18,6 +18,7 @@ import {
 	wsBase,
 } from './home';
 import { billingAccountJson } from './routes-orgs';
+import { forksOf } from './routes-forks';
 import { ApiError } from './http';
 import { atLeast } from './model';
 
@@ -43,12 +44,14 @@ export const docsRoutes: Route[] = [
 			const doc = docForHome(c, m[1]);
 			const ws = c.store.workspaces.get(doc.workspaceId)!;
 			const org = c.store.orgs.get(ws.orgId)!;
-			// aliases: the doc's urlId (grist-core's Alias rows); forks (signed-in callers): none are emulated
-			const aliases = doc.urlId
-				? [{ orgId: org.id, urlId: doc.urlId, docId: doc.id, createdAt: doc.createdAt }]
+			// aliases: the trunk's urlId (grist-core's Alias rows); forks: the caller's forks of the trunk
+			const trunk = doc.fork ? c.store.docs.get(doc.fork.trunkId)! : doc;
+			const aliases = trunk.urlId
+				? [{ orgId: org.id, urlId: trunk.urlId, docId: trunk.id, createdAt: trunk.createdAt }]
 				: [];
 			const out: Record<string, unknown> = { ...docJson(c, doc), aliases };
-			if (!c.isAnon) out.forks = [];
+			if (!c.isAnon) out.forks = forksOf(c, trunk);
+			if (doc.fork) out.trunkAccess = c.store.docRole(c.user.id, trunk);
 			// measured: the workspace of a personal org names its owner, and the org its billing account
 			const owner = org.personalOwner ? c.store.users.get(org.personalOwner) : undefined;
 			out.workspace = {

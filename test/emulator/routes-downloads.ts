@@ -1,7 +1,10 @@
 /**
  * §4 Docs, "Export XLSX" / "Export CSV": GET /api/docs/{docId}/download/xlsx (one table with
- * `tableId`, else all), /download/csv and /download/tsv (`tableId` required), `header=label|colId`,
- * `title=` (the file name).
+ * `tableId`, else all), /download/csv, /download/tsv and /download/dsv (`tableId` required;
+ * grist-core's ExportDSV: `,`, tab, or 💩 between values), `header=label|colId`, `title=` (the
+ * file name); /download/table-schema (ExportTableSchema.ts: the Frictionless descriptor of the
+ * CSV export, its `path` the CSV's URL with the same query). Guess: the document's locale is
+ * en-US (number separators `,` and `.`).
  */
 import type { Ctx, Route } from './context';
 import { RAW } from './context';
@@ -81,14 +84,81 @@ export const downloadsRoutes: Route[] = [
 			xlsx,
 		);
 	}),
-	...(['csv', 'tsv'] as const).map((fmt) =>
+	...(['csv', 'tsv', 'dsv'] as const).map((fmt) =>
 		docRoute('GET', `download/${fmt}`, 'viewers', (c, doc) => {
 			if (!c.query.tableId) throw new ApiError(400, 'tableId parameter is required');
 			const t = getTableForExport(c, doc, c.query.tableId);
-			const text = toCsv(exportRows(c, doc, t, headerParam(c)), fmt === 'tsv' ? '\t' : ',');
-			const type =
-				fmt === 'csv' ? 'text/csv; charset=utf-8' : 'text/tab-separated-values; charset=utf-8';
+			const text = toCsv(exportRows(c, doc, t, headerParam(c)), DSV[fmt].delimiter);
+			const type = `${DSV[fmt].type}; charset=utf-8`;
 			return sendFile(c, type, `${c.query.title || `${doc.name}-${t.id}`}.${fmt}`, text);
 		}),
 	),
+	docRoute('GET', 'download/table-schema', 'viewers', (c, doc) => {
+		if (!c.query.tableId) throw new ApiError(400, 'tableId parameter is required');
+		const t = getTableForExport(c, doc, c.query.tableId);
+		const header = headerParam(c);
+		const org = c.store.docOrg(doc);
+		const query = new URLSearchParams(c.query).toString();
+		return {
+			format: 'csv',
+			mediatype: 'text/csv',
+			encoding: 'utf-8',
+			path: `http://${c.req.headers.host ?? ''}/o/${org.domain}/api/docs/${doc.urlId ?? doc.id}/download/csv?${query}`,
+			dialect: { delimiter: ',', doubleQuote: true },
+			name: t.id.toLowerCase().replace(/_/g, '-'),
+			title: t.id,
+			schema: {
+				fields: t.columns
+					.filter((x) => !isHiddenCol(x.id))
+					.map((x) => ({
+						name: header === 'colId' ? x.id : x.label,
+						...(x.description ? { description: x.description } : {}),
+						...schemaType(x.type, x.widgetOptions),
+					})),
+			},
+		};
+	}),
 ];
+
+const DSV = {
+	csv: { delimiter: ',', type: 'text/csv' },
+	tsv: { delimiter: '\t', type: 'text/tab-separated-values' },
+	dsv: { delimiter: '💩', type: 'text/x-doo-separated-values' },
+} as const;
+
+/**
+ * ExportTableSchema.ts's buildTypeField, cases and omissions included: its `Integer`,
+ * `Reference` and `ReferenceList` never match Grist's type names (Int, Ref, RefList), so those
+ * columns are `string`, as is every other type it does not name.
+ */
+function schemaType(type: string, widgetOptions: string): Record<string, unknown> {
+	let w: Record<string, unknown> = {};
+	try {
+		w = (JSON.parse(widgetOptions || '{}') as Record<string, unknown>) ?? {};
+	} catch {
+		w = {};
+	}
+	switch (baseType(type)) {
+		case 'Text':
+			return { type: 'string', format: w.widget === 'HyperLink' ? 'uri' : 'default' };
+		case 'Numeric':
+			return {
+				type: 'number',
+				bareNumber: w.numMode === 'decimal',
+				groupChar: ',',
+				decimalChar: '.',
+			};
+		case 'Date':
+			return { type: 'date', format: 'any', gristFormat: w.dateFormat || 'YYYY-MM-DD' };
+		case 'DateTime':
+			return { type: 'datetime', format: 'any', gristFormat: `${w.dateFormat} ${w.timeFormat}` };
+		case 'Bool':
+			return { type: 'boolean', trueValue: ['TRUE'], falseValue: ['FALSE'] };
+		case 'Choice':
+			return { type: 'string', constraints: { enum: w.choices } };
+		case 'ChoiceList':
+			return { type: 'array', constraints: { enum: w.choices } };
+		default:
+			return { type: 'string' };
+	}
+}

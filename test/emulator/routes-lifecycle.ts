@@ -34,7 +34,7 @@ import {
 	resolveWorkspace,
 } from './context';
 import { flushDocAuth } from './doc-auth';
-import { buildGristFile } from './grist-file';
+import { buildGristFile, readGristAttachments } from './grist-file';
 import { wsAccess } from './home';
 import { ApiError, contentDisposition, sendRaw } from './http';
 import { ImportError, readImport, splitName } from './import-file';
@@ -75,7 +75,7 @@ function newDoc(c: Ctx, ws: Workspace, name: string): Doc {
 	return doc;
 }
 
-function copyTables(src: Doc, dst: Doc, withData: boolean): void {
+export function copyTables(src: Doc, dst: Doc, withData: boolean): void {
 	dst.tables = src.tables.map(
 		(t): Table => ({
 			...t,
@@ -114,6 +114,10 @@ async function importInto(c: Ctx, doc: Doc, fileName: string, data: Buffer): Pro
 				rt.rows.map((r) => r.values),
 				rt.rows.map((r) => r.id),
 			);
+		}
+		for (const a of await readGristAttachments(data)) {
+			doc.attachments.set(a.id, a);
+			doc.maxAttId = Math.max(doc.maxAttId, a.id);
 		}
 		return;
 	}

@@ -4,7 +4,7 @@
  * site lists the personal org and the orgs shared with the caller).
  */
 import type { Ctx, Route } from './context';
-import { json, orgAccessOrDeny, resolveOrg } from './context';
+import { json, orgAccessOrDeny, ownerOrDeny, resolveOrg } from './context';
 import { orgAccessList, patchAccess } from './access';
 import {
 	checkKeys,
@@ -161,6 +161,27 @@ export const orgsRoutes: Route[] = [
 			const org = resolveOrg(c, m[1]);
 			orgAccessOrDeny(c, org);
 			return orgWorkspaces(c, [org]);
+		},
+	},
+	{
+		// HomeDBManager.getOrgUsageSummary (owners only): a self-hosted Free plan has no data limits,
+		// so no document is counted under a limit status; the attachments' size is added up at once
+		// (Grist adds what each document last reported). No `limitExceeded` (no per-org limit).
+		method: 'GET',
+		re: /^\/api\/orgs\/([^/]+)\/usage$/,
+		handler: (c, m) => {
+			const org = resolveOrg(c, m[1]);
+			ownerOrDeny(c.store.orgRole(c.user.id, org));
+			let totalBytes = 0;
+			for (const doc of c.store.docs.values()) {
+				const ws = c.store.workspaces.get(doc.workspaceId);
+				if (ws?.orgId !== org.id || ws.removedAt || doc.removedAt) continue;
+				for (const a of doc.attachments.values()) totalBytes += a.fileSize;
+			}
+			return {
+				countsByDataLimitStatus: { approachingLimit: 0, gracePeriod: 0, deleteOnly: 0 },
+				attachments: { totalBytes },
+			};
 		},
 	},
 ];

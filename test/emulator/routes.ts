@@ -20,6 +20,9 @@
  * | §10 Webhooks (delivery: webhooks.ts)    | routes-webhooks.ts       |
  * | §12.1–12.4 /states, /compare (history)  | history.ts               |
  * | §10 OAuth apps (OAuth server, not /api) | routes-oauth.ts, called by index.ts before the API routes |
+ * | §12.3, §12.11 forks, /compare/{doc2}, /replace, snapshots, proposals | routes-forks.ts |
+ * | Service accounts (/api/service-accounts)| routes-service-accounts.ts |
+ * | Formula timing (/api/docs/{d}/timing)   | routes-timing.ts         |
  *
  * A new section: a `routes-<section>.ts` exporting its `Route[]` (the doc-worker sections build
  * theirs with docworker.ts's `docRoute`/`tableRoute`), listed below and in the table above.
@@ -42,6 +45,9 @@ import { sqlRoutes } from './routes-sql';
 import { tablesColumnsRoutes } from './routes-tables-columns';
 import { webhooksRoutes } from './routes-webhooks';
 import { workspacesRoutes } from './routes-workspaces';
+import { forksRoutes } from './routes-forks';
+import { serviceAccountsRoutes } from './routes-service-accounts';
+import { timingRoutes } from './routes-timing';
 
 export const ROUTES: Route[] = [
 	// home DB
@@ -60,4 +66,7 @@ export const ROUTES: Route[] = [
 	...sqlRoutes,
 	...webhooksRoutes,
 	...historyRoutes,
+	...forksRoutes,
+	...serviceAccountsRoutes,
+	...timingRoutes,
 ];

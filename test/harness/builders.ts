@@ -8,9 +8,30 @@
  * run({ operation: 'create', table: byId('Tasks'), columns: autoMap() }, { input: items(rows) });
  * ```
  */
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { GristEmulator } from '../emulator';
+
+/**
+ * Whether a node property shows for `resource`: the value listed in `show.resource`, or an `eq`
+ * condition on it (the columnar Operation selector, kept out of n8n's node panel that way).
+ */
+export const shownForResource = (p: INodeProperties, resource: string): boolean =>
+	(p.displayOptions?.show?.resource ?? []).some(
+		(v) =>
+			v === resource ||
+			(typeof v === 'object' &&
+				v !== null &&
+				'_cnd' in v &&
+				'eq' in v._cnd &&
+				v._cnd.eq === resource),
+	);
 
 /** A resource locator value, as the editor stores it (`mode`: id, list, url, name…). */
 /** The Grist node as a workflow holds it, for contexts built by hand in unit tests. */

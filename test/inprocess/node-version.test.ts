@@ -3,6 +3,8 @@
  * workflow saved by version 1 without a Resource (n8n stores only non-default values) still runs
  * what it ran: the same parameters list organizations at version 1 and read records at version 2.
  */
+import { NodeHelpers } from 'n8n-workflow';
+
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { docTable } from '../harness/builders';
 import { useDemoSite } from '../harness/demo-site';
@@ -30,6 +32,18 @@ test('a version 1 node saved without a Resource still lists organizations', asyn
 	for (const item of items) expect(item.json).toHaveProperty('domain');
 });
 
+test('a saved version 2 node with the deprecated Columnar resource still runs', async () => {
+	const { items, error } = await runNode({
+		node: new Grist(),
+		typeVersion: 2,
+		parameters: { resource: 'columnar', operation: 'getAll', ...docTable(fx.demo.docId, 'Orders') },
+		credentials: { apiKey: fx.demo.apiKey, url: fx.site },
+	});
+	expect(error).toBeUndefined();
+	expect(requests()).toContain(`GET /api/docs/${fx.demo.docId}/tables/Orders/data`);
+	expect(items.length).toBeGreaterThan(0);
+});
+
 test('a version 2 node without a Resource reads records', async () => {
 	const { items, error } = await run(2);
 	expect(error).toBeUndefined();
@@ -38,7 +52,7 @@ test('a version 2 node without a Resource reads records', async () => {
 	for (const item of items) expect(item.json).toHaveProperty('id');
 });
 
-test('new nodes get version 2; the Resource list starts with Record and ends with Columnar', () => {
+test('new nodes get version 2; the Resource list starts with Record and ends with Columnar, shown only on a node that has it', () => {
 	const { description } = new Grist();
 	expect(description.version).toEqual([1, 2]);
 	expect(description.defaultVersion).toBe(2);
@@ -50,5 +64,29 @@ test('new nodes get version 2; the Resource list starts with Record and ends wit
 	const names = (selectors[1].options ?? []).map((o) => ('name' in o ? o.name : ''));
 	expect(names[0]).toBe('Record');
 	expect(names.at(-1)).toMatch(/Columnar.*Deprecated/);
+	// the editor lists an option with displayOptions only where they match (its own value here);
+	// n8n's node panel finds no Operation selector listing 'columnar' (a condition instead)
+	const columnarOption = selectors[1].options?.at(-1);
+	expect(
+		columnarOption && 'displayOptions' in columnarOption && columnarOption.displayOptions,
+	).toEqual({
+		show: { resource: ['columnar'] },
+	});
+	const operationSelectors = description.properties.filter((p) => p.name === 'operation');
+	expect(
+		operationSelectors.filter((p) =>
+			(p.displayOptions?.show?.resource as unknown[] | undefined)?.includes('columnar'),
+		),
+	).toEqual([]);
+	expect(
+		NodeHelpers.displayParameter(
+			{ resource: 'columnar' },
+			operationSelectors.find(
+				(p) => p.default === 'getAll' && JSON.stringify(p.displayOptions).includes('_cnd'),
+			)!,
+			{ typeVersion: 2 },
+			description,
+		),
+	).toBe(true);
 	expect(names).toEqual((selectors[0].options ?? []).map((o) => ('name' in o ? o.name : '')));
 });

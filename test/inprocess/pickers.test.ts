@@ -243,7 +243,7 @@ describe('Ready Column and Watched Columns pickers', () => {
 		const ready = await options(new Grist(), 'getToggleColumns', resource);
 		expect(ready).toEqual([{ name: 'Done', value: 'Done', description: 'Bool' }]);
 		const watched = await options(new Grist(), 'getWatchColumns', resource);
-		expect(watched.map((o) => o.value)).toEqual(['Title', 'Done', 'Due', 'Points']);
+		expect(watched.map((o) => o.value)).toEqual(['Title', 'Done', 'Due', 'Points', 'UpdatedAt']);
 
 		const trigger = { event: 'add', ...tasks() };
 		expect(await options(new GristWebhookTrigger(), 'getReadyColumns', trigger)).toEqual(ready);

@@ -246,13 +246,24 @@ describe('dangling references are refused before any request', () => {
 		});
 	});
 
-	it('a reference given as text (Grist looks it up by the visible column) is not checked', async () => {
+	it('a reference given by name is looked up in the shown column first, then its row ID is checked', async () => {
 		const { error } = await run(
 			{ operation: 'create', columns: autoMap() },
 			{ input: items([{ Title: 'by name', Owner: 'Bob' }]) },
 		);
 		expect(error).toBeUndefined();
-		expect(requests().filter((r) => r.endsWith('/sql'))).toEqual([]);
+		expect(requests()).toEqual([
+			`GET ${docPath()}/tables/Tasks/columns`,
+			`GET ${docPath()}/tables/Owners/columns`,
+			`POST ${docPath()}/sql`,
+			`POST ${docPath()}/sql`,
+			`POST ${docPath()}/tables/Tasks/records`,
+		]);
+		expect(emu.log[3].body).toEqual({
+			sql: 'SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "Owners" WHERE id = value)',
+			args: ['[2]'],
+		});
+		expect(stored().map((r) => r.fields.Owner)).toEqual([2]);
 	});
 });
 

@@ -315,9 +315,9 @@ describe('bad input and refusals', () => {
 			/not available for a Bool column/,
 		],
 		[
-			'a Ref that is not a row id',
+			'a name for a Ref that shows the row ID',
 			[{ column: 'Buyer', match: 'equals', values: 'Alice' }],
-			/does not fit a Ref:Customers column/,
+			/Condition 1 \(Buyer\): "Alice" is not a row ID.*\(Conditions, item 0\)/,
 		],
 	])('%s: an error naming the condition and item, no request', async (_t, conditions, message) => {
 		const { error } = await search(conditions);

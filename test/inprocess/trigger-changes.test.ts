@@ -1,5 +1,5 @@
 /**
- * Grist Trigger's change events (Row Updated, Row Deleted, Any Change; Grist's document history)
+ * Grist Trigger's change events (Row Updated, Row Deleted, Row Added, Updated or Deleted; Grist's document history)
  * and the updatedAt check before every poll, in an active workflow (n8n-core's poller) against the
  * emulator, or a real Grist with `npm run test:real`.
  */
@@ -98,7 +98,7 @@ function json(result: INodeExecutionData[][] | null): IDataObject[] {
 	return result[0].map((item) => item.json);
 }
 
-describe('Any Change', () => {
+describe('Row Added, Updated or Deleted (anyChange)', () => {
 	it('emits added, updated (with previous values) and deleted rows once, in id order', async () => {
 		const t = newTable();
 		const [a, b, c] = emu.addRecords(docId, t, [

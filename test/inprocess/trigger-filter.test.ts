@@ -40,7 +40,7 @@ function newTable(): string {
 		{ id: 'Name', type: 'Text' },
 		{ id: 'Status', type: 'Choice', widgetOptions: { choices: ['Open', 'Done'] } },
 		{ id: 'Qty', type: 'Numeric' },
-		{ id: 'Owner', type: 'Ref:People' },
+		{ id: 'Owner', type: 'Ref:People', visibleCol: 'Name' },
 		{ id: 'Updated', type: 'DateTime:UTC' },
 	]);
 	return tableId;
@@ -166,6 +166,26 @@ describe('Filter → Conditions on Row Added', () => {
 		expect(error?.description).toContain(
 			"The table's columns are: Name, Status, Qty, Owner, Updated.",
 		);
+	});
+});
+
+describe('a reference given by the name its row shows, as in Get Many', () => {
+	it('Row Added and Row Updated match the rows that point at it', async () => {
+		const t = newTable();
+		const [x] = emu.addRecords(docId, t, [{ Name: 'x', Owner: 1 }]);
+		const bob = conditions([{ column: 'Owner', match: 'anyOf', values: 'Bob' }]);
+		const added = poller(t, bob);
+		const updated = poller(t, { event: 'rowUpdated', ...bob });
+		for (const p of [added, updated]) expect(await p.poll('trigger')).toBeNull();
+		emu.addRecords(docId, t, [
+			{ Name: 'a', Owner: 2 },
+			{ Name: 'b', Owner: 1 },
+		]);
+		await patch(t, [{ id: x, fields: { Owner: 2 } }]);
+		expect(emittedJson(await added.poll('trigger')).map((j) => j.Name)).toEqual(['a']);
+		expect(emittedJson(await updated.poll('trigger')).map((j) => [j.id, j.Owner])).toEqual([
+			[x, 2],
+		]);
 	});
 });
 

@@ -3,7 +3,7 @@
  * updates on any change come first, then those updated on changes to some columns, then the
  * others, marked "not updated automatically" (picking one never fires on other edits). The table
  * is made through /apply, its trigger formulas set as Grist's UI sets them ("Set trigger formula", "Apply on
- * changes to").
+ * changes to"). The demo site's Tasks table has such a column, Updated At, for trying the event.
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
@@ -91,4 +91,46 @@ test('Timestamp Column lists trigger-formula columns first and marks the others'
 			'Numeric · no trigger formula: changes only when written',
 		],
 	]);
+});
+
+test("the demo's Tasks table has one for Row Added or Updated: Updated At, NOW() on any change", async () => {
+	const options = (await loadOptions({
+		node: new GristTrigger(),
+		kind: 'loadOptions',
+		method: 'getTimestampColumns',
+		parameters: { ...docTable(fx.demo.doc2Id, 'Tasks'), event: 'rowAddedOrUpdated' },
+		credentials: { apiKey: fx.demo.apiKey, url: fx.site },
+	})) as INodePropertyOptions[];
+	expect(options[0]).toEqual({
+		name: 'Updated At (UpdatedAt)',
+		value: 'UpdatedAt',
+		description: 'DateTime (UTC) · trigger formula, on any change',
+	});
+
+	// seeded rows got their stamp; a change to any field of a row moves that row's stamp only
+	const tasks = `${fx.site}/api/docs/${fx.demo.doc2Id}/tables/Tasks/records`;
+	const headers = {
+		Authorization: `Bearer ${fx.demo.apiKey}`,
+		'Content-Type': 'application/json',
+	};
+	const stamps = async () => {
+		const res = await fetch(tasks, { headers });
+		expect(res.status).toBe(200);
+		const { records } = (await res.json()) as {
+			records: Array<{ id: number; fields: { UpdatedAt: unknown } }>;
+		};
+		return records.map((r) => ({ id: r.id, at: r.fields.UpdatedAt as number }));
+	};
+	const before = await stamps();
+	expect(before).toHaveLength(2);
+	for (const { at } of before) expect(at).toEqual(expect.any(Number));
+	const patched = await fetch(tasks, {
+		method: 'PATCH',
+		headers,
+		body: JSON.stringify({ records: [{ id: before[1].id, fields: { Points: 13 } }] }),
+	});
+	expect(patched.status).toBe(200);
+	const after = await stamps();
+	expect(after[0]).toEqual(before[0]);
+	expect(after[1].at).toBeGreaterThan(before[1].at);
 });

@@ -40,6 +40,7 @@ const PURE = [
 	'nodes/Grist/write/chunking.ts',
 	'nodes/Grist/write/outcomeTexts.ts',
 	'nodes/Grist/write/referenceCheck.ts',
+	'nodes/Grist/admin',
 ];
 
 /** File names that may repeat across folders. */

@@ -5,6 +5,7 @@
  */
 import { Expression } from 'n8n-workflow';
 
+import { GristRecordsOAuth2Api } from '../../credentials/GristRecordsOAuth2Api.credentials';
 import { GristRecordsApi, INVALID_URL_BASE } from '../../credentials/GristRecordsApi.credentials';
 import { credentialServerUrl, normalizeServerUrl } from '../../nodes/Grist/api/url';
 
@@ -66,8 +67,27 @@ describe('credential names and fields', () => {
 		expect(credential.displayName).not.toBe('Grist API');
 	});
 
+	// n8n's Add Credential list shows names alone: "Grist API" and "Grist OAuth2 API" (n8n's
+	// built-in node's) beside ours, which name the node they serve
+	it('display names name the node they are for; the forms say which nodes use them', () => {
+		expect(new GristRecordsApi().displayName).toBe(
+			'Grist Records & Documents (Community Node) API',
+		);
+		expect(new GristRecordsOAuth2Api().displayName).toBe(
+			'Grist Records & Documents (Community Node) OAuth2 API',
+		);
+		for (const credential of [new GristRecordsApi(), new GristRecordsOAuth2Api()]) {
+			const first = credential.properties[0];
+			expect(first.type).toBe('notice');
+			expect(first.displayName).toContain('Grist Records & Documents node');
+			expect(first.displayName).toContain("n8n's built-in Grist node uses its own Grist API");
+		}
+	});
+
 	it('has only the API key and the Server URL (no legacy fields of the built-in credential)', () => {
-		expect(new GristRecordsApi().properties.map((p) => p.name)).toEqual(['apiKey', 'url']);
+		expect(
+			new GristRecordsApi().properties.filter((p) => p.type !== 'notice').map((p) => p.name),
+		).toEqual(['apiKey', 'url']);
 	});
 
 	it.each<[Data, string]>([

@@ -115,6 +115,30 @@ describe('the hint table', () => {
 		);
 	});
 
+	it('says what to do with an archive Grist cannot restore', () => {
+		const values = { fileName: 'x.zip', binaryProperty: 'data' };
+		expect(gristHint('attachment.restore', 'No .tar file found in request', 400, values)).toBe(
+			'Grist restores attachments only from a .tar archive, and "x.zip" (binary field "data") is not one. Use the file Attachment → Download All makes with Format: TAR; a ZIP archive cannot be restored.',
+		);
+		for (const message of [
+			'File is not a valid .tar',
+			'Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?',
+		])
+			expect(gristHint('attachment.restore', message, 500, values)).toMatch(
+				/^"x\.zip" \(binary field "data"\) is named \.tar but is not a complete tar archive/,
+			);
+		expect(gristHint('attachment.restore', 'No owner access', 403, values)).toBe(
+			'Restoring attachments needs the Owner role on the document.',
+		);
+		expect(
+			gristHint(
+				'attachment.upload',
+				"Store 'abc-snapshots' is not a valid and available store",
+				500,
+			),
+		).toMatch(/^The document keeps new attachments in an external store/);
+	});
+
 	it('keeps OAuth2-only entries for OAuth2 connections', () => {
 		expect(gristHint('trigger.webhook', 'access denied', 403, { oauth: false })).toBeUndefined();
 		expect(gristHint('trigger.webhook', 'access denied', 403, { oauth: true })).toMatch(
@@ -135,7 +159,34 @@ describe('the hint table', () => {
 					: entry.hint({ url: 'https://x.example/h', gristHost: 'grist.example.com' });
 			expect(text).toMatch(/[.)]$/);
 		}
-		expect(scopes.size).toBe(11);
+		expect(scopes.size).toBe(20);
+	});
+
+	it('says what to do about service accounts, usage and formula timing', () => {
+		expect(
+			gristHint('serviceAccount', 'This Service Account does not exist', 404, { itemIndex: 2 }),
+		).toBe(
+			'The Service Account of item 2 does not exist (deleted, or a wrong ID). Pick one from the list.',
+		);
+		expect(gristHint('serviceAccount', 'Cannot access non-owned service account', 403)).toMatch(
+			/Only the user who created a service account/,
+		);
+		expect(
+			gristHint(
+				'serviceAccount',
+				'Only regular users (of type "login") are allowed to create service accounts',
+				403,
+			),
+		).toMatch(/belongs to a service account/);
+		expect(gristHint('org.usage', 'access denied', 403)).toMatch(/only to its owners/);
+		expect(gristHint('org.usage', 'organization not found', 404)).toBeUndefined();
+		expect(gristHint('document.timing', 'Timing already started for abc', 400)).toMatch(
+			/Stop Timing/,
+		);
+		expect(gristHint('document.timing', 'Timing not started for abc', 400)).toMatch(/Start Timing/);
+		expect(gristHint('document.timing', 'No owner access', 403)).toBe(
+			'Formula timing needs the Owner role on the document.',
+		);
 	});
 });
 

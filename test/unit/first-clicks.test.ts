@@ -28,7 +28,7 @@ const column = (c: Partial<GristColumn> & { id: string; type: string }): GristCo
 describe('column types in words', () => {
 	it.each([
 		['Ref:Clients', 'Reference to Clients: row ID'],
-		['RefList:Tags', 'Reference List to Tags: row IDs'],
+		['RefList:Tags', 'Reference List to Tags: row IDs, separated by commas (or a JSON array)'],
 		['Attachments', 'Attachments: IDs'],
 		['Date', 'Date'],
 		['DateTime:Europe/Paris', 'DateTime (Europe/Paris)'],
@@ -41,16 +41,36 @@ describe('column types in words', () => {
 		expect(columnTypeText(type)).toBe(text);
 	});
 
-	it('the mapper names a field by its column and type; a formula column says it is read-only', () => {
-		expect(mapperLabel(column({ id: 'Client', type: 'Ref:Clients' }))).toBe(
-			'Client — Reference to Clients: row ID',
+	// n8n cuts a mapper label after about 30 characters and shows no hover text: the column's
+	// label first, then what the field takes in a few words
+	it.each([
+		[{ id: 'Client', type: 'Ref:Clients' }, 'Client (row ID)'],
+		[{ id: 'Buyers', type: 'RefList:Customers' }, 'Buyers (row IDs)'],
+		[{ id: 'Files', label: 'Invoice', type: 'Attachments' }, 'Invoice (attachment IDs)'],
+		[{ id: 'Tags', type: 'ChoiceList' }, 'Tags (a, b or JSON array)'],
+		[{ id: 'Due', type: 'Date' }, 'Due (date)'],
+		[{ id: 'Sent', type: 'DateTime:Europe/Paris' }, 'Sent (date & time)'],
+		[{ id: 'Paid', type: 'Bool' }, 'Paid (toggle)'],
+		[
+			{ id: 'Total', type: 'Numeric', isFormula: true, formula: '$A * 2' },
+			'Total (formula, read-only)',
+		],
+		[{ id: 'New', type: 'SomethingNew' }, 'New (SomethingNew)'],
+	] as Array<[Partial<GristColumn> & { id: string; type: string }, string]>)(
+		'the mapper labels %o "%s"',
+		(spec, label) => {
+			expect(mapperLabel(column(spec))).toBe(label);
+			expect(label.length).toBeLessThanOrEqual(30);
+		},
+	);
+
+	it('a Reference that shows another column takes its values too', () => {
+		expect(mapperLabel(column({ id: 'Client', type: 'Ref:Clients' }), 'Name')).toBe(
+			'Client (row ID or Name)',
 		);
-		expect(mapperLabel(column({ id: 'Files', label: 'Invoice files', type: 'Attachments' }))).toBe(
-			'Invoice files (Files) — Attachments: IDs',
+		expect(mapperLabel(column({ id: 'Buyers', type: 'RefList:Customers' }), 'Name')).toBe(
+			'Buyers (row IDs or Name)',
 		);
-		expect(
-			mapperLabel(column({ id: 'Total', type: 'Numeric', isFormula: true, formula: '$A * 2' })),
-		).toBe('Total — Numeric (formula, read-only)');
 	});
 });
 

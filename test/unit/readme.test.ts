@@ -12,6 +12,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { Store } from '../emulator/model';
+import { shownForResource } from '../harness/builders';
 import { webhooksOf } from '../emulator/webhooks';
 
 const root = path.join(__dirname, '../..');
@@ -31,11 +32,7 @@ function operationsOfNode(): Array<{ resource: string; operation: string }> {
 	const out: Array<{ resource: string; operation: string }> = [];
 	for (const resource of resourceParam.options as INodePropertyOptions[]) {
 		const operationParam = properties.find(
-			(p) =>
-				p.name === 'operation' &&
-				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(
-					resource.value as string,
-				),
+			(p) => p.name === 'operation' && shownForResource(p, resource.value as string),
 		);
 		expect(operationParam).toBeDefined();
 		for (const op of operationParam!.options as INodePropertyOptions[]) {

@@ -8,6 +8,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { resources } from '../../nodes/Grist/actions/resources';
 import {
+	TOOL_SECRET_OUTPUT,
 	TOOL_UNSUPPORTED,
 	isToolNodeType,
 	toolUnsupportedMessage,
@@ -21,7 +22,7 @@ test('tool variants are the node types n8n names <name>Tool', () => {
 });
 
 test('every refused operation exists, and the message says what to use instead', () => {
-	for (const key of Object.keys(TOOL_UNSUPPORTED)) {
+	for (const key of [...Object.keys(TOOL_UNSUPPORTED), ...Object.keys(TOOL_SECRET_OUTPUT)]) {
 		const [resource, operation] = key.split('.');
 		expect([
 			key,
@@ -39,6 +40,27 @@ test('every refused operation exists, and the message says what to use instead',
 	expect(toolUnsupportedMessage('attachment', 'get')).toBeUndefined();
 });
 
+test('the archive operations are files, the store operations are not', () => {
+	expect(toolUnsupportedMessage('attachment', 'downloadAll')?.description).toBe(
+		'Set this tool to another operation: the archive is a file, which a tool cannot return; Attachment → Get Many lists the attachments.',
+	);
+	expect(toolUnsupportedMessage('attachment', 'restoreFromArchive')?.description).toBe(
+		'Set this tool to another operation: it reads an archive from the previous node, and a tool has none; restore in a regular workflow.',
+	);
+	for (const operation of [
+		'removeUnused',
+		'getStore',
+		'setStore',
+		'getStores',
+		'transferAll',
+		'getTransferStatus',
+	])
+		expect([operation, toolUnsupportedMessage('attachment', operation)]).toEqual([
+			operation,
+			undefined,
+		]);
+});
+
 describe('the notices on refused operations', () => {
 	const description = new Grist().description;
 	const asTool = { ...description, name: `${description.name}Tool` } as INodeTypeDescription;
@@ -50,7 +72,9 @@ describe('the notices on refused operations', () => {
 
 	test('are part of the node, one per refused operation', () => {
 		expect(description.properties).toEqual(expect.arrayContaining(toolNotices));
-		expect(toolNotices).toHaveLength(Object.keys(TOOL_UNSUPPORTED).length);
+		expect(toolNotices).toHaveLength(
+			Object.keys(TOOL_UNSUPPORTED).length + Object.keys(TOOL_SECRET_OUTPUT).length,
+		);
 	});
 
 	test('show in the tool variant on their operation only, never in the node itself', () => {
@@ -62,4 +86,20 @@ describe('the notices on refused operations', () => {
 			'toolNotice_document_exportTable',
 		]);
 	});
+});
+
+test('the operations that return an API key are refused to tools, saying why and what instead', () => {
+	expect(Object.keys(TOOL_SECRET_OUTPUT).sort()).toEqual([
+		'serviceAccount.create',
+		'serviceAccount.createKey',
+	]);
+	expect(toolUnsupportedMessage('serviceAccount', 'create')).toEqual({
+		message:
+			'This Grist tool (serviceAccount → create) returns an API key, which must not be handed to an AI agent',
+		description:
+			'Set this tool to another operation: create service accounts in a regular workflow, where the key goes straight into a credential.',
+	});
+	// the other service account operations carry no key and work as tools
+	for (const op of ['getAll', 'get', 'update', 'delete', 'revokeKey'])
+		expect(toolUnsupportedMessage('serviceAccount', op)).toBeUndefined();
 });

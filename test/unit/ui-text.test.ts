@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { INodePropertyOptions, INodeType, INodeTypes } from 'n8n-workflow';
+import type { INodeParameters, INodePropertyOptions, INodeType, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import * as ts from 'typescript';
 
@@ -16,6 +16,7 @@ import { Grist } from '../../nodes/Grist/Grist.node';
 import { subtitleExpression } from '../../nodes/Grist/actions/resources';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
+import { rl, shownForResource } from '../harness/builders';
 
 /** Tags n8n's HTML sanitizer keeps and that our texts may use on purpose (links, code). */
 const HTML_TAGS = new Set(['a', 'b', 'br', 'code', 'em', 'i', 'li', 'ol', 'p', 'strong', 'ul']);
@@ -137,7 +138,7 @@ describe('texts shown in the editor', () => {
 function subtitleOf(
 	nodeType: INodeType,
 	type: string,
-	parameters: Record<string, string>,
+	parameters: Record<string, unknown>,
 ): unknown {
 	const nodeTypes: INodeTypes = {
 		getByName: () => nodeType,
@@ -150,7 +151,7 @@ function subtitleOf(
 		type,
 		typeVersion: 1,
 		position: [0, 0] as [number, number],
-		parameters,
+		parameters: parameters as INodeParameters,
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	return workflow.expression.getSimpleParameterValue(
@@ -168,9 +169,7 @@ describe('canvas subtitles', () => {
 		[]) as INodePropertyOptions[];
 	const cases = resources.flatMap((r) => {
 		const operation = properties.find(
-			(p) =>
-				p.name === 'operation' &&
-				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(r.value)),
+			(p) => p.name === 'operation' && shownForResource(p, String(r.value)),
 		);
 		return ((operation?.options ?? []) as INodePropertyOptions[]).map((o) => ({
 			resource: String(r.value),
@@ -212,12 +211,26 @@ describe('canvas subtitles', () => {
 		).toBe('Create or update records');
 	});
 
+	// a node added from the panel is named after its action: the subtitle says what it works on
+	it('once a table is picked: its name (a table ID is a name); else the action', () => {
+		const sub = (parameters: Record<string, unknown>) =>
+			subtitleOf(grist, 'n8n-nodes-grist.grist', {
+				resource: 'record',
+				operation: 'create',
+				document: rl('id', 'aBc123xYz'),
+				...parameters,
+			});
+		expect(sub({ table: { ...rl('list', 'Orders'), cachedResultName: 'Orders' } })).toBe('Orders');
+		expect(sub({ table: rl('id', 'Order_Lines') })).toBe('Order_Lines');
+		expect(sub({ table: rl('list', '') })).toBe('Create records');
+		expect(sub({ table: rl('id', '={{ $json.table }}') })).toBe('Create records');
+		expect(sub({})).toBe('Create records');
+	});
+
 	it("record operations say records, never rows (row ID is the name of Grist's id)", () => {
 		for (const resource of ['record', 'columnar']) {
 			const operation = properties.find(
-				(p) =>
-					p.name === 'operation' &&
-					(p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
+				(p) => p.name === 'operation' && shownForResource(p, resource),
 			);
 			for (const o of (operation?.options ?? []) as INodePropertyOptions[]) {
 				for (const text of [o.name, o.action ?? '', o.description ?? '']) {
@@ -230,6 +243,18 @@ describe('canvas subtitles', () => {
 
 	it('the trigger reads "Row added" / "Row added or updated"', () => {
 		const trigger = new GristTrigger();
+		expect(
+			subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', {
+				event: 'rowAdded',
+				table: rl('id', 'Orders'),
+			}),
+		).toBe('Orders');
+		expect(
+			subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', {
+				event: 'rowAdded',
+				table: rl('id', '={{ $json.t }}'),
+			}),
+		).toBe('Row added');
 		expect(subtitleOf(trigger, 'n8n-nodes-grist.gristTrigger', { event: 'rowAdded' })).toBe(
 			'Row added',
 		);
@@ -244,6 +269,7 @@ describe('canvas subtitles', () => {
 		expect(subtitleOf(trigger, type, { event: 'add' })).toBe('Row added');
 		expect(subtitleOf(trigger, type, { event: 'update' })).toBe('Row updated');
 		expect(subtitleOf(trigger, type, { event: 'addOrUpdate' })).toBe('Row added or updated');
+		expect(subtitleOf(trigger, type, { event: 'add', table: rl('list', 'Orders') })).toBe('Orders');
 		expect(trigger.description.description).toMatch(/Grist must be able to reach this n8n/);
 		// the way out, and the admin settings, in the notice (a short line and a README link)
 		const notice = trigger.description.properties.find((p) => p.type === 'notice');

@@ -99,6 +99,12 @@ describe('DOCUMENT_URL_REGEX (the Document picker, By URL)', () => {
 		['https://grist.example.com/o/team/doc/abcdefghijklmn', 'abcdefghijklmn'],
 		['https://grist.example.com/doc/abcdefghijklmn/p/2', 'abcdefghijklmn'],
 		['https://grist.example.com/o/team/abcdefghijklmn/Slug', 'abcdefghijklmn'],
+		// a fork: {trunk}~{fork}~{user}
+		[
+			'https://grist.example.com/o/docs/xx8CYJaW3kbd~nRrCMv1XXBqhy8wDboTuCL~5/Trunk',
+			'xx8CYJaW3kbd~nRrCMv1XXBqhy8wDboTuCL~5',
+		],
+		['https://docs.getgrist.com/abcdefghijkl~forkIdForkId', 'abcdefghijkl~forkIdForkId'],
 	])('%s → %s', (url, id) => {
 		expect(documentIdFromUrl(url)).toBe(id);
 	});

@@ -18,7 +18,8 @@ export type GristResource =
 	| 'attachment'
 	| 'table'
 	| 'sql'
-	| 'webhook';
+	| 'webhook'
+	| 'serviceAccount';
 
 /**
  * One operation: gets all input items at once (so operations can batch), returns output items

@@ -177,6 +177,14 @@ export class GristClient {
 		});
 	}
 
+	/**
+	 * Hides `secret` (a key Grist answered, e.g. a new service account's) in the texts of every
+	 * later error of this client, as the credential's own key is.
+	 */
+	hideSecret(secret: string): void {
+		if (secret !== '' && !this.auth.secrets.includes(secret)) this.auth.secrets.push(secret);
+	}
+
 	/** The node making the requests (for errors raised around them). */
 	getNode(): INode {
 		return this.ctx.getNode();

@@ -1,5 +1,5 @@
 /**
- * Documents: create, get, update, delete, move, copy, export (xlsx / csv), the .grist backup,
+ * Documents: create, get, update, delete, move, copy, export (xlsx, csv, tsv, dsv, table schema), the .grist backup,
  * import, and user actions. Trash and access: trash.ts, access.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -72,11 +72,12 @@ export async function copyDocument(
 
 export interface ExportRequest {
 	docId: string;
-	format: 'xlsx' | 'csv';
+	/** The file kind, also the last segment of its path (`/download/table-schema`). */
+	format: 'xlsx' | 'csv' | 'tsv' | 'dsv' | 'table-schema';
 	tableId?: string;
 }
 
-/** GET /api/docs/{docId}/download/{xlsx|csv}: the file, byte for byte. */
+/** GET /api/docs/{docId}/download/{xlsx|csv|tsv|dsv|table-schema}: the file, byte for byte. */
 export async function exportDocument(
 	client: GristClient,
 	req: ExportRequest,

@@ -13,16 +13,17 @@ export async function fetchStates(client: GristClient, docId: string): Promise<H
 /**
  * GET /api/docs/{doc}/compare?left=L&right=R&maxRows=M: the net changes from state `left`
  * (exclusive) to `right` (inclusive) in `details.rightChanges`. `maxRows` is the most rows of one
- * bulk action whose cell values Grist keeps (Grist's default is 10).
+ * bulk action whose cell values Grist keeps (Grist's default is 10; null: no limit).
  */
 export async function compareStates(
 	client: GristClient,
 	docId: string,
 	left: string,
 	right: string,
-	maxRows: number,
+	maxRows: number | null,
+	itemIndex?: number,
 ): Promise<CompareResponse> {
 	const endpoint = documentEndpoint(client, docId, 'compare');
-	const qs = { left, right, maxRows };
-	return await client.request<CompareResponse>({ method: 'GET', ...endpoint, qs });
+	const qs = { left, right, maxRows: maxRows ?? 'null' };
+	return await client.request<CompareResponse>({ method: 'GET', ...endpoint, qs, itemIndex });
 }

@@ -88,7 +88,7 @@ export function oauthRefusedMessage(
 ): { message: string; hint: string } {
 	return {
 		message: `Grist does not allow OAuth apps to call ${method.toUpperCase()} ${path.split('?')[0]}`,
-		hint: 'An OAuth2 connection can only read and write records, tables, columns and attachments, list sites and workspaces, and create documents. Access management, workspace and document administration (describe, rename, move, delete), SQL and the column-oriented /data routes need an API key: set Authentication to API Key and use a Grist Records & Documents API credential.',
+		hint: 'An OAuth2 connection can only read and write records, tables, columns and attachments, list sites and workspaces, and create documents. Access management, workspace and document administration (describe, rename, move, delete), SQL and the column-oriented /data routes need an API key: set Authentication to API Key and use a Grist Records & Documents (Community Node) API credential.',
 	};
 }
 

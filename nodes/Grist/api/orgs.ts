@@ -97,3 +97,16 @@ export function documentsOfWorkspaces(workspaces: IDataObject[]): IDataObject[] 
 	}
 	return docs;
 }
+
+/**
+ * GET /api/orgs/{org}/usage (owners only): how many of the organization's documents are near or
+ * over their plan's data limits, and the attachments' total size.
+ */
+export async function getOrgUsage(
+	client: GristClient,
+	key: string | number,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const endpoint = orgEndpoint(client, key, 'usage');
+	return await client.request<IDataObject>({ method: 'GET', ...endpoint, itemIndex });
+}

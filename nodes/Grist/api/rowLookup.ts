@@ -1,17 +1,18 @@
 /**
- * Reads of given row IDs that ask `/sql` first and fall back to `GET …/records?filter={"id":[…]}`
- * where `/sql` is refused (OAuth tokens, which Grist does not allow it; 403 for a user who may not
- * read the whole document; remembered in `sqlRefused` by document for the rest of the execution):
- * which IDs are missing (the reference check before a write) and the cells of given rows (the
- * shown columns of referenced rows).
+ * Reads of given rows that ask `/sql` first and fall back to `GET …/records?filter=…` where `/sql`
+ * is refused (OAuth tokens, which Grist does not allow it; 403 for a user who may not read the
+ * whole document; remembered in `sqlRefused` by document for the rest of the execution): which
+ * IDs are missing (the reference check before a write), the cells of given rows (the shown
+ * columns of referenced rows) and the rows whose cell in a column is one of given values (the
+ * names typed for references).
  */
 import { NodeApiError } from 'n8n-workflow';
 
 import { sqlRecord } from '../query/recordConditions';
-import { sqlIdentifier, sqlIdList } from '../query/sqlQuery';
+import { sqlIdentifier, sqlIdList, sqlToCellValue } from '../query/sqlQuery';
 import type { GristClient } from './client';
 import type { Target } from './paths';
-import { fetchRecordsById } from './records';
+import { fetchRecords, fetchRecordsById } from './records';
 import { runSql } from './sql';
 
 /** Row IDs per `/sql` query (a JSON argument: ~7 bytes an ID, far below Grist's 1 MB body limit). */
@@ -129,6 +130,87 @@ export async function readRowsById(
 		const fields: Record<string, unknown> = {};
 		for (const c of colIds) if (c !== 'id') fields[c] = row.fields?.[c] ?? null;
 		found.set(row.id, fields);
+	}
+	return found;
+}
+
+/** JSON characters of values per `/sql` query of findRowsByValue (far below the 1 MB body limit). */
+const SQL_VALUE_CHARS = 200000;
+/** URL characters of values per GET …/records?filter= of the fallback. */
+const FILTER_VALUE_CHARS = 6000;
+
+/** `values` in runs of about `chars` characters of JSON. */
+function valueChunks<V>(values: V[], chars: number): V[][] {
+	const chunks: V[][] = [];
+	let chunk: V[] = [];
+	let size = 0;
+	for (const v of values) {
+		const length = JSON.stringify(v).length + 1;
+		if (chunk.length > 0 && size + length > chars) {
+			chunks.push(chunk);
+			chunk = [];
+			size = 0;
+		}
+		chunk.push(v);
+		size += length;
+	}
+	if (chunk.length > 0) chunks.push(chunk);
+	return chunks;
+}
+
+/**
+ * The rows of table `target` whose column `colId` (of type `type`) holds one of `values` (stored
+ * values: text, numbers, booleans), as `{ id, value }` with the value in /records' encoding. Asks
+ * `POST /sql` `SELECT id, "C" FROM "T" WHERE "C" IN (SELECT value FROM json_each(?))`: all the
+ * values in one request body (exact matches, as Grist's filter); the fallback is
+ * `GET …/records?filter={"C":[…]}`, a few hundred values a request.
+ */
+export async function findRowsByValue(
+	client: GristClient,
+	target: Target,
+	colId: string,
+	type: string,
+	values: Array<string | number | boolean>,
+	sqlRefused: Set<string>,
+	itemIndex?: number,
+): Promise<Array<{ id: number; value: unknown }>> {
+	const found: Array<{ id: number; value: unknown }> = [];
+	if (values.length === 0) return found;
+	const { docId, tableId } = target;
+	if (!client.isOAuth && !sqlRefused.has(docId)) {
+		const col = sqlIdentifier(colId);
+		const sql = `SELECT id, ${col} FROM ${sqlIdentifier(tableId)} WHERE ${col} IN (SELECT value FROM json_each(?))`;
+		const failure = await (async () => {
+			for (const chunk of valueChunks(values, SQL_VALUE_CHARS)) {
+				const rows = await runSql(
+					client,
+					docId,
+					sql,
+					[JSON.stringify(chunk)],
+					undefined,
+					itemIndex,
+				);
+				for (const row of rows)
+					found.push({ id: Number(row.id), value: sqlToCellValue(row[colId], type) });
+			}
+		})().then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		if (failure === undefined) return found;
+		if (!(failure instanceof NodeApiError) || failure.httpCode !== '403')
+			return await Promise.reject(failure as Error);
+		sqlRefused.add(docId);
+		found.length = 0;
+	}
+	for (const chunk of valueChunks(values, FILTER_VALUE_CHARS)) {
+		const rows = await fetchRecords(
+			client,
+			target,
+			{ filter: JSON.stringify({ [colId]: chunk }) },
+			itemIndex,
+		);
+		for (const row of rows) found.push({ id: row.id, value: row.fields?.[colId] ?? null });
 	}
 	return found;
 }

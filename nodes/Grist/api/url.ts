@@ -132,7 +132,7 @@ function parseUrl(text: string): URL | undefined {
 
 /** Regex (as a string) that takes the document id out of a pasted Grist document URL. */
 export const DOCUMENT_URL_REGEX =
-	'^https?://[^/]+(?:/o/[^/]+)?(?:/doc)?/([A-Za-z0-9_-]{12,})(?:[/?#].*)?$';
+	'^https?://[^/]+(?:/o/[^/]+)?(?:/doc)?/([A-Za-z0-9_-]{12,}(?:~[A-Za-z0-9_-]+){0,2})(?:[/?#].*)?$';
 
 /**
  * Regex (as a string) that takes the team out of a pasted team-site URL:

@@ -166,7 +166,7 @@ function toRowId(value: unknown, columnType: string, what: string): number {
 }
 
 /** A list value from an array, a `["L",…]` list, a JSON array string or a comma-separated string. */
-function listItems(value: unknown): unknown[] | undefined {
+export function listItems(value: unknown): unknown[] | undefined {
 	if (Array.isArray(value)) return value[0] === 'L' ? value.slice(1) : value;
 	if (typeof value === 'string') {
 		const text = value.trim();

@@ -128,12 +128,12 @@ const FIELD_TYPES: Record<string, FieldType> = {
 	// 'array' field as a JSON editor that parses its empty value and shows "Unexpected end of JSON
 	// input" on every new node, and n8n refuses "a, b" for an 'array' field at run time. As text
 	// they take "a, b", a JSON array or an expression giving an array; encodeCellValue turns each
-	// into Grist's ["L", …].
-	Ref: 'number',
+	// into Grist's ["L", …]. A Reference is text too: a row ID or the referenced row's shown value
+	// (a name), looked up before the write.
 };
 
 /** What the mapper shows after the name of a formula column, whose input n8n greys out. */
-export const FORMULA_SUFFIX = '(formula, read-only)';
+export const FORMULA_NOTE = 'formula, read-only';
 
 /** What a value of a Grist type is, in words: a Reference takes a row ID, Attachments their IDs. */
 const TYPE_TEXTS: Record<string, string> = {
@@ -153,31 +153,75 @@ const TYPE_TEXTS: Record<string, string> = {
 
 /**
  * A column type as the editor shows it: "Reference to Clients: row ID", "Reference List to Tags:
- * row IDs", "DateTime (Europe/Paris)", "Attachments: IDs"; an unknown type as Grist names it.
+ * row IDs", "DateTime (Europe/Paris)", "Attachments: IDs"; an unknown type as Grist names it. For
+ * a Reference (List) that shows another column than the row ID, `shownLabel` is that column's
+ * label: "Reference to Clients: row ID or Name". (A mapper field has no hint of its own: the
+ * label says how a Reference List is written.)
  */
-export function columnTypeText(type: string): string {
+export function columnTypeText(type: string, shownLabel?: string): string {
 	const [base, ...rest] = type.split(':');
 	const arg = rest.join(':');
-	if (base === 'Ref' && arg) return `Reference to ${arg}: row ID`;
-	if (base === 'RefList' && arg) return `Reference List to ${arg}: row IDs`;
+	const or = shownLabel ? ` or ${shownLabel}` : '';
+	if (base === 'Ref' && arg) return `Reference to ${arg}: row ID${or}`;
+	if (base === 'RefList' && arg)
+		return `Reference List to ${arg}: row IDs${or}, separated by commas (or a JSON array)`;
 	if (base === 'DateTime' && arg) return `DateTime (${arg})`;
 	return TYPE_TEXTS[base] ?? type;
 }
 
-/** A column's name in the column mapper: "Client — Reference to Clients: row ID", "Due — Date". */
-export function mapperLabel(column: GristColumn): string {
-	const name = column.label === column.id ? column.id : `${column.label} (${column.id})`;
-	const label = `${name} — ${columnTypeText(column.type)}`;
-	return isReadOnlyColumn(column) ? `${label} ${FORMULA_SUFFIX}` : label;
+/**
+ * What a mapper field takes, in a few words (n8n shows a field's label on one line, cut after
+ * about 30 characters, with no hover text, and no description under it): the lists say how a list
+ * is written, Reference columns take row IDs (or the shown column's values), Attachments the IDs
+ * of uploaded attachments.
+ */
+const FORMAT_TEXTS: Record<string, string> = {
+	Any: 'any',
+	Attachments: 'attachment IDs',
+	Bool: 'toggle',
+	Choice: 'choice',
+	ChoiceList: 'a, b or JSON array',
+	Date: 'date',
+	DateTime: 'date & time',
+	Int: 'integer',
+	ManualSortPos: 'position',
+	Numeric: 'number',
+	PositionNumber: 'position',
+	Text: 'text',
+};
+
+/**
+ * The value a column takes in the mapper: "row ID or Name", "a, b or JSON array", "date"…
+ * (`shownLabel`: see columnTypeText).
+ */
+export function mapperFormat(column: GristColumn, shownLabel?: string): string {
+	const base = baseType(column.type);
+	const or = shownLabel ? ` or ${shownLabel}` : '';
+	if (base === 'Ref') return `row ID${or}`;
+	if (base === 'RefList') return `row IDs${or}`;
+	return FORMAT_TEXTS[base] ?? column.type;
 }
 
-/** A column as a resource mapper field: typed, formula columns read-only and saying so. */
-export function toMapperField(column: GristColumn): ResourceMapperField {
+/**
+ * A column's name in the column mapper, its label first and short: "Client (row ID or Name)",
+ * "Tags (a, b or JSON array)", "Total (formula, read-only)". The column ID is the field's key (the
+ * automatic mapping's input field names); the label alone is what a person recognises.
+ */
+export function mapperLabel(column: GristColumn, shownLabel?: string): string {
+	const format = isReadOnlyColumn(column) ? FORMULA_NOTE : mapperFormat(column, shownLabel);
+	return `${column.label} (${format})`;
+}
+
+/**
+ * A column as a resource mapper field: typed, formula columns read-only and saying so;
+ * `shownLabel`: the label of the column a Reference (List) shows (see columnTypeText).
+ */
+export function toMapperField(column: GristColumn, shownLabel?: string): ResourceMapperField {
 	const type = baseType(column.type);
 	const readOnly = isReadOnlyColumn(column);
 	const field: ResourceMapperField = {
 		id: column.id,
-		displayName: mapperLabel(column),
+		displayName: mapperLabel(column, shownLabel),
 		required: false,
 		defaultMatch: false,
 		canBeUsedToMatch: true,

@@ -243,6 +243,14 @@ export function gristErrorText(body: unknown, status: number): string {
 	if (body && typeof body === 'object' && !Buffer.isBuffer(body)) {
 		const b = body as GristErrorBody;
 		if (typeof b.error === 'string' && b.error !== '') {
+			// A doc worker's answer passed on by the home server: its JSON error inside the text.
+			if (b.error.startsWith('{"error"')) {
+				try {
+					return gristErrorText(JSON.parse(b.error), status);
+				} catch {
+					// not JSON after all: keep the text
+				}
+			}
 			const user = b.details?.userError;
 			return user && !b.error.includes(user) ? `${b.error}: ${user}` : b.error;
 		}

@@ -44,10 +44,26 @@ export type HintScope =
 	/** Update and Delete of the webhook in the Webhook field. */
 	| 'webhook.id'
 	| 'attachment.upload'
+	/** POST …/attachments/archive of Attachment → Restore From Archive. */
+	| 'attachment.restore'
 	/** The Grist Trigger's polls (GET …/records of the watched table). */
 	| 'trigger.poll'
 	/** The Grist Instant Trigger's registration (…/webhooks, …/columns). */
-	| 'trigger.webhook';
+	| 'trigger.webhook'
+	| 'document.fork'
+	/** …/compare and …/compare/{other} of Document → Compare. */
+	| 'document.compare'
+	| 'document.replaceContent'
+	/** …/snapshots of Get Snapshots and Delete Snapshots. */
+	| 'document.snapshots'
+	/** …/proposals of Get Proposals and Apply Proposal. */
+	| 'document.proposals'
+	/** The Service Account operations (/api/service-accounts…). */
+	| 'serviceAccount'
+	/** Organization → Get Usage. */
+	| 'org.usage'
+	/** Document → Start, Get and Stop Timing. */
+	| 'document.timing';
 
 /** What the item or the trigger was about, for the hints that name it. */
 export interface HintValues {
@@ -67,6 +83,9 @@ export interface HintValues {
 	size?: string;
 	/** Whether the connection is an OAuth2 one. */
 	oauth?: boolean;
+	/** The second document (Other Document, Source Document). */
+	otherDocId?: string;
+	snapshotId?: string;
 }
 
 export interface GristHint {
@@ -164,6 +183,111 @@ export const GRIST_HINTS: GristHint[] = [
 			hint: 'Copying needs the right to read the whole document (access rules may hide parts of it from you).',
 		},
 	]),
+	...scoped('document.fork', [
+		{
+			match: /Insufficient access to document to copy it entirely/i,
+			hint: 'A fork copies the whole document: the user of this API key must be allowed to read all of it (access rules hide part of it). Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /already a fork/i,
+			hint: "The Document is a fork, and Grist does not fork a fork. Fork its trunk (the fork's trunkId) instead, or copy the fork with Document → Copy.",
+		},
+		{
+			match: /Anonymous document creation is disabled/i,
+			hint: 'Grist lets only signed-in users fork documents. Use an API key of a Grist user.',
+		},
+	]),
+	...scoped('document.compare', [
+		{
+			match: /insufficient access/i,
+			status: 403,
+			hint: 'Compare needs the right to read the whole Document: an access rule hides part of it from the user of this API key. Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /document not found|fork not found/i,
+			status: 404,
+			hint: (v) =>
+				v.otherDocId === undefined
+					? `Check the Document (${v.docId}): it must exist and be shared with the user of this API key.`
+					: `Check both documents: the Document (${v.docId}) and the Other Document (${v.otherDocId}) must exist and be shared with the user of this API key. A fork's ID is the trunk's ID, ~, the fork's ID, ~ and its creator's user ID (Fork outputs it as docId).`,
+		},
+		{
+			match: /Cannot read hash/i,
+			hint: "From State or To State names a state that is not in the document's history: Grist keeps about the last 1,000 actions, and Replace Content replaces the history. Use HEAD~N, or a hash from a recent comparison's left or right.",
+		},
+		{
+			match: /cannot parse hash/i,
+			hint: 'Enter HEAD, HEAD~N (N actions ago) or a full state hash (64 characters) in From State and To State.',
+		},
+		{
+			match: /left to be an ancestor of right/i,
+			hint: 'From State must be the earlier state and To State the later one: swap them.',
+		},
+	]),
+	...scoped('document.replaceContent', [
+		{
+			match: /Only owners can replace|No write access/i,
+			status: 403,
+			hint: (v) =>
+				`Replace Content needs the Owner role on the Document (${v.docId}). Ask an owner to make the user of this API key an owner, or run it with an owner's key.`,
+		},
+		{
+			match: /snapshots not supported/i,
+			hint: 'This Grist server keeps no snapshots (it has no external storage such as S3 or MinIO), so there is nothing to restore. To go back to an earlier version, replace with a fork or copy made before the changes.',
+		},
+		{
+			match: /not authorized to download/i,
+			status: 403,
+			hint: (v) =>
+				`Grist copies the Source Document (${v.otherDocId}) whole, and the user of this API key may not download it (access rules or its download setting). Use a source that user may download fully.`,
+		},
+		{
+			match: /document not found|fork not found/i,
+			status: 404,
+			hint: (v) =>
+				v.otherDocId === undefined
+					? `Check the Document (${v.docId}): it must exist and be shared with the user of this API key.`
+					: `Check the Source Document (${v.otherDocId}) and the Document (${v.docId}): both must exist and be shared with the user of this API key.`,
+		},
+		{
+			match: /Snapshots cannot be replaced/i,
+			hint: 'The Document is a snapshot (its ID contains ~v=). Pick the document itself.',
+		},
+		{
+			match: /snapshot/i,
+			status: 404,
+			hint: (v) =>
+				`The document has no snapshot "${v.snapshotId}". Document → Get Snapshots lists its snapshots.`,
+		},
+	]),
+	...scoped('document.snapshots', [
+		{
+			match: /cannot confirm access to snapshots because of access rules/i,
+			hint: 'Grist shows snapshots only to users who may read the whole document, and an access rule hides part of it from the user of this API key. Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /No owner access|access denied/i,
+			status: 403,
+			hint: (v) =>
+				`Deleting snapshots needs the Owner role on the document (${v.docId}). Run it with an owner's key.`,
+		},
+	]),
+	...scoped('document.proposals', [
+		{
+			match: /Only owners can apply proposals|No write access/i,
+			hint: (v) =>
+				`Apply Proposal needs the Owner role on the Document (${v.docId}). Run it with an owner's key.`,
+		},
+		{
+			match: /access denied/i,
+			status: 400,
+			hint: 'Grist lists proposals only to users who may read the whole document, and an access rule hides part of it from the user of this API key. Use the key of an owner, or of a user no rule restricts.',
+		},
+		{
+			match: /Proposal not found/i,
+			hint: 'Get Proposals (Made to This Document) lists the proposals of this document and their numbers.',
+		},
+	]),
 	...scoped('document.importFile', [
 		{
 			match: /Failed to parse|not supported|could not be/i,
@@ -215,6 +339,31 @@ export const GRIST_HINTS: GristHint[] = [
 			match: ANY,
 			append: true,
 			hint: 'Uploading attachments needs the Editor or Owner role; a Viewer can only read and download them.',
+		},
+		{
+			match: /is not a valid and available store/i,
+			hint: 'The document keeps new attachments in an external store that this Grist server does not have. Set it back with Attachment → Set Store → Internal (an owner can), or ask the server admin to set up the external store.',
+		},
+	]),
+
+	// Attachment → Restore From Archive
+	...scoped('attachment.restore', [
+		{
+			status: 400,
+			match: /No \.tar file found/i,
+			hint: (v) =>
+				`Grist restores attachments only from a .tar archive, and "${v.fileName}" (binary field "${v.binaryProperty}") is not one. Use the file Attachment → Download All makes with Format: TAR; a ZIP archive cannot be restored.`,
+		},
+		{
+			match: /not a valid \.tar|Invalid tar header/i,
+			hint: (v) =>
+				`"${v.fileName}" (binary field "${v.binaryProperty}") is named .tar but is not a complete tar archive (cut short, or another kind of file renamed). Use the file Attachment → Download All made with Format: TAR, unchanged.`,
+		},
+		{
+			status: 403,
+			match: ANY,
+			append: true,
+			hint: 'Restoring attachments needs the Owner role on the document.',
 		},
 	]),
 
@@ -273,6 +422,59 @@ export const GRIST_HINTS: GristHint[] = [
 			status: 404,
 			match: /Column not found|Cannot find column/i,
 			hint: 'A column under Options (Ready Column or Watched Columns) is not in the table any more. Pick it again.',
+		},
+	]),
+
+	// Service accounts: only their owner (the user who created them) sees and manages them.
+	...scoped('serviceAccount', [
+		{
+			status: 404,
+			match: /Service Account does not exist|No such service account|non existing service account/i,
+			hint: (v) =>
+				`The Service Account of item ${v.itemIndex} does not exist (deleted, or a wrong ID). Pick one from the list.`,
+		},
+		{
+			status: 403,
+			match: /non-owned service account/i,
+			hint: "Only the user who created a service account can see and manage it: use a credential with that user's API key.",
+		},
+		{
+			status: 403,
+			match: /Only regular users/i,
+			hint: 'The API key of this credential belongs to a service account, and a service account cannot manage service accounts: use the API key of a user.',
+		},
+		{
+			status: 400,
+			match: /Invalid expiresAt/i,
+			hint: 'Grist could not read Expires At as a date. Enter a date such as 2027-01-31.',
+		},
+	]),
+
+	// Organization → Get Usage
+	...scoped('org.usage', [
+		{
+			status: 403,
+			match: ANY,
+			hint: 'Grist shows the usage of an organization only to its owners: use a credential of an owner of the organization.',
+		},
+	]),
+
+	// Document → formula timing
+	...scoped('document.timing', [
+		{
+			status: 400,
+			match: /Timing already started/i,
+			hint: 'Formula timing is already running for this document. Read it with Get Timing, or end it with Stop Timing (which returns the times).',
+		},
+		{
+			status: 400,
+			match: /Timing not started/i,
+			hint: 'Formula timing is not running for this document: start it with Start Timing, let the document calculate (e.g. reload it or change data), then stop it.',
+		},
+		{
+			status: 403,
+			match: /No owner access/i,
+			hint: 'Formula timing needs the Owner role on the document.',
 		},
 	]),
 ];

@@ -16,6 +16,10 @@ import { fetchColumns } from '../api/columns';
 import { getWorkspace } from '../api/workspaces';
 import { listOrgWorkspaces, listOrgs } from '../api/orgs';
 import { listTables } from '../api/tables';
+import { forksOfDocument } from '../api/forks';
+import { listProposals } from '../api/proposals';
+import { listSnapshots } from '../api/snapshots';
+import { forkDocId, proposalStatus } from '../documents/versions';
 
 interface OrgInfo {
 	id: number;
@@ -174,3 +178,81 @@ export async function searchColumns(
 			})),
 	};
 }
+
+/**
+ * The second document of Compare and Replace Content: the picked Document's trunk (when it is a
+ * fork) and your forks of it first, then the site's documents.
+ */
+export async function searchRelatedDocuments(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const docId = pickedLocator(this, 'document');
+	const results: INodeListSearchItems[] = [];
+	if (docId) {
+		const client = await GristClient.create(this);
+		const info = await forksOfDocument(client, docId).catch(() => undefined);
+		if (info) {
+			const docUrl = (id: string) => `${client.server.base}/doc/${encodeURIComponent(id)}`;
+			if (info.trunkId && matches(`${info.name} trunk`, filter))
+				results.push({
+					name: `${info.name} (the document it was forked from)`,
+					value: info.trunkId,
+					url: docUrl(info.trunkId),
+				});
+			const forks = [...info.forks].sort((a, b) =>
+				String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')),
+			);
+			for (const fork of forks) {
+				const id = forkDocId(fork.trunkId, fork.id, info.userId);
+				const when = fork.updatedAt
+					? `, changed ${fork.updatedAt.slice(0, 16).replace('T', ' ')}`
+					: '';
+				const name = `Fork ${fork.id} of ${info.name}${when}`;
+				if (matches(name, filter)) results.push({ name, value: id, url: docUrl(id) });
+			}
+		}
+	}
+	const others = await searchDocuments.call(this, filter);
+	results.push(...others.results.filter((r) => r.value !== docId));
+	return { results };
+}
+
+/** The picked Document's snapshots, newest first. */
+export async function searchSnapshots(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const docId = pickedLocator(this, 'document');
+	if (!docId) return { results: [] };
+	const client = await GristClient.create(this);
+	const snapshots = await listSnapshots(client, docId, false);
+	return {
+		results: snapshots
+			.map((s) => ({ name: `${s.lastModified} (${s.snapshotId})`, value: s.snapshotId }))
+			.filter((r) => matches(r.name, filter)),
+	};
+}
+
+/** The proposals made to the picked Document, newest first, with their status. */
+export async function searchProposals(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const docId = pickedLocator(this, 'document');
+	if (!docId) return { results: [] };
+	const client = await GristClient.create(this);
+	const proposals = await listProposals(client, docId, false);
+	return {
+		results: proposals
+			.map((p) => {
+				const by = p.srcDoc?.creator?.name || p.srcDoc?.creator?.email || 'someone';
+				return {
+					name: `#${p.shortId} by ${by} (${proposalStatus(p)})`,
+					value: String(p.shortId),
+				};
+			})
+			.filter((r) => matches(r.name, filter)),
+	};
+}
+export { searchServiceAccounts } from './serviceAccountSearch';

@@ -86,8 +86,9 @@ const IGNORE_CASE_MATCHES = [
 	'endsWith',
 ];
 
-const CONVERTED =
-	'Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs. A Choice column: one of its choices, as written in Grist.';
+/** How values are converted; `byName`: a place that also takes a reference by its shown value. */
+const converted = (byName: boolean | undefined) =>
+	`Converted to the column type: numbers, dates as 2024-01-31 or an n8n date, true/false, references as row IDs${byName ? ' or the value the row shows (e.g. a name)' : ''}. A Choice column: one of its choices, as written in Grist.`;
 
 /** What a place can run, and how its fields are shown. */
 export interface FilterPlace {
@@ -100,6 +101,8 @@ export interface FilterPlace {
 	formula?: boolean;
 	/** JSON (Grist's filter object). */
 	json?: boolean;
+	/** References may be given by the value their row shows (Record → Get Many). */
+	referencesByName?: boolean;
 	/** Keep as Is first and the default (Webhook → Update). */
 	keep?: boolean;
 	/** The load-options method listing the table's columns; none: a Column ID text field. */
@@ -196,6 +199,7 @@ function conditionValues(place: FilterPlace): INodeProperties[] {
 		type: 'string',
 		default: '',
 	};
+	const CONVERTED = converted(place.referencesByName);
 	const single = place.matches.filter(
 		(m) => !SEVERAL_VALUES.includes(m) && !NO_VALUE.includes(m) && m !== 'between',
 	);

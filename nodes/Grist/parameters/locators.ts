@@ -352,3 +352,117 @@ export async function orgKeyValue(
 export function destinationWorkspaceId(this: IExecuteFunctions, itemIndex: number): number {
 	return workspaceIdValue.call(this, 'destinationWorkspace', itemIndex, 'Destination Workspace');
 }
+
+/**
+ * A second document field (Compare With, Source Document): From List offers the picked
+ * Document's trunk (when it is a fork) and your forks of it, then the site's documents.
+ */
+export function otherDocumentLocator(
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties {
+	const [list, url, id] = documentLocator.modes!;
+	return {
+		...locatorField(displayName, name),
+		description,
+		typeOptions: { loadOptionsDependsOn: ['document.value'] },
+		modes: [
+			{ ...list, typeOptions: { searchListMethod: 'searchRelatedDocuments', searchable: true } },
+			url,
+			{ ...id, placeholder: 'e.g. sRBrWDUPnUVJXc1c2Yz6wQ~5fG8kLmNoPqRsTuVwXyZ12~5' },
+		],
+	};
+}
+
+/** The second document field `name` of item `itemIndex`; an empty value is an input error. */
+export function otherDocumentIdValue(
+	this: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	return requiredLocator.call(
+		this,
+		name,
+		itemIndex,
+		label,
+		"Pick a document or fork from the list, or enter its ID or URL (Fork outputs the fork's docId).",
+	);
+}
+
+/** The Snapshot field: the picked Document's snapshots, or an ID. */
+export const snapshotLocator: INodeProperties = {
+	...locatorField('Snapshot', 'snapshot'),
+	description: 'The saved version of the document (Get Snapshots lists them)',
+	typeOptions: { loadOptionsDependsOn: ['document.value'] },
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchSnapshots', searchable: true },
+		},
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 6fc1ecd1-…' },
+	],
+};
+
+/** The Snapshot of item `itemIndex`; an empty value is an input error. */
+export function snapshotIdValue(this: IExecuteFunctions, itemIndex: number): string {
+	return requiredLocator.call(
+		this,
+		'snapshot',
+		itemIndex,
+		'Snapshot',
+		'Pick a snapshot from the list, or enter its ID (Document → Get Snapshots outputs snapshotId).',
+	);
+}
+
+/** The Proposal field: the proposals made to the picked Document, or a number. */
+export const proposalLocator: INodeProperties = {
+	...locatorField('Proposal', 'proposal'),
+	description: 'The change proposal to apply (Get Proposals lists them)',
+	typeOptions: { loadOptionsDependsOn: ['document.value'] },
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchProposals', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 3',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A proposal ID is a whole number' },
+				},
+			],
+		},
+	],
+};
+
+/** The Proposal of item `itemIndex` as a number; anything else is an input error. */
+export function proposalIdValue(this: IExecuteFunctions, itemIndex: number): number {
+	const text = requiredLocator.call(
+		this,
+		'proposal',
+		itemIndex,
+		'Proposal',
+		'Pick a proposal from the list, or enter its number (Get Proposals outputs proposalId).',
+	);
+	if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) === 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Proposal "${text}" of item ${itemIndex} is not a proposal number`,
+			{
+				itemIndex,
+				description: 'A proposal ID is a whole number, e.g. 3 (Get Proposals outputs proposalId).',
+			},
+		);
+	}
+	return Number(text);
+}

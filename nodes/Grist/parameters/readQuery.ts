@@ -71,6 +71,7 @@ function buildReadQuery(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	columns: GristColumn[] | undefined,
+	given?: FilterCondition[],
 ): IDataObject {
 	const qs: IDataObject = {};
 	const limit = readLimit.call(this, itemIndex);
@@ -79,7 +80,7 @@ function buildReadQuery(
 	const filterType = readFilterType.call(this, itemIndex);
 	const filter = attempt(() => {
 		if (filterType === 'conditions') {
-			const conditions = readConditionList.call(this, itemIndex) as FilterCondition[];
+			const conditions = given ?? (readConditionList.call(this, itemIndex) as FilterCondition[]);
 			return buildFilter(conditions, columns ? columnTypes(columns) : {});
 		}
 		if (filterType === 'json')
@@ -122,6 +123,8 @@ function buildReadQuery(
 /**
  * The read query (filter, sort, limit) of item `itemIndex`, and the table's columns where they
  * are needed: for the output (`withColumns`, e.g. Simplify), the filter builder or a sort.
+ * `conditions`: the item's conditions as the caller made them final (references given by name
+ * turned into row IDs), instead of the parameter's.
  */
 export async function readQuery(
 	this: IExecuteFunctions,
@@ -129,11 +132,12 @@ export async function readQuery(
 	target: Target,
 	cache: ColumnCache,
 	withColumns: boolean,
+	conditions?: FilterCondition[],
 ): Promise<{ qs: IDataObject; columns: GristColumn[] | undefined }> {
 	let columns: GristColumn[] | undefined;
 	if (withColumns || queryNeedsColumns.call(this, itemIndex))
 		columns = await cache.get(target, itemIndex);
-	return { qs: buildReadQuery.call(this, itemIndex, columns), columns };
+	return { qs: buildReadQuery.call(this, itemIndex, columns, conditions), columns };
 }
 
 /** Whether item `itemIndex`'s query needs the table's columns. */

@@ -107,6 +107,7 @@ export const recordReadFields: INodeProperties[] = [
 		combine: true,
 		ignoreCase: true,
 		json: true,
+		referencesByName: true,
 		columnsMethod: 'getColumns',
 		conditionsDescription: RECORD_CONDITIONS,
 	}),

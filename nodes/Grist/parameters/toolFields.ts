@@ -4,9 +4,16 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { TOOL_UNSUPPORTED, toolUnsupportedMessage } from '../errors/toolUnsupported';
+import {
+	TOOL_SECRET_OUTPUT,
+	TOOL_UNSUPPORTED,
+	toolUnsupportedMessage,
+} from '../errors/toolUnsupported';
 
-export const toolNotices: INodeProperties[] = Object.keys(TOOL_UNSUPPORTED).map((key) => {
+export const toolNotices: INodeProperties[] = [
+	...Object.keys(TOOL_UNSUPPORTED),
+	...Object.keys(TOOL_SECRET_OUTPUT),
+].map((key) => {
 	const [resource, operation] = key.split('.');
 	const text = toolUnsupportedMessage(resource, operation);
 	return {

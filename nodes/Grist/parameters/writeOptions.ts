@@ -65,7 +65,8 @@ export const fieldsJsonField: INodeProperties = {
 	type: 'json',
 	default: '{}',
 	required: true,
-	description: 'An object of column IDs and values, e.g. {"Name": "Alice", "Tags": ["a", "b"]}',
+	description:
+		'An object of column IDs and values, e.g. {"Name": "Alice", "Tags": ["a", "b"]}. A Reference takes a row ID or the value the row shows (e.g. {"Client": "Acme Ltd"}).',
 	displayOptions: { show: { dataMode: ['json'] } },
 };
 
@@ -75,7 +76,7 @@ export const noparseOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether to skip Grist's parsing of text by the column's format (currency signs, thousands separators, dates in the column's date format, a reference's display value). Grist still stores plain numbers and ISO dates given as text as numbers and dates.",
+		"Whether to skip Grist's parsing of text by the column's format (currency signs, thousands separators, dates in the column's date format). Grist still stores plain numbers and ISO dates given as text as numbers and dates.",
 };
 
 /** Records per request of a batched write (readBatchSize; default: 500, as before the option). */

@@ -11,6 +11,7 @@ import { readTarget } from '../parameters/locators';
 import { SameForAllItems } from '../parameters/read';
 import { readAllowDangling, readBatchSize } from '../parameters/writeOptions';
 import type { GristClient } from '../api/client';
+import { NamedReference } from '../cells/referenceInput';
 import { ColumnCache, type TableInfo } from '../api/schemaCache';
 import { type Target } from '../api/paths';
 import { DEFAULT_MAX_BYTES } from './chunking';
@@ -26,6 +27,7 @@ import {
 	type WriteOptions,
 	type WriteUnit,
 } from './plan';
+import { refColumns, type ReferencingRecord } from './referenceCheck';
 import { newReport, type WriteReport } from './report';
 
 /** What is particular to a kind of write, besides how its items are read and sent. */
@@ -61,6 +63,29 @@ export interface RecordWrite<R> {
 	columns: ColumnCache;
 	/** The tables' columns by target object, once known (no promise per item after the first). */
 	tables: Map<Target, TableInfo>;
+	/**
+	 * Items held back until the names of their references are looked up (referenceNames.ts): the
+	 * first item holding a name and every item after it, so that items keep their order.
+	 */
+	pending: Array<PendingItem<R>>;
+}
+
+/** How an item's records are grouped, or how to find it from its records once they are final. */
+export type GroupingOf<R> = ItemGrouping | GroupingFunction<R>['of'];
+
+/** (A method's type, so that a write of records R is a write of unknown records too.) */
+interface GroupingFunction<R> {
+	of(records: R[]): ItemGrouping;
+}
+
+/** An item read but not yet put in its batch: what `addItem` was given. */
+export interface PendingItem<R> {
+	itemIndex: number;
+	target: Target;
+	table: TableInfo;
+	records: R[];
+	grouping: GroupingOf<R>;
+	options: WriteOptions;
 }
 
 /** The table of a write that does not read the columns. */
@@ -92,6 +117,7 @@ export function startWrite<R>(
 			: undefined,
 		columns: new ColumnCache(client),
 		tables: new Map(),
+		pending: [],
 	};
 }
 
@@ -118,7 +144,8 @@ export function itemTable(
 /**
  * Adds item `itemIndex`'s records to its batch: by table, `options` (the item's flags and query
  * values), Batch Size, Allow Dangling References and `grouping` (field set, round key). An item
- * too large for one request is refused (thrown, for the operation's `failItem`).
+ * too large for one request is refused (thrown, for the operation's `failItem`). An item whose
+ * references hold names (and every item after it) waits for their lookup (`pending`).
  */
 export function addItem<R>(
 	write: RecordWrite<R>,
@@ -126,8 +153,25 @@ export function addItem<R>(
 	target: Target,
 	table: TableInfo,
 	records: R[],
-	grouping: ItemGrouping = {},
+	grouping: GroupingOf<R> = {},
 	options: WriteOptions = NO_OPTIONS,
+): void {
+	if (write.pending.length > 0 || holdsNames(table, records)) {
+		write.pending.push({ itemIndex, target, table, records, grouping, options });
+		return;
+	}
+	placeItem(write, itemIndex, target, table, records, grouping, options);
+}
+
+/** Puts item `itemIndex`'s final records in their batch (see `addItem`). */
+export function placeItem<R>(
+	write: RecordWrite<R>,
+	itemIndex: number,
+	target: Target,
+	table: TableInfo,
+	records: R[],
+	grouping: GroupingOf<R>,
+	options: WriteOptions,
 ): void {
 	const batchSize = write.batchSizes?.of(itemIndex);
 	const allowDangling = write.dangling?.of(itemIndex);
@@ -135,13 +179,27 @@ export function addItem<R>(
 		write.grouping,
 		target,
 		table.types,
-		grouping,
+		typeof grouping === 'function' ? grouping(records) : grouping,
 		options,
 		batchSize,
 		allowDangling,
 	);
 	const unit = sizedUnit(write.ctx, itemIndex, group, records, write.budget);
 	placeUnit(write.batches, key, group, unit);
+}
+
+/** Whether the records' fields (or upsert `require`) hold a reference given by name. */
+function holdsNames(table: TableInfo, records: unknown[]): boolean {
+	const refs = refColumns(table.types);
+	if (refs.length === 0) return false;
+	for (const record of records) {
+		const { fields, require } = record as ReferencingRecord;
+		for (const ref of refs) {
+			if (fields?.[ref.column] instanceof NamedReference) return true;
+			if (require?.[ref.column] instanceof NamedReference) return true;
+		}
+	}
+	return false;
 }
 
 /**

@@ -7,6 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CellValueError } from '../cells/cellValues';
 import { encodeCellValue } from '../cells/cellEncoding';
+import { encodeReferenceInput } from '../cells/referenceInput';
 import { isReadOnlyColumn, type GristColumn } from '../cells/tableColumns';
 import type { Target } from '../api/paths';
 import type { TableInfo } from '../api/schemaCache';
@@ -60,6 +61,11 @@ export function refuseUnknownColumns(
 export interface EncodeOptions {
 	/** Keep formula columns (upsert `require` may name them). */
 	keepFormulas?: boolean;
+	/**
+	 * Reference (List) cells may hold names, the referenced rows' shown values: kept as a
+	 * NamedReference (cells/referenceInput.ts) for the write pipeline to look up (referenceNames.ts).
+	 */
+	names?: boolean;
 }
 
 /**
@@ -91,7 +97,7 @@ export function encodeFields(
 			} else if (encodesToItself(value, column.type)) {
 				next = value;
 			} else {
-				const encoded = tryEncode(value, column.type);
+				const encoded = tryEncode(value, column.type, opts.names === true);
 				if ('error' in encoded) {
 					throw new NodeOperationError(
 						this.getNode(),
@@ -138,8 +144,14 @@ function encodesToItself(value: unknown, type: string): boolean {
 	}
 }
 
-function tryEncode(value: unknown, type: string): { value: unknown } | { error: string } {
+function tryEncode(
+	value: unknown,
+	type: string,
+	names: boolean,
+): { value: unknown } | { error: string } {
 	try {
+		if (names && (type.startsWith('Ref:') || type.startsWith('RefList:')))
+			return { value: encodeReferenceInput(value, type) };
 		return { value: encodeCellValue(value, type) };
 	} catch (error) {
 		return {

@@ -7,9 +7,9 @@
  * IDs. Grist itself stores such a dangling reference without a word (it shows as an error in the
  * sheet). Options → Allow Dangling References (`WriteGroup.allowDangling`) skips the check.
  *
- * Only cells that end as row IDs are checked: a Ref cell holding a positive whole number (0 is
- * an empty reference), a RefList cell `["L", id, …]`. A Ref cell given as text (Grist looks it up
- * by the visible column) is Grist's to resolve and is not checked.
+ * Only row IDs are checked: a Ref cell holding a positive whole number (0 is an empty
+ * reference), the numbers of a RefList cell `["L", id, …]`. Names given for references are
+ * turned into row IDs before (referenceNames.ts), so the check sees their rows too.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -97,7 +97,7 @@ export function danglingText(
 	return {
 		message: `Reference${parts.length === 1 ? '' : 's'} to missing rows in item ${itemIndex}: ${parts.join('; ')}`,
 		description:
-			'Grist would store a reference to nothing (shown as an error in the sheet), so this item is not sent. Use the row ID of an existing row (e.g. the ID field of a record read or created before), leave the cell empty, or turn on Options → Allow Dangling References to write such references on purpose.',
+			'Grist would store a reference to nothing (shown as an error in the sheet), so this item is not sent. Use the row ID of an existing row (e.g. the ID field of a record read or created before) or the value the row shows (a value of digits only is always a row ID), leave the cell empty, or turn on Options → Allow Dangling References to write such references on purpose.',
 	};
 }
 

@@ -1,6 +1,7 @@
 /**
- * The last stage of a record write (collect.ts reads the items into batches): the reference
- * check over all items (referenceCheck.ts, one read per referenced table), the refusals of bad
+ * The last stage of a record write (collect.ts reads the items into batches): the names given
+ * for references looked up (referenceNames.ts, the items holding them put in their batches), the
+ * reference check over all items (referenceCheck.ts, one read per referenced table), the refusals of bad
  * input (report.ts), the plan (plan.ts: chunks of ≤ Batch Size records and < 1 MB), and one
  * request per chunk through the operation's `send`, in first-seen order of the batches. What
  * each item gets, written or not, is report.ts's.
@@ -20,6 +21,7 @@ import {
 	type WriteUnit,
 } from './plan';
 import { checkReferences, type ReferenceRefusal, type ReferencingRecord } from './referenceCheck';
+import { placePending } from './referenceNames';
 import {
 	addOutputs,
 	batchError,
@@ -48,6 +50,7 @@ export async function finishWrite<R>(
 	write: RecordWrite<R>,
 	send: SendRequest<R>,
 ): Promise<INodeExecutionData[]> {
+	if (write.pending.length > 0) await placePending(write);
 	const { report, batches } = write;
 	if (write.spec.references && batches.size > 0) {
 		const units = allUnits(batches) as Array<WriteUnit<ReferencingRecord>>;

@@ -1,7 +1,7 @@
 /**
  * What every event of the Grist Trigger offers the poll (../pollRun.ts), one module per event
  * family: Row Added (./rowAdded.ts), Row Added or Updated (./rowAddedOrUpdated.ts), and the
- * events read from the document's history, Row Deleted, Row Updated and Any Change
+ * events read from the document's history, Row Deleted, Row Updated and Row Added, Updated or Deleted
  * (./rowChanges.ts). Each keeps its own cursor state in the node's static data; the poll picks
  * the module once, from Trigger On.
  */

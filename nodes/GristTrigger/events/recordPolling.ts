@@ -11,9 +11,13 @@
  */
 import { NodeApiError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { columnTypes } from '../../Grist/cells/tableColumns';
+import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import type { GristRecord } from '../../Grist/cells/cellValues';
 import { toNodeError } from '../../Grist/errors/nodeErrors';
+import { InputError } from '../../Grist/errors/gristAnswers';
+import { conditionsWithRowIds } from '../../Grist/read/referenceConditions';
+import { ReferenceLookup } from '../../Grist/api/referenceLookup';
+import { ColumnCache } from '../../Grist/api/schemaCache';
 import { buildFilter, type GristFilter, type SortRule } from '../../Grist/query/filters';
 import type { Condition } from '../../Grist/query/conditionSql';
 import { buildConditionQuery, needsSql, sqlRecord } from '../../Grist/query/recordConditions';
@@ -45,8 +49,10 @@ async function resolveFilter(ctx: PollContext): Promise<RowFilter> {
 	const wanted = ctx.settings.filter;
 	if (!wanted) return { filter: undefined };
 	if ('json' in wanted) return { filter: wanted.json };
-	const types = columnTypes(await checkColumns(ctx));
-	const { conditions, combine } = wanted;
+	const columns = await checkColumns(ctx);
+	const types = columnTypes(columns);
+	const { combine } = wanted;
+	const conditions = await conditionsByRowId(ctx, columns, wanted.conditions);
 	if (needsSql(conditions, combine)) {
 		// OAuth2 tokens may not call /sql: said before any request, with what to do.
 		if (ctx.client.isOAuth) throw conditionsNeedSql(ctx.fn.getNode());
@@ -58,6 +64,24 @@ async function resolveFilter(ctx: PollContext): Promise<RowFilter> {
 		return { filter: buildFilter(conditions, types) };
 	} catch (error) {
 		throw toNodeError(ctx.fn.getNode(), error, { hint: CONDITIONS_HINT });
+	}
+}
+
+/**
+ * The conditions with references given by the value their row shows turned into row IDs, as
+ * Record → Get Many does (read/referenceConditions.ts), looked up in this poll.
+ */
+export async function conditionsByRowId(
+	ctx: PollContext,
+	columns: GristColumn[],
+	conditions: Condition[],
+): Promise<Condition[]> {
+	const lookup = new ReferenceLookup(ctx.client, new ColumnCache(ctx.client));
+	const { docId, tableId } = ctx.settings;
+	try {
+		return await conditionsWithRowIds(lookup, { docId, tableId }, columns, conditions, 0);
+	} catch (error) {
+		throw error instanceof InputError ? toNodeError(ctx.fn.getNode(), error) : error;
 	}
 }
 

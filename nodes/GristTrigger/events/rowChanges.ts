@@ -7,7 +7,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { simplifyFields, simplifyRecord, type GristRecord } from '../../Grist/cells/cellValues';
-import { columnTypes } from '../../Grist/cells/tableColumns';
+import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import {
 	classifyChanges,
 	tableIdAfter,
@@ -19,7 +19,7 @@ import { toNodeError } from '../../Grist/errors/nodeErrors';
 import { checkConditions, filterMatches, rowMatches } from '../../Grist/query/rowMatch';
 import { checkColumns } from '../columnChecks';
 import { CONDITIONS_HINT, HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
-import { rowFilter } from './recordPolling';
+import { conditionsByRowId, rowFilter } from './recordPolling';
 import type { ChangeEvent } from '../triggerSettings';
 import {
 	compareSince,
@@ -45,7 +45,7 @@ export function rowChangesEvent(event: ChangeEvent): PollEvent<ChangesState> {
 		async baseline(ctx) {
 			// a Filter that cannot run fails the activation, not a later poll
 			if (ctx.settings.filter && 'conditions' in ctx.settings.filter)
-				changeFilter(ctx, columnTypes(await checkColumns(ctx)));
+				await changeFilter(ctx, await checkColumns(ctx));
 			return { kind: event, h: await latestState(ctx.client, ctx.settings.docId) };
 		},
 		async isIdle() {
@@ -112,7 +112,7 @@ async function changeItems(
 	const live = changed.filter((c) => c.change !== 'deleted').map((c) => c.id);
 	const current = await currentRows(client, settings.docId, tableId, [...new Set(live)]);
 	// Filter: on the current row, or a deleted row's last values
-	const matches = changeFilter(ctx, types);
+	const matches = await changeFilter(ctx, columns);
 	const changes = changed.filter((c) =>
 		matches(
 			c.change === 'deleted'
@@ -152,20 +152,25 @@ function inColumnOrder(values: Record<string, unknown>, order: string[]): Record
 	return out;
 }
 
-/** Filter as a test of a row's values (./query/rowMatch.ts); every row when there is none. */
-function changeFilter(
+/**
+ * Filter as a test of a row's values (query/rowMatch.ts), references given by name turned into
+ * row IDs first; every row when there is none.
+ */
+async function changeFilter(
 	ctx: PollContext,
-	types: Record<string, string>,
-): (row: { id: number; fields: Record<string, unknown> }) => boolean {
+	columns: GristColumn[],
+): Promise<(row: { id: number; fields: Record<string, unknown> }) => boolean> {
 	const filter = ctx.settings.filter;
 	if (!filter) return () => true;
 	if ('json' in filter) return (row) => filterMatches(filter.json, row);
+	const types = columnTypes(columns);
+	const conditions = await conditionsByRowId(ctx, columns, filter.conditions);
 	try {
-		checkConditions(filter.conditions, types);
+		checkConditions(conditions, types);
 	} catch (error) {
 		throw toNodeError(ctx.fn.getNode(), error, { hint: CONDITIONS_HINT });
 	}
-	return (row) => rowMatches(filter.conditions, filter.combine, types, row);
+	return (row) => rowMatches(conditions, filter.combine, types, row);
 }
 
 /** A manual run: the latest record, shaped as the event's items (a change needs a poll to be seen). */

@@ -29,8 +29,8 @@
  *   emulator's OAuth server) throw: tests that need them are `emulatorOnly` (../target.ts).
  * - `addTable(…, { summarySourceTable })` makes the summary table as Grist's UI does.
  * - `close()` deletes, for good, the workspaces and documents this instance made, and those the
- *   tests made through the proxy (creations it saw answered), and restores the site's sharing
- *   and name.
+ *   tests made through the proxy (creations it saw answered; service accounts too), and restores
+ *   the site's sharing and name.
  *   Every creation is also appended to the run's ledger file (GRIST_REAL_LEDGER), which
  *   scripts/test-real.mjs sweeps at the end of the run with every workspace named with the run's
  *   prefix, so an interrupted run leaves nothing behind either.
@@ -166,6 +166,8 @@ export class RealGrist {
 	private sites = new Set<string>();
 	private workspaces = new Set<number>();
 	private docs = new Set<string>();
+	/** Service accounts the tests created through the proxy, deleted on close. */
+	private serviceAccounts = new Set<number>();
 	/** The site's sharing when this instance started (email → role), restored on close. */
 	private readonly orgAccessBefore: Map<string, string | null>;
 	/** The site's name when this instance started, restored on close (tests rename the site). */
@@ -271,8 +273,9 @@ export class RealGrist {
 		);
 	}
 
-	private remember(kind: 'workspace' | 'doc', id: number | string): void {
+	private remember(kind: 'workspace' | 'doc' | 'service-account', id: number | string): void {
 		if (kind === 'workspace') this.workspaces.add(Number(id));
+		else if (kind === 'service-account') this.serviceAccounts.add(Number(id));
 		else this.docs.add(String(id));
 		if (this.cfg.ledger) appendFileSync(this.cfg.ledger, `${kind} ${id}\n`);
 	}
@@ -420,6 +423,7 @@ export class RealGrist {
 			isFormula?: boolean;
 			widgetOptions?: object | string;
 			visibleCol?: number | string;
+			recalcWhen?: number;
 		}>,
 		opts?: { summarySourceTable?: string },
 	): void {
@@ -474,6 +478,13 @@ export class RealGrist {
 			});
 			this.call('POST', `/api/docs/${docId}/apply`, { json: actions });
 		}
+		// AddTable drops recalcWhen too: a trigger formula is set on the made column, as Grist's
+		// "Column behavior → Set trigger formula" does
+		const triggers = columns.filter((c) => c.recalcWhen !== undefined);
+		if (triggers.length)
+			this.call('POST', `/api/docs/${docId}/apply`, {
+				json: triggers.map((c) => ['ModifyColumn', tableId, c.id, { recalcWhen: c.recalcWhen }]),
+			});
 	}
 
 	/**
@@ -864,7 +875,10 @@ export class RealGrist {
 		}
 		if (/^\/api\/orgs\/[^/]+\/workspaces\/?$/.test(apiPath) && typeof value === 'number')
 			this.remember('workspace', value);
-		else if (
+		else if (/^\/api\/service-accounts\/?$/.test(apiPath)) {
+			const id = (value as { id?: unknown })?.id;
+			if (typeof id === 'number') this.remember('service-account', id);
+		} else if (
 			/^\/api\/(workspaces\/[^/]+\/(docs|import)|docs|docs\/[^/]+\/copy)\/?$/.test(apiPath)
 		) {
 			const id = typeof value === 'string' ? value : (value as { id?: unknown })?.id;
@@ -893,6 +907,7 @@ export class RealGrist {
 		};
 		for (const id of this.docs) attempt('DELETE', `/api/docs/${id}`);
 		for (const id of this.workspaces) attempt('DELETE', `/api/workspaces/${id}`);
+		for (const id of this.serviceAccounts) attempt('DELETE', `/api/service-accounts/${id}`);
 		// the site's name as it was (an org rename test renames GRIST_ORG)
 		try {
 			const name = (this.call('GET', `/api/orgs/${this.orgId}`).json as { name: string }).name;

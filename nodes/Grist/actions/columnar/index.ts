@@ -1,10 +1,12 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { operationSelector, resourceModule } from '../operationFrame';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-const operation = operationSelector(
+const selector = operationSelector(
 	'columnar',
 	[
 		{
@@ -35,11 +37,24 @@ const operation = operationSelector(
 	'getAll',
 );
 
+/**
+ * Columnar stays out of new nodes and still runs in a saved node that has it. n8n's node panel
+ * lists a resource's actions by looking for the Operation selector whose `show.resource` list
+ * holds the resource's value (`includes`); written as a condition, which the parameter panel
+ * evaluates the same way, it is not found there, so the panel lists no columnar action. The
+ * Resource option itself shows only on a node that already has it.
+ */
+const operation: INodeProperties = {
+	...selector,
+	displayOptions: { show: { resource: [{ _cnd: { eq: 'columnar' } }] } },
+};
+
 export const columnar = resourceModule(
 	{
 		name: 'Columnar Records (Deprecated)',
 		value: 'columnar',
 		description: "Records in Grist's older column-oriented form (/data), for existing workflows",
+		displayOptions: { show: { resource: ['columnar'] } },
 	},
 	operation,
 	{ getAll, create, update, delete: del },

@@ -38,12 +38,19 @@ export interface ExportRequest extends ApiExportRequest {
 	itemIndex: number;
 }
 
-const EXTENSION_MIME: Record<ExportRequest['format'], string> = {
-	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-	csv: 'text/csv',
+/** Each format's file extension and the MIME type used when Grist sends none. */
+const FILE_KIND: Record<ExportRequest['format'], { ext: string; mime: string }> = {
+	xlsx: { ext: '.xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+	csv: { ext: '.csv', mime: 'text/csv' },
+	tsv: { ext: '.tsv', mime: 'text/tab-separated-values' },
+	dsv: { ext: '.dsv', mime: 'text/x-doo-separated-values' },
+	'table-schema': { ext: '.json', mime: 'application/json' },
 };
 
-/** GET /api/docs/{docId}/download/{xlsx|csv} → one output item with the file. */
+/**
+ * GET /api/docs/{docId}/download/{format} → one output item with the file; the Table Schema
+ * (JSON, no file name from Grist) is also given parsed, as `tableSchema`.
+ */
 export async function exportToBinary(
 	this: IExecuteFunctions,
 	client: GristClient,
@@ -56,16 +63,14 @@ export async function exportToBinary(
 	if (req.tableId !== undefined) qs.tableId = req.tableId;
 	if (options.header !== undefined) qs.header = options.header;
 	let title = String(options.fileName ?? '').trim();
-	const ext = `.${req.format}`;
+	const { ext, mime } = FILE_KIND[req.format];
 	if (title.toLowerCase().endsWith(ext)) title = title.slice(0, -ext.length);
 	if (title !== '') qs.title = title;
 	const res = await exportDocument(client, req, qs, itemIndex);
 	let fileName = title !== '' ? `${title}${ext}` : res.fileName;
 	if (!fileName) fileName = `${req.tableId ? `${req.docId}-${req.tableId}` : req.docId}${ext}`;
 	const mimeType =
-		res.mimeType && res.mimeType !== 'application/octet-stream'
-			? res.mimeType
-			: EXTENSION_MIME[req.format];
+		res.mimeType && res.mimeType !== 'application/octet-stream' ? res.mimeType : mime;
 	const binary = await this.helpers.prepareBinaryData(res.body, fileName, mimeType);
 	const json: IDataObject = {
 		documentId: req.docId,
@@ -74,5 +79,16 @@ export async function exportToBinary(
 		mimeType,
 		fileSize: res.body.length,
 	};
+	if (req.format === 'table-schema') json.tableSchema = parseTableSchema(res.body);
 	return { json, binary: { [binaryPropertyName]: binary } };
+}
+
+/** The Table Schema Grist answered, as JSON (its text when it is not JSON, which Grist never sends). */
+function parseTableSchema(body: Buffer): IDataObject | string {
+	const text = body.toString('utf8');
+	try {
+		return JSON.parse(text) as IDataObject;
+	} catch {
+		return text;
+	}
 }

@@ -1,18 +1,28 @@
 import { operationSelector, resourceModule } from '../operationFrame';
 import * as applyActions from './applyActions.operation';
+import * as applyProposal from './applyProposal.operation';
+import * as compare from './compare.operation';
 import * as copy from './copy.operation';
 import * as create from './create.operation';
 import * as del from './delete.operation';
+import * as deleteSnapshots from './deleteSnapshots.operation';
 import * as downloadBackup from './downloadBackup.operation';
 import * as exportTable from './exportTable.operation';
 import * as exportWorkbook from './exportWorkbook.operation';
+import * as fork from './fork.operation';
 import * as get from './get.operation';
 import * as getAccess from './getAccess.operation';
 import * as getAll from './getAll.operation';
+import * as getProposals from './getProposals.operation';
+import * as getSnapshots from './getSnapshots.operation';
+import * as getTiming from './getTiming.operation';
 import * as importFile from './importFile.operation';
 import * as move from './move.operation';
 import * as moveToTrash from './moveToTrash.operation';
+import * as replaceContent from './replaceContent.operation';
 import * as restore from './restore.operation';
+import * as startTiming from './startTiming.operation';
+import * as stopTiming from './stopTiming.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
 
@@ -20,10 +30,16 @@ const operation = operationSelector(
 	'document',
 	[
 		{
-			name: 'Apply Actions (Advanced)',
-			value: 'applyActions',
-			description: 'Send Grist user actions as JSON, for what no other operation covers',
-			action: 'Apply user actions to a document',
+			name: 'Apply Proposal',
+			value: 'applyProposal',
+			description: "Apply a fork's suggested row changes (a proposal) to the document",
+			action: 'Apply a proposal to a document',
+		},
+		{
+			name: 'Compare',
+			value: 'compare',
+			description: 'Compare a document with a fork or copy of it, or with an earlier state',
+			action: 'Compare a document',
 		},
 		{
 			name: 'Copy',
@@ -44,22 +60,34 @@ const operation = operationSelector(
 			action: 'Delete a document',
 		},
 		{
+			name: 'Delete Snapshots',
+			value: 'deleteSnapshots',
+			description: 'Delete saved versions of a document',
+			action: 'Delete snapshots of a document',
+		},
+		{
 			name: 'Download Backup',
 			value: 'downloadBackup',
 			description: 'Download the whole document as a .grist file',
 			action: 'Download a backup of a document',
 		},
 		{
-			name: 'Export Table (CSV)',
+			name: 'Export Table',
 			value: 'exportTable',
-			description: 'Download one table as a CSV file',
-			action: 'Export a table as CSV',
+			description: 'Download one table as a CSV, TSV or DSV file, or its Table Schema',
+			action: 'Export a table',
 		},
 		{
 			name: 'Export Workbook (XLSX)',
 			value: 'exportWorkbook',
 			description: 'Download the whole document or one table as an Excel file',
 			action: 'Export a document as XLSX',
+		},
+		{
+			name: 'Fork',
+			value: 'fork',
+			description: 'Make a private copy of a document to try changes on',
+			action: 'Fork a document',
 		},
 		{ name: 'Get', value: 'get', description: 'Get a document', action: 'Get a document' },
 		{
@@ -73,6 +101,25 @@ const operation = operationSelector(
 			value: 'getAll',
 			description: 'List the documents of a workspace or a site',
 			action: 'Get many documents',
+		},
+		{
+			name: 'Get Proposals',
+			value: 'getProposals',
+			description: 'List the change proposals made to a document or from a fork',
+			action: 'Get proposals of a document',
+		},
+		{
+			name: 'Get Snapshots',
+			value: 'getSnapshots',
+			description: 'List the saved versions of a document, one item per snapshot',
+			action: 'Get snapshots of a document',
+		},
+		{
+			name: 'Get Timing',
+			value: 'getTiming',
+			description:
+				'Read the formula times measured so far, one item per formula column, slowest first',
+			action: 'Get the formula timing of a document',
 		},
 		{
 			name: 'Import File',
@@ -93,10 +140,28 @@ const operation = operationSelector(
 			action: 'Move a document to the trash',
 		},
 		{
+			name: 'Replace Content',
+			value: 'replaceContent',
+			description: "Overwrite a document's content with a fork's or a snapshot's",
+			action: 'Replace the content of a document',
+		},
+		{
 			name: 'Restore',
 			value: 'restore',
 			description: "Bring a document back from Grist's trash",
 			action: 'Restore a document from the trash',
+		},
+		{
+			name: 'Start Timing',
+			value: 'startTiming',
+			description: 'Start measuring how long each formula column takes to calculate',
+			action: 'Start formula timing of a document',
+		},
+		{
+			name: 'Stop Timing',
+			value: 'stopTiming',
+			description: 'Stop measuring and get the times, one item per formula column, slowest first',
+			action: 'Stop formula timing of a document',
 		},
 		{
 			name: 'Update',
@@ -110,6 +175,13 @@ const operation = operationSelector(
 			description:
 				"Add, change or remove users' roles and the inherited-role ceiling of a document",
 			action: 'Update access of a document',
+		},
+		// last: the raw form, for what no operation above covers
+		{
+			name: 'Apply Actions (Advanced)',
+			value: 'applyActions',
+			description: 'Send Grist user actions as JSON, for what no other operation covers',
+			action: 'Apply user actions to a document',
 		},
 	],
 	'get',
@@ -133,11 +205,21 @@ export const document = resourceModule(
 		get,
 		getAccess,
 		getAll,
+		getTiming,
 		importFile,
 		move,
 		moveToTrash,
 		restore,
+		startTiming,
+		stopTiming,
 		update,
 		updateAccess,
+		applyProposal,
+		compare,
+		deleteSnapshots,
+		fork,
+		getProposals,
+		getSnapshots,
+		replaceContent,
 	},
 );

@@ -2,6 +2,7 @@ import { operationSelector, resourceModule } from '../operationFrame';
 import * as get from './get.operation';
 import * as getAccess from './getAccess.operation';
 import * as getAll from './getAll.operation';
+import * as getUsage from './getUsage.operation';
 import * as getWorkspaces from './getWorkspaces.operation';
 import * as update from './update.operation';
 import * as updateAccess from './updateAccess.operation';
@@ -28,6 +29,13 @@ const operation = operationSelector(
 			action: 'Get many organizations',
 		},
 		{
+			name: 'Get Usage',
+			value: 'getUsage',
+			description:
+				"An organization's documents near or over their plan's limits, and the attachments' total size (owners only)",
+			action: 'Get usage of an organization',
+		},
+		{
 			name: 'Get Workspaces',
 			value: 'getWorkspaces',
 			description: 'List the workspaces of an organization with their documents',
@@ -52,5 +60,5 @@ const operation = operationSelector(
 export const org = resourceModule(
 	{ name: 'Organization', value: 'org', description: 'A Grist site: personal or team' },
 	operation,
-	{ get, getAccess, getAll, getWorkspaces, update, updateAccess },
+	{ get, getAccess, getAll, getUsage, getWorkspaces, update, updateAccess },
 );

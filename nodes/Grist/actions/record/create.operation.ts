@@ -44,7 +44,7 @@ export const execute: OperationExecute = async function (client, items) {
 			const table = await itemTable(write, target, itemIndex);
 			const { fields: raw } = readRawFields.call(this, itemIndex);
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
-			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+			const fields = encodeFields.call(this, raw, table.byId, itemIndex, NAMES);
 			if (isEmpty(fields)) refuseEmpty.call(this, raw, target, itemIndex);
 			// Grist adds one POST's records with the union of their fields, null where a record
 			// lacks one (convertToBulkColValues): a Text cell would get null, not '', and a trigger
@@ -65,6 +65,9 @@ export const execute: OperationExecute = async function (client, items) {
 };
 
 type CreateRecord = { fields: IDataObject };
+
+/** Reference cells may name rows by their shown value (write/referenceNames.ts). */
+const NAMES = { names: true };
 
 const CREATE: WriteSpec = {
 	envelopeBytes: '{"records":[]}'.length,

@@ -26,6 +26,8 @@ import { type Target } from '../../api/paths';
 import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
 import { recordJson, recordsAndColumns } from '../../read/recordRead';
 import { ReferenceDisplay } from '../../read/referenceDisplay';
+import { conditionsWithRowIds } from '../../read/referenceConditions';
+import { ReferenceLookup } from '../../api/referenceLookup';
 import { operationDescription } from '../operationFrame';
 import type { OperationExecute } from '../types';
 import { failedItem } from '../items';
@@ -102,11 +104,13 @@ async function searchWithSql(
 /**
  * GET …/records: one request per input item (plus one GET of the columns per table, when needed);
  * conditions Grist's filter cannot express (OR, comparisons, text search…) go to POST /sql as one
- * parameterised SELECT, decoded the same way.
+ * parameterised SELECT, decoded the same way. Names given for references in the conditions are
+ * turned into row IDs first (read/referenceConditions.ts).
  */
 export const execute: OperationExecute = async function (client, items) {
 	const columnsCache = new ColumnCache(client);
 	const display = new ReferenceDisplay(client, columnsCache);
+	const names = new ReferenceLookup(client, columnsCache);
 	const out: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const start = out.length;
@@ -114,7 +118,22 @@ export const execute: OperationExecute = async function (client, items) {
 			const target = readTarget.call(this, itemIndex);
 			const simplify = readSimplify.call(this, itemIndex);
 			const includeHidden = readIncludeHidden.call(this, itemIndex);
-			const { conditions, combine } = readConditions.call(this, itemIndex);
+			const read = readConditions.call(this, itemIndex);
+			const combine = read.combine;
+			const conditions =
+				read.conditions.length === 0
+					? read.conditions
+					: await conditionsWithRowIds(
+							names,
+							target,
+							await columnsCache.get(target, itemIndex),
+							read.conditions,
+							itemIndex,
+						).catch((error: unknown) => {
+							throw error instanceof InputError
+								? toNodeError(this.getNode(), error, { itemIndex, where: 'field' })
+								: error;
+						});
 			let records: GristRecord[];
 			let columns;
 			if (needsSql(conditions, combine)) {
@@ -126,13 +145,20 @@ export const execute: OperationExecute = async function (client, items) {
 					includeHidden,
 				});
 			} else {
-				const read = await readQuery.call(this, itemIndex, target, columnsCache, false);
-				if (includeHidden) read.qs.hidden = 1;
+				const query = await readQuery.call(
+					this,
+					itemIndex,
+					target,
+					columnsCache,
+					false,
+					conditions,
+				);
+				if (includeHidden) query.qs.hidden = 1;
 				({ records, columns } = await recordsAndColumns(
 					client,
 					target,
-					async () => await fetchRecords(client, target, read.qs, itemIndex),
-					{ cache: columnsCache, columns: read.columns, withColumns: simplify, itemIndex },
+					async () => await fetchRecords(client, target, query.qs, itemIndex),
+					{ cache: columnsCache, columns: query.columns, withColumns: simplify, itemIndex },
 				));
 			}
 			const pairedItem = { item: itemIndex };

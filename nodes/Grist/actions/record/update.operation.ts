@@ -56,7 +56,7 @@ export const execute: OperationExecute = async function (client, items) {
 			const table = await itemTable(write, target, itemIndex);
 			const { fields: raw } = readRawFields.call(this, itemIndex);
 			refuseUnknownColumns.call(this, raw, table, target, itemIndex);
-			const fields = encodeFields.call(this, raw, table.byId, itemIndex);
+			const fields = encodeFields.call(this, raw, table.byId, itemIndex, NAMES);
 			const grouping = { fieldSet: Object.keys(fields) };
 			addItem(write, itemIndex, target, table, [{ id, fields }], grouping, options.of(itemIndex));
 		} catch (error) {
@@ -73,6 +73,9 @@ export const execute: OperationExecute = async function (client, items) {
 };
 
 type UpdateRecord = { id: number; fields: IDataObject };
+
+/** Reference cells may name rows by their shown value (write/referenceNames.ts). */
+const NAMES = { names: true };
 
 const UPDATE: WriteSpec = {
 	envelopeBytes: '{"records":[]}'.length,

@@ -122,9 +122,12 @@ export const execute: OperationExecute = async function (client, items) {
 			const allowEmpty = !!itemParameter.call(this, 'options.allowEmptyRequire', itemIndex, false);
 			if (match.length === 0 && !allowEmpty) refuseNoMatch.call(this, itemIndex);
 			const byId = table.byId;
-			const require = encodeFields.call(this, requireRaw, byId, itemIndex, { keepFormulas: true });
-			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex);
-			const grouping = { roundKey: requireKey(match, require) };
+			const require = encodeFields.call(this, requireRaw, byId, itemIndex, REQUIRE);
+			const fields = encodeFields.call(this, fieldsRaw, byId, itemIndex, FIELDS);
+			// the round key of the final match values (references given by name: their row IDs)
+			const grouping = (records: UpsertRecord[]) => ({
+				roundKey: requireKey(match, records[0].require),
+			});
 			addItem(
 				write,
 				itemIndex,
@@ -145,6 +148,10 @@ export const execute: OperationExecute = async function (client, items) {
 };
 
 type UpsertRecord = { require: IDataObject; fields: IDataObject };
+
+/** Reference cells may name rows by their shown value (write/referenceNames.ts). */
+const REQUIRE = { keepFormulas: true, names: true };
+const FIELDS = { names: true };
 
 const UPSERT: WriteSpec = {
 	envelopeBytes: '{"records":[]}'.length,

@@ -91,7 +91,7 @@ export const execute = perItem(async function (client, itemIndex) {
 			{
 				itemIndex,
 				description:
-					'Set Authentication to API Key with a Grist Records & Documents API credential, or use Record → Get Many.',
+					'Set Authentication to API Key with a Grist Records & Documents (Community Node) API credential, or use Record → Get Many.',
 			},
 		);
 	}
