@@ -24,6 +24,11 @@ import type { PollContext } from './events/pollEvent';
 import { recordsFetcher } from './events/recordPolling';
 import { explainFailure, runPoll } from './pollRun';
 import { DEFAULT_MAX_RECORDS, readSettings } from './triggerSettings';
+import { ALL_MATCHES, filterProperties } from '../Grist/parameters/filterFields';
+
+/** How the trigger runs the conditions of Filter. */
+const TRIGGER_CONDITIONS =
+	"Rows must match the conditions (all of them, or any, per Combine). Row Added and Row Added or Updated read the matching rows as Get Many does: Is One Of and Is Empty combined with AND use Grist's record filter, other conditions a read-only SQL query (needs an API key with read access to the whole document). The other events test each changed row.";
 
 /**
  * Polls a Grist table for new, new and updated, or (from the document's history) updated and
@@ -42,7 +47,7 @@ export class GristTrigger implements INodeType {
 		// The table watched, once picked (a node added from the panel is named after its event); the
 		// event before that.
 		subtitle:
-			'={{ (/^=/.test(String($rawParameter["table"] || "")) ? "" : String($rawParameter["table"] || "")) || {"rowAddedOrUpdated": "Row added or updated", "rowDeleted": "Row deleted", "rowUpdated": "Row updated", "anyChange": "Any change"}[$parameter["event"]] || "Row added" }}',
+			'={{ (/^=/.test(String($rawParameter["table"] || "")) ? "" : String($rawParameter["table"] || "")) || {"rowAddedOrUpdated": "Row added or updated", "rowDeleted": "Row deleted", "rowUpdated": "Row updated", "anyChange": "Row added, updated or deleted"}[$parameter["event"]] || "Row added" }}',
 		// n8n's node panel shows this node and the Grist node as one entry ("Grist Records &
 		// Documents"), with this description; the Grist Instant Trigger is an entry of its own. The
 		// event options' `action` is what the panel lists under Triggers: both say how they start.
@@ -59,51 +64,38 @@ export class GristTrigger implements INodeType {
 			triggerOnField(
 				[
 					{
-						name: 'Any Change',
+						name: 'Row Added, Updated or Deleted',
 						value: 'anyChange',
 						action: 'On row added, updated or deleted (polling)',
-						description:
-							"Checks the document's change history on a schedule for added, updated and deleted records, each saying which; works anywhere",
+						description: 'Every row change, from the change history, on a schedule',
 					},
 					{
 						name: 'Row Added',
 						value: 'rowAdded',
 						action: 'On row added (polling)',
-						description:
-							'Checks the table on a schedule (Poll Times) for new records; works anywhere',
+						description: 'New rows, checked on a schedule',
 					},
 					{
 						name: 'Row Added or Updated',
 						value: 'rowAddedOrUpdated',
 						action: 'On row added or updated (polling)',
-						description:
-							'Checks the table on a schedule (Poll Times) for added or changed records (needs a timestamp column); works anywhere',
+						description: 'New or changed rows, by a timestamp column, on a schedule',
 					},
 					{
 						name: 'Row Deleted',
 						value: 'rowDeleted',
 						action: 'On row deleted (polling)',
-						description:
-							"Checks the document's change history on a schedule for deleted records, with their last values; works anywhere",
+						description: 'Deleted rows with their last values, on a schedule',
 					},
 					{
 						name: 'Row Updated',
 						value: 'rowUpdated',
 						action: 'On row updated (polling)',
-						description:
-							"Checks the document's change history on a schedule for changed records, with their previous values; works anywhere",
+						description: 'Changed rows with their previous values, on a schedule',
 					},
 				],
 				'rowAdded',
 			),
-			{
-				displayName:
-					'Row Added or Updated needs a column that Grist updates on every change of a record. Set it up once in Grist: a DateTime column, "Set trigger formula" NOW(), "Apply on changes to: Any field". Columns without one are listed last, "not updated automatically".',
-				name: 'timestampNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
-			},
 			{
 				displayName: 'Timestamp Column Name or ID',
 				name: 'timestampColumn',
@@ -115,11 +107,23 @@ export class GristTrigger implements INodeType {
 				required: true,
 				default: '',
 				displayOptions: { show: { event: ['rowAddedOrUpdated'] } },
+				hint: 'Set it up once in Grist: a DateTime column whose trigger formula NOW() applies on changes to any field.',
 				description:
-					'A Date, DateTime or Numeric column that changes whenever the record changes: a trigger formula NOW() on any change (listed first). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'The column Grist updates whenever a row changes (such columns are listed first). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
+			...filterProperties({
+				matches: ALL_MATCHES,
+				combine: true,
+				ignoreCase: true,
+				json: true,
+				referencesByName: true,
+				columnsMethod: 'getWatchColumns',
+				filterDescription:
+					"Only rows that match trigger: their current values, a deleted row's last values",
+				conditionsDescription: TRIGGER_CONDITIONS,
+			}),
 			triggerSimplifyField(
-				"Whether to return flat records (the row ID next to the fields) with dates as ISO text, instead of Grist's raw form with the fields nested",
+				"Whether to return flat rows (the row ID next to the cells) with dates as ISO text, instead of Grist's raw form with the cells under fields. Either way, _change says what happened to the row.",
 			),
 			triggerOptionsField([
 				{
@@ -134,16 +138,6 @@ export class GristTrigger implements INodeType {
 					displayOptions: { show: { '/event': ['rowAdded'] } },
 					description:
 						'A column set once when a record is created (e.g. a DateTime with the trigger formula NOW() on new records only). Lets the trigger tell new records that got the IDs of just-deleted last records from edits of those records. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				},
-				{
-					displayName: 'Filter (JSON)',
-					name: 'filter',
-					type: 'json',
-					default: '',
-					displayOptions: { show: { '/event': ['rowAdded', 'rowAddedOrUpdated'] } },
-					placeholder: '{"Status": ["Open", "Done"]}',
-					description:
-						'Only records matching this Grist filter trigger: keys are column IDs, values arrays of stored values (ORed); keys are ANDed',
 				},
 				{
 					displayName: 'If Change History Is Lost',
@@ -196,8 +190,8 @@ export class GristTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = readSettings(this);
 		const client = await GristClient.create(this);
-		const fetch = recordsFetcher(client, { docId: settings.docId, tableId: settings.tableId });
-		const ctx: PollContext = { fn: this, client, settings, fetch };
+		const ctx = { fn: this, client, settings } as PollContext;
+		ctx.fetch = recordsFetcher(ctx);
 		const event = pollEventFor(settings.event);
 		try {
 			if (this.getMode() === 'manual') return [await event.sample(ctx)];

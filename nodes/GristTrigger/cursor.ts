@@ -24,6 +24,11 @@ import type { GristFilter } from '../Grist/query/filters';
 export interface RecordsQuery {
 	sort?: string;
 	limit?: number;
+	/**
+	 * Given: the read applies the user's Filter; it holds the user's Grist filter (empty when the
+	 * reader runs the user's conditions on `/sql`) with the cursor's own tests added. Absent: the
+	 * whole table (e.g. its top id).
+	 */
 	filter?: GristFilter;
 }
 
@@ -66,10 +71,6 @@ export function withIds(
 		wanted = ids.filter((id) => allowed.has(id));
 	}
 	return { filter: { ...user, id: wanted }, ids: wanted };
-}
-
-export function hasFilter(filter: GristFilter | undefined): filter is GristFilter {
-	return !!filter && Object.keys(filter).length > 0;
 }
 
 /** Whether two states are the same (they are plain JSON). */

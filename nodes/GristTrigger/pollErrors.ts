@@ -10,8 +10,11 @@ import { InputError } from '../Grist/errors/gristAnswers';
 /** The field of the Row Added or Updated event whose cells are the timestamps. */
 export const TIMESTAMP_FIELD = 'Timestamp Column';
 
-/** What to fix when Options → Filter (JSON) is not a filter. */
-export const FILTER_HINT = 'Fix Options → Filter (JSON).';
+/** What to fix when Filter (JSON) is not a filter. */
+export const FILTER_HINT = 'Fix the Filter (JSON) field.';
+
+/** What to fix when a condition of Filter → Conditions cannot run. */
+export const CONDITIONS_HINT = 'Fix the Conditions field.';
 
 /** Logged when the history was lost and Options → If Change History Is Lost says start again. */
 export const HISTORY_RESTARTED =
@@ -82,7 +85,7 @@ export function noSample(node: INode, tableId: string, filtered: boolean): NodeO
 		node,
 		`No record in table "${tableId}" to show as a sample`,
 		filtered
-			? 'Add a record that matches the filter in Grist, or loosen Options → Filter (JSON), then fetch again.'
+			? 'Add a record that matches the Filter in Grist, or loosen the Filter, then fetch again.'
 			: 'Add a record to the table in Grist, then fetch again.',
 	);
 }
@@ -110,5 +113,14 @@ export function historyLost(node: INode): NodeOperationError {
 		node,
 		"Grist no longer has the document's history from this trigger's last poll: the changes since then cannot be listed",
 		'Grist keeps about the last 1,000 actions of a document (edits in any table count), and a replaced or restored document has another history. Nothing was emitted and the trigger stays where it was. To go on from the document as it is now (the changes in between are not emitted), set Options → If Change History Is Lost to "Start Again From Now"; poll more often, or use the Grist Instant Trigger, so that it does not happen again.',
+	);
+}
+
+/** Conditions that need Grist's /sql, with an OAuth2 credential (Grist refuses it /sql). */
+export function conditionsNeedSql(node: INode): NodeOperationError {
+	return fail(
+		node,
+		"These conditions need Grist's SQL endpoint, which Grist refuses to OAuth2 connections",
+		"Set Authentication to API Key, or use only Is One Of and Is Empty conditions combined with AND (Grist's record filter works with OAuth2).",
 	);
 }

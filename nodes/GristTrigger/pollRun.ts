@@ -3,7 +3,8 @@
  * ./events/pollEvent.ts); and the errors of a failed poll made to say what to fix.
  *
  * Static data (`getWorkflowStaticData('node')`): `{ key, cursor, updatedAt?, sqlRefused? }`.
- * `key` names what the cursor is about (document, table, event, columns, filter); when the user
+ * `key` names what the cursor is about (document, table, event, columns, the Filter of Row Added
+ * and Row Added or Updated); when the user
  * changes any of these, the next poll takes a new baseline. The cursor is written only after a
  * poll succeeded, together with the records it emits (n8n saves static data when a poll emits).
  * The first poll records the baseline and emits nothing.
@@ -36,7 +37,7 @@ import { checkColumns } from './columnChecks';
 import type { StoredCursor } from './events';
 import type { IdleMemo, PollContext, PollEvent } from './events/pollEvent';
 import { TIMESTAMP_FIELD } from './pollErrors';
-import type { TriggerSettings } from './triggerSettings';
+import { RECORD_EVENTS, type TriggerSettings } from './triggerSettings';
 
 interface Stored extends IdleMemo {
 	key?: string;
@@ -53,7 +54,8 @@ function cursorKey(s: TriggerSettings): string {
 		s.event,
 		s.timestampColumn,
 		s.creationColumn,
-		s.filter ?? null,
+		// the change events' cursor is a history state, whatever the Filter
+		RECORD_EVENTS.includes(s.event) ? (s.filter ?? null) : null,
 	]);
 }
 

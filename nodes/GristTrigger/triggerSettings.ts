@@ -7,8 +7,10 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import { toNodeError } from '../Grist/errors/nodeErrors';
 import { parseJsonFilter, type GristFilter } from '../Grist/query/filters';
+import type { Condition } from '../Grist/query/conditionSql';
 import { columnIdList } from '../Grist/webhooks/webhookFields';
 import { nodeParameter } from '../Grist/parameters/read';
+import { readTriggerFilter } from '../Grist/parameters/filterFields';
 import { triggerTarget } from '../Grist/triggers/triggerTarget';
 import { FILTER_HINT, badMaxRecords, noTimestampColumn } from './pollErrors';
 
@@ -23,6 +25,14 @@ export type LostHistory = 'error' | 'restart';
 
 export const DEFAULT_MAX_RECORDS = 500;
 
+/** The events whose cursor depends on the Filter (they read the matching records). */
+export const RECORD_EVENTS: TriggerEvent[] = ['rowAdded', 'rowAddedOrUpdated'];
+
+/** Filter: Grist's filter object (JSON), or conditions run as Get Many runs them. */
+export type TriggerFilter =
+	| { json: GristFilter }
+	| { conditions: Condition[]; combine: 'and' | 'or' };
+
 export interface TriggerSettings {
 	docId: string;
 	tableId: string;
@@ -33,14 +43,14 @@ export interface TriggerSettings {
 	/** Row Added: Options → Creation Column (else empty). */
 	creationColumn: string;
 	maxRecords: number;
-	filter: GristFilter | undefined;
-	/** Row Updated, Any Change: Options → Watched Columns (empty: any column). */
+	/** Filter; undefined: every row. */
+	filter: TriggerFilter | undefined;
+	/** Row Updated, Row Added, Updated or Deleted: Options → Watched Columns (empty: any column). */
 	watchedColumns: string[];
 	onLostHistory: LostHistory;
 }
 
 interface TriggerOptions {
-	filter?: string;
 	creationColumn?: string;
 	maxRecords?: number;
 	watchedColumns?: string[] | string;
@@ -62,14 +72,7 @@ export function readSettings(fn: IPollFunctions): TriggerSettings {
 	const creationColumn = event === 'rowAdded' ? String(options.creationColumn ?? '').trim() : '';
 	const maxRecords = Number(options.maxRecords ?? DEFAULT_MAX_RECORDS);
 	if (!Number.isFinite(maxRecords) || maxRecords < 1) throw badMaxRecords(node);
-	let filter: GristFilter | undefined;
-	try {
-		const raw = options.filter as unknown;
-		filter = parseJsonFilter(raw === undefined ? '' : raw, 'Filter (JSON)');
-		if (Object.keys(filter).length === 0) filter = undefined;
-	} catch (error) {
-		throw toNodeError(node, error, { hint: FILTER_HINT });
-	}
+	const filter = readFilter(fn);
 	return {
 		docId,
 		tableId,
@@ -82,4 +85,21 @@ export function readSettings(fn: IPollFunctions): TriggerSettings {
 		watchedColumns: columnIdList(options.watchedColumns ?? []),
 		onLostHistory: options.onLostHistory === 'restart' ? 'restart' : 'error',
 	};
+}
+
+/** Filter, checked: undefined when it lets every row through. */
+function readFilter(fn: IPollFunctions): TriggerFilter | undefined {
+	const input = readTriggerFilter(fn);
+	if (input.type === 'conditions') {
+		if (input.conditions.length === 0) return undefined;
+		return { conditions: input.conditions, combine: input.combine === 'or' ? 'or' : 'and' };
+	}
+	if (input.type !== 'json') return undefined;
+	try {
+		const raw = input.json;
+		const json = parseJsonFilter(raw === undefined ? '' : raw, 'Filter (JSON)');
+		return Object.keys(json).length === 0 ? undefined : { json };
+	} catch (error) {
+		throw toNodeError(fn.getNode(), error, { hint: FILTER_HINT });
+	}
 }

@@ -97,7 +97,7 @@ export class GristWebhookTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Grist calls this n8n when rows change, so it must be able to reach it; the credential must be an owner of the document. <a href="https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-instant-trigger">What the n8n and Grist admins set up</a>. Where Grist cannot reach n8n, use the Grist Trigger (polling).',
+					'Grist calls this n8n when rows change, so Grist must be able to reach it and the credential must own the document (<a href="https://github.com/n8n-nodes-grist/n8n-nodes-grist#grist-instant-trigger">how to set this up</a>). If Grist cannot reach n8n, use the Grist Trigger (polling).',
 				name: 'notice',
 				type: 'notice',
 				default: '',

@@ -3,7 +3,7 @@
  * for, the conditions registered, the static data that records the registration, and removing
  * one. The lifecycle that uses them (checkExists, create, delete) is in the node.
  *
- * Only Rows Matching / When become the webhook's `condition`, event types and watched columns
+ * Filter and When become the webhook's `condition`, event types and watched columns
  * (webhooks/webhookConditions.ts). GET /webhooks does not return a condition, so when one is
  * wanted or was registered, `checkExists` reads it from GET /triggers: a changed condition makes a
  * new registration.

@@ -11,7 +11,7 @@ export const UNAUTHORIZED_DELIVERY = 'Authorization is missing or wrong';
 export function noConditionsOnServer(node: INode): NodeOperationError {
 	return new NodeOperationError(node, 'This Grist server cannot filter webhook rows', {
 		description:
-			'Only Rows Matching needs Grist 1.7.12 or later (GET /triggers answered 404). Update Grist, or set Only Rows Matching to None and filter in the workflow (e.g. with an If node).',
+			'A Filter needs Grist 1.7.12 or later (GET /triggers answered 404). Update Grist, or set Filter to None and filter in the workflow (e.g. with an If node).',
 	});
 }
 

@@ -801,7 +801,7 @@ describe("a new user's first clicks", () => {
 	);
 
 	test(
-		'Row Added or Updated: Timestamp Column lists the trigger-formula column first and marks the others; the set-up is a visible notice',
+		'Row Added or Updated: Timestamp Column lists the trigger-formula column first and marks the others; the set-up is a one-line hint',
 		async () => {
 			await openWorkflow(
 				await n8n.createWorkflow(
@@ -820,7 +820,12 @@ describe("a new user's first clicks", () => {
 			);
 			await openNode('Changes');
 			const ndv = page.locator('[data-test-id=ndv]');
-			expect(await ndv.innerText()).toContain('Set it up once in Grist');
+			const text = await ndv.innerText();
+			expect(text).toContain(
+				'Set it up once in Grist: a DateTime column whose trigger formula NOW() applies on changes to any field.',
+			);
+			// no five-line notice any more
+			expect(text).not.toContain('Columns without one are listed last');
 			const options = await openDropdown(
 				'[data-test-id=ndv] [data-test-id=parameter-input-timestampColumn]',
 				'Edited',
@@ -856,10 +861,176 @@ describe("a new user's first clicks", () => {
 			await ndv.getByText('Add or change a row of the table in Grist').first().waitFor();
 			await shot('instant-trigger-panel');
 			const text = await ndv.innerText();
+			// the notice is one plain sentence around its link
+			expect(text.replace(/\s+/g, ' ')).toContain(
+				'Grist calls this n8n when rows change, so Grist must be able to reach it and the credential must own the document (how to set this up). If Grist cannot reach n8n, use the Grist Trigger (polling).',
+			);
 			expect(text).not.toContain('Pull in events from');
 			expect(text).not.toContain('WEBHOOK_URL');
 			await closeNode();
 		},
 		STEP_TIMEOUT,
+	);
+});
+
+/** What a Grist node reads of the Filter: its option names, and a condition's match names. */
+describe('one Filter vocabulary in Get Many, the Grist Trigger and the Grist Instant Trigger', () => {
+	const condition = { column: 'Name', match: 'anyOf', values: 'a' };
+	const filter = { filterType: 'conditions', conditions: { conditions: [condition] } };
+
+	/** The first line of each option of the dropdown `name` opens (its name, not its description). */
+	async function optionNames(name: string, contains: string): Promise<string[]> {
+		const options = await openDropdown(
+			`[data-test-id=ndv] [data-test-id=parameter-input-${name}]`,
+			contains,
+		);
+		const names = (await options.allInnerTexts()).map((t) => t.trim().split('\n')[0].trim());
+		return names;
+	}
+
+	/** Closes the open drop-down and waits until none of its options shows. */
+	async function closeDropdown(): Promise<void> {
+		await page.keyboard.press('Escape');
+		const shown = page.locator('.el-select-dropdown__item:visible');
+		for (let i = 0; i < 50 && (await shown.count()) > 0; i++) await page.waitForTimeout(100);
+		expect(await shown.count()).toBe(0);
+	}
+
+	/** Filter's options and the Match names of the node `node`, with a picture of its panel. */
+	async function vocabulary(node: string, picture: string) {
+		await openNode(node);
+		const ndv = page.locator('[data-test-id=ndv]');
+		await ndv.locator('[data-test-id=parameter-input-match]').first().waitFor({ timeout: 20_000 });
+		await shot(picture);
+		const filters = await optionNames('filterType', 'Conditions');
+		await closeDropdown();
+		const matches = await optionNames('match', 'Is One Of');
+		await page.waitForTimeout(400); // the drop-down's animation, for the picture
+		await shot(`${picture}-matches`);
+		await closeDropdown();
+		const text = await ndv.innerText();
+		await closeNode();
+		return { filters, matches, text };
+	}
+
+	const ALL_MATCHES = [
+		'Is One Of',
+		'Is None Of',
+		'Equals',
+		'Not Equals',
+		'Greater Than',
+		'Greater Than or Equal',
+		'Less Than',
+		'Less Than or Equal',
+		'Between',
+		'Contains',
+		'Does Not Contain',
+		'Starts With',
+		'Ends With',
+		'Is Empty',
+		'Is Not Empty',
+	];
+
+	test(
+		'the same Filter field, option names and match names in the three places',
+		async () => {
+			await openWorkflow(
+				await n8n.createWorkflow(
+					manualWorkflow([
+						gristNode(
+							{
+								resource: 'record',
+								operation: 'getAll',
+								document: rl('id', demo.docId),
+								table: rl('id', 'Lists'),
+								...filter,
+							},
+							cred,
+							{ name: 'Read' },
+						),
+					]),
+				),
+			);
+			const getMany = await vocabulary('Read', 'filter-get-many');
+			await openWorkflow(
+				await n8n.createWorkflow(
+					chainWorkflow([
+						gristTriggerNode(
+							{ document: rl('id', demo.docId), table: rl('id', 'Lists'), ...filter },
+							cred,
+							{ name: 'Polling' },
+						),
+					]),
+				),
+			);
+			const polling = await vocabulary('Polling', 'filter-trigger');
+			// Trigger On: the events' names and descriptions, whole (the drop-down cuts long ones)
+			await openNode('Polling');
+			const events = await openDropdown(
+				'[data-test-id=ndv] [data-test-id=parameter-input-event]',
+				'Row Deleted',
+			);
+			await page.waitForTimeout(400);
+			await shot('trigger-events');
+			const eventTexts = (await events.allInnerTexts()).map((t) =>
+				t
+					.trim()
+					.split('\n')
+					.map((l) => l.trim())
+					.filter((l) => l !== ''),
+			);
+			await closeDropdown();
+			await closeNode();
+			expect(eventTexts).toEqual([
+				[
+					'Row Added, Updated or Deleted',
+					'Every row change, from the change history, on a schedule',
+				],
+				['Row Added', 'New rows, checked on a schedule'],
+				['Row Added or Updated', 'New or changed rows, by a timestamp column, on a schedule'],
+				['Row Deleted', 'Deleted rows with their last values, on a schedule'],
+				['Row Updated', 'Changed rows with their previous values, on a schedule'],
+			]);
+			await openWorkflow(
+				await n8n.createWorkflow(
+					chainWorkflow([
+						{
+							name: 'Instant',
+							type: 'n8n-nodes-grist.gristWebhookTrigger',
+							parameters: { document: rl('id', demo.docId), table: rl('id', 'Lists'), ...filter },
+							credentials: { gristRecordsApi: cred },
+						},
+					]),
+				),
+			);
+			const instant = await vocabulary('Instant', 'filter-instant-trigger');
+
+			for (const place of [getMany, polling, instant]) {
+				// the field's label, a line of its own
+				expect(place.text).toMatch(/^Filter$/m);
+				expect(place.text).toContain('Conditions');
+				expect(place.text).not.toMatch(/Only Rows Matching|Column Filters|\bBuild\b/);
+			}
+			expect(getMany.filters).toEqual(['None', 'Conditions', 'JSON']);
+			expect(polling.filters).toEqual(['None', 'Conditions', 'JSON']);
+			expect(instant.filters).toEqual(['None', 'Conditions', 'Formula']);
+			expect(getMany.matches).toEqual(ALL_MATCHES);
+			expect(polling.matches).toEqual(ALL_MATCHES);
+			// Grist's webhook filters: the matches it can run, named alike, in the same order
+			expect(instant.matches).toEqual([
+				'Is One Of',
+				'Is None Of',
+				'Equals',
+				'Not Equals',
+				'Greater Than or Equal',
+				'Less Than or Equal',
+				'Between',
+				'Is Empty',
+				'Is Not Empty',
+			]);
+			expect(instant.text).toContain('When');
+			for (const place of [getMany, polling]) expect(place.text).toContain('Combine');
+		},
+		STEP_TIMEOUT * 2,
 	);
 });

@@ -224,8 +224,8 @@ test('apply user actions, create, update and delete a webhook, clear the queue, 
 				table: byId('Tasks'),
 				url: 'http://127.0.0.1:9/down',
 				event: 'add',
-				conditionType: 'formula',
-				conditionFormula: '$Title != ""',
+				filterType: 'formula',
+				filterFormula: '$Title != ""',
 				options: { name: 'Nightly', authorization: 'Bearer e2e-s3cret' },
 			},
 			cred,
@@ -278,7 +278,7 @@ test('apply user actions, create, update and delete a webhook, clear the queue, 
 		enabled: true,
 		hasAuthorization: true,
 	});
-	// Only Rows Matching (a formula) went to Grist as the webhook's condition
+	// Filter (a formula) went to Grist as the webhook's condition
 	const posted = emu.log.find(
 		(e) => e.method === 'POST' && e.apiPath === `/api/docs/${demo.doc2Id}/webhooks`,
 	);

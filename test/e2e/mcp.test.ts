@@ -89,8 +89,8 @@ const TOOLS: ToolSpec[] = [
 			table: TABLE,
 			returnAll: false,
 			limit: 50,
-			filterType: 'builder',
-			filters: {
+			filterType: 'conditions',
+			conditions: {
 				conditions: [
 					{
 						column: fromAI('column', 'The column ID to search in (not its label)'),

@@ -117,8 +117,8 @@ test('create a table with every column type, fill it, search it, query it with S
 				document: doc,
 				table,
 				returnAll: true,
-				filterType: 'builder',
-				filters: {
+				filterType: 'conditions',
+				conditions: {
 					conditions: [
 						{ column: 'Price', match: 'between', values: '10', value2: '20' },
 						{ column: 'Name', match: 'startsWith', values: 'SA', ignoreCase: true },

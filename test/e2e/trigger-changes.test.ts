@@ -1,7 +1,8 @@
 /**
- * Grist Trigger's change events (Any Change, Row Updated, Row Deleted) in a real n8n 2.41.1 (the
+ * Grist Trigger's change events (Row Added, Updated or Deleted, Row Updated, Row Deleted) in a real n8n 2.41.1 (the
  * packed package) against the Grist emulator (or a real Grist with `npm run test:real`): each
- * event in an active workflow, an n8n restart between polls, and the pruned-history error.
+ * event in an active workflow, an n8n restart between polls, and the pruned-history error; the one
+ * output shape of the five events (their Fetch test event, Simplify on and off).
  */
 import { randomUUID } from 'node:crypto';
 
@@ -60,7 +61,7 @@ async function activeWorkflow(params: Record<string, unknown>): Promise<string> 
 	return id;
 }
 
-test('Any Change, Row Updated and Row Deleted each emit their rows once, also across an n8n restart', async () => {
+test('Row Added, Updated or Deleted, Row Updated and Row Deleted each emit their rows once, also across an n8n restart', async () => {
 	const [a, b] = emu.addRecords(docId, 'Stock', [
 		{ Name: 'apple', Qty: 3 },
 		{ Name: 'pear', Qty: 5 },
@@ -82,18 +83,21 @@ test('Any Change, Row Updated and Row Deleted each emit their rows once, also ac
 	const [delRun] = await n8n.waitForExecutions(deleted, 1, 30_000);
 	expect(anyRun.output('Grist Trigger')).toEqual([
 		{
-			change: 'updated',
 			id: a,
-			fields: { Name: 'apple', Qty: 4 },
-			previous: { Qty: 3 },
-			changedColumns: ['Qty'],
+			Name: 'apple',
+			Qty: 4,
+			_change: { type: 'updated', previous: { Qty: 3 }, changedColumns: ['Qty'] },
 		},
-		{ change: 'deleted', id: b, fields: { Name: 'pear', Qty: 5 } },
-		{ change: 'added', id: c, fields: { Name: 'fig', Qty: 1 } },
+		{ id: b, Name: 'pear', Qty: 5, _change: { type: 'deleted' } },
+		{ id: c, Name: 'fig', Qty: 1, _change: { type: 'added' } },
 	]);
-	expect(updRun.output('Grist Trigger').map((j) => [j.change, j.id])).toEqual([['updated', a]]);
+	for (const item of anyRun.output('Grist Trigger'))
+		expect(Object.keys(item)).toEqual(['id', 'Name', 'Qty', '_change']);
+	expect(
+		updRun.output('Grist Trigger').map((j) => [(j._change as { type: string }).type, j.id]),
+	).toEqual([['updated', a]]);
 	expect(delRun.output('Grist Trigger')).toEqual([
-		{ change: 'deleted', id: b, fields: { Name: 'pear', Qty: 5 } },
+		{ id: b, Name: 'pear', Qty: 5, _change: { type: 'deleted' } },
 	]);
 	for (const id of [any, updated, deleted]) await n8n.deactivate(id);
 	// nothing emitted twice
@@ -111,8 +115,8 @@ test('Row Deleted: a row edited then deleted between two polls has the values it
 	const [run] = await n8n.waitForExecutions(id, 1, 150_000);
 	await n8n.deactivate(id);
 	expect(run.output('Grist Trigger')).toEqual([
-		{ change: 'deleted', id: a, fields: { Name: 'plum-renamed', Qty: 999 } },
-		{ change: 'deleted', id: empty, fields: { Name: '', Qty: 0 } },
+		{ id: a, Name: 'plum-renamed', Qty: 999, _change: { type: 'deleted' } },
+		{ id: empty, Name: '', Qty: 0, _change: { type: 'deleted' } },
 	]);
 }, 240_000);
 
@@ -146,3 +150,31 @@ test('pruned history: the poll fails with an error saying what happened and what
 	expect((await n8n.executions(id)).filter((r) => r.status === 'success')).toEqual([]);
 	expect(JSON.stringify(await n8n.workflowStaticData(id))).toBe(before);
 }, 120_000);
+
+test.each([true, false])(
+	'one shape for the five events (Simplify %s): id, the cells or fields, then _change',
+	async (simplify) => {
+		emu.addRecords(docId, 'Stock', [{ Name: 'kiwi', Qty: 7 }]);
+		const events: Array<[string, Record<string, unknown>, string]> = [
+			['rowAdded', {}, 'added'],
+			['rowAddedOrUpdated', { timestampColumn: 'Qty' }, 'updated'],
+			['rowUpdated', {}, 'updated'],
+			['rowDeleted', {}, 'deleted'],
+			['anyChange', {}, 'added'],
+		];
+		const keys = simplify ? ['id', 'Name', 'Qty', '_change'] : ['id', 'fields', '_change'];
+		for (const [event, extra, type] of events) {
+			const run = await n8n.runWorkflow(
+				chainWorkflow([
+					gristTriggerNode({ ...docTable(docId, 'Stock'), event, simplify, ...extra }, cred),
+				]),
+				{ triggerNode: 'Grist Trigger' },
+			);
+			expect(run.status).toBe('success');
+			const [item] = run.output('Grist Trigger');
+			expect([event, Object.keys(item)]).toEqual([event, keys]);
+			expect([event, (item._change as { type: string }).type]).toEqual([event, type]);
+		}
+	},
+	240_000,
+);

@@ -45,7 +45,9 @@ test('manual "Fetch test event" returns the latest record, simplified', async ()
 		triggerNode: 'Grist Trigger',
 	});
 	expect(run.status).toBe('success');
-	expect(run.output('Grist Trigger')).toEqual([{ id: 1, Name: 'sample', Due: '2024-01-10' }]);
+	const items = run.output('Grist Trigger');
+	expect(items).toEqual([{ id: 1, Name: 'sample', Due: '2024-01-10', _change: { type: 'added' } }]);
+	expect(Object.keys(items[0])).toEqual(['id', 'Name', 'Due', '_change']);
 	expect(JSON.stringify(run.raw)).not.toContain(USER_KEY);
 });
 

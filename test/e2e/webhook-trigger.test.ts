@@ -8,7 +8,7 @@
  * Against a real Grist (`npm run test:real`) the server POSTs to n8n's URL itself (it runs with
  * ALLOWED_WEBHOOK_DOMAINS='*'): the webhooks are read from GET /webhooks, and where the emulator
  * lets the test see its delivery queue, the test waits for the listing's `usage` instead.
- * With Only Rows Matching and When: a workflow fires once when a row starts matching and once when
+ * With Filter and When: a workflow fires once when a row starts matching and once when
  * it stops; a condition changed while the workflow is active replaces the registration; each When
  * choice starts the workflow only for its change.
  */
@@ -222,8 +222,8 @@ test('Listen for test event registers the test URL, runs on the next change and 
 const approvedWorkflow = (notifyWhen: string) =>
 	workflow({
 		...docTable(docId, 'Approvals'),
-		conditionType: 'filters',
-		conditionFilters: { conditions: [{ column: 'Status', match: 'equals', values: 'Approved' }] },
+		filterType: 'conditions',
+		conditions: { conditions: [{ column: 'Status', match: 'equals', values: 'Approved' }] },
 		notifyWhen,
 	});
 

@@ -83,8 +83,8 @@ const search = async (conditions: Cond[], more: Record<string, unknown> = {}) =>
 		document: rl('id', demo.docId),
 		table: rl('id', 'Items'),
 		returnAll: true,
-		filterType: 'builder',
-		filters: { conditions },
+		filterType: 'conditions',
+		conditions: { conditions },
 		...more,
 	});
 const names = (r: { items: Array<{ json: Record<string, unknown> }> }) =>
@@ -207,8 +207,8 @@ describe('conditions typed by the column', () => {
 				document: rl('id', demo.docId),
 				table: rl('id', 'Items'),
 				returnAll: true,
-				filterType: 'builder',
-				filters: { conditions: [{ column: 'Due', match: 'lt', values: '={{ $json.when }}' }] },
+				filterType: 'conditions',
+				conditions: { conditions: [{ column: 'Due', match: 'lt', values: '={{ $json.when }}' }] },
 			},
 			{ input: [{ json: { when: DateTime.fromISO('2024-01-15T00:00:00Z') as never } }] },
 		);
@@ -365,8 +365,8 @@ describe('bad input and refusals', () => {
 						document: rl('id', demo.docId),
 						table: rl('id', 'Items'),
 						returnAll: true,
-						filterType: 'builder',
-						filters: { conditions },
+						filterType: 'conditions',
+						conditions: { conditions },
 					},
 					{ otherCredentials: oauth2Credential(fx.site, app, token) },
 				);

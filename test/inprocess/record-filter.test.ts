@@ -35,8 +35,8 @@ const getMany = async (conditions: Array<Record<string, unknown>>) =>
 		document: rl('id', demo.docId),
 		table: rl('id', 'Tasks'),
 		returnAll: true,
-		filterType: 'builder',
-		filters: { conditions },
+		filterType: 'conditions',
+		conditions: { conditions },
 	});
 const sentFilter = () => emu.log.find((e) => e.apiPath.endsWith('/records'))?.query.filter;
 
@@ -89,7 +89,7 @@ describe('conditions saved before "Match" existed', () => {
 describe('the builder fields', () => {
 	const condition = () => {
 		const filters = new Grist().description.properties.find(
-			(p) => p.name === 'filters' && p.displayOptions?.show?.resource?.includes('record'),
+			(p) => p.name === 'conditions' && p.displayOptions?.show?.resource?.includes('record'),
 		) as INodeProperties & { options: Array<{ values: INodeProperties[] }> };
 		return filters.options[0].values;
 	};

@@ -143,8 +143,8 @@ describe('record.getAll', () => {
 			operation: 'getAll',
 			table: byId('Orders'),
 			returnAll: true,
-			filterType: 'builder',
-			filters: {
+			filterType: 'conditions',
+			conditions: {
 				conditions: [
 					{ column: 'Status', values: 'Paid, Shipped' },
 					{ column: 'Ordered', values: '2024-06-01,2024-06-03' },
@@ -177,8 +177,8 @@ describe('record.getAll', () => {
 			operation: 'getAll',
 			table: byId('People'),
 			returnAll: true,
-			filterType: 'builder',
-			filters: {
+			filterType: 'conditions',
+			conditions: {
 				conditions: [
 					{ column: 'Email', values: '007' },
 					{ column: 'Visits', values: '7' },

@@ -321,8 +321,8 @@ describe('Get Many conditions on a Reference column', () => {
 			{
 				operation: 'getAll',
 				returnAll: true,
-				filterType: 'builder',
-				filters: { conditions },
+				filterType: 'conditions',
+				conditions: { conditions },
 				...more,
 			},
 			opts,

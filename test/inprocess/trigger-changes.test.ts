@@ -1,5 +1,5 @@
 /**
- * Grist Trigger's change events (Row Updated, Row Deleted, Any Change; Grist's document history)
+ * Grist Trigger's change events (Row Updated, Row Deleted, Row Added, Updated or Deleted; Grist's document history)
  * and the updatedAt check before every poll, in an active workflow (n8n-core's poller) against the
  * emulator, or a real Grist with `npm run test:real`.
  */
@@ -89,13 +89,16 @@ async function api(method: string, path: string, body?: unknown): Promise<unknow
 const update = (t: string, records: Array<{ id: number; fields: Record<string, unknown> }>) =>
 	api('PATCH', `${docId}/tables/${t}/records`, { records });
 
+/** The `_change` of an item. */
+const change = (j: IDataObject) => j._change as IDataObject;
+
 function json(result: INodeExecutionData[][] | null): IDataObject[] {
 	if (result === null) return [];
 	expect(result).toHaveLength(1);
 	return result[0].map((item) => item.json);
 }
 
-describe('Any Change', () => {
+describe('Row Added, Updated or Deleted (anyChange)', () => {
 	it('emits added, updated (with previous values) and deleted rows once, in id order', async () => {
 		const t = newTable();
 		const [a, b, c] = emu.addRecords(docId, t, [
@@ -113,20 +116,25 @@ describe('Any Change', () => {
 		await update(t, [{ id: a, fields: { Status: 'Done', Qty: 10 } }]);
 		emu.removeRecords(docId, t, [b]);
 		const [d] = emu.addRecords(docId, t, [{ Name: 'd', Status: 'Open', Qty: 4 }]);
-		expect(json(await p.poll('trigger'))).toEqual([
+		const first = json(await p.poll('trigger'));
+		// one shape for every change: id first, the cells, _change last
+		const keys = ['id', 'Name', 'Status', 'Qty', 'Day', '_change'];
+		expect(first.map((j) => Object.keys(j))).toEqual([keys, keys, keys]);
+		expect(first).toEqual([
 			{
-				change: 'updated',
 				id: a,
-				fields: { Name: 'a', Status: 'Done', Qty: 10, Day: null },
-				previous: { Status: 'Open', Qty: 1 },
-				changedColumns: ['Status', 'Qty'],
+				Name: 'a',
+				Status: 'Done',
+				Qty: 10,
+				Day: null,
+				_change: {
+					type: 'updated',
+					previous: { Status: 'Open', Qty: 1 },
+					changedColumns: ['Status', 'Qty'],
+				},
 			},
-			{
-				change: 'deleted',
-				id: b,
-				fields: { Name: 'b', Status: 'Open', Qty: 2, Day: '2024-01-10' },
-			},
-			{ change: 'added', id: d, fields: { Name: 'd', Status: 'Open', Qty: 4, Day: null } },
+			{ id: b, Name: 'b', Status: 'Open', Qty: 2, Day: '2024-01-10', _change: { type: 'deleted' } },
+			{ id: d, Name: 'd', Status: 'Open', Qty: 4, Day: null, _change: { type: 'added' } },
 		]);
 		expect(await p.poll('trigger')).toBeNull();
 		// a row changed back and forth between two polls is reported with its net change
@@ -134,11 +142,12 @@ describe('Any Change', () => {
 		await update(t, [{ id: c, fields: { Qty: 31 } }]);
 		expect(json(await p.poll('trigger'))).toEqual([
 			{
-				change: 'updated',
 				id: c,
-				fields: { Name: 'c', Status: 'Open', Qty: 31, Day: null },
-				previous: { Qty: 3 },
-				changedColumns: ['Qty'],
+				Name: 'c',
+				Status: 'Open',
+				Qty: 31,
+				Day: null,
+				_change: { type: 'updated', previous: { Qty: 3 }, changedColumns: ['Qty'] },
 			},
 		]);
 	});
@@ -153,11 +162,11 @@ describe('Any Change', () => {
 		expect(reused).toBe(top);
 		expect(json(await p.poll('trigger'))).toEqual([
 			{
-				change: 'deleted',
 				id: top,
 				fields: { Name: 'b', Status: '', Qty: 0, Day: 1704844800 },
+				_change: { type: 'deleted' },
 			},
-			{ change: 'added', id: top, fields: { Name: 'z', Status: '', Qty: 0, Day: null } },
+			{ id: top, fields: { Name: 'z', Status: '', Qty: 0, Day: null }, _change: { type: 'added' } },
 		]);
 	});
 
@@ -167,10 +176,12 @@ describe('Any Change', () => {
 		const p = poller(t, { event: 'anyChange' });
 		await p.poll('trigger');
 		await update(t, [{ id: a, fields: { Qty: 2 } }]);
-		expect(json(await p.poll('trigger')).map((j) => j.change)).toEqual(['updated']);
+		expect(json(await p.poll('trigger')).map((j) => change(j).type)).toEqual(['updated']);
 		p.restart();
 		const [b] = emu.addRecords(docId, t, [{ Name: 'b' }]);
-		expect(json(await p.poll('trigger')).map((j) => [j.change, j.id])).toEqual([['added', b]]);
+		expect(json(await p.poll('trigger')).map((j) => [change(j).type, j.id])).toEqual([
+			['added', b],
+		]);
 		p.restart();
 		expect(await p.poll('trigger')).toBeNull();
 	});
@@ -185,15 +196,15 @@ describe('Any Change', () => {
 		await api('PATCH', `${docId}/tables/${renamed}/records`, {
 			records: [{ id: a, fields: { Qty: 2 } }],
 		});
-		expect(json(await p.poll('trigger')).map((j) => [j.change, j.id, j.previous])).toEqual([
-			['updated', a, { Qty: 1 }],
-		]);
+		expect(
+			json(await p.poll('trigger')).map((j) => [change(j).type, j.id, change(j).previous]),
+		).toEqual([['updated', a, { Qty: 1 }]]);
 		await api('PATCH', `${docId}/tables/${renamed}/records`, {
 			records: [{ id: a, fields: { Qty: 3 } }],
 		});
-		expect(json(await p.poll('trigger')).map((j) => [j.change, j.id, j.previous])).toEqual([
-			['updated', a, { Qty: 2 }],
-		]);
+		expect(
+			json(await p.poll('trigger')).map((j) => [change(j).type, j.id, change(j).previous]),
+		).toEqual([['updated', a, { Qty: 2 }]]);
 	});
 });
 
@@ -212,11 +223,16 @@ describe('Row Updated', () => {
 		await update(t, [{ id: b, fields: { Status: 'Done', Name: 'bb' } }]);
 		expect(json(await p.poll('trigger'))).toEqual([
 			{
-				change: 'updated',
 				id: b,
-				fields: { Name: 'bb', Status: 'Done', Qty: 0, Day: null },
-				previous: { Name: 'b', Status: 'Open' },
-				changedColumns: ['Name', 'Status'],
+				Name: 'bb',
+				Status: 'Done',
+				Qty: 0,
+				Day: null,
+				_change: {
+					type: 'updated',
+					previous: { Name: 'b', Status: 'Open' },
+					changedColumns: ['Name', 'Status'],
+				},
 			},
 		]);
 	});
@@ -236,11 +252,14 @@ describe('Row Deleted', () => {
 		await api('POST', `${docId}/tables/${t}/records/delete`, ids.slice(1));
 		const out = json(await p.poll('trigger'));
 		expect(out).toHaveLength(14);
-		expect(out.map((j) => j.change)).toEqual(Array(14).fill('deleted'));
+		expect(out.map((j) => change(j).type)).toEqual(Array(14).fill('deleted'));
 		expect(out[6]).toEqual({
-			change: 'deleted',
 			id: ids[7],
-			fields: { Name: 'r8', Status: '', Qty: 8, Day: null },
+			Name: 'r8',
+			Status: '',
+			Qty: 8,
+			Day: null,
+			_change: { type: 'deleted' },
 		});
 		expect(out.some((j) => 'unknownColumns' in j)).toBe(false);
 	});
@@ -265,12 +284,15 @@ describe('Row Deleted', () => {
 		emu.clearLog();
 		expect(json(await p.poll('trigger'))).toEqual([
 			{
-				change: 'deleted',
 				id: a,
-				fields: { Name: 'a-renamed', Status: 'Done', Qty: 999, Day: null },
+				Name: 'a-renamed',
+				Status: 'Done',
+				Qty: 999,
+				Day: null,
+				_change: { type: 'deleted' },
 			},
-			{ change: 'deleted', id: b, fields: { Name: '', Status: '', Qty: 0, Day: null } },
-			{ change: 'deleted', id: d, fields: { Name: 'd', Status: '', Qty: 4, Day: null } },
+			{ id: b, Name: '', Status: '', Qty: 0, Day: null, _change: { type: 'deleted' } },
+			{ id: d, Name: 'd', Status: '', Qty: 4, Day: null, _change: { type: 'deleted' } },
 		]);
 		// 7 actions, two of them deletions: /states, the bisection's probes, one compare each
 		const compares = emu.log.filter((e) => e.apiPath.endsWith('/compare'));
@@ -315,13 +337,13 @@ describe('Row Deleted', () => {
 		// alone: Grist's history lists none of its cells but manualSort
 		await api('POST', `${docId}/tables/${tableId}/records/delete`, [empty]);
 		expect(json(await p.poll('trigger'))).toEqual([
-			{ change: 'deleted', id: empty, fields: defaults },
+			{ id: empty, fields: defaults, _change: { type: 'deleted' } },
 		]);
 		// together with a row of values: every cell is listed, and the output is the same
 		await api('POST', `${docId}/tables/${tableId}/records/delete`, [full, empty2]);
 		expect(json(await p.poll('trigger'))).toEqual([
-			{ change: 'deleted', id: full, fields: values },
-			{ change: 'deleted', id: empty2, fields: defaults },
+			{ id: full, fields: values, _change: { type: 'deleted' } },
+			{ id: empty2, fields: defaults, _change: { type: 'deleted' } },
 		]);
 	});
 
@@ -340,10 +362,12 @@ describe('Row Deleted', () => {
 		});
 		expect(json(await p.poll('trigger'))).toEqual([
 			{
-				change: 'deleted',
 				id: a,
-				fields: { Name: 'a', Status: '', Qty: 1, Day: null },
-				fieldsAsOfLastPoll: true,
+				Name: 'a',
+				Status: '',
+				Qty: 1,
+				Day: null,
+				_change: { type: 'deleted', fieldsAsOfLastPoll: true },
 			},
 		]);
 	});
@@ -353,7 +377,7 @@ describe('Row Deleted', () => {
 		const [, b] = emu.addRecords(docId, t, [{ Name: 'a' }, { Name: 'b', Qty: 2 }]);
 		const p = poller(t, { event: 'rowDeleted' });
 		expect(json(await p.poll('manual'))).toEqual([
-			{ change: 'deleted', id: b, fields: { Name: 'b', Status: '', Qty: 2, Day: null } },
+			{ id: b, Name: 'b', Status: '', Qty: 2, Day: null, _change: { type: 'deleted' } },
 		]);
 		expect(p.nodeStaticData.cursor).toBeUndefined();
 	});
@@ -389,7 +413,7 @@ describe('history lost or not readable', () => {
 		await api('PATCH', `${doc}/tables/${t}/records`, {
 			records: [{ id: a, fields: { Qty: 3 } }],
 		});
-		expect(json(await q.poll('trigger')).map((j) => [j.change, j.previous])).toEqual([
+		expect(json(await q.poll('trigger')).map((j) => [change(j).type, change(j).previous])).toEqual([
 			['updated', { Qty: 2 }],
 		]);
 	});

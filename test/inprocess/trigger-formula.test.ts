@@ -109,8 +109,14 @@ emulatorOnly(
 		).json.records.map((r) => r.id);
 		expect(ids).toEqual([2, 3]);
 		expect(emittedJson(await p.poll('trigger'))).toEqual([
-			{ id: 2, Name: 'write spec', Status: 'Open', Updated: iso(added) },
-			{ id: 3, Name: 'review', Status: 'Open', Updated: iso(added) },
+			{
+				id: 2,
+				Name: 'write spec',
+				Status: 'Open',
+				Updated: iso(added),
+				_change: { type: 'added' },
+			},
+			{ id: 3, Name: 'review', Status: 'Open', Updated: iso(added), _change: { type: 'added' } },
 		]);
 		expect(await p.poll('trigger')).toBeNull();
 
@@ -118,7 +124,7 @@ emulatorOnly(
 		const changed = clock;
 		await api.patch(records(), { records: [{ id: 1, fields: { Status: 'Done' } }] });
 		expect(emittedJson(await p.poll('trigger'))).toEqual([
-			{ id: 1, Name: 'old', Status: 'Done', Updated: iso(changed) },
+			{ id: 1, Name: 'old', Status: 'Done', Updated: iso(changed), _change: { type: 'updated' } },
 		]);
 		expect(await p.poll('trigger')).toBeNull();
 

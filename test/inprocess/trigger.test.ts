@@ -121,9 +121,39 @@ describe('Row Added', () => {
 
 		add(t, [{ Name: 'a', Day: 1704844800 }, { Name: 'b' }]);
 		const out = await p.poll('trigger');
+		const added = { type: 'added' };
 		expect(emittedJson(out)).toEqual([
-			{ id: 4, Name: 'a', Status: '', Updated: null, Created: 0, Day: '2024-01-10', Note: '' },
-			{ id: 5, Name: 'b', Status: '', Updated: null, Created: 0, Day: null, Note: '' },
+			{
+				id: 4,
+				Name: 'a',
+				Status: '',
+				Updated: null,
+				Created: 0,
+				Day: '2024-01-10',
+				Note: '',
+				_change: added,
+			},
+			{
+				id: 5,
+				Name: 'b',
+				Status: '',
+				Updated: null,
+				Created: 0,
+				Day: null,
+				Note: '',
+				_change: added,
+			},
+		]);
+		// id first, the cells in the table's order, _change last
+		expect(Object.keys(emittedJson(out)[0])).toEqual([
+			'id',
+			'Name',
+			'Status',
+			'Updated',
+			'Created',
+			'Day',
+			'Note',
+			'_change',
 		]);
 		expect(requests(t)).toEqual([
 			'POST sql 200',
@@ -140,17 +170,20 @@ describe('Row Added', () => {
 		expect(requests(t)).toEqual(['POST sql 200']);
 	});
 
-	it("Simplify off returns Grist's raw { id, fields }", async () => {
+	it("Simplify off returns Grist's raw { id, fields, _change }", async () => {
 		const t = newTable();
 		const p = poller(t, { simplify: false });
 		await p.poll('trigger');
 		add(t, [{ Name: 'x', Day: 1704844800 }]);
-		expect(emittedJson(await p.poll('trigger'))).toEqual([
+		const out = emittedJson(await p.poll('trigger'));
+		expect(out).toEqual([
 			{
 				id: 1,
 				fields: { Name: 'x', Status: '', Updated: null, Created: 0, Day: 1704844800, Note: '' },
+				_change: { type: 'added' },
 			},
 		]);
+		expect(Object.keys(out[0])).toEqual(['id', 'fields', '_change']);
 	});
 
 	it('manual test returns the latest record and moves no cursor', async () => {
@@ -309,7 +342,7 @@ describe('Row Added', () => {
 
 	it('filter: only matching rows trigger, the filter goes with each window', async () => {
 		const t = newTable();
-		const p = poller(t, { options: { filter: '{"Status": ["Open"]}' } });
+		const p = poller(t, { filterType: 'json', filterJson: '{"Status": ["Open"]}' });
 		await p.poll('trigger');
 		add(t, [
 			{ Name: 'a', Status: 'Open' },
@@ -330,7 +363,7 @@ describe('Row Added', () => {
 		const t = newTable();
 		emu.clearLog();
 		await expect(
-			poller(t, { options: { filter: '{"Status": "Open"}' } }).poll('trigger'),
+			poller(t, { filterType: 'json', filterJson: '{"Status": "Open"}' }).poll('trigger'),
 		).rejects.toThrow('The Filter (JSON) value for column "Status" must be an array');
 		expect(requests(t)).toEqual([]);
 	});
@@ -350,21 +383,30 @@ describe('Row Added or Updated', () => {
 		expect(await p.poll('trigger')).toBeNull();
 		expect(requests(t)).toEqual([
 			'GET columns 200',
+			'GET records?limit=1&sort=-id 200',
 			'GET records?limit=1&sort=-Updated,-id 200',
 			'GET records?filter={"Updated":[200]}&sort=id 200',
 		]);
-		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 200, ids: [2] });
+		expect(p.nodeStaticData.cursor).toEqual({
+			kind: 'rowAddedOrUpdated',
+			ts: 200,
+			ids: [2],
+			topId: 2,
+		});
 
 		await patch(t, [{ id: 1, fields: { Name: 'a2', Updated: 300 } }]);
 		add(t, [{ Name: 'c', Updated: 250 }]);
 		emu.clearLog();
 		const out = emittedJson(await p.poll('trigger'));
-		expect(out.map((j) => [j.id, j.Name, j.Updated])).toEqual([
-			[3, 'c', new Date(250_000).toISOString()],
-			[1, 'a2', new Date(300_000).toISOString()],
+		// a row above the highest id of the last poll is added, the others updated
+		expect(out.map((j) => [j.id, j.Name, j.Updated, j._change])).toEqual([
+			[3, 'c', new Date(250_000).toISOString(), { type: 'added' }],
+			[1, 'a2', new Date(300_000).toISOString(), { type: 'updated' }],
 		]);
+		expect(p.nodeStaticData.cursor).toMatchObject({ topId: 3 });
 		expect(requests(t)).toEqual([
 			'POST sql 200',
+			'GET records?limit=1&sort=-id 200',
 			'GET records?limit=2&sort=-Updated,-id 200',
 			'GET records?limit=4&sort=-Updated,-id 200',
 			'GET columns 200',
@@ -459,7 +501,12 @@ describe('Row Added or Updated', () => {
 		expect(error?.description).toBe(
 			'It was deleted or renamed: pick the column again in Timestamp Column and save the workflow.',
 		);
-		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 1, ids: [1] });
+		expect(p.nodeStaticData.cursor).toEqual({
+			kind: 'rowAddedOrUpdated',
+			ts: 1,
+			ids: [1],
+			topId: 1,
+		});
 	});
 
 	it('a timestamp column changed to Text after activation: the poll says what to fix', async () => {
@@ -472,7 +519,12 @@ describe('Row Added or Updated', () => {
 		await expect(p.poll('trigger')).rejects.toThrow(
 			'The timestamp column "Updated" is a Text column',
 		);
-		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 1, ids: [1] });
+		expect(p.nodeStaticData.cursor).toEqual({
+			kind: 'rowAddedOrUpdated',
+			ts: 1,
+			ids: [1],
+			topId: 1,
+		});
 	});
 });
 
@@ -512,7 +564,7 @@ describe('restarts: what n8n saves (after activation, and with each emitting pol
 		]);
 		const p = poller(t, { event: 'rowAddedOrUpdated', timestampColumn: 'Updated' });
 		expect(await p.poll('trigger')).toBeNull();
-		expect(saved(p)?.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 200, ids: [2] });
+		expect(saved(p)?.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 200, ids: [2], topId: 2 });
 		await patch(t, [{ id: 1, fields: { Updated: 300 } }]);
 		p.restart();
 		add(t, [{ Name: 'c', Updated: 400 }]);
@@ -630,7 +682,7 @@ describe('cost of a poll with nothing new (constant, whatever the table size)', 
 			t,
 			Array.from({ length: 2000 }, (_, i) => ({ Name: `r${i}`, Status: i % 2 ? 'Open' : 'Done' })),
 		);
-		const p = poller(t, { options: { filter: '{"Status": ["Open"]}' } });
+		const p = poller(t, { filterType: 'json', filterJson: '{"Status": ["Open"]}' });
 		await p.poll('trigger');
 		emu.clearLog();
 		for (let i = 0; i < 3; i++) expect(await p.poll('trigger')).toBeNull();
@@ -650,10 +702,16 @@ describe('cost of a poll with nothing new (constant, whatever the table size)', 
 		const p = poller(t, {
 			event: 'rowAddedOrUpdated',
 			timestampColumn: 'Updated',
-			options: { filter: '{"Status": ["Open"]}' },
+			filterType: 'json',
+			filterJson: '{"Status": ["Open"]}',
 		});
 		await p.poll('trigger');
-		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: 2999, ids: [2000] });
+		expect(p.nodeStaticData.cursor).toEqual({
+			kind: 'rowAddedOrUpdated',
+			ts: 2999,
+			ids: [2000],
+			topId: 2000,
+		});
 		emu.clearLog();
 		expect(await p.poll('trigger')).toBeNull();
 		expect(requests(t)).toEqual(['POST sql 200']);
@@ -666,6 +724,7 @@ describe('cost of a poll with nothing new (constant, whatever the table size)', 
 			Array(3)
 				.fill([
 					'POST sql 200',
+					'GET records?limit=1&sort=-id 200',
 					'GET records?filter={"Status":["Open"]}&limit=2&sort=-Updated,-id 200',
 				])
 				.flat(),
@@ -932,7 +991,12 @@ emulatorOnly(
 			'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).',
 		);
 		expect(`${error?.message} ${error?.description}`).not.toContain(oldKey);
-		expect(p.nodeStaticData.cursor).toEqual({ kind: 'rowAddedOrUpdated', ts: null, ids: [] });
+		expect(p.nodeStaticData.cursor).toEqual({
+			kind: 'rowAddedOrUpdated',
+			ts: null,
+			ids: [],
+			topId: 0,
+		});
 	});
 });
 

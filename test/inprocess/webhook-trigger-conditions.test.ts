@@ -1,5 +1,5 @@
 /**
- * Grist Instant Trigger with Only Rows Matching and When, and Webhook → Create / Update with a
+ * Grist Instant Trigger with Filter and When, and Webhook → Create / Update with a
  * condition, run by n8n-core against the emulator, or a real Grist (`npm run test:real`: it
  * delivers to the stand-in of n8n's webhook endpoint). The condition is read back from Grist's
  * GET /triggers (GET /webhooks never shows it).
@@ -60,8 +60,8 @@ function newTable(): string {
 }
 
 const approved = {
-	conditionType: 'filters',
-	conditionFilters: { conditions: [{ column: 'Status', match: 'equals', values: 'Approved' }] },
+	filterType: 'conditions',
+	conditions: { conditions: [{ column: 'Status', match: 'equals', values: 'Approved' }] },
 };
 
 function trigger(tableId: string, params: IDataObject): WebhookTrigger {
@@ -141,8 +141,8 @@ test('Row Starts Matching fires once when Status becomes Approved; Stops Matchin
 test('Changes While Matching and Trigger On Events While Matching (formula); a restart keeps the registration', async () => {
 	const tableId = newTable();
 	const t = trigger(tableId, {
-		conditionType: 'formula',
-		conditionFormula: '$Amount >= 100',
+		filterType: 'formula',
+		filterFormula: '$Amount >= 100',
 		notifyWhen: 'updated',
 	});
 	await t.activate();
@@ -162,8 +162,8 @@ test('Changes While Matching and Trigger On Events While Matching (formula); a r
 	t.setParameters({
 		...docTable(docId, tableId),
 		event: 'addOrUpdate',
-		conditionType: 'formula',
-		conditionFormula: '$Amount >= 100',
+		filterType: 'formula',
+		filterFormula: '$Amount >= 100',
 	});
 	expect(await t.restart()).toBe('created');
 	const [second] = hooksOf();
@@ -188,18 +188,18 @@ test('Changes While Matching and Trigger On Events While Matching (formula); a r
 
 test('a formula with an unknown column or name is refused before anything is registered', async () => {
 	const tableId = newTable();
-	const t = trigger(tableId, { conditionType: 'formula', conditionFormula: '$Stauts == "Open"' });
+	const t = trigger(tableId, { filterType: 'formula', filterFormula: '$Stauts == "Open"' });
 	await expect(t.activate()).rejects.toThrow(/column "Stauts", which the table does not have/);
 	t.setParameters({
 		...docTable(docId, tableId),
-		conditionType: 'formula',
-		conditionFormula: 'user.Email == "a@b.c"',
+		filterType: 'formula',
+		filterFormula: 'user.Email == "a@b.c"',
 	});
 	await expect(t.activate()).rejects.toThrow(/name "user"/);
 	t.setParameters({
 		...docTable(docId, tableId),
-		conditionType: 'filters',
-		conditionFilters: { conditions: [{ column: 'Name', match: 'gte', values: 'a' }] },
+		filterType: 'conditions',
+		conditions: { conditions: [{ column: 'Name', match: 'gte', values: 'a' }] },
 	});
 	await expect(t.activate()).rejects.toThrow(/Grist compares only numbers and dates/);
 	expect(hooksOf()).toEqual([]);
@@ -235,8 +235,8 @@ describe('Webhook → Create / Update with a condition', () => {
 		const updated = await run({
 			operation: 'update',
 			webhookId: id,
-			conditionType: 'formula',
-			conditionFormula: '$Amount > 10',
+			filterType: 'formula',
+			filterFormula: '$Amount > 10',
 			notifyWhen: 'enters',
 			updateFields: { name: 'big ones' },
 		});
@@ -249,14 +249,14 @@ describe('Webhook → Create / Update with a condition', () => {
 		// Keep as Is (the default) leaves it; None removes it
 		await run({ operation: 'update', webhookId: id, updateFields: { memo: 'm' } });
 		expect((await conditions()).get(id)?.config).toMatchObject({ notifyWhen: 'enters' });
-		await run({ operation: 'update', webhookId: id, conditionType: 'none' });
+		await run({ operation: 'update', webhookId: id, filterType: 'none' });
 		expect((await conditions()).get(id) ?? null).toBeNull();
 
 		const bad = await run({
 			operation: 'update',
 			webhookId: id,
-			conditionType: 'filters',
-			conditionFilters: { conditions: [{ column: 'Nope', values: 'x' }] },
+			filterType: 'conditions',
+			conditions: { conditions: [{ column: 'Nope', values: 'x' }] },
 		});
 		expect(bad.error?.message).toMatch(/no column "Nope" \(item 0\)/);
 		await api.del(`/api/docs/${docId}/webhooks/${id}`);

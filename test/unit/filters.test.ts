@@ -74,7 +74,7 @@ describe('buildFilter', () => {
 	it('rejects values that do not fit the column, naming it', () => {
 		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(InputError);
 		expect(thrown(() => buildFilter([{ column: 'Age', values: 'old' }], types))).toMatchObject({
-			field: 'Filters',
+			field: 'Conditions',
 		});
 		expect(() => buildFilter([{ column: 'Age', values: 'old' }], types)).toThrow(
 			'Filter on column "Age"',

@@ -191,8 +191,8 @@ describe('Record Get Many: conditions and sort, read by name', () => {
 	test('conditions only with Filter → Build; Combine and the sort rules as given', () => {
 		const build = ctx(
 			{
-				filterType: 'builder',
-				filters: { conditions: [condition] },
+				filterType: 'conditions',
+				conditions: { conditions: [condition] },
 				combine: 'or',
 				sort: { rules: [rule] },
 			},
@@ -200,7 +200,7 @@ describe('Record Get Many: conditions and sort, read by name', () => {
 		).context;
 		expect(readConditions.call(build, 0)).toEqual({ conditions: [condition], combine: 'or' });
 		expect(readSortRules.call(build, 0)).toEqual([rule]);
-		const json = ctx({ filterType: 'json', filters: { conditions: [condition] } }, [{}]).context;
+		const json = ctx({ filterType: 'json', conditions: { conditions: [condition] } }, [{}]).context;
 		expect(readConditions.call(json, 0)).toEqual({ conditions: [], combine: 'and' });
 		expect(readSortRules.call(json, 0)).toEqual([]);
 	});

@@ -40,7 +40,7 @@ describe('buildWebhookCondition', () => {
 	it('maps Get Many matches to FilterSpecs with values in the column type', () => {
 		const built = buildWebhookCondition(
 			{
-				type: 'filters',
+				type: 'conditions',
 				notifyWhen: 'enters',
 				filters: [
 					{ column: 'Status', match: 'anyOf', values: 'Open, Approved' },
@@ -71,7 +71,7 @@ describe('buildWebhookCondition', () => {
 
 	it('While Matching sends no notifyWhen (Grist: M(now), as before conditions)', () => {
 		const built = buildWebhookCondition(
-			{ type: 'filters', filters: [{ column: 'Status', values: 'Open' }] },
+			{ type: 'conditions', filters: [{ column: 'Status', values: 'Open' }] },
 			columns,
 		);
 		expect(configOf(built.condition)).toEqual({
@@ -96,27 +96,27 @@ describe('buildWebhookCondition', () => {
 	});
 
 	it.each([
-		[{ type: 'filters', filters: [] }, /no condition was added/],
-		[{ type: 'filters', filters: [{ column: 'Nope', values: 'x' }] }, /no column "Nope"/],
-		[{ type: 'filters', filters: [{ column: '', values: 'x' }] }, /no column is picked/],
+		[{ type: 'conditions', filters: [] }, /no condition was added/],
+		[{ type: 'conditions', filters: [{ column: 'Nope', values: 'x' }] }, /no column "Nope"/],
+		[{ type: 'conditions', filters: [{ column: '', values: 'x' }] }, /no column is picked/],
 		[
-			{ type: 'filters', filters: [{ column: 'Status', match: 'gte', values: 'a' }] },
+			{ type: 'conditions', filters: [{ column: 'Status', match: 'gte', values: 'a' }] },
 			/Choice column/,
 		],
 		[
-			{ type: 'filters', filters: [{ column: 'Amount', match: 'contains', values: '1' }] },
+			{ type: 'conditions', filters: [{ column: 'Amount', match: 'contains', values: '1' }] },
 			/cannot be sent/,
 		],
 		[
-			{ type: 'filters', filters: [{ column: 'Amount', values: 'ten' }] },
+			{ type: 'conditions', filters: [{ column: 'Amount', values: 'ten' }] },
 			/does not fit the Numeric column "Amount"/,
 		],
 		[
-			{ type: 'filters', filters: [{ column: 'Amount', match: 'gte', values: '' }] },
+			{ type: 'conditions', filters: [{ column: 'Amount', match: 'gte', values: '' }] },
 			/empty or not a number/,
 		],
 		[{ type: 'formula', formula: '' }, /is empty/],
-		[{ type: 'filters', notifyWhen: 'sometimes', filters: [] }, /not a When choice/],
+		[{ type: 'conditions', notifyWhen: 'sometimes', filters: [] }, /not a When choice/],
 	])('refuses %j', (input, message) => {
 		expect(() => buildWebhookCondition(input, columns)).toThrow(message);
 		expect(() => buildWebhookCondition(input, columns)).toThrow(InputError);

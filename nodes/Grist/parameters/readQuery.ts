@@ -32,14 +32,19 @@ function readFilterType(this: IExecuteFunctions, itemIndex: number): string {
 	return itemParameter.call(this, 'filterType', itemIndex, 'none') as string;
 }
 
-/** The Conditions of item `itemIndex` (none unless Filter is Build), as given. */
+/** The Conditions of item `itemIndex` (none unless Filter is Conditions), as given. */
 function readConditionList(this: IExecuteFunctions, itemIndex: number): unknown[] {
-	if (readFilterType.call(this, itemIndex) !== 'builder') return [];
+	if (readFilterType.call(this, itemIndex) !== 'conditions') return [];
 	const none: unknown[] = [];
-	return (itemParameterValue.call(this, 'filters.conditions', itemIndex, none) as unknown[]) ?? [];
+	return (
+		(itemParameterValue.call(this, 'conditions.conditions', itemIndex, none) as unknown[]) ?? []
+	);
 }
 
-/** Record → Get Many: the Conditions of item `itemIndex` (none unless Filter is Build) and Combine. */
+/**
+ * Record → Get Many: the Conditions of item `itemIndex` (none unless Filter is Conditions) and
+ * Combine.
+ */
 export function readConditions(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -74,7 +79,7 @@ function buildReadQuery(
 
 	const filterType = readFilterType.call(this, itemIndex);
 	const filter = attempt(() => {
-		if (filterType === 'builder') {
+		if (filterType === 'conditions') {
 			const conditions = given ?? (readConditionList.call(this, itemIndex) as FilterCondition[]);
 			return buildFilter(conditions, columns ? columnTypes(columns) : {});
 		}
@@ -137,7 +142,7 @@ export async function readQuery(
 
 /** Whether item `itemIndex`'s query needs the table's columns. */
 function queryNeedsColumns(this: IExecuteFunctions, itemIndex: number): boolean {
-	const builder = readFilterType.call(this, itemIndex) === 'builder';
+	const builder = readFilterType.call(this, itemIndex) === 'conditions';
 	const rules = readSortRules.call(this, itemIndex);
 	return builder || rules.length > 0;
 }

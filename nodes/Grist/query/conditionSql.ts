@@ -36,7 +36,7 @@ export interface Condition {
 	ignoreCase?: boolean;
 }
 
-const LIST_TYPES = new Set(['ChoiceList', 'RefList', 'Attachments']);
+export const LIST_TYPES = new Set(['ChoiceList', 'RefList', 'Attachments']);
 const NUMBER_TYPES = new Set([
 	'Numeric',
 	'Int',
@@ -80,7 +80,7 @@ function escapeLike(text: string): string {
 }
 
 /** Encodes one value for a comparison with a column of `type` (a list column: one element). */
-function sqlValue(value: unknown, type: string, where: string): string | number | null {
+export function sqlValue(value: unknown, type: string, where: string): string | number | null {
 	const base = baseType(type);
 	const result = attempt(() => {
 		if (base === 'ChoiceList') return encodeCellValue(value, 'Text');
@@ -121,7 +121,7 @@ function sqlValue(value: unknown, type: string, where: string): string | number 
 export type SqlArgs = Array<string | number | null>;
 
 /** A checked condition: its column, type and match, and what its SQL is built from. */
-interface CheckedCondition {
+export interface CheckedCondition {
 	condition: Condition;
 	column: string;
 	type: string;
@@ -136,7 +136,7 @@ interface CheckedCondition {
 }
 
 /** Checks a condition's column and match against the table's column types. */
-function checkCondition(
+export function checkCondition(
 	c: Condition,
 	index: number,
 	types: Record<string, string>,

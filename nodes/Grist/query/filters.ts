@@ -96,7 +96,7 @@ export function buildFilter(
 		if (column === '') {
 			throw new InputError(
 				`Filter condition ${index + 1} has no column`,
-				'Filters',
+				'Conditions',
 				'Pick a column for every condition or remove it.',
 			);
 		}
@@ -105,7 +105,7 @@ export function buildFilter(
 			if (column === 'id') {
 				throw new InputError(
 					`Filter condition ${index + 1}: the row ID (id) is never empty`,
-					'Filters',
+					'Conditions',
 					'Pick another column, or remove the condition.',
 				);
 			}
@@ -115,7 +115,10 @@ export function buildFilter(
 		const values = conditionValues(condition.values).map((v) => {
 			const encoded = tryEncode(v, type);
 			if (encoded.error) {
-				throw new InputError(`Filter on column "${column}": ${encoded.error.message}`, 'Filters');
+				throw new InputError(
+					`Filter on column "${column}": ${encoded.error.message}`,
+					'Conditions',
+				);
 			}
 			return encoded.value;
 		});

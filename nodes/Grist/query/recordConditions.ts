@@ -39,6 +39,11 @@ export interface ConditionQueryInput {
 	sort?: SortRule[];
 	/** 0: no limit. */
 	limit?: number;
+	/**
+	 * The caller's own equality tests on stored values (column → values, e.g. a window of row
+	 * IDs), ANDed with the conditions; an empty list matches no row.
+	 */
+	where?: Record<string, unknown[]>;
 }
 
 /** The ORDER BY terms of the sort rules (Grist's options as far as SQL can follow them). */
@@ -93,7 +98,17 @@ export function buildConditionQuery(input: ConditionQueryInput): ConditionQuery 
 	const parts = input.conditions.map((c, i) => conditionSql(c, i, input.types, args));
 	const joiner = input.combine === 'or' ? ' OR ' : ' AND ';
 	let sql = `SELECT * FROM ${sqlIdentifier(input.tableId)}`;
-	if (parts.length > 0) sql += ` WHERE ${parts.map((p) => `(${p})`).join(joiner)}`;
+	const tests = parts.length > 0 ? [parts.map((p) => `(${p})`).join(joiner)] : [];
+	for (const [column, values] of Object.entries(input.where ?? {})) {
+		args.push(...(values as SqlArgs));
+		tests.push(
+			values.length === 0
+				? '0'
+				: `${sqlIdentifier(column)} IN (${values.map(() => '?').join(', ')})`,
+		);
+	}
+	if (tests.length === 1) sql += ` WHERE ${tests[0]}`;
+	else if (tests.length > 1) sql += ` WHERE ${tests.map((t) => `(${t})`).join(' AND ')}`;
 	const order = orderSql(input.sort ?? [], input.types, input.choices ?? {}, args);
 	order.push(`${sqlIdentifier('id')} ASC`);
 	sql += ` ORDER BY ${order.join(', ')}`;

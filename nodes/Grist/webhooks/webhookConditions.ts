@@ -12,7 +12,7 @@ import type { WebhookEventType } from './webhookFields';
 
 /** When a matching row is sent: as today (added / updated while matching), or on a transition. */
 export type NotifyWhen = 'matching' | 'enters' | 'leaves' | 'updated';
-export type ConditionType = 'none' | 'filters' | 'formula';
+export type ConditionType = 'none' | 'conditions' | 'formula';
 
 /** Matches Grist's FilterSpec can express: included / excluded values, min / max bounds. */
 export type WebhookConditionMatch =
@@ -109,7 +109,7 @@ export function conditionWatchedColumns(
 function conditionError(index: number, message: string, hint?: string): InputError {
 	return new InputError(
 		`Condition ${index + 1}: ${message}`,
-		'Only Rows Matching',
+		'Conditions',
 		hint ?? 'Fix the condition or remove it.',
 	);
 }
@@ -184,7 +184,7 @@ function filterSpec(f: WebhookFilter, column: ConditionColumn, index: number): s
 				throw conditionError(
 					index,
 					`"${column.id}" is a ${column.type} column: Grist compares only numbers and dates with a range`,
-					'Use Is One Of / Is None Of for this column, or a formula.',
+					'Use Is One Of / Is None Of for this column, or set Filter to Formula.',
 				);
 			}
 			const spec: { min?: number; max?: number } = {};
@@ -197,7 +197,7 @@ function filterSpec(f: WebhookFilter, column: ConditionColumn, index: number): s
 			throw conditionError(
 				index,
 				`the match "${match}" cannot be sent to Grist as a column filter`,
-				'Use Is One Of, Is None Of, Equals, Not Equals, Greater Than or Equal, Less Than or Equal, Between, Is Empty or Is Not Empty, or write the condition as a formula.',
+				'Use Is One Of, Is None Of, Equals, Not Equals, Greater Than or Equal, Less Than or Equal, Between, Is Empty or Is Not Empty, or set Filter to Formula.',
 			);
 	}
 }
@@ -265,13 +265,13 @@ export function buildWebhookCondition(
 	if (input.type === 'none' || !input.type) return { condition: null, columns: [], notifyWhen };
 	const config: Record<string, unknown> = {};
 	const used: string[] = [];
-	if (input.type === 'filters') {
+	if (input.type === 'conditions') {
 		const filters = input.filters ?? [];
 		if (filters.length === 0) {
 			throw new InputError(
-				'Only Rows Matching is set to Column Filters, but no condition was added',
-				'Only Rows Matching',
-				'Add a condition, or set Only Rows Matching to None.',
+				'Filter is set to Conditions, but no condition was added',
+				'Filter',
+				'Add a condition, or set Filter to None.',
 			);
 		}
 		config.columnFilters = filters.map((f, index) => {
@@ -302,9 +302,9 @@ export function buildWebhookCondition(
 		config.customExpression = formula;
 	} else {
 		throw new InputError(
-			`"${input.type}" is not a choice of Only Rows Matching`,
-			'Only Rows Matching',
-			'Pick None, Column Filters or Formula.',
+			`"${input.type}" is not a choice of Filter`,
+			'Filter',
+			'Pick None, Conditions or Formula.',
 		);
 	}
 	if (notifyWhen !== 'matching') config.notifyWhen = notifyWhen;

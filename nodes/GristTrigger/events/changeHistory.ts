@@ -1,5 +1,5 @@
 /**
- * What the change events of the polling trigger (Row Deleted, Row Updated, Any Change; the
+ * What the change events of the polling trigger (Row Deleted, Row Updated, Row Added, Updated or Deleted; the
  * event is ./rowChanges.ts) read from Grist's document history: the cursor is a history state's hash; a poll asks
  * `GET /compare?left=<cursor>&right=HEAD` for the net changes since it, emits the watched table's
  * rows and stores the `right` hash Grist answered with (not HEAD read again, which could have

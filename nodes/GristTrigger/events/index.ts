@@ -3,12 +3,11 @@ import type { TriggerEvent } from '../triggerSettings';
 import type { PollEvent } from './pollEvent';
 import { rowAddedEvent } from './rowAdded';
 import type { RowAddedState } from './rowAddedCursor';
-import { rowAddedOrUpdatedEvent } from './rowAddedOrUpdated';
-import type { RowUpdatedState } from './rowAddedOrUpdatedCursor';
+import { rowAddedOrUpdatedEvent, type AddedOrUpdatedState } from './rowAddedOrUpdated';
 import { rowChangesEvent, type ChangesState } from './rowChanges';
 
 /** A cursor in the node's static data: `kind` is the event it belongs to. */
-export type StoredCursor = RowAddedState | RowUpdatedState | ChangesState;
+export type StoredCursor = RowAddedState | AddedOrUpdatedState | ChangesState;
 
 export function pollEventFor(event: TriggerEvent): PollEvent<StoredCursor> {
 	switch (event) {

@@ -1,7 +1,7 @@
 /**
  * What every event of the Grist Trigger offers the poll (../pollRun.ts), one module per event
  * family: Row Added (./rowAdded.ts), Row Added or Updated (./rowAddedOrUpdated.ts), and the
- * events read from the document's history, Row Deleted, Row Updated and Any Change
+ * events read from the document's history, Row Deleted, Row Updated and Row Added, Updated or Deleted
  * (./rowChanges.ts). Each keeps its own cursor state in the node's static data; the poll picks
  * the module once, from Trigger On.
  */
@@ -10,14 +10,17 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import type { GristClient } from '../../Grist/api/client';
 import type { FetchRecords } from '../cursor';
 import type { TriggerSettings } from '../triggerSettings';
+import type { RowFilter } from './recordPolling';
 
 /** One poll: the n8n context, the client, the trigger's settings and its table's records reader. */
 export interface PollContext {
 	fn: IPollFunctions;
 	client: GristClient;
 	settings: TriggerSettings;
-	/** GET /records of the watched table. */
+	/** Reads the watched table's records (./recordPolling.ts). */
 	fetch: FetchRecords;
+	/** The user's Filter, once resolved in this poll (./recordPolling.ts `rowFilter`). */
+	rowFilter?: RowFilter;
 }
 
 /** What the idle check may remember between polls (in the node's static data). */

@@ -1,9 +1,13 @@
 /**
- * The Grist Trigger's output items: records as items (Simplify), `_display` on them when Options
- * → Add Reference Display Values is on, and the latest record that a manual run shows as a sample.
+ * The Grist Trigger's output items, one shape for every event: with Simplify
+ * `{ id, <cells…>, errors?, _display?, _change }`, without `{ id, fields, errors?, _display?,
+ * _change }`. `_change` says what happened to the row (`{ type: 'added' | 'updated' | 'deleted',
+ * … }`); like `_display` it starts with `_`, which no Grist column ID does. Also the latest record
+ * that a manual run shows as a sample.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import type { GristFilter } from '../../Grist/query/filters';
 import { simplifyRecord, type GristRecord } from '../../Grist/cells/cellValues';
 import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import { readTriggerReferenceDisplay } from '../../Grist/parameters/referenceDisplayOption';
@@ -50,28 +54,43 @@ export async function addPolledDisplay(
 	);
 }
 
-/** The records as items, with `_display` when the option is on. */
+/** What happened to a row: `_change` of its item. */
+export type RowChangeType = 'added' | 'updated' | 'deleted';
+
+/** Sets `_change` on each item, last (after the cells and `_display`). */
+export function addChange(items: INodeExecutionData[], changes: IDataObject[]): void {
+	items.forEach((item, i) => {
+		item.json._change = changes[i];
+	});
+}
+
+/** The records as items, with `_display` when the option is on and `_change` from `change`. */
 export async function emitRecords(
 	ctx: PollContext,
 	records: GristRecord[],
 	columns: GristColumn[],
+	change: (record: GristRecord) => RowChangeType,
 ): Promise<INodeExecutionData[]> {
 	const items = recordItems(ctx, records, columns);
 	await addPolledDisplay(ctx, columns, records, items);
+	addChange(
+		items,
+		records.map((r) => ({ type: change(r) })),
+	);
 	return items;
 }
 
 /**
- * A manual run: the table's latest record in `sort` order (user filter applied), and the table's
- * columns (checked); an error when there is none.
+ * A manual run: the table's latest record in `sort` order (`filter`: the user's Filter, see
+ * ./recordPolling.ts), and the table's columns (checked); an error when there is none.
  */
 export async function latestRecord(
 	ctx: PollContext,
 	sort: string,
+	filter?: GristFilter,
 ): Promise<{ record: GristRecord; columns: GristColumn[] }> {
 	const columns = await checkColumns(ctx);
-	const { filter, tableId } = ctx.settings;
 	const [record] = await ctx.fetch({ sort, limit: 1, filter });
-	if (!record) throw noSample(ctx.fn.getNode(), tableId, filter !== undefined);
+	if (!record) throw noSample(ctx.fn.getNode(), ctx.settings.tableId, filter !== undefined);
 	return { record, columns };
 }

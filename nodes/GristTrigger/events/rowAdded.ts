@@ -5,7 +5,7 @@
  */
 import type { PollContext, PollEvent } from './pollEvent';
 import { emitRecords, latestRecord } from './polledItems';
-import { pollLimits, recordsResult, sqlSaysIdle } from './recordPolling';
+import { pollLimits, recordsResult, rowFilter, sqlSaysIdle } from './recordPolling';
 import {
 	pollRowAdded,
 	rowAddedBaseline,
@@ -20,6 +20,7 @@ const markColumn = (ctx: PollContext): string | undefined =>
 
 export const rowAddedEvent: PollEvent<RowAddedState> = {
 	async baseline(ctx) {
+		await rowFilter(ctx); // a Filter that cannot run fails the activation, not a later poll
 		return await rowAddedBaseline(ctx.fetch, { markColumn: markColumn(ctx) });
 	},
 
@@ -31,12 +32,13 @@ export const rowAddedEvent: PollEvent<RowAddedState> = {
 	},
 
 	async poll(ctx, cursor) {
-		const opts = { filter: ctx.settings.filter, markColumn: markColumn(ctx) };
-		return await recordsResult(ctx, await pollRowAdded(cursor, ctx.fetch, opts, pollLimits(ctx)));
+		const opts = { filter: await rowFilter(ctx), markColumn: markColumn(ctx) };
+		const outcome = await pollRowAdded(cursor, ctx.fetch, opts, pollLimits(ctx));
+		return await recordsResult(ctx, outcome, () => 'added');
 	},
 
 	async sample(ctx) {
-		const { record, columns } = await latestRecord(ctx, '-id');
-		return await emitRecords(ctx, [record], columns);
+		const { record, columns } = await latestRecord(ctx, '-id', await rowFilter(ctx));
+		return await emitRecords(ctx, [record], columns, () => 'added');
 	},
 };

@@ -36,7 +36,6 @@ import type { GristRecord } from '../../Grist/cells/cellValues';
 import type { GristFilter } from '../../Grist/query/filters';
 import { sqlIdentifier } from '../../Grist/query/sqlQuery';
 import {
-	hasFilter,
 	sameState,
 	withIds,
 	type FetchRecords,
@@ -194,7 +193,7 @@ async function atSameTop(p: RowAddedPoll): Promise<PollOutcome<RowAddedState>> {
 	// The last row was deleted and a new row got its id between two polls (rows below it may
 	// have been re-created too).
 	let rows = [top];
-	if (hasFilter(opts.filter)) {
+	if (opts.filter !== undefined) {
 		const q = withIds(opts.filter, [state.lastId]);
 		rows = q.ids.length ? await p.fetch({ filter: q.filter, sort: 'id' }) : [];
 	}

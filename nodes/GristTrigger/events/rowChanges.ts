@@ -1,12 +1,13 @@
 /**
- * Row Deleted, Row Updated and Any Change: the watched table's row changes in Grist's document
- * history since the cursor's history state (read by ./changeHistory.ts), one item per row change.
- * No idle check besides the document's `updatedAt`.
+ * Row Deleted, Row Updated and Row Added, Updated or Deleted (`anyChange`): the watched table's
+ * row changes in Grist's document history since the cursor's history state (read by
+ * ./changeHistory.ts), one item per row change whose row matches the Filter (its current values;
+ * a deleted row's last values). No idle check besides the document's `updatedAt`.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { simplifyFields, simplifyRecord, type GristRecord } from '../../Grist/cells/cellValues';
-import { columnTypes } from '../../Grist/cells/tableColumns';
+import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import {
 	classifyChanges,
 	tableIdAfter,
@@ -14,7 +15,11 @@ import {
 	type TableDelta,
 } from '../../Grist/history/rowChangeDecoding';
 import { fetchColumns } from '../../Grist/api/columns';
-import { HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
+import { toNodeError } from '../../Grist/errors/nodeErrors';
+import { checkConditions, filterMatches, rowMatches } from '../../Grist/query/rowMatch';
+import { checkColumns } from '../columnChecks';
+import { CONDITIONS_HINT, HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
+import { conditionsByRowId, rowFilter } from './recordPolling';
 import type { ChangeEvent } from '../triggerSettings';
 import {
 	compareSince,
@@ -23,7 +28,7 @@ import {
 	withValuesAtDeletion,
 	type Compared,
 } from './changeHistory';
-import { addPolledDisplay, latestRecord } from './polledItems';
+import { addChange, addPolledDisplay, latestRecord } from './polledItems';
 import type { PollContext, PollEvent, PollResult } from './pollEvent';
 
 export interface ChangesState {
@@ -38,6 +43,9 @@ export interface ChangesState {
 export function rowChangesEvent(event: ChangeEvent): PollEvent<ChangesState> {
 	return {
 		async baseline(ctx) {
+			// a Filter that cannot run fails the activation, not a later poll
+			if (ctx.settings.filter && 'conditions' in ctx.settings.filter)
+				await changeFilter(ctx, await checkColumns(ctx));
 			return { kind: event, h: await latestState(ctx.client, ctx.settings.docId) };
 		},
 		async isIdle() {
@@ -91,7 +99,7 @@ async function changeItems(
 	const columns = await fetchColumns(client, { docId: settings.docId, tableId });
 	const types = columnTypes(columns);
 	const classify = { columns: columns.map((c) => c.id), types };
-	const changes = await withValuesAtDeletion(
+	const changed = await withValuesAtDeletion(
 		client,
 		settings.docId,
 		since,
@@ -101,18 +109,27 @@ async function changeItems(
 		),
 		classify,
 	);
-	const live = changes.filter((c) => c.change !== 'deleted').map((c) => c.id);
+	const live = changed.filter((c) => c.change !== 'deleted').map((c) => c.id);
 	const current = await currentRows(client, settings.docId, tableId, [...new Set(live)]);
-	const items = ctx.fn.helpers.returnJsonArray(
-		changes.map((c) =>
-			changeItem(
-				c,
-				c.change === 'deleted' ? undefined : current.get(c.id),
-				settings.simplify,
-				types,
-			),
+	// Filter: on the current row, or a deleted row's last values
+	const matches = await changeFilter(ctx, columns);
+	const changes = changed.filter((c) =>
+		matches(
+			c.change === 'deleted'
+				? { id: c.id, fields: c.values }
+				: (current.get(c.id) ?? { id: c.id, fields: c.values }),
 		),
 	);
+	const order = columns.map((col) => col.id);
+	const shaped = changes.map((c) =>
+		changeItem(
+			{ ...c, values: inColumnOrder(c.values, order) },
+			c.change === 'deleted' ? undefined : current.get(c.id),
+			settings.simplify,
+			types,
+		),
+	);
+	const items = ctx.fn.helpers.returnJsonArray(shaped.map((s) => s.json));
 	// Add Reference Display Values: from the current row, or a deleted row's last values.
 	const shown = changes.map((c) =>
 		c.change === 'deleted'
@@ -120,12 +137,45 @@ async function changeItems(
 			: (current.get(c.id) ?? { id: c.id, fields: c.values }),
 	);
 	await addPolledDisplay(ctx, columns, shown, items, tableId);
+	addChange(
+		items,
+		shaped.map((s) => s.change),
+	);
 	return items;
+}
+
+/** Values in the table's column order (the history lists them in its own), then any others. */
+function inColumnOrder(values: Record<string, unknown>, order: string[]): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const id of order) if (id in values) out[id] = values[id];
+	for (const [id, value] of Object.entries(values)) if (!(id in out)) out[id] = value;
+	return out;
+}
+
+/**
+ * Filter as a test of a row's values (query/rowMatch.ts), references given by name turned into
+ * row IDs first; every row when there is none.
+ */
+async function changeFilter(
+	ctx: PollContext,
+	columns: GristColumn[],
+): Promise<(row: { id: number; fields: Record<string, unknown> }) => boolean> {
+	const filter = ctx.settings.filter;
+	if (!filter) return () => true;
+	if ('json' in filter) return (row) => filterMatches(filter.json, row);
+	const types = columnTypes(columns);
+	const conditions = await conditionsByRowId(ctx, columns, filter.conditions);
+	try {
+		checkConditions(conditions, types);
+	} catch (error) {
+		throw toNodeError(ctx.fn.getNode(), error, { hint: CONDITIONS_HINT });
+	}
+	return (row) => rowMatches(conditions, filter.combine, types, row);
 }
 
 /** A manual run: the latest record, shaped as the event's items (a change needs a poll to be seen). */
 async function sampleChange(ctx: PollContext, event: ChangeEvent): Promise<INodeExecutionData[]> {
-	const { record, columns } = await latestRecord(ctx, '-id');
+	const { record, columns } = await latestRecord(ctx, '-id', await rowFilter(ctx));
 	const change = event === 'rowDeleted' ? 'deleted' : event === 'rowUpdated' ? 'updated' : 'added';
 	const item = changeItem(
 		{
@@ -138,9 +188,10 @@ async function sampleChange(ctx: PollContext, event: ChangeEvent): Promise<INode
 		ctx.settings.simplify,
 		columnTypes(columns),
 	);
-	const items = ctx.fn.helpers.returnJsonArray([item]);
+	const items = ctx.fn.helpers.returnJsonArray([item.json]);
 	const shown = change === 'deleted' ? [{ id: record.id, fields: record.fields ?? {} }] : [record];
 	await addPolledDisplay(ctx, columns, shown, items);
+	addChange(items, [item.change]);
 	return items;
 }
 
@@ -151,47 +202,44 @@ function wanted(event: ChangeEvent, change: RowChange): boolean {
 }
 
 /**
- * One output item per row change:
- * `{ change, id, fields, previous?, changedColumns?, unknownColumns?, changesUnknown?,
- * fieldsAsOfLastPoll? }`. `fields`: the current row for added and updated rows (when it is gone
- * already, the values Grist recorded), the values a deleted row had when it was deleted.
+ * One output item per row change, in the shape of every event's items (./polledItems.ts): the
+ * row — the current row for added and updated rows (when it is gone already, the values Grist
+ * recorded), the values a deleted row had when it was deleted — and its `_change`: `{ type,
+ * previous?, changedColumns?, changesUnknown?, unknownColumns?, fieldsAsOfLastPoll? }`.
  * `previous`: the changed columns' values before. With `simplify`, dates and lists are decoded as
- * in the other events' items.
+ * in the row.
  */
 function changeItem(
 	change: RowChange,
 	current: GristRecord | undefined,
 	simplify: boolean,
 	types: Record<string, string>,
-): IDataObject {
+): { json: IDataObject; change: IDataObject } {
 	const decode = (values: Record<string, unknown>): IDataObject => {
 		if (!simplify) return { ...values } as IDataObject;
 		const rest = simplifyFields(0, values, types);
 		delete rest.id;
 		return rest;
 	};
-	const item: IDataObject = { change: change.change, id: change.id };
-	if (current && change.change !== 'deleted') {
-		if (simplify) {
-			const { errors, ...fields } = simplifyRecord(current, types);
-			delete fields.id;
-			item.fields = fields;
-			if (errors) item.errors = errors;
-		} else {
-			item.fields = { ...(current.fields ?? {}) } as IDataObject;
-			if (current.errors && Object.keys(current.errors).length > 0)
-				item.errors = current.errors as IDataObject;
-		}
+	const row: GristRecord =
+		current && change.change !== 'deleted'
+			? current
+			: { id: change.id, fields: change.values as GristRecord['fields'] };
+	let json: IDataObject;
+	if (simplify) {
+		json = simplifyRecord(row, types);
 	} else {
-		item.fields = decode(change.values);
+		json = { id: row.id, fields: { ...(row.fields ?? {}) } as IDataObject };
+		if (row.errors && Object.keys(row.errors).length > 0) json.errors = row.errors as IDataObject;
 	}
+	const meta: IDataObject = { type: change.change };
 	if (change.change === 'updated') {
-		item.previous = decode(change.previous ?? {});
-		item.changedColumns = change.changedColumns ?? [];
+		meta.previous = decode(change.previous ?? {});
+		meta.changedColumns = change.changedColumns ?? [];
 		// Grist kept no cell of this row (a bulk action over more than COMPARE_MAX_ROWS rows).
-		if (!change.changedColumns) item.changesUnknown = true;
+		if (!change.changedColumns) meta.changesUnknown = true;
 	}
-	if (change.unknownColumns) item.unknownColumns = change.unknownColumns;
-	if (change.valuesAsOfLastPoll) item.fieldsAsOfLastPoll = true;
-	return item;
+	if (change.unknownColumns) meta.unknownColumns = change.unknownColumns;
+	if (change.valuesAsOfLastPoll) meta.fieldsAsOfLastPoll = true;
+	return { json, change: meta };
 }

@@ -1,4 +1,4 @@
-/** Webhook → Create / Update: Only Rows Matching and When as the webhook's fields. */
+/** Webhook → Create / Update: Filter and When as the webhook's fields. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
