@@ -659,7 +659,7 @@ describe("a new user's first clicks", () => {
 				'Run an SQL query',
 				'# Attachment Actions',
 				'Download an attachment',
-				'Get an attachment',
+				'Download all attachments as an archive',
 			]);
 			// the groups, in the order of nodes/Grist/actions/resources.ts: data first,
 			// administration last
@@ -674,6 +674,7 @@ describe("a new user's first clicks", () => {
 				'# Webhook Actions',
 				'# Workspace Actions',
 				'# Organization Actions',
+				'# Service Account Actions',
 			]);
 			const all = view.items.join('\n');
 			expect(all).not.toMatch(/columnar|from columns|as columns/i);
