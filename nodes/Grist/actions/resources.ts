@@ -3,8 +3,7 @@
  * and of the groups of n8n's node panel, which lists a node's actions in one list, a heading per
  * resource ("Record actions"), without a search box for a community node: what most workflows
  * do first (records, then reading with SQL and the files in cells), then the table's shape, then
- * documents, and the site's administration last. A new resource takes its place here (a Service
- * Account resource goes after Organization).
+ * documents, and the site's administration last. A new resource takes its place here.
  *
  * Columnar is registered (a saved node with it still runs) but kept out of new nodes: see
  * actions/columnar/index.ts.

@@ -1,8 +1,9 @@
 /**
  * The binary fields of files: "Put Output File in Field" (exports and downloads) and "Input
- * Binary Field" (Document → Import File); their fields and readers.
+ * Binary Field" (Document → Import File, Attachment → Restore From Archive); their fields and
+ * readers.
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { itemParameter } from './read';
@@ -69,4 +70,32 @@ export function inputBinaryProperty(this: IExecuteFunctions, itemIndex: number):
 		'Input Binary Field',
 		'Enter the name of the binary field with the file, e.g. data.',
 	);
+}
+
+/**
+ * The file of item `itemIndex` in its Input Binary Field: the field's name, what n8n knows of the
+ * file and its bytes. A missing field is an input error; `example` says what the field should
+ * hold, e.g. "that holds the .tar archive, e.g. the output of Attachment → Download All".
+ */
+export async function inputFile(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	example: string,
+): Promise<{ property: string; meta: IBinaryData; buffer: Buffer }> {
+	const property = inputBinaryProperty.call(this, itemIndex);
+	let meta: IBinaryData;
+	try {
+		meta = this.helpers.assertBinaryData(itemIndex, property);
+	} catch {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex} has no binary field "${property}" (Input Binary Field)`,
+			{
+				description: `Check the Input Binary Field: it must name a binary field of the item ${example}.`,
+				itemIndex,
+			},
+		);
+	}
+	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	return { property, meta, buffer };
 }

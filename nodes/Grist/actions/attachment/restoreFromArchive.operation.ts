@@ -1,9 +1,8 @@
-import type { IBinaryData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { toNodeError } from '../../errors/nodeErrors';
 import { documentIdValue, documentLocator } from '../../parameters/locators';
-import { inputBinaryField, inputBinaryProperty } from '../../parameters/binaryFields';
+import { inputBinaryField, inputFile } from '../../parameters/binaryFields';
 import { restoreAttachmentArchive } from '../../api/attachments';
 import { operationDescription, perItem } from '../operationFrame';
 
@@ -26,22 +25,11 @@ export const description = operationDescription('attachment', 'restoreFromArchiv
  */
 export const execute = perItem(async function (client, itemIndex) {
 	const docId = documentIdValue.call(this, itemIndex);
-	const property = inputBinaryProperty.call(this, itemIndex);
-	let meta: IBinaryData;
-	try {
-		meta = this.helpers.assertBinaryData(itemIndex, property);
-	} catch {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Item ${itemIndex} has no binary field "${property}" (Input Binary Field)`,
-			{
-				description:
-					'Check the Input Binary Field: it must name a binary field of the item that holds the .tar archive, e.g. the output of Attachment → Download All or Read/Write Files from Disk.',
-				itemIndex,
-			},
-		);
-	}
-	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	const { property, meta, buffer } = await inputFile.call(
+		this,
+		itemIndex,
+		'that holds the .tar archive, e.g. the output of Attachment → Download All or Read/Write Files from Disk',
+	);
 	const fileName =
 		meta.fileName && meta.fileName.trim() !== ''
 			? meta.fileName

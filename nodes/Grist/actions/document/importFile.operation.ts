@@ -1,4 +1,4 @@
-import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { GristClient } from '../../api/client';
@@ -6,7 +6,7 @@ import { deleteDocument, getDocument, importDocument } from '../../api/documents
 import { fetchTables } from '../../api/tables';
 import { getWorkspace } from '../../api/workspaces';
 import { withHint, type HintValues } from '../../errors/hints';
-import { inputBinaryField, inputBinaryProperty } from '../../parameters/binaryFields';
+import { inputBinaryField, inputFile } from '../../parameters/binaryFields';
 import { workspaceIdValue, workspaceLocator } from '../../parameters/locators';
 import { itemParameter } from '../../parameters/read';
 import {
@@ -119,22 +119,11 @@ async function removeFailedImport(
  */
 export const execute = perItem(async function (client, itemIndex) {
 	const wid = workspaceIdValue.call(this, 'workspace', itemIndex);
-	const property = inputBinaryProperty.call(this, itemIndex);
-	let meta: IBinaryData;
-	try {
-		meta = this.helpers.assertBinaryData(itemIndex, property);
-	} catch {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Item ${itemIndex} has no binary field "${property}" (Input Binary Field)`,
-			{
-				description:
-					'Check the Input Binary Field: it must name a binary field of the item, e.g. the output of Read/Write Files from Disk or an HTTP Request.',
-				itemIndex,
-			},
-		);
-	}
-	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	const { property, meta, buffer } = await inputFile.call(
+		this,
+		itemIndex,
+		'e.g. the output of Read/Write Files from Disk or an HTTP Request',
+	);
 	const fileName = importFileName(meta.fileName, meta.mimeType);
 	const documentName = String(itemParameter.call(this, 'documentName', itemIndex, '') ?? '').trim();
 	const form = new FormData();
