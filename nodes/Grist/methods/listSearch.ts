@@ -19,6 +19,7 @@ import { listTables } from '../api/tables';
 import { forksOfDocument } from '../api/forks';
 import { listProposals } from '../api/proposals';
 import { listSnapshots } from '../api/snapshots';
+import { documentUrl } from '../documents/lifecycle';
 import { forkDocId, proposalStatus } from '../documents/versions';
 
 interface OrgInfo {
@@ -134,7 +135,7 @@ export async function searchDocuments(
 			results.push({
 				name: workspaces.length > 1 ? `${doc.name} (${ws.name})` : doc.name,
 				value: doc.id,
-				url: `${client.server.base}/doc/${encodeURIComponent(doc.urlId || doc.id)}`,
+				url: documentUrl(client.server.base, doc.urlId || doc.id),
 			});
 		}
 	}
@@ -193,12 +194,11 @@ export async function searchRelatedDocuments(
 		const client = await GristClient.create(this);
 		const info = await forksOfDocument(client, docId).catch(() => undefined);
 		if (info) {
-			const docUrl = (id: string) => `${client.server.base}/doc/${encodeURIComponent(id)}`;
 			if (info.trunkId && matches(`${info.name} trunk`, filter))
 				results.push({
 					name: `${info.name} (the document it was forked from)`,
 					value: info.trunkId,
-					url: docUrl(info.trunkId),
+					url: documentUrl(client.server.base, info.trunkId),
 				});
 			const forks = [...info.forks].sort((a, b) =>
 				String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')),
@@ -209,7 +209,8 @@ export async function searchRelatedDocuments(
 					? `, changed ${fork.updatedAt.slice(0, 16).replace('T', ' ')}`
 					: '';
 				const name = `Fork ${fork.id} of ${info.name}${when}`;
-				if (matches(name, filter)) results.push({ name, value: id, url: docUrl(id) });
+				if (matches(name, filter))
+					results.push({ name, value: id, url: documentUrl(client.server.base, id) });
 			}
 		}
 	}

@@ -42,6 +42,11 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	return collection('Filters', 'filters', 'Add Filter', options);
 }
 
+/** The Additional Fields collection (`additionalFields`): optional fields of a new object. */
+export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
+	return collection('Additional Fields', 'additionalFields', 'Add Field', options);
+}
+
 /** The Update Fields collection (`updateFields`): only the fields given are changed. */
 export function updateFieldsCollection(options: INodeProperties[]): INodeProperties {
 	return collection('Update Fields', 'updateFields', 'Add Field', options);

@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { expiryInstant, serviceAccountUpdateBody } from '../admin/serviceAccountBodies';
 import type { ServiceAccountBody } from '../api/serviceAccounts';
 import { toNodeError } from '../errors/nodeErrors';
+import { additionalFieldsCollection, updateFieldsCollection } from './commonFields';
 import { locatorValue } from './locators';
 import { itemParameter, itemParameterValue } from './read';
 
@@ -71,63 +72,48 @@ const expiresAtField: INodeProperties = {
 		'When the service account stops working (its key is refused from then on); a date without a time zone is in the workflow time zone',
 };
 
+const labelField: INodeProperties = {
+	displayName: 'Label',
+	name: 'label',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. n8n invoices workflow',
+	description: 'A short name to recognise the service account by',
+};
+
+const descriptionField: INodeProperties = {
+	displayName: 'Description',
+	name: 'description',
+	type: 'string',
+	typeOptions: { rows: 2 },
+	default: '',
+	description: 'What the service account is for',
+};
+
+/** Update's version of a field, without example: Grist keeps the old value when given an empty one. */
+function notClearable(field: INodeProperties): INodeProperties {
+	const updated: INodeProperties = {
+		...field,
+		description: `${field.description} (Grist cannot clear it)`,
+	};
+	delete updated.placeholder;
+	return updated;
+}
+
 /** The fields of Create. */
 export const serviceAccountCreateFields: INodeProperties[] = [
 	{ ...expiresAtField, required: true },
-	{
-		displayName: 'Label',
-		name: 'label',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. n8n invoices workflow',
-		description: 'A short name to recognise the service account by',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 2 },
-				default: '',
-				description: 'What the service account is for',
-			},
-		],
-	},
+	labelField,
+	additionalFieldsCollection([descriptionField]),
 ];
 
 /** The fields of Update. */
 export const serviceAccountUpdateFields: INodeProperties[] = [
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 2 },
-				default: '',
-				description: 'What the service account is for (Grist cannot clear it)',
-			},
-			expiresAtField,
-			{
-				displayName: 'Label',
-				name: 'label',
-				type: 'string',
-				default: '',
-				description: 'A short name to recognise the service account by (Grist cannot clear it)',
-			},
-		],
-	},
+	updateFieldsCollection([
+		notClearable(descriptionField),
+		expiresAtField,
+		notClearable(labelField),
+	]),
 ];
 
 /** An input error of the service account fields as n8n's error, naming the field and the item. */
