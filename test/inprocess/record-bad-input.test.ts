@@ -246,7 +246,7 @@ describe('dangling references are refused before any request', () => {
 		});
 	});
 
-	it('a reference given by name is looked up in the shown column first, then its row ID is checked', async () => {
+	it('a reference given by name is looked up in the shown column; the row it finds is not read again, a row ID given beside it is checked', async () => {
 		const { error } = await run(
 			{ operation: 'create', columns: autoMap() },
 			{ input: items([{ Title: 'by name', Owner: 'Bob' }]) },
@@ -256,14 +256,28 @@ describe('dangling references are refused before any request', () => {
 			`GET ${docPath()}/tables/Tasks/columns`,
 			`GET ${docPath()}/tables/Owners/columns`,
 			`POST ${docPath()}/sql`,
-			`POST ${docPath()}/sql`,
 			`POST ${docPath()}/tables/Tasks/records`,
 		]);
-		expect(emu.log[3].body).toEqual({
-			sql: 'SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "Owners" WHERE id = value)',
-			args: ['[2]'],
-		});
 		expect(stored().map((r) => r.fields.Owner)).toEqual([2]);
+
+		emu.log.length = 0;
+		const second = await run(
+			{ operation: 'create', columns: autoMap() },
+			{
+				input: items([
+					{ Title: 'by name', Owner: 'Bob' },
+					{ Title: 'by ID', Owner: 999 },
+				]),
+			},
+		);
+		expect(second.error?.message).toBe(
+			'Reference to missing rows in item 1: "Owner" points at row 999 of table "Owners", which does not exist; no item was written',
+		);
+		const check = emu.log.filter((e) => e.apiPath.endsWith('/sql')).map((e) => e.body);
+		expect(check[check.length - 1]).toEqual({
+			sql: 'SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "Owners" WHERE id = value)',
+			args: ['[999]'],
+		});
 	});
 });
 

@@ -68,6 +68,11 @@ export interface RecordWrite<R> {
 	 * first item holding a name and every item after it, so that items keep their order.
 	 */
 	pending: Array<PendingItem<R>>;
+	/**
+	 * Rows the name lookup found, by `docId\u0000table` (referenceNames.ts): they exist, so the
+	 * reference check does not read them again.
+	 */
+	foundRows: Map<string, Set<number>>;
 }
 
 /** How an item's records are grouped, or how to find it from its records once they are final. */
@@ -118,6 +123,7 @@ export function startWrite<R>(
 		columns: new ColumnCache(client),
 		tables: new Map(),
 		pending: [],
+		foundRows: new Map(),
 	};
 }
 

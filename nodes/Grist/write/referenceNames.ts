@@ -134,10 +134,25 @@ async function lookUp(
 		try {
 			const findings = await lookup.find(docId, table!, shown, names, itemIndex);
 			for (const w of group) w.findings = findings;
+			rememberFound(write, docId, table!, findings);
 		} catch (error) {
 			for (const w of group) w.error = error as Error;
 		}
 	}
+}
+
+/** Keeps the rows a lookup found in `write.foundRows`, for the reference check to skip. */
+function rememberFound(
+	write: RecordWrite<unknown>,
+	docId: string,
+	table: string,
+	findings: Map<string, NameFinding>,
+): void {
+	const key = `${docId}\u0000${table}`;
+	let found = write.foundRows.get(key);
+	if (!found) write.foundRows.set(key, (found = new Set()));
+	for (const finding of findings.values())
+		if ('ids' in finding) for (const id of finding.ids) found.add(id);
 }
 
 /** Replaces the item's names by row IDs; answers why it is refused, if it is. */

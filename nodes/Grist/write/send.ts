@@ -55,9 +55,13 @@ export async function finishWrite<R>(
 	if (write.spec.references && batches.size > 0) {
 		const units = allUnits(batches) as Array<WriteUnit<ReferencingRecord>>;
 		const sqlRefused = new Set<string>();
-		const verdict = await checkReferences(units, (docId, table, ids, itemIndex) =>
-			missingRowIds(write.client, docId, table, ids, itemIndex, sqlRefused),
-		);
+		const verdict = await checkReferences(units, async (docId, table, ids, itemIndex) => {
+			// rows found by the name lookup exist: only the others are read
+			const found = write.foundRows.get(`${docId}\u0000${table}`);
+			const unknown = found ? ids.filter((id) => !found.has(id)) : ids;
+			if (unknown.length === 0) return new Set<number>();
+			return missingRowIds(write.client, docId, table, unknown, itemIndex, sqlRefused);
+		});
 		if (verdict.size > 0) {
 			const errors = referenceErrors(write.ctx, verdict);
 			refuseChecked(report, errors);
