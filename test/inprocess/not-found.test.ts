@@ -21,8 +21,8 @@ const documentHint = (id: string) =>
 describe('an unknown document', () => {
 	it.each([
 		// The column read's error is the one shown (the records are read at the same time).
-		['Simplify on (columns and records read together)', true, ['columns', 'records']],
-		['Simplify off', false, ['records']],
+		['Simplify on (columns and records read together)', true, ['columns', 'data']],
+		['Simplify off', false, ['data']],
 	])(
 		'on a record read names the document, not the table: %s',
 		async (_label, simplify, endpoints) => {
@@ -69,7 +69,7 @@ describe('an unknown document', () => {
 				`${documentHint(id)} A document ID has only letters, digits, - and _: "${id}" looks like a name, a URL or a path. Pick it from the list or enter its ID (or paste the whole document URL).`,
 			);
 			expect(emu.log.map((e) => e.path)).toEqual([
-				`/o/demo/api/docs/${encoded}/tables/Customers/records`,
+				`/o/demo/api/docs/${encoded}/tables/Customers/data`,
 			]);
 		},
 	);

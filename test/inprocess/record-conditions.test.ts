@@ -240,12 +240,12 @@ describe('AND / OR, sort, limit, and the SQL sent', () => {
 		expect(body.args).toEqual(['part', "it's", 30, 5]);
 	});
 
-	it('equality conditions with AND keep using GET /records (no SQL)', async () => {
+	it("equality conditions with AND keep using Grist's filter on GET /data (no SQL)", async () => {
 		const result = await search([{ column: 'Kind', match: 'anyOf', values: 'tool' }]);
 		expect(names(result)).toEqual(['Hammer', 'Saw 100%']);
 		expect(emu.log.map((e) => `${e.method} ${e.apiPath.split('/').pop()}`)).toEqual([
 			'GET columns',
-			'GET records',
+			'GET data',
 		]);
 	});
 

@@ -38,7 +38,7 @@ const getMany = async (conditions: Array<Record<string, unknown>>) =>
 		filterType: 'conditions',
 		conditions: { conditions },
 	});
-const sentFilter = () => emu.log.find((e) => e.apiPath.endsWith('/records'))?.query.filter;
+const sentFilter = () => emu.log.find((e) => e.apiPath.endsWith('/data'))?.query.filter;
 
 describe('"Is Empty" condition', () => {
 	it('on a Text column matches empty text and no value, and sends both', async () => {

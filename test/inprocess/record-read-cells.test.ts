@@ -135,20 +135,40 @@ describe('record.getAll: Simplify decodes only what differs', () => {
 		expect(error).toBeUndefined();
 		expect(emu.log.map((e) => `${e.method} ${e.apiPath}`).sort()).toEqual([
 			`GET ${path}/columns`,
-			`GET ${path}/records`,
-			`GET ${path}/records`,
+			`GET ${path}/data`,
+			`GET ${path}/data`,
 		]);
 		emu.clearLog();
 		await run({ ...cellsTable, simplify: false });
-		expect(emu.log.map((e) => `${e.method} ${e.apiPath}`)).toEqual([`GET ${path}/records`]);
+		expect(emu.log.map((e) => `${e.method} ${e.apiPath}`)).toEqual([`GET ${path}/data`]);
 	});
+
+	it.each([
+		['every row', {}, ''],
+		['hidden columns included', { options: { includeHidden: true } }, '?hidden=1'],
+		['the first two rows', { returnAll: false, limit: 2 }, '?limit=2'],
+	])(
+		"reads GET /data and gives exactly Grist's GET /records, key order included: %s",
+		async (_label, extra, query) => {
+			const res = await fetch(`${emu.url}/api/docs/${demo.docId}/tables/Cells/records${query}`, {
+				headers: { Authorization: `Bearer ${demo.apiKey}` },
+			});
+			const expected = ((await res.json()) as { records: IDataObject[] }).records;
+			emu.clearLog();
+			const { items, error } = await run({ ...cellsTable, ...extra, simplify: false });
+			expect(error).toBeUndefined();
+			expect(emu.log.map((e) => e.apiPath.split('/').pop())).toEqual(['data']);
+			// JSON text: the same values and the same key order
+			expect(JSON.stringify(items.map((i) => i.json))).toBe(JSON.stringify(expected));
+		},
+	);
 
 	emulatorOnly('delays answers with the emulator’s fault injection').it(
 		'sends the records request while the columns are still on their way',
 		async () => {
 			const path = `/api/docs/${demo.docId}/tables/Cells`;
 			emu.fault({ method: 'GET', path: `${path}/columns`, delayMs: 1000 });
-			emu.fault({ method: 'GET', path: `${path}/records`, delayMs: 1000 });
+			emu.fault({ method: 'GET', path: `${path}/data`, delayMs: 1000 });
 			const start = performance.now();
 			const { error, items } = await run(cellsTable);
 			const elapsed = performance.now() - start;

@@ -101,8 +101,8 @@ describe('record.getAll', () => {
 		]);
 		expect(paired(out)).toEqual([0, 0, 0]);
 		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
+			['GET', `${tablePath('Orders')}/data`, {}],
 			['GET', `${tablePath('Orders')}/columns`, { hidden: '1' }],
-			['GET', `${tablePath('Orders')}/records`, {}],
 		]);
 	});
 
@@ -134,7 +134,7 @@ describe('record.getAll', () => {
 			},
 		]);
 		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
-			['GET', `${tablePath('Customers')}/records`, { limit: '2' }],
+			['GET', `${tablePath('Customers')}/data`, { limit: '2' }],
 		]);
 	});
 
@@ -164,7 +164,7 @@ describe('record.getAll', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(out.map((o) => o.json.id)).toEqual([1, 3]);
-		const get = emu.log.find((e) => e.apiPath.endsWith('/records'))!;
+		const get = emu.log.find((e) => e.apiPath.endsWith('/data'))!;
 		expect(get.query).toEqual({
 			filter: JSON.stringify({ Status: ['Paid', 'Shipped'], Ordered: [1717200000, 1717372800] }),
 			sort: '-Amount:emptyLast',
@@ -186,7 +186,7 @@ describe('record.getAll', () => {
 			},
 		});
 		expect(out.map((o) => o.json.Name)).toEqual(['Bond']);
-		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query.filter).toBe(
+		expect(emu.log.find((e) => e.apiPath.endsWith('/data'))!.query.filter).toBe(
 			'{"Email":["007"],"Visits":[7]}',
 		);
 		resetTable('People');
@@ -270,7 +270,8 @@ describe('record.getAll', () => {
 		});
 		expect(out[0].json).toMatchObject({ Ratio: null, errors: { Ratio: 'ZeroDivisionError' } });
 		expect(out[0].json).toHaveProperty('manualSort');
-		expect(emu.log.find((e) => e.apiPath.endsWith('/records'))!.query).toEqual({ hidden: '1' });
+		// /data gives every column; the node leaves out manualSort and gristHelper_* unless asked
+		expect(emu.log.find((e) => e.apiPath.endsWith('/data'))!.query).toEqual({});
 		const raw = await run({
 			operation: 'getAll',
 			table: byId('AllTypes'),
@@ -322,8 +323,8 @@ describe('record.get', () => {
 		expect(out[0].json).toEqual(out[2].json);
 		expect(out[0].json).not.toBe(out[2].json);
 		expect(emu.log.map((e) => [e.method, e.apiPath, e.query])).toEqual([
-			['GET', `${tablePath('Orders')}/columns`, { hidden: '1' }],
 			['GET', `${tablePath('Orders')}/records`, { filter: '{"id":[3,1,2]}' }],
+			['GET', `${tablePath('Orders')}/columns`, { hidden: '1' }],
 		]);
 	});
 
@@ -433,8 +434,8 @@ describe('record.get', () => {
 			{ Customer: 'Alice Martin' },
 		]);
 		expect(emu.log.map((e) => `${e.method} ${e.apiPath.split(demo.docId)[1]}`)).toEqual([
-			'GET /tables/Orders/columns',
 			'GET /tables/Orders/records',
+			'GET /tables/Orders/columns',
 			'GET /tables/Customers/columns',
 			'POST /sql',
 		]);

@@ -335,7 +335,7 @@ describe('Get Many conditions on a Reference column', () => {
 		const found = await search([{ column: 'Owner', match: 'anyOf', values: 'Bob, 4' }]);
 		expect(found.error).toBeUndefined();
 		expect(titles(found)).toEqual(['j2', 'j3', 'j4']);
-		const get = emu.log.find((e) => e.apiPath.endsWith('/Jobs/records'));
+		const get = emu.log.find((e) => e.apiPath.endsWith('/Jobs/data'));
 		expect(JSON.parse(String(get?.query.filter))).toEqual({ Owner: [2, 3, 4] });
 	});
 

@@ -42,7 +42,7 @@ const readItems = async (docId: string, continueOnFail = false) =>
 
 const recordReads = (docId: string) =>
 	emu.log
-		.filter((e) => e.apiPath.endsWith(`/docs/${docId}/tables/Items/records`))
+		.filter((e) => e.apiPath.endsWith(`/docs/${docId}/tables/Items/data`))
 		.map((e) => e.status);
 
 // First in this file: no restore has happened yet in this process.
@@ -100,7 +100,7 @@ it('Document → Restore: the next operation waits out "Document is deleted" (a 
 	emu.clearLog();
 	emu.fault({
 		method: 'GET',
-		path: /\/tables\/Items\/records$/,
+		path: /\/tables\/Items\/data$/,
 		status: 404,
 		body: { error: 'Document is deleted' },
 		times: 3,
@@ -121,7 +121,7 @@ it('the wait is bounded: a document that stays deleted fails a few seconds after
 	emu.clearLog();
 	emu.fault({
 		method: 'GET',
-		path: /\/tables\/Items\/records$/,
+		path: /\/tables\/Items\/data$/,
 		status: 404,
 		body: { error: 'Document is deleted' },
 		times: 1000,

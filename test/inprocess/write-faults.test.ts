@@ -222,7 +222,7 @@ describe('network messages match the failure', () => {
 	}, 60_000);
 
 	it('a read whose connection breaks every time is retried and says how often', async () => {
-		proxy.rule({ method: 'GET', path: bulkPath(), action: 'reset-after-answer', times: 20 });
+		proxy.rule({ method: 'GET', path: bulkPath('data'), action: 'reset-after-answer', times: 20 });
 		const { error } = await run(
 			{ operation: 'getAll', returnAll: true },
 			{ input: [{ json: {} }] },
@@ -232,7 +232,7 @@ describe('network messages match the failure', () => {
 		);
 		expect(error?.description).toContain('(Tried 6 times.)');
 		expect(
-			proxy.log.filter((e) => e.method === 'GET' && bulkPath().test(e.path.split('?')[0])),
+			proxy.log.filter((e) => e.method === 'GET' && bulkPath('data').test(e.path.split('?')[0])),
 		).toHaveLength(6);
 	}, 60_000);
 });

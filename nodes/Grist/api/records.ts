@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { GristRecord } from '../cells/cellValues';
+import { columnarToRecords } from '../read/columnarRecords';
 import type { GristClient } from './client';
 import { tableEndpoint, targetKey, type Target } from './paths';
 
@@ -21,6 +22,36 @@ export async function fetchRecords(
 		itemIndex,
 	});
 	return res?.records ?? [];
+}
+
+/**
+ * The rows GET …/records gives for `qs` (`filter`, `sort`, `limit`), read with an API key from GET
+ * …/data, the same rows column by column: a smaller answer that Grist builds and n8n parses
+ * faster (docs/PERFORMANCE.md). OAuth2 connections, which Grist refuses /data, and a server
+ * without that route read /records.
+ */
+export async function fetchRows(
+	client: GristClient,
+	t: Target,
+	qs: IDataObject,
+	includeHidden: boolean,
+	itemIndex?: number,
+): Promise<GristRecord[]> {
+	const records = async () =>
+		await fetchRecords(client, t, includeHidden ? { ...qs, hidden: 1 } : qs, itemIndex);
+	if (client.isOAuth) return await records();
+	const columns = await client
+		.request<Record<string, unknown[]>>({
+			method: 'GET',
+			...tableEndpoint(client, t, 'data'),
+			qs,
+			itemIndex,
+		})
+		.catch((error: unknown) => {
+			if (isMissingRoute(error)) return undefined;
+			throw error;
+		});
+	return columns ? columnarToRecords(columns, includeHidden) : await records();
 }
 
 /** POST …/records; returns the new rows' ids in the order of `records`. */

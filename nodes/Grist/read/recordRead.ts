@@ -12,7 +12,7 @@ import type { ColumnCache } from '../api/schemaCache';
 import type { Target } from '../api/paths';
 
 /**
- * `read()` (GET …/records), and the table's columns when `withColumns` (Simplify needs their
+ * `read()` (the records), and the table's columns when `withColumns` (Simplify needs their
  * types: Date and DateTime cells are numbers in the answer) and `columns` are not read already.
  * With an API key both requests go out together; with OAuth2 one after the other, as n8n
  * refreshes an expired token on each request's 401 and a rotated refresh token works once. A
@@ -35,7 +35,8 @@ export async function recordsAndColumns(
 		const columns = await cache.get(target, itemIndex);
 		return { records: await read(), columns };
 	}
-	const [columns, records] = await Promise.allSettled([cache.get(target, itemIndex), read()]);
+	// The records first: the columns' request then goes out while Grist builds the records.
+	const [records, columns] = await Promise.allSettled([read(), cache.get(target, itemIndex)]);
 	if (columns.status === 'rejected') throw columns.reason;
 	if (records.status === 'rejected') throw records.reason;
 	return { records: records.value, columns: columns.value };

@@ -20,7 +20,7 @@ import {
 } from '../../parameters/recordReadOptions';
 import { recordReadFields } from '../../parameters/readQueryFields';
 import { ColumnCache } from '../../api/schemaCache';
-import { fetchRecords } from '../../api/records';
+import { fetchRows } from '../../api/records';
 import { runSql } from '../../api/sql';
 import { type Target } from '../../api/paths';
 import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
@@ -102,7 +102,8 @@ async function searchWithSql(
 }
 
 /**
- * GET …/records: one request per input item (plus one GET of the columns per table, when needed);
+ * GET …/data (…/records with OAuth2): one request per input item (plus one GET of the columns
+ * per table, when needed);
  * conditions Grist's filter cannot express (OR, comparisons, text search…) go to POST /sql as one
  * parameterised SELECT, decoded the same way. Names given for references in the conditions are
  * turned into row IDs first (read/referenceConditions.ts).
@@ -153,11 +154,10 @@ export const execute: OperationExecute = async function (client, items) {
 					false,
 					conditions,
 				);
-				if (includeHidden) query.qs.hidden = 1;
 				({ records, columns } = await recordsAndColumns(
 					client,
 					target,
-					async () => await fetchRecords(client, target, query.qs, itemIndex),
+					async () => await fetchRows(client, target, query.qs, includeHidden, itemIndex),
 					{ cache: columnsCache, columns: query.columns, withColumns: simplify, itemIndex },
 				));
 			}
