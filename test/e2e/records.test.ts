@@ -127,7 +127,7 @@ describe('records in a real n8n', () => {
 			['u7@x.org', 7, '2024-01-10', ['hot']],
 			['u6@x.org', 6, '2024-01-10', ['cold', 'hot']],
 		]);
-		const get = emu.log.find((e) => e.apiPath.endsWith('/records'))!;
+		const get = emu.log.find((e) => e.apiPath.endsWith('/data'))!;
 		expect(get.query).toEqual({ limit: '3', filter: '{"Score":[5,6,7,8]}', sort: '-Score' });
 	});
 
