@@ -163,6 +163,30 @@ describe('record.getAll: Simplify decodes only what differs', () => {
 		},
 	);
 
+	emulatorOnly('answers 404 with the emulator’s fault injection').it(
+		'a server without GET /data (404 "not found: /api/…"): the same items from GET /records',
+		async () => {
+			const path = `/api/docs/${demo.docId}/tables/Cells`;
+			const before = await run({ ...cellsTable, options: { includeHidden: true } });
+			emu.clearLog();
+			emu.fault({
+				method: 'GET',
+				path: `${path}/data`,
+				status: 404,
+				body: { error: `not found: ${path}/data` },
+			});
+			const after = await run({ ...cellsTable, options: { includeHidden: true } });
+			expect(after.error).toBeUndefined();
+			expect(JSON.stringify(after.items)).toBe(JSON.stringify(before.items));
+			const sent = emu.log.map(
+				(e) =>
+					`${e.apiPath.split('/').pop()} ${e.status} ${new URLSearchParams(e.query as Record<string, string>).toString()}`,
+			);
+			expect(sent[0]).toBe('data 404 ');
+			expect(sent.slice(1).sort()).toEqual(['columns 200 hidden=1', 'records 200 hidden=1']);
+		},
+	);
+
 	emulatorOnly('delays answers with the emulator’s fault injection').it(
 		'sends the records request while the columns are still on their way',
 		async () => {

@@ -40,7 +40,7 @@ export async function fetchRows(
 	const records = async () =>
 		await fetchRecords(client, t, includeHidden ? { ...qs, hidden: 1 } : qs, itemIndex);
 	if (client.isOAuth) return await records();
-	const columns = await client
+	const columnar = await client
 		.request<Record<string, unknown[]>>({
 			method: 'GET',
 			...tableEndpoint(client, t, 'data'),
@@ -51,7 +51,7 @@ export async function fetchRows(
 			if (isMissingRoute(error)) return undefined;
 			throw error;
 		});
-	return columns ? columnarToRecords(columns, includeHidden) : await records();
+	return columnar ? columnarToRecords(columnar, includeHidden) : await records();
 }
 
 /** POST …/records; returns the new rows' ids in the order of `records`. */

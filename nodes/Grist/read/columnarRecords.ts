@@ -30,7 +30,7 @@ export function columnarToRecords(
 		const record: GristRecord = { id: ids[row] as number, fields };
 		for (let k = 0; k < keys.length; k++) {
 			let value = columns[k][row];
-			if (typeof value === 'object' && value !== null && Array.isArray(value) && value[0] === 'E') {
+			if (Array.isArray(value) && value[0] === 'E') {
 				const errors = (record.errors ??= {});
 				if (value[1] !== undefined) errors[keys[k]] = value[1];
 				value = null;
