@@ -889,6 +889,13 @@ export const CALLS: Call[] = [
 		query: () => ({ sort: 'Name' }),
 	},
 	{
+		name: 'data read filtered, sorted, limited (Record → Get Many)',
+		covers: ['fetchRows'],
+		method: 'GET',
+		path: (v) => people(v, '/data'),
+		query: () => ({ filter: '{"Active":[true,false]}', sort: '-Age', limit: '2' }),
+	},
+	{
 		name: 'data add',
 		covers: ['writeColumnarData'],
 		method: 'POST',
