@@ -2,7 +2,7 @@
  * Grist's column-oriented /data answer turned into the records /records gives for the same rows
  * (grist-core DocApi `asRecords`): field order, hidden columns, formula errors.
  */
-import { columnarToRecords } from '../../nodes/Grist/read/columnarRecords';
+import { columnarToRecords } from '../../nodes/Grist/cells/columnarRecords';
 
 const data = {
 	id: [1, 2, 3],

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { GristRecord } from '../cells/cellValues';
-import { columnarToRecords } from '../read/columnarRecords';
+import { columnarToRecords } from '../cells/columnarRecords';
 import type { GristClient } from './client';
 import { tableEndpoint, targetKey, type Target } from './paths';
 

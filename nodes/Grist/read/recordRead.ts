@@ -14,9 +14,10 @@ import type { Target } from '../api/paths';
 /**
  * `read()` (the records), and the table's columns when `withColumns` (Simplify needs their
  * types: Date and DateTime cells are numbers in the answer) and `columns` are not read already.
- * With an API key both requests go out together; with OAuth2 one after the other, as n8n
- * refreshes an expired token on each request's 401 and a rotated refresh token works once. A
- * failed column read is the error shown (it came first when the reads were sequential).
+ * With an API key both requests go out together, the records' first, so that the columns' is
+ * answered while Grist builds the records; with OAuth2 one after the other, as n8n refreshes an
+ * expired token on each request's 401 and a rotated refresh token works once. A failed column
+ * read is the error shown (it came first when the reads were sequential).
  */
 export async function recordsAndColumns(
 	client: GristClient,
@@ -35,7 +36,6 @@ export async function recordsAndColumns(
 		const columns = await cache.get(target, itemIndex);
 		return { records: await read(), columns };
 	}
-	// The records first: the columns' request then goes out while Grist builds the records.
 	const [records, columns] = await Promise.allSettled([read(), cache.get(target, itemIndex)]);
 	if (columns.status === 'rejected') throw columns.reason;
 	if (records.status === 'rejected') throw records.reason;

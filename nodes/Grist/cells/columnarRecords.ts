@@ -2,7 +2,7 @@
  * Grist's column-oriented answer of GET …/data (`{ id: [1, 2], A: ["x", "y"] }`) as the records
  * GET …/records gives for the same rows.
  */
-import type { GristRecord } from '../cells/cellValues';
+import type { GristRecord } from './cellValues';
 
 /** Grist's helper columns, which /records leaves out unless asked for hidden columns. */
 function isHiddenColumn(colId: string): boolean {
