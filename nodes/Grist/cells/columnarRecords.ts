@@ -3,11 +3,7 @@
  * GET …/records gives for the same rows.
  */
 import type { GristRecord } from './cellValues';
-
-/** Grist's helper columns, which /records leaves out unless asked for hidden columns. */
-function isHiddenColumn(colId: string): boolean {
-	return colId === 'manualSort' || colId.startsWith('gristHelper_');
-}
+import { isHiddenColumnId } from './tableColumns';
 
 /**
  * The records of `data` as grist-core's /records builds them from the same columns: `{ id,
@@ -21,7 +17,7 @@ export function columnarToRecords(
 ): GristRecord[] {
 	const ids = data.id ?? [];
 	const keys = Object.keys(data).filter(
-		(key) => key !== 'id' && (includeHidden || !isHiddenColumn(key)),
+		(key) => key !== 'id' && (includeHidden || !isHiddenColumnId(key)),
 	);
 	const columns = keys.map((key) => data[key]);
 	const records = new Array<GristRecord>(ids.length);
