@@ -47,7 +47,7 @@ import { ApiError } from './http';
 import type { Doc, Row } from './model';
 import { atLeast, isHiddenCol, makeId } from './model';
 import { copyTables } from './routes-lifecycle';
-import { docForHome } from './home';
+import { docForHome, userOwner } from './home';
 
 const isOwner = (c: Ctx, doc: Doc) => atLeast(c.store.docRole(c.user.id, doc), 'owners');
 
@@ -151,16 +151,7 @@ function proposalsOf(c: Ctx): Proposal[] {
 
 function creatorJson(c: Ctx, userId: number) {
 	const u = c.store.users.get(userId)!;
-	return {
-		id: u.id,
-		name: u.name,
-		picture: null,
-		ref: u.ref,
-		createdAt: u.createdAt,
-		type: 'login',
-		email: u.email,
-		anonymous: false,
-	};
+	return { ...userOwner(u), email: u.email, anonymous: false };
 }
 
 function docBrief(c: Ctx, doc: Doc) {

@@ -77,6 +77,28 @@ export interface TableChanges extends IDataObject {
 	rows: RowChange[];
 }
 
+/** A table's entry before its changes are counted. */
+function noChanges(): Pick<
+	TableChanges,
+	| 'columnsAdded'
+	| 'columnsRemoved'
+	| 'columnsRenamed'
+	| 'addedRows'
+	| 'updatedRows'
+	| 'deletedRows'
+	| 'rows'
+> {
+	return {
+		columnsAdded: [],
+		columnsRemoved: [],
+		columnsRenamed: [],
+		addedRows: 0,
+		updatedRows: 0,
+		deletedRows: 0,
+		rows: [],
+	};
+}
+
 /** One side's ActionSummary as one entry per changed user table (Grist's `_grist_*` tables left out). */
 export function tableChanges(side: 'left' | 'right', summary?: ActionSummary): TableChanges[] {
 	const out: TableChanges[] = [];
@@ -85,17 +107,7 @@ export function tableChanges(side: 'left' | 'right', summary?: ActionSummary): T
 		const removed = key.startsWith('-');
 		const tableId = removed ? key.slice(1) : key;
 		if (tableId.startsWith('_grist_')) continue;
-		const entry: TableChanges = {
-			side,
-			tableId,
-			columnsAdded: [],
-			columnsRemoved: [],
-			columnsRenamed: [],
-			addedRows: 0,
-			updatedRows: 0,
-			deletedRows: 0,
-			rows: [],
-		};
+		const entry: TableChanges = { side, tableId, ...noChanges() };
 		if (renames.some(([b, a]) => b === null && a === tableId)) entry.tableAdded = true;
 		if (removed || renames.some(([b, a]) => b === tableId && a === null)) entry.tableRemoved = true;
 		const from = renames.find(([b, a]) => a === tableId && b !== null)?.[0];
@@ -118,18 +130,7 @@ export function tableChanges(side: 'left' | 'right', summary?: ActionSummary): T
 	for (const [b, a] of renames) {
 		if (a !== null || b === null || b.startsWith('_grist_')) continue;
 		if (out.some((t) => t.tableId === b)) continue;
-		out.push({
-			side,
-			tableId: b,
-			tableRemoved: true,
-			columnsAdded: [],
-			columnsRemoved: [],
-			columnsRenamed: [],
-			addedRows: 0,
-			updatedRows: 0,
-			deletedRows: 0,
-			rows: [],
-		});
+		out.push({ side, tableId: b, tableRemoved: true, ...noChanges() });
 	}
 	return out;
 }
