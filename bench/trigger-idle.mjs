@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Grist Trigger, idle polls against a REAL grist-core (`source /root/.cache/grist-real/env &&
-// node bench/trigger-idle.mjs`): what one poll with nothing new costs Grist, on a table of
+// Grist Trigger, idle polls against a REAL grist-core (`GRIST_URL=… GRIST_API_KEY=…
+// GRIST_SERVER_LOG=<its log file> node bench/trigger-idle.mjs`): what one poll with nothing new costs Grist, on a table of
 // BENCH_IDLE_ROWS rows (default 100,000), for
 //   - Row Added and Any Change as they are now: the document's updatedAt first
 //     (GET /api/docs/{doc}, the home database), nothing else when it has not moved;
@@ -9,7 +9,7 @@
 // Before each measured poll the script waits BENCH_IDLE_WAIT_MS (default 35,000: grist-core closes
 // a document nobody uses after its idle timeout, 30 s in production) so that a poll that needs
 // the document has to load it again. Document loads are counted from the server's log
-// (GRIST_SERVER_LOG, default /root/.cache/grist-real/server.log): its "Loading complete … docId=<id>"
+// (GRIST_SERVER_LOG, the file the server writes its output to): its "Loading complete … docId=<id>"
 // lines written during the poll. Time = the poll's wall time in this process (n8n-core's poller,
 // test/harness/inprocess.ts, on loopback: mostly Grist's answer time). BENCH_IDLE_REPEATS (2).
 // The document and its workspace are deleted at the end.
@@ -24,11 +24,12 @@ const { GristTrigger } = require('../nodes/GristTrigger/GristTrigger.node.ts');
 const URL = (process.env.GRIST_URL ?? '').replace(/\/+$/, '');
 const KEY = process.env.GRIST_API_KEY ?? '';
 if (!URL || !KEY)
-	throw new Error('set GRIST_URL and GRIST_API_KEY (source /root/.cache/grist-real/env)');
+	throw new Error("set GRIST_URL, GRIST_API_KEY and GRIST_SERVER_LOG (the server's log file)");
 const ROWS = Number(process.env.BENCH_IDLE_ROWS ?? 100_000);
 const WAIT = Number(process.env.BENCH_IDLE_WAIT_MS ?? 35_000);
 const REPEATS = Number(process.env.BENCH_IDLE_REPEATS ?? 2);
-const LOG = process.env.GRIST_SERVER_LOG ?? '/root/.cache/grist-real/server.log';
+const LOG = process.env.GRIST_SERVER_LOG ?? '';
+if (!LOG) throw new Error('set GRIST_SERVER_LOG to the file the Grist server writes its log to');
 
 async function api(method, path, body) {
 	const res = await fetch(`${URL}${path}`, {

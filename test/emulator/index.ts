@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test fixture (an HTTP server emulating Grist), not node code */
 /**
  * Grist emulator: an in-memory HTTP server on 127.0.0.1 (random port) that behaves like the real
- * Grist server as described in /work/shared/reference/grist-api.md §0–§9.
+ * Grist server as described in the project's Grist API reference (grist-api.md §0–§9, kept beside
+ * the repository in shared/reference/).
  *
  * ```ts
  * const emu = await startEmulator();

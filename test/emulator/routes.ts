@@ -1,7 +1,6 @@
 /**
- * The emulator's route table, one file per section of the reference
- * (/work/shared/reference/grist-api.md). A request runs the first route whose method and
- * pattern match its path (every pattern is anchored at both ends, so the order only groups).
+ * The emulator's route table, one file per section of the reference (shared/reference/grist-api.md,
+ * beside the repository). A request runs the first route whose method and pattern match its path (every pattern is anchored at both ends, so the order only groups).
  *
  * | reference section                       | file                     |
  * | --------------------------------------- | ------------------------ |
