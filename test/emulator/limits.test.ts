@@ -1,5 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- timers sequence concurrent requests in this test */
 /** Emulator: body limits, malformed JSON, per-document concurrency (429) and fault injection. */
+import { connect } from 'node:net';
+
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
 import { client, raw, type ErrorBody, type RecordsBody } from './testutil';
 import { emulatorOnly } from '../harness/target';
@@ -36,6 +38,42 @@ async function arrived(e: GristEmulator, count: number): Promise<void> {
 }
 
 const records = () => `/api/docs/${demo.docId}/tables/Customers/records`;
+
+/**
+ * The raw answer to a request whose head (request line and headers) is `headBytes` long: to the
+ * real server itself with GRIST_TARGET=real (the test's proxy is a Node server too), else to the
+ * emulator.
+ */
+async function answerToHead(headBytes: number): Promise<string> {
+	const real = process.env.GRIST_TARGET === 'real' ? new URL(process.env.GRIST_URL ?? '') : null;
+	const host = real ? real.hostname : '127.0.0.1';
+	const port = real ? Number(real.port || 80) : emu.port;
+	const start = `GET /api/docs/${demo.docId}/tables/Customers/records?filter=`;
+	const end = ` HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`;
+	const head = start + 'x'.repeat(headBytes - start.length - end.length) + end;
+	return await new Promise((resolve, reject) => {
+		const socket = connect(port, host, () => socket.write(head));
+		const chunks: Buffer[] = [];
+		socket.on('data', (c: Buffer) => chunks.push(c));
+		socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+		// the server closes the connection after its answer, maybe before it read everything sent
+		socket.on('error', (e: NodeJS.ErrnoException) =>
+			e.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks).toString('latin1')) : reject(e),
+		);
+	});
+}
+
+describe('URL limit', () => {
+	it("a request head over Node's 16 KB is 431 with no body and the connection closed", async () => {
+		const refused = 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n';
+		expect(await answerToHead(16 * 1024 + 100)).toBe(refused);
+		expect(await answerToHead(100_000)).toBe(refused);
+		// just under the limit the request is read (and answered as any other: here 401 or 500,
+		// as the filter is no JSON and no key is sent)
+		const under = await answerToHead(16 * 1024 - 100);
+		expect(under).toMatch(/^HTTP\/1\.1 (?!431)\d{3} /);
+	});
+});
 
 describe('body limits', () => {
 	it('JSON over 1 MiB is 413 request entity too large, nothing written', async () => {
