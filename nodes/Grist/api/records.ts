@@ -41,18 +41,20 @@ export function splitFilter(
 	size: (v: unknown) => number,
 	budget: number,
 ): Filter[] {
-	const listSize = (values: unknown[]) => values.reduce<number>((n, v) => n + size(v), 0);
-	let total = 0;
+	// a column's key and brackets, and the braces, measured as values are
+	const listSize = (col: string, values: unknown[]) =>
+		values.reduce<number>((n, v) => n + size(v), size(col) + size([]));
+	let total = size({});
 	let longest: string | undefined;
 	let longestSize = -1;
 	for (const [col, values] of Object.entries(filter)) {
-		const s = size(col) + listSize(values);
+		const s = listSize(col, values);
 		total += s;
 		if (values.length > 1 && s > longestSize) [longest, longestSize] = [col, s];
 	}
 	if (total <= budget || longest === undefined) return [filter];
 	const values = filter[longest];
-	const room = budget - (total - longestSize + size(longest));
+	const room = budget - (total - longestSize + listSize(longest, []));
 	if (room < budget / 2) {
 		const half = Math.ceil(values.length / 2);
 		return [values.slice(0, half), values.slice(half)].flatMap((part) =>
