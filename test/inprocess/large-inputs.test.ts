@@ -8,9 +8,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
 import type { DemoSite, GristEmulator, RequestLogEntry } from '../emulator';
-import { byId, docTable, items } from '../harness/builders';
+import { autoMap, byId, docTable, items, oauth2Credential } from '../harness/builders';
 import { resourceRunner, useDemoSite } from '../harness/demo-site';
+import { emittedJson } from '../harness/emitted';
+import { createPoller } from '../harness/inprocess';
+import { emulatorOnly } from '../harness/target';
 
 const fx = useDemoSite();
 let emu: GristEmulator;
@@ -238,5 +242,119 @@ describe('Columnar → Get Many with a long filter', () => {
 		expect(none.items.map((i) => i.json)).toEqual([
 			{ id: [], manualSort: [], Email: [], Due: [], Amount: [] },
 		]);
+	});
+});
+
+describe('references given by name, 1,500 of them, where /sql is refused (403)', () => {
+	it("reads the names with Grist's filter in one request body", async () => {
+		emu.addTable(demo.docId, 'BigOrders', [
+			{ id: 'No', type: 'Int' },
+			{ id: 'Owner', type: 'Ref:Big', visibleCol: 'Email' },
+		]);
+		emu.fault({
+			method: 'POST',
+			path: /\/sql$/,
+			status: 403,
+			body: { error: 'insufficient document access' },
+			times: 10,
+		});
+		const input = items(Array.from({ length: 1500 }, (_, k) => ({ No: k, Owner: email(k + 1) })));
+		const { items: out, error } = await record(
+			{ operation: 'create', table: byId('BigOrders'), columns: autoMap() },
+			{ input },
+		);
+		emu.clearFaults();
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(1500);
+		expect(out[0].json).toMatchObject({ No: 0, Owner: 1 });
+		expect(out[1499].json).toMatchObject({ No: 1499, Owner: 1500 });
+		const lists = emu.log.filter((e) => e.apiPath.endsWith('/Big/records/list'));
+		// the rows the names found exist: no check of their IDs follows
+		expect(lists.map((e) => Object.keys((e.body as { filter: object }).filter))).toEqual([
+			['Email'],
+		]);
+		expect(lists.every((e) => e.status === 200)).toBe(true);
+		expect(emu.log.some((e) => e.status === 431)).toBe(false);
+	});
+});
+
+describe('Grist Trigger with an "Is One Of" filter of 2,000 values', () => {
+	it('Row Added emits the new matching rows; its reads take the filter in request bodies', async () => {
+		emu.addTable(demo.docId, 'Signups', [{ id: 'Email', type: 'Text' }]);
+		const p = createPoller({
+			node: new GristTrigger(),
+			parameters: {
+				...docTable(demo.docId, 'Signups'),
+				filterType: 'conditions',
+				conditions: {
+					conditions: [{ column: 'Email', match: 'anyOf', values: firstEmails(2000) }],
+				},
+			},
+			credentials: { apiKey: demo.apiKey, url: fx.site },
+		});
+		const poll = async () => {
+			delete p.nodeStaticData.updatedAt;
+			return await p.poll('trigger');
+		};
+		expect(await poll()).toBeNull();
+		emu.addRecords(demo.docId, 'Signups', [
+			{ Email: email(5) },
+			{ Email: 'other@example.com' },
+			{ Email: email(1999) },
+		]);
+		emu.clearLog();
+		expect(emittedJson(await poll()).map((j) => j.Email)).toEqual([email(5), email(1999)]);
+		expect(emu.log.some((e) => e.apiPath.endsWith('/Signups/records/list'))).toBe(true);
+		expect(emu.log.every((e) => e.status === 200)).toBe(true);
+	});
+});
+
+describe('OAuth2 (no POST …/records/list: several GETs)', () => {
+	const oauthServer = emulatorOnly('needs the emulator’s OAuth server (not in grist-core)');
+	const oauthRun = (parameters: IDataObject) => {
+		const app = emu.oauth.registerApp({
+			redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'],
+		});
+		const token = emu.oauth.issue({
+			userId: demo.userId,
+			clientId: app.clientId,
+			scopes: ['offline_access', 'doc:read', 'doc:write'],
+		});
+		return record(
+			{ authentication: 'oAuth2', operation: 'getAll', table: byId('Big'), ...parameters },
+			{ otherCredentials: oauth2Credential(fx.site, app, token) },
+		);
+	};
+
+	oauthServer.it(
+		'Get Many with 1,500 values: GETs of …/records, each URL short, the same items',
+		async () => {
+			const expected = await getMany({ returnAll: false, limit: 1500 });
+			emu.clearLog();
+			const out = await oauthRun({
+				returnAll: true,
+				filterType: 'json',
+				filterJson: JSON.stringify({ Email: firstEmails(1500) }),
+			});
+			expect(out.error).toBeUndefined();
+			const sent = rowRequests();
+			expect(sent.length).toBeGreaterThan(3);
+			expect(new Set(sent)).toEqual(new Set(['GET records 200']));
+			expectSameJson(out.items, expected.items);
+		},
+	);
+
+	oauthServer.it('with Sort: refused before any request, saying to use an API key', async () => {
+		const out = await oauthRun({
+			returnAll: true,
+			filterType: 'json',
+			filterJson: JSON.stringify({ Email: firstEmails(1500) }),
+			sort: { rules: [{ column: 'Email', direction: 'asc' }] },
+		});
+		expect(out.error?.message).toMatch(
+			/^The filter is too long for one request with an OAuth2 connection, and Sort cannot be applied/,
+		);
+		expect(out.error?.description).toContain('Connect with an API key');
+		expect(rowRequests()).toEqual([]);
 	});
 });
