@@ -1,9 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- timers sequence concurrent requests in this test */
 /** Emulator: body limits, malformed JSON, per-document concurrency (429) and fault injection. */
-import { connect } from 'node:net';
-
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client, raw, type ErrorBody, type RecordsBody } from './testutil';
+import { client, raw, rawAnswer, type ErrorBody, type RecordsBody } from './testutil';
 import { emulatorOnly } from '../harness/target';
 import { until } from '../harness/until';
 
@@ -51,16 +49,7 @@ async function answerToHead(headBytes: number): Promise<string> {
 	const start = `GET /api/docs/${demo.docId}/tables/Customers/records?filter=`;
 	const end = ` HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`;
 	const head = start + 'x'.repeat(headBytes - start.length - end.length) + end;
-	return await new Promise((resolve, reject) => {
-		const socket = connect(port, host, () => socket.write(head));
-		const chunks: Buffer[] = [];
-		socket.on('data', (c: Buffer) => chunks.push(c));
-		socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-		// the server closes the connection after its answer, maybe before it read everything sent
-		socket.on('error', (e: NodeJS.ErrnoException) =>
-			e.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks).toString('latin1')) : reject(e),
-		);
-	});
+	return await rawAnswer(host, port, head);
 }
 
 describe('URL limit', () => {
