@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- timers sequence concurrent requests in this test */
 /** Emulator: body limits, malformed JSON, per-document concurrency (429) and fault injection. */
 import { startEmulator, type DemoSite, type GristEmulator } from './index';
-import { client, raw, type ErrorBody, type RecordsBody } from './testutil';
+import { client, raw, rawAnswer, type ErrorBody, type RecordsBody } from './testutil';
 import { emulatorOnly } from '../harness/target';
 import { until } from '../harness/until';
 
@@ -36,6 +36,33 @@ async function arrived(e: GristEmulator, count: number): Promise<void> {
 }
 
 const records = () => `/api/docs/${demo.docId}/tables/Customers/records`;
+
+/**
+ * The raw answer to a request whose head (request line and headers) is `headBytes` long: to the
+ * real server itself with GRIST_TARGET=real (the test's proxy is a Node server too), else to the
+ * emulator.
+ */
+async function answerToHead(headBytes: number): Promise<string> {
+	const real = process.env.GRIST_TARGET === 'real' ? new URL(process.env.GRIST_URL ?? '') : null;
+	const host = real ? real.hostname : '127.0.0.1';
+	const port = real ? Number(real.port || 80) : emu.port;
+	const start = `GET /api/docs/${demo.docId}/tables/Customers/records?filter=`;
+	const end = ` HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`;
+	const head = start + 'x'.repeat(headBytes - start.length - end.length) + end;
+	return await rawAnswer(host, port, head);
+}
+
+describe('URL limit', () => {
+	it("a request head over Node's 16 KB is 431 with no body and the connection closed", async () => {
+		const refused = 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n';
+		expect(await answerToHead(16 * 1024 + 100)).toBe(refused);
+		expect(await answerToHead(100_000)).toBe(refused);
+		// just under the limit the request is read (and answered as any other: here 401 or 500,
+		// as the filter is no JSON and no key is sent)
+		const under = await answerToHead(16 * 1024 - 100);
+		expect(under).toMatch(/^HTTP\/1\.1 (?!431)\d{3} /);
+	});
+});
 
 describe('body limits', () => {
 	it('JSON over 1 MiB is 413 request entity too large, nothing written', async () => {

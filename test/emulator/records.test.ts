@@ -173,6 +173,43 @@ describe('GET /records', () => {
 		expect(r.json.records.map((x) => x.id)).toEqual([3]);
 	});
 
+	it('POST /records/list takes a filter of 10,000 values in one body, hidden columns on request', async () => {
+		const { P } = freshTables();
+		const names = Array.from({ length: 10_000 }, (_, k) => `person${k}@example.com`);
+		emu.addRecords(docId, P, [{ Name: names[0] }, { Name: 'other' }, { Name: names[9_999] }]);
+		const r = await api.post<RecordsBody>(rec(P, '/list'), {
+			filter: { Name: names },
+			hidden: true,
+		});
+		expect(r.status).toBe(200);
+		expect(r.json.records.map((x) => [x.id, x.fields.Name])).toEqual([
+			[1, names[0]],
+			[3, names[9_999]],
+		]);
+		expect(Object.keys(r.json.records[0].fields)).toContain('manualSort');
+		const plain = await api.post<RecordsBody>(rec(P, '/list'), { filter: { Name: [names[0]] } });
+		expect(Object.keys(plain.json.records[0].fields)).not.toContain('manualSort');
+	});
+
+	it("POST /records/list refuses what grist-core's payload check refuses", async () => {
+		const { P } = freshTables();
+		const sort = await api.post<ErrorBody>(rec(P, '/list'), { sort: '-Age' });
+		expect(sort.status).toBe(400);
+		expect(sort.json).toEqual({
+			error: 'Invalid payload',
+			details: { userError: 'Error: body.sort is not an array' },
+		});
+		const filter = await api.post<ErrorBody>(rec(P, '/list'), { filter: { Age: 1 } });
+		expect(filter.status).toBe(400);
+		expect(filter.json).toEqual({
+			error: 'Invalid payload',
+			details: { userError: 'Error: body.filter.Age is not an array' },
+		});
+		const unknown = await api.post<ErrorBody>(rec(P, '/list'), { filter: { Nope: [1] } });
+		expect(unknown.status).toBe(400);
+		expect(unknown.json.error).toBe("Error manipulating data: [Sandbox] KeyError 'Nope'");
+	});
+
 	it('unknown table is 404; viewers cannot write', async () => {
 		const r = await api.get(rec('Nope'));
 		expect(r.status).toBe(404);

@@ -143,6 +143,23 @@ export function proxyForm<T = unknown>(
 	});
 }
 
+/**
+ * Writes `head` (a request's bytes) to `host:port` and resolves to every byte answered, as text,
+ * once the server closes the connection (a reset after its answer included: a server may close
+ * before it read all that was sent).
+ */
+export function rawAnswer(host: string, port: number, head: string): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		const sock = net.connect(port, host, () => sock.write(head));
+		sock.on('data', (c: Buffer) => chunks.push(c));
+		sock.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+		sock.on('error', (e: NodeJS.ErrnoException) =>
+			e.code === 'ECONNRESET' ? resolve(Buffer.concat(chunks).toString('latin1')) : reject(e),
+		);
+	});
+}
+
 /** JSON API client bound to one key (or anonymous when key is undefined). */
 export function client(emu: GristEmulator, key: string | undefined, prefix = '') {
 	const call = <T = unknown>(

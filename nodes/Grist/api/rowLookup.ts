@@ -1,5 +1,5 @@
 /**
- * Reads of given rows that ask `/sql` first and fall back to `GET …/records?filter=…` where `/sql`
+ * Reads of given rows that ask `/sql` first and fall back to Grist's record filter where `/sql`
  * is refused (OAuth tokens, which Grist does not allow it; 403 for a user who may not read the
  * whole document; remembered in `sqlRefused` by document for the rest of the execution): which
  * IDs are missing (the reference check before a write), the cells of given rows (the shown
@@ -48,8 +48,8 @@ async function sqlOverIds(
  * `SELECT value AS id FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM "T" WHERE id = value)`:
  * answered from the document's SQLite file, one primary-key search per ID, and the answer lists
  * only the missing IDs (usually none), one request per SQL_ID_CHUNK IDs (the quickest and
- * smallest of the queries tried: docs/PERFORMANCE.md, Reference check). The fallback (every
- * Grist version has it) asks about 1,000 IDs a request, so that the URL stays short.
+ * smallest of the queries tried: docs/PERFORMANCE.md, Reference check). The fallback reads the
+ * rows by ID with Grist's filter (fetchRecordsById).
  */
 export async function missingRowIds(
 	client: GristClient,
@@ -98,8 +98,8 @@ export async function missingRowIds(
  * (`types`: the table's column types); rows that do not exist are absent from the map. Asks
  * `POST /sql` `SELECT id, "A" FROM "T" WHERE id IN (SELECT value FROM json_each(?))`, one
  * request per SQL_ID_CHUNK IDs: only the columns asked for, in a request body rather than a
- * URL (docs/PERFORMANCE.md, Reference display). The fallback reads whole records, about 1,000
- * IDs a request.
+ * URL (docs/PERFORMANCE.md, Reference display). The fallback reads whole records by ID with
+ * Grist's filter (fetchRecordsById).
  */
 export async function readRowsById(
 	client: GristClient,
@@ -136,8 +136,6 @@ export async function readRowsById(
 
 /** JSON characters of values per `/sql` query of findRowsByValue (far below the 1 MB body limit). */
 const SQL_VALUE_CHARS = 200000;
-/** URL characters of values per GET …/records?filter= of the fallback. */
-const FILTER_VALUE_CHARS = 6000;
 
 /** `values` in runs of about `chars` characters of JSON. */
 function valueChunks<V>(values: V[], chars: number): V[][] {
@@ -162,8 +160,8 @@ function valueChunks<V>(values: V[], chars: number): V[][] {
  * The rows of table `target` whose column `colId` (of type `type`) holds one of `values` (stored
  * values: text, numbers, booleans), as `{ id, value }` with the value in /records' encoding. Asks
  * `POST /sql` `SELECT id, "C" FROM "T" WHERE "C" IN (SELECT value FROM json_each(?))`: all the
- * values in one request body (exact matches, as Grist's filter); the fallback is
- * `GET …/records?filter={"C":[…]}`, a few hundred values a request.
+ * values in one request body (exact matches, as Grist's filter); the fallback is Grist's filter
+ * `{"C":[…]}` (fetchRecords: in one POST …/records/list body, or in several URLs).
  */
 export async function findRowsByValue(
 	client: GristClient,
@@ -203,14 +201,8 @@ export async function findRowsByValue(
 		sqlRefused.add(docId);
 		found.length = 0;
 	}
-	for (const chunk of valueChunks(values, FILTER_VALUE_CHARS)) {
-		const rows = await fetchRecords(
-			client,
-			target,
-			{ filter: JSON.stringify({ [colId]: chunk }) },
-			itemIndex,
-		);
-		for (const row of rows) found.push({ id: row.id, value: row.fields?.[colId] ?? null });
-	}
+	const filter = JSON.stringify({ [colId]: values });
+	for (const row of await fetchRecords(client, target, { filter }, itemIndex))
+		found.push({ id: row.id, value: row.fields?.[colId] ?? null });
 	return found;
 }

@@ -73,9 +73,10 @@ interface Reads {
 const ONE_ROW = 'Get one record per input item; use several items to get several records.';
 
 /**
- * GET …/records?filter={"id":[…]}: every item is read first (a bad Row ID fails before any
- * request), then the items of one table share the reads (about 1,000 IDs a request, plus one GET
- * of the columns per table when Simplify needs their types). One output item per input item, in
+ * Grist's filter `{"id":[…]}` (fetchRecordsById: in the URL for a few IDs, in one POST
+ * …/records/list body for many): every item is read first (a bad Row ID fails before any
+ * request), then the items of one table share one read (plus one GET of the columns per table
+ * when Simplify needs their types). One output item per input item, in
  * input order, shaped as Get Many gives the same row; a row ID the table does not have is that
  * item's error.
  */
