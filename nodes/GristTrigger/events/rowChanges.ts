@@ -94,10 +94,11 @@ async function changeItems(
 	event: ChangeEvent,
 	since: Compared,
 	table: { fromTable: string; tableId: string; delta: TableDelta },
+	known?: GristColumn[],
 ): Promise<INodeExecutionData[]> {
 	const { client, settings } = ctx;
 	const { tableId } = table;
-	const columns = await fetchColumns(client, { docId: settings.docId, tableId });
+	const columns = known ?? (await fetchColumns(client, { docId: settings.docId, tableId }));
 	const types = columnTypes(columns);
 	const classify = { columns: columns.map((c) => c.id), types };
 	const changed = await withValuesAtDeletion(
@@ -203,7 +204,7 @@ async function latestChange(
 			const delta = action.summary?.tableDeltas?.[tableId];
 			if (!delta) continue;
 			const table = { fromTable: tableId, tableId, delta };
-			const items = await changeItems(ctx, event, action, table);
+			const items = await changeItems(ctx, event, action, table, columns);
 			if (items.length > 0) return items.slice(-1);
 		}
 	} catch (error) {
