@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialOptions } from '../Grist/parameters/authentication';
+import { noticeField } from '../Grist/parameters/commonFields';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/api/client';
 import { DEFAULT_RETRY } from '../Grist/api/retry';
@@ -64,6 +65,10 @@ export class GristTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialOptions,
 		properties: [
+			noticeField(
+				'pollCost',
+				"Each poll is a Grist API call (a few more when it finds changes): polling every minute makes 1,440 calls a day, 43,200 a month. Grist's free plan allows 3,000 calls a month per site, paid plans a number per document per day: on the free plan, poll every 15 minutes or less often.",
+			),
 			...triggerSourceFields,
 			triggerOnField(
 				[

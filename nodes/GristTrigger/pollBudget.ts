@@ -22,6 +22,7 @@ export interface PollTimeEntry {
 	mode?: string;
 	value?: number;
 	unit?: string;
+	cronExpression?: string;
 }
 
 const MINUTE = 60_000;

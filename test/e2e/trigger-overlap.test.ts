@@ -8,6 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
+import { sleep } from 'n8n-workflow';
+
 import type { GristEmulator } from '../emulator';
 import { docTable } from '../harness/builders';
 import {
@@ -98,23 +100,23 @@ test('Grist unreachable for longer than the poll interval (hanging, then refusin
 	// Hanging: the poll that meets it gives up after 7.5 s; the next ones hang and give up too.
 	const b = add(['B1', 'B2', 'B3']);
 	proxy.stall();
-	await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+	await sleep(OUTAGE_MS / 2);
 	const c = add(['C1', 'C2']);
-	await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+	await sleep(OUTAGE_MS / 2);
 	proxy.resume();
 	await arrived([...b, ...c]);
 
 	// Refusing: the poll that meets it retries within its 7.5 s, then fails; so do the next ones.
 	const d = add(['D1', 'D2']);
 	await proxy.refuse();
-	await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+	await sleep(OUTAGE_MS / 2);
 	const e = add(['E1']);
-	await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+	await sleep(OUTAGE_MS / 2);
 	await proxy.accept();
 	await arrived([...d, ...e]);
 
 	// Two more poll times: nothing comes again.
-	await new Promise((r) => setTimeout(r, 35_000));
+	await sleep(35_000);
 	await n8n.deactivate(id);
 	expect(await emitted()).toEqual([...a, ...b, ...c, ...d, ...e]);
 	// The polls that met the outage failed within their budget (n8n records each as a failed

@@ -214,7 +214,7 @@ async function latestChange(
 			/insufficient access/i.test(String(error.message))
 		)
 			throw historyForbidden(node);
-		throw error;
+		throw toNodeError(node, error);
 	}
 	return undefined;
 }
