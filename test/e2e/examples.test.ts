@@ -255,6 +255,9 @@ describe('the runnable examples run against the emulator', () => {
 				'https://hooks.example.com/services/REPLACE/WITH/YOURS': `${chat.url}/hook`,
 			});
 			const orders = `/api/docs/${demo.docId}/tables/Orders/records`;
+			// The emulator keeps a document's history from the first time it is asked for it
+			// (test/emulator/history.ts); a real Grist keeps it from the document's creation.
+			await gristApi('GET', `/api/docs/${demo.docId}/states`);
 			const added = (await gristApi('POST', orders, {
 				records: [{ fields: { Amount: 10, Status: 'New' } }, { fields: { Amount: 99 } }],
 			})) as { records: Array<{ id: number }> };
