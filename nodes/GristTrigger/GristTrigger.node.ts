@@ -7,8 +7,10 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialOptions } from '../Grist/parameters/authentication';
+import { noticeField } from '../Grist/parameters/commonFields';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/api/client';
+import { DEFAULT_RETRY } from '../Grist/api/retry';
 import { getWatchColumns } from '../Grist/methods/webhookOptions';
 import { getCreationColumns, getTimestampColumns } from './timestampColumns';
 import { referenceDisplayOption } from '../Grist/parameters/referenceDisplayOption';
@@ -23,6 +25,8 @@ import { pollEventFor } from './events';
 import type { PollContext } from './events/pollEvent';
 import { recordsFetcher } from './events/recordPolling';
 import { explainFailure, runPoll } from './pollRun';
+import { n8nPollBudgetMs, pollBudgetMs } from './pollBudget';
+import { pollAlone } from './pollGuard';
 import { DEFAULT_MAX_RECORDS, readSettings } from './triggerSettings';
 import { ALL_MATCHES, filterProperties } from '../Grist/parameters/filterFields';
 
@@ -33,7 +37,8 @@ const TRIGGER_CONDITIONS =
 /**
  * Polls a Grist table for new, new and updated, or (from the document's history) updated and
  * deleted records. Each event is a module of ./events/ with its own cursor; ./pollRun.ts keeps
- * the cursor in the workflow's static data and skips polls while the document is unchanged. A
+ * the cursor in the workflow's static data and skips polls while the document is unchanged. One
+ * poll of a trigger runs at a time (./pollGuard.ts), within a time budget (./pollBudget.ts). A
  * manual poll ("Fetch test event") returns the latest record as a sample and neither reads nor
  * writes the cursor.
  */
@@ -60,6 +65,10 @@ export class GristTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialOptions,
 		properties: [
+			noticeField(
+				'pollCost',
+				"Each poll is a Grist API call (a few more when it finds changes): polling every minute makes 1,440 calls a day, 43,200 a month. Grist's free plan allows 3,000 calls a month per site, paid plans a number per document per day: on the free plan, poll every 15 minutes or less often.",
+			),
 			...triggerSourceFields,
 			triggerOnField(
 				[
@@ -188,16 +197,34 @@ export class GristTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const settings = readSettings(this);
-		const client = await GristClient.create(this);
-		const ctx = { fn: this, client, settings } as PollContext;
-		ctx.fetch = recordsFetcher(ctx);
-		const event = pollEventFor(settings.event);
-		try {
-			if (this.getMode() === 'manual') return [await event.sample(ctx)];
-			return await runPoll(ctx, event);
-		} catch (error) {
-			throw await explainFailure(ctx, error);
-		}
+		if (this.getMode() === 'manual') return await pollOnce(this, true);
+		return await pollAlone(this, async () => await pollOnce(this, false));
+	}
+}
+
+/**
+ * One poll: in the editor ("Fetch test event") the event's sample; in an active workflow the
+ * items since the cursor, its requests bounded by the poll's time budget.
+ */
+async function pollOnce(
+	fn: IPollFunctions,
+	manual: boolean,
+): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(fn);
+	const budgetMs = manual
+		? n8nPollBudgetMs(fn)
+		: pollBudgetMs(settings.pollTimes, n8nPollBudgetMs(fn));
+	const client = await GristClient.create(
+		fn,
+		manual ? DEFAULT_RETRY : { ...DEFAULT_RETRY, budgetMs },
+	);
+	const ctx = { fn, client, settings, budgetMs } as PollContext;
+	ctx.fetch = recordsFetcher(ctx);
+	const event = pollEventFor(settings.event);
+	try {
+		if (manual) return [await event.sample(ctx)];
+		return await runPoll(ctx, event);
+	} catch (error) {
+		throw await explainFailure(ctx, error);
 	}
 }

@@ -13,6 +13,7 @@ import { nodeParameter } from '../Grist/parameters/read';
 import { readTriggerFilter } from '../Grist/parameters/filterFields';
 import { triggerTarget } from '../Grist/triggers/triggerTarget';
 import { FILTER_HINT, badMaxRecords, noTimestampColumn } from './pollErrors';
+import type { PollTimeEntry } from './pollBudget';
 
 /** The events read from Grist's document history. */
 export type ChangeEvent = 'rowDeleted' | 'rowUpdated' | 'anyChange';
@@ -48,6 +49,8 @@ export interface TriggerSettings {
 	/** Row Updated, Row Added, Updated or Deleted: Options → Watched Columns (empty: any column). */
 	watchedColumns: string[];
 	onLostHistory: LostHistory;
+	/** n8n's Poll Times (`pollTimes.item`), for the poll's time budget (./pollBudget.ts). */
+	pollTimes: PollTimeEntry[];
 }
 
 interface TriggerOptions {
@@ -73,6 +76,7 @@ export function readSettings(fn: IPollFunctions): TriggerSettings {
 	const maxRecords = Number(options.maxRecords ?? DEFAULT_MAX_RECORDS);
 	if (!Number.isFinite(maxRecords) || maxRecords < 1) throw badMaxRecords(node);
 	const filter = readFilter(fn);
+	const pollTimes = nodeParameter(fn, 'pollTimes', {}) as { item?: PollTimeEntry[] };
 	return {
 		docId,
 		tableId,
@@ -84,6 +88,7 @@ export function readSettings(fn: IPollFunctions): TriggerSettings {
 		filter,
 		watchedColumns: columnIdList(options.watchedColumns ?? []),
 		onLostHistory: options.onLostHistory === 'restart' ? 'restart' : 'error',
+		pollTimes: Array.isArray(pollTimes?.item) ? pollTimes.item : [],
 	};
 }
 

@@ -827,6 +827,11 @@ describe("a new user's first clicks", () => {
 			);
 			// no five-line notice any more
 			expect(text).not.toContain('Columns without one are listed last');
+			// what polling costs, said where the trigger is set up
+			expect(text.replace(/\s+/g, ' ')).toContain(
+				'Each poll is a Grist API call (a few more when it finds changes): polling every minute makes 1,440 calls a day, 43,200 a month.',
+			);
+			await shot('trigger-poll-cost');
 			const options = await openDropdown(
 				'[data-test-id=ndv] [data-test-id=parameter-input-timestampColumn]',
 				'Edited',

@@ -178,3 +178,45 @@ test.each([true, false])(
 	},
 	240_000,
 );
+
+test('Fetch test event: Row Updated shows the latest update with its previous values, Row Deleted the latest deletion; a table with only added rows a stand-in that says so', async () => {
+	const [a, b] = emu.addRecords(docId, 'Stock', [
+		{ Name: 'lime', Qty: 1 },
+		{ Name: 'date', Qty: 2 },
+	]);
+	await patch(a, { Qty: 8 });
+	emu.removeRecords(docId, 'Stock', [b]);
+	const sample = async (table: string, event: string) => {
+		const run = await n8n.runWorkflow(
+			chainWorkflow([gristTriggerNode({ ...docTable(docId, table), event }, cred)]),
+			{ triggerNode: 'Grist Trigger' },
+		);
+		expect(run.status).toBe('success');
+		return run.output('Grist Trigger');
+	};
+	expect(await sample('Stock', 'rowUpdated')).toEqual([
+		{
+			id: a,
+			Name: 'lime',
+			Qty: 8,
+			_change: { type: 'updated', previous: { Qty: 1 }, changedColumns: ['Qty'] },
+		},
+	]);
+	expect(await sample('Stock', 'rowDeleted')).toEqual([
+		{ id: b, Name: 'date', Qty: 2, _change: { type: 'deleted' } },
+	]);
+
+	emu.addTable(docId, 'Fresh', [{ id: 'Name', type: 'Text' }]);
+	const [c] = emu.addRecords(docId, 'Fresh', [{ Name: 'new' }]);
+	const [standIn] = await sample('Fresh', 'rowUpdated');
+	expect(standIn).toEqual({
+		id: c,
+		Name: 'new',
+		_change: {
+			type: 'updated',
+			previous: {},
+			changedColumns: [],
+			standIn: expect.stringMatching(/^A stand-in, not a real change: /),
+		},
+	});
+}, 180_000);

@@ -8,6 +8,7 @@
  * const proxy = await startFaultProxy(emu.url);      // credential Server URL: proxy.url
  * proxy.rule({ method: 'POST', path: /\/records$/, skip: 1, action: 'reset-after-answer' });
  * proxy.refuse(); … proxy.accept();                   // ECONNREFUSED while refusing
+ * proxy.stall(); … proxy.resume();                    // connections accepted, no answer
  * ```
  *
  * Every request is read in full and forwarded (method, path, headers, body) to the upstream;
@@ -22,6 +23,10 @@
  * - `refuse-after-answer`: forward and answer, then stop listening: later connections are
  *   refused (ECONNREFUSED) until `accept()`, or for `refuseForMs`.
  * - `delay`: wait `delayMs` before forwarding.
+ *
+ * `stall()` holds every request that arrives (connection accepted, request read, no answer: a
+ * server that hangs) until `resume()`; then the held requests whose client is still waiting are
+ * forwarded, the others dropped unforwarded (their log entry says `stalled`).
  */
 import {
 	createServer,
@@ -58,6 +63,8 @@ export interface ProxyLogEntry {
 	status?: number;
 	/** The rule applied to this request, if any. */
 	action?: FaultAction;
+	/** Held by `stall()`; `dropped` when its client had given up before `resume()`. */
+	stalled?: 'forwarded' | 'dropped';
 }
 
 export interface FaultProxy {
@@ -72,6 +79,10 @@ export interface FaultProxy {
 	refuse(): Promise<void>;
 	/** Listen again on the same port. */
 	accept(): Promise<void>;
+	/** Hold every request from now on, unanswered, until `resume()`. */
+	stall(): void;
+	/** Forward the held requests whose client still waits, and every later one. */
+	resume(): void;
 	close(): Promise<void>;
 }
 
@@ -106,6 +117,8 @@ interface ProxyState {
 	port: number;
 	listening: boolean;
 	server?: Server;
+	/** While stalled: resolves on `resume()`. */
+	stalled?: { released: Promise<void>; release: () => void };
 }
 
 /** The first rule that applies to this request (counting down its `skip` and `times`). */
@@ -159,6 +172,14 @@ async function handle(
 	const rule = takeRule(st, method, path);
 	const entry: ProxyLogEntry = { method, path, action: rule?.action };
 	st.log.push(entry);
+	if (st.stalled) {
+		await st.stalled.released;
+		if (req.socket.destroyed) {
+			entry.stalled = 'dropped';
+			return;
+		}
+		entry.stalled = 'forwarded';
+	}
 	if (rule?.action === 'reset-before-forward') {
 		req.socket.destroy();
 		return;
@@ -241,7 +262,19 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
 			if (st.listening) return;
 			await listen(st, proxy);
 		},
+		stall() {
+			if (st.stalled) return;
+			let release = () => {};
+			const released = new Promise<void>((resolve) => (release = resolve));
+			st.stalled = { released, release };
+		},
+		resume() {
+			const stalled = st.stalled;
+			st.stalled = undefined;
+			stalled?.release();
+		},
 		async close() {
+			proxy.resume();
 			await proxy.refuse();
 			for (const s of st.sockets) s.destroy();
 			await Promise.all(st.closing);

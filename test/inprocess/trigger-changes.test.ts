@@ -372,14 +372,130 @@ describe('Row Deleted', () => {
 		]);
 	});
 
-	it('manual run: the latest record, shaped as a deleted row; no cursor', async () => {
+	it('manual run without a deletion in the history: the latest record as a stand-in that says so; no cursor', async () => {
 		const t = newTable();
 		const [, b] = emu.addRecords(docId, t, [{ Name: 'a' }, { Name: 'b', Qty: 2 }]);
 		const p = poller(t, { event: 'rowDeleted' });
 		expect(json(await p.poll('manual'))).toEqual([
-			{ id: b, Name: 'b', Status: '', Qty: 2, Day: null, _change: { type: 'deleted' } },
+			{
+				id: b,
+				Name: 'b',
+				Status: '',
+				Qty: 2,
+				Day: null,
+				_change: {
+					type: 'deleted',
+					standIn:
+						"A stand-in, not a real change: the document's history in Grist holds no deletion of a row of this table (that matches the Filter). This is the table's latest row, which is not deleted.",
+				},
+			},
 		]);
 		expect(p.nodeStaticData.cursor).toBeUndefined();
+	});
+});
+
+describe('Fetch test event (manual run): the latest real change from the history', () => {
+	it('Row Updated: the latest update with its previous values, also when later actions added rows or changed other tables', async () => {
+		const t = newTable();
+		const [a, b] = emu.addRecords(docId, t, [
+			{ Name: 'a', Qty: 1 },
+			{ Name: 'b', Qty: 2 },
+		]);
+		await update(t, [{ id: a, fields: { Qty: 10 } }]);
+		await update(t, [{ id: b, fields: { Name: 'bee', Status: 'Done' } }]);
+		emu.addRecords(docId, t, [{ Name: 'c' }, { Name: 'd' }]);
+		emu.addRecords(docId, newTable(), [{ Name: 'elsewhere' }]);
+		const p = poller(t, { event: 'rowUpdated' });
+		expect(json(await p.poll('manual'))).toEqual([
+			{
+				id: b,
+				Name: 'bee',
+				Status: 'Done',
+				Qty: 2,
+				Day: null,
+				_change: {
+					type: 'updated',
+					previous: { Name: 'b', Status: '' },
+					changedColumns: ['Name', 'Status'],
+				},
+			},
+		]);
+		expect(p.nodeStaticData.cursor).toBeUndefined();
+	});
+
+	it('Row Updated with a Filter: the latest update of a matching row', async () => {
+		const t = newTable();
+		const [a, b] = emu.addRecords(docId, t, [
+			{ Name: 'a', Status: 'Open', Qty: 1 },
+			{ Name: 'b', Status: 'Done', Qty: 2 },
+		]);
+		await update(t, [{ id: a, fields: { Qty: 5 } }]);
+		await update(t, [{ id: b, fields: { Qty: 6 } }]);
+		const p = poller(t, {
+			event: 'rowUpdated',
+			filterType: 'json',
+			filterJson: JSON.stringify({ Status: ['Open'] }),
+		});
+		expect(json(await p.poll('manual')).map((j) => [j.id, change(j).previous])).toEqual([
+			[a, { Qty: 1 }],
+		]);
+	});
+
+	it('Row Deleted: the latest deletion with the values the row had when it was deleted', async () => {
+		const t = newTable();
+		const [a, b] = emu.addRecords(docId, t, [
+			{ Name: 'a', Qty: 1 },
+			{ Name: 'b', Qty: 2 },
+		]);
+		emu.removeRecords(docId, t, [b]);
+		await update(t, [{ id: a, fields: { Name: 'a2', Qty: 7 } }]);
+		emu.removeRecords(docId, t, [a]);
+		emu.addRecords(docId, t, [{ Name: 'c' }]);
+		const p = poller(t, { event: 'rowDeleted' });
+		expect(json(await p.poll('manual'))).toEqual([
+			{ id: a, Name: 'a2', Status: '', Qty: 7, Day: null, _change: { type: 'deleted' } },
+		]);
+	});
+
+	it('Row Added, Updated or Deleted: the latest change of any kind', async () => {
+		const t = newTable();
+		const [a] = emu.addRecords(docId, t, [{ Name: 'a', Qty: 1 }]);
+		await update(t, [{ id: a, fields: { Qty: 3 } }]);
+		const p = poller(t, { event: 'anyChange' });
+		expect(json(await p.poll('manual'))).toEqual([
+			{
+				id: a,
+				Name: 'a',
+				Status: '',
+				Qty: 3,
+				Day: null,
+				_change: { type: 'updated', previous: { Qty: 1 }, changedColumns: ['Qty'] },
+			},
+		]);
+		const [b] = emu.addRecords(docId, t, [{ Name: 'b' }]);
+		expect(json(await p.poll('manual')).map((j) => [j.id, change(j).type])).toEqual([[b, 'added']]);
+	});
+
+	it('Row Updated on a table whose rows were only added: a stand-in that says so', async () => {
+		const t = newTable();
+		const [, b] = emu.addRecords(docId, t, [{ Name: 'a' }, { Name: 'b', Qty: 2 }]);
+		const p = poller(t, { event: 'rowUpdated' });
+		expect(json(await p.poll('manual'))).toEqual([
+			{
+				id: b,
+				Name: 'b',
+				Status: '',
+				Qty: 2,
+				Day: null,
+				_change: {
+					type: 'updated',
+					previous: {},
+					changedColumns: [],
+					standIn:
+						"A stand-in, not a real change: the document's history in Grist holds no update of a row of this table (that matches the Filter). This is the table's latest row; a real item has the changed columns' previous values.",
+				},
+			},
+		]);
 	});
 });
 

@@ -12,6 +12,8 @@
  *   A write whose answer was lost (connection broken after sending, timeout, a proxy's 502 /
  *   504) is never repeated and its error is marked uncertain (`isUncertainWrite`): Grist may or
  *   may not have applied it.
+ * - With a time budget (`RetryPolicy.budgetMs`, e.g. a poll's), every request's timeout ends
+ *   with the budget, retries stop where they would pass it, and no request starts after it.
  */
 import type {
 	IDataObject,
@@ -43,6 +45,7 @@ import {
 	RecentRestores,
 	backoffDelay,
 	isDeletedAnswer,
+	retryFits,
 	settleDelay,
 	shouldRetry,
 	type RetryPolicy,
@@ -106,6 +109,11 @@ export interface GristRequest {
 }
 
 export class GristClient {
+	/** When the client was made: its retry policy's budget counts from here. */
+	private readonly startedAt = Date.now();
+	/** The last failed attempt's text, for the error of a run whose budget is spent. */
+	private lastFailure = '';
+
 	private constructor(
 		private readonly ctx: GristContext,
 		readonly server: GristServer,
@@ -239,11 +247,13 @@ export class GristClient {
 		let settleWaits = 0;
 		for (let retries = 0; ; ) {
 			let res: FullResponse;
+			const left = this.timeLeft();
+			if (left <= 0) throw this.outOfTime(req);
 			try {
 				res = (await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx,
 					this.auth.credentialName,
-					{ ...options },
+					Number.isFinite(left) ? { ...options, timeout: Math.ceil(left) } : { ...options },
 					this.auth.decrypted && { credentialsDecrypted: this.auth.decrypted },
 				)) as FullResponse;
 			} catch (error) {
@@ -259,12 +269,18 @@ export class GristClient {
 							itemIndex: req.itemIndex,
 						});
 					}
-					if (shouldRetry(req.method, { kind: 'network', code }, retries, this.retry)) {
-						await sleep(backoffDelay(retries, this.retry));
+					const failure = connectionError(this.sender(), error, code, req, retries + settleWaits);
+					this.lastFailure = failure.message;
+					const delay = backoffDelay(retries, this.retry);
+					if (
+						shouldRetry(req.method, { kind: 'network', code }, retries, this.retry) &&
+						retryFits(delay, this.timeLeft())
+					) {
+						await sleep(delay);
 						retries++;
 						continue;
 					}
-					throw connectionError(this.sender(), error, code, req, retries + settleWaits);
+					throw failure;
 				}
 			}
 			if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -281,15 +297,39 @@ export class GristClient {
 				settleWaits++;
 				continue;
 			}
+			const refused = answerError(this.sender(), res, req, retries + settleWaits);
+			this.lastFailure = refused.message;
+			const delay = backoffDelay(retries, this.retry);
 			if (
-				shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)
+				shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry) &&
+				retryFits(delay, this.timeLeft())
 			) {
-				await sleep(backoffDelay(retries, this.retry));
+				await sleep(delay);
 				retries++;
 				continue;
 			}
-			throw answerError(this.sender(), res, req, retries + settleWaits);
+			throw refused;
 		}
+	}
+
+	/** Ms left of the retry policy's budget; Infinity without one. */
+	private timeLeft(): number {
+		const { budgetMs } = this.retry;
+		return budgetMs === undefined ? Infinity : this.startedAt + budgetMs - Date.now();
+	}
+
+	/** The error of a request not sent because the budget is spent (earlier requests took it). */
+	private outOfTime(req: GristRequest): NodeOperationError {
+		const seconds = Math.round((this.retry.budgetMs ?? 0) / 100) / 10;
+		const last = this.lastFailure ? ` The last failure: ${this.lastFailure}` : '';
+		return new NodeOperationError(
+			this.ctx.getNode(),
+			`The Grist server at ${this.server.origin} did not answer in time: the ${seconds} s this run may wait for Grist are over`,
+			{
+				description: `Earlier requests were slow or failed and were retried, so ${req.method} ${req.path.split('?')[0]} was not sent. Check that the server is up and not overloaded.${last}`,
+				itemIndex: req.itemIndex,
+			},
+		);
 	}
 
 	/**

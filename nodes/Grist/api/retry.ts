@@ -12,6 +12,12 @@ export interface RetryPolicy {
 	 * `isDeletedAnswer`). Default `RESTORE_SETTLE_MS`.
 	 */
 	restoreSettleMs?: number;
+	/**
+	 * The most time (ms, from the client's creation) that its requests and their retries may
+	 * take: each request's timeout ends there, no retry starts whose delay would reach it, and
+	 * no request starts after it. Undefined: no such bound (n8n's own request timeout applies).
+	 */
+	budgetMs?: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 8000 };
@@ -122,6 +128,14 @@ export function backoffDelay(
 ): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 	return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * Whether a retry after `delayMs` fits in what is left of the policy's budget (`leftMs`; Infinity
+ * without a budget): the retried request must still have some time for its answer.
+ */
+export function retryFits(delayMs: number, leftMs: number): boolean {
+	return delayMs < leftMs;
 }
 
 /** Whether a network error code proves that the request never reached the server. */

@@ -194,3 +194,73 @@ export async function currentRows(
 	}
 	return out;
 }
+
+/** Most `/compare` requests the search for a sample's change makes (Fetch Test Event). */
+export const SAMPLE_COMPARES = 40;
+
+/**
+ * The newest single actions of Grist's kept history, newest first, with a row change of
+ * `tableId` (its id now) for which `wanted` says yes: each as the compare of that one action, its
+ * cells in full (a removed row's values right before its deletion). For *Fetch test event* on the
+ * change events, which shows the latest real change.
+ *
+ * An action is found without comparing every action alone: the net changes from `HEAD~k` to the
+ * newest state looked at (`maxRows=1`: ids, few cells) are asked for k = 1, 2, 4 … until they
+ * hold a wanted change, then the least such k is found by bisection, and that one action is
+ * compared. Net changes can hide one (a row added and deleted within the range), so this finds
+ * the latest change that is still visible from the newest state, which is the latest change
+ * unless later actions undid it. At most SAMPLE_COMPARES compares; a table renamed in Grist is
+ * looked for by its current id only.
+ */
+export async function* recentActions(
+	client: GristClient,
+	docId: string,
+	tableId: string,
+	wanted: (changes: RowChange[]) => boolean,
+	classify: ClassifyOptions,
+): AsyncGenerator<Compared> {
+	const states = await fetchStates(client, docId);
+	const budget = { compares: SAMPLE_COMPARES };
+	/** Whether the net changes from states[k] to states[anchor] hold a wanted change. */
+	const holds = async (k: number, anchor: number): Promise<boolean> => {
+		budget.compares--;
+		const res = await compareStates(client, docId, states[k].h, states[anchor].h, 1);
+		return wanted(classifyChanges(res.details?.rightChanges?.tableDeltas?.[tableId], classify));
+	};
+	for (let anchor = 0; ; ) {
+		const k = await newestHolding(anchor, states.length - 1, holds, budget);
+		if (k === undefined || budget.compares <= 0) return;
+		// the action from states[k] to states[k - 1], alone
+		budget.compares--;
+		const res = await compareStates(client, docId, states[k].h, states[k - 1].h, COMPARE_MAX_ROWS);
+		yield { left: states[k], right: states[k - 1], summary: res.details?.rightChanges };
+		anchor = k;
+	}
+}
+
+/**
+ * The least k in (anchor, oldest] for which `holds(k, anchor)`: by doubling, then bisection;
+ * undefined when none does or the budget of compares runs out first.
+ */
+async function newestHolding(
+	anchor: number,
+	oldest: number,
+	holds: (k: number, anchor: number) => Promise<boolean>,
+	budget: { compares: number },
+): Promise<number | undefined> {
+	let lo = anchor;
+	let hi = -1;
+	for (let step = 1; hi < 0; step *= 2) {
+		if (lo >= oldest || budget.compares <= 0) return undefined;
+		const k = Math.min(anchor + step, oldest);
+		if (await holds(k, anchor)) hi = k;
+		else lo = k;
+	}
+	while (hi - lo > 1) {
+		if (budget.compares <= 0) return undefined;
+		const mid: number = (lo + hi) >> 1;
+		if (await holds(mid, anchor)) hi = mid;
+		else lo = mid;
+	}
+	return hi;
+}

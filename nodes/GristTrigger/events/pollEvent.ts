@@ -17,6 +17,8 @@ export interface PollContext {
 	fn: IPollFunctions;
 	client: GristClient;
 	settings: TriggerSettings;
+	/** The most time this poll may take (ms; ../pollBudget.ts): the client's requests end by then. */
+	budgetMs: number;
 	/** Reads the watched table's records (./recordPolling.ts). */
 	fetch: FetchRecords;
 	/** The user's Filter, once resolved in this poll (./recordPolling.ts `rowFilter`). */

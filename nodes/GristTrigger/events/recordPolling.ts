@@ -9,7 +9,7 @@
  * (query/recordConditions.ts), with the cursor's own tests (a window of ids, a timestamp), sort
  * and limit in the same query, its rows decoded as `/records` gives them.
  */
-import { NodeApiError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import type { GristRecord } from '../../Grist/cells/cellValues';
@@ -143,15 +143,9 @@ export function recordsFetcher(ctx: PollContext): FetchRecords {
 /** Longest time Grist may spend on the idle check's SQL (Grist caps it at 1 s by default). */
 const SQL_TIMEOUT_MS = 1000;
 
-function pollBudgetMs(fn: IPollFunctions): number {
-	const get = (fn as { getPollBudgetMs?: () => number }).getPollBudgetMs;
-	const value = typeof get === 'function' ? get.call(fn) : NaN;
-	return Number.isFinite(value) && value > 0 ? value : 60_000;
-}
-
-/** Max Records per Poll, and half the poll's time budget from now. */
+/** Max Records per Poll, and half the poll's time budget (../pollBudget.ts) from now. */
 export function pollLimits(ctx: PollContext): PollLimits {
-	const budgetMs = pollBudgetMs(ctx.fn);
+	const { budgetMs } = ctx;
 	const started = Date.now();
 	return {
 		maxRecords: ctx.settings.maxRecords,

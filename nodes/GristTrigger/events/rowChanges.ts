@@ -4,7 +4,7 @@
  * ./changeHistory.ts), one item per row change whose row matches the Filter (its current values;
  * a deleted row's last values). No idle check besides the document's `updatedAt`.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { simplifyFields, simplifyRecord, type GristRecord } from '../../Grist/cells/cellValues';
 import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
@@ -18,13 +18,14 @@ import { fetchColumns } from '../../Grist/api/columns';
 import { toNodeError } from '../../Grist/errors/nodeErrors';
 import { checkConditions, filterMatches, rowMatches } from '../../Grist/query/rowMatch';
 import { checkColumns } from '../columnChecks';
-import { CONDITIONS_HINT, HISTORY_RESTARTED, tableDeleted } from '../pollErrors';
+import { CONDITIONS_HINT, HISTORY_RESTARTED, historyForbidden, tableDeleted } from '../pollErrors';
 import { conditionsByRowId, rowFilter } from './recordPolling';
 import type { ChangeEvent } from '../triggerSettings';
 import {
 	compareSince,
 	currentRows,
 	latestState,
+	recentActions,
 	withValuesAtDeletion,
 	type Compared,
 } from './changeHistory';
@@ -93,10 +94,11 @@ async function changeItems(
 	event: ChangeEvent,
 	since: Compared,
 	table: { fromTable: string; tableId: string; delta: TableDelta },
+	known?: GristColumn[],
 ): Promise<INodeExecutionData[]> {
 	const { client, settings } = ctx;
 	const { tableId } = table;
-	const columns = await fetchColumns(client, { docId: settings.docId, tableId });
+	const columns = known ?? (await fetchColumns(client, { docId: settings.docId, tableId }));
 	const types = columnTypes(columns);
 	const classify = { columns: columns.map((c) => c.id), types };
 	const changed = await withValuesAtDeletion(
@@ -173,8 +175,62 @@ async function changeFilter(
 	return (row) => rowMatches(conditions, filter.combine, types, row);
 }
 
-/** A manual run: the latest record, shaped as the event's items (a change needs a poll to be seen). */
+/**
+ * A manual run ("Fetch test event"): the latest real change the event emits, from Grist's history
+ * (./changeHistory.ts `recentActions`), as a poll would emit it; where the history has none, a
+ * stand-in that says so.
+ */
 async function sampleChange(ctx: PollContext, event: ChangeEvent): Promise<INodeExecutionData[]> {
+	return (await latestChange(ctx, event)) ?? (await standInChange(ctx, event));
+}
+
+/** The item of the latest row change `event` emits that Grist's history still holds. */
+async function latestChange(
+	ctx: PollContext,
+	event: ChangeEvent,
+): Promise<INodeExecutionData[] | undefined> {
+	const { client, settings } = ctx;
+	const { docId, tableId } = settings;
+	const node = ctx.fn.getNode();
+	const columns = await fetchColumns(client, { docId, tableId });
+	const classify = {
+		columns: columns.map((c) => c.id),
+		types: columnTypes(columns),
+		watchedColumns: settings.watchedColumns,
+	};
+	const wantedChange = (changes: RowChange[]) => changes.some((c) => wanted(event, c));
+	try {
+		for await (const action of recentActions(client, docId, tableId, wantedChange, classify)) {
+			const delta = action.summary?.tableDeltas?.[tableId];
+			if (!delta) continue;
+			const table = { fromTable: tableId, tableId, delta };
+			const items = await changeItems(ctx, event, action, table, columns);
+			if (items.length > 0) return items.slice(-1);
+		}
+	} catch (error) {
+		if (
+			error instanceof NodeApiError &&
+			Number(error.httpCode) === 403 &&
+			/insufficient access/i.test(String(error.message))
+		)
+			throw historyForbidden(node);
+		throw toNodeError(node, error);
+	}
+	return undefined;
+}
+
+/** What a stand-in sample says, by event. */
+const STAND_IN: Record<ChangeEvent, string> = {
+	rowUpdated:
+		"A stand-in, not a real change: the document's history in Grist holds no update of a row of this table (that matches the Filter). This is the table's latest row; a real item has the changed columns' previous values.",
+	rowDeleted:
+		"A stand-in, not a real change: the document's history in Grist holds no deletion of a row of this table (that matches the Filter). This is the table's latest row, which is not deleted.",
+	anyChange:
+		"A stand-in, not a real change: the document's history in Grist holds no change to a row of this table (that matches the Filter). This is the table's latest row.",
+};
+
+/** The table's latest record in the event's shape, `_change.standIn` saying that it is one. */
+async function standInChange(ctx: PollContext, event: ChangeEvent): Promise<INodeExecutionData[]> {
 	const { record, columns } = await latestRecord(ctx, '-id', await rowFilter(ctx));
 	const change = event === 'rowDeleted' ? 'deleted' : event === 'rowUpdated' ? 'updated' : 'added';
 	const item = changeItem(
@@ -191,7 +247,7 @@ async function sampleChange(ctx: PollContext, event: ChangeEvent): Promise<INode
 	const items = ctx.fn.helpers.returnJsonArray([item.json]);
 	const shown = change === 'deleted' ? [{ id: record.id, fields: record.fields ?? {} }] : [record];
 	await addPolledDisplay(ctx, columns, shown, items);
-	addChange(items, [item.change]);
+	addChange(items, [{ ...item.change, standIn: STAND_IN[event] }]);
 	return items;
 }
 
