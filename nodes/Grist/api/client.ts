@@ -7,7 +7,9 @@
  * - Grist errors become NodeApiError with Grist's own text, the status and a hint
  *   (./requestErrors.ts).
  * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
- *   (writes only where the failure proves nothing was applied). Shortly after a restore from the
+ *   (writes only where the failure proves nothing was applied). The 429 of a plan's API limit is
+ *   not retried, and once a document answered it, this client sends it nothing more that would
+ *   spend its limit (the error says so instead). Shortly after a restore from the
  *   trash, a 404 `Document is deleted` is retried too, until Grist's cache lets go (restored()).
  *   A write whose answer was lost (connection broken after sending, timeout, a proxy's 502 /
  *   504) is never repeated and its error is marked uncertain (`isUncertainWrite`): Grist may or
@@ -25,7 +27,7 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep, type NodeApiError } from 'n8n-workflow';
 
 import { toNodeError } from '../errors/nodeErrors';
 import { authenticationOf } from '../parameters/authentication';
@@ -57,7 +59,15 @@ import {
 	type FullResponse,
 	type StreamResponse,
 } from './httpAnswer';
-import { answerError, connectionError, networkErrorCode, type Sender } from './requestErrors';
+import {
+	answerError,
+	connectionError,
+	isApiLimitError,
+	limitedDocument,
+	networkErrorCode,
+	notSentError,
+	type Sender,
+} from './requestErrors';
 
 /**
  * Restores from the trash done in this process, by server: shared by every client, as the next
@@ -106,6 +116,12 @@ export interface GristRequest {
 }
 
 export class GristClient {
+	/**
+	 * The documents whose plan's API limit Grist said is reached, with its refusal: this client's
+	 * later requests that would spend their limit are not sent (see `limitedDocument`).
+	 */
+	private readonly limited = new Map<string, NodeApiError>();
+
 	private constructor(
 		private readonly ctx: GristContext,
 		readonly server: GristServer,
@@ -217,6 +233,9 @@ export class GristClient {
 		extra: Pick<IHttpRequestOptions, 'json' | 'encoding'>,
 	): Promise<FullResponse> {
 		if (this.auth.oauth) this.checkOAuth(req);
+		const limitedDoc = limitedDocument(req.method, req.path);
+		const refusal = limitedDoc !== undefined ? this.limited.get(limitedDoc) : undefined;
+		if (refusal) throw notSentError(this.sender(), refusal, limitedDoc!, req);
 		const options: IHttpRequestOptions = {
 			method: req.method,
 			baseURL: this.server.base,
@@ -281,14 +300,22 @@ export class GristClient {
 				settleWaits++;
 				continue;
 			}
+			const text = gristErrorText(res.body, res.statusCode);
 			if (
-				shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry)
+				shouldRetry(
+					req.method,
+					{ kind: 'status', status: res.statusCode, text },
+					retries,
+					this.retry,
+				)
 			) {
 				await sleep(backoffDelay(retries, this.retry));
 				retries++;
 				continue;
 			}
-			throw answerError(this.sender(), res, req, retries + settleWaits);
+			const error = answerError(this.sender(), res, req, retries + settleWaits);
+			if (limitedDoc !== undefined && isApiLimitError(error)) this.limited.set(limitedDoc, error);
+			throw error;
 		}
 	}
 

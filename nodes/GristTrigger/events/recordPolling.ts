@@ -11,6 +11,7 @@
  */
 import { NodeApiError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
+import { isApiLimitError } from '../../Grist/api/requestErrors';
 import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import type { GristRecord } from '../../Grist/cells/cellValues';
 import { toNodeError } from '../../Grist/errors/nodeErrors';
@@ -162,7 +163,8 @@ export function pollLimits(ctx: PollContext): PollLimits {
 /**
  * The idle check (../cursor.ts): whether `/sql` says for sure that nothing is due (`idle` judges
  * the rows of `query`). False when it cannot tell, fails (the records reads then give the real
- * error) or is refused: a 403 is remembered, so later polls do not ask again.
+ * error) or is refused: a 403 is remembered, so later polls do not ask again. A refusal at the
+ * plan's API limit ends the poll: the records reads would meet it too.
  */
 export async function sqlSaysIdle(
 	ctx: PollContext,
@@ -177,6 +179,8 @@ export async function sqlSaysIdle(
 		rows = await runSql(ctx.client, ctx.settings.docId, query.sql, query.args, SQL_TIMEOUT_MS);
 	} catch (error) {
 		if (error instanceof NodeApiError && Number(error.httpCode) === 403) memo.sqlRefused = true;
+		// the plan's API limit refuses the records reads too: the poll ends with this refusal
+		if (isApiLimitError(error)) throw error;
 		return false;
 	}
 	return idle(rows);
