@@ -159,7 +159,7 @@ export function apiLimitItemNote(
 	request: string,
 	notSent: boolean,
 ): string {
-	const held = `${request}, holding ${itemsPhrase(indices)}`;
+	const held = `${request} (holding ${itemsPhrase(indices)})`;
 	return notSent
 		? `Not ${verb}: ${held} was not sent, since Grist refused an earlier request at the API limit.`
 		: `Not ${verb}: Grist refused ${held} at the API limit; none of its items was ${verb}.`;
