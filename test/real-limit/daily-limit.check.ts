@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console -- a check run by hand outside n8n: its settings from the environment, the home database switched with sqlite3, the counts printed */
 /**
  * A focused check against a real grist-core whose site has a daily API limit (not part of `npm
  * test` or `npm run test:real`: their servers have no limit). Every request of the package goes

@@ -18,6 +18,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	NodeApiError,
 	IHookFunctions,
 	IHttpRequestMethods,
 	ICredentialsDecrypted,
@@ -27,7 +28,7 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep, type NodeApiError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { toNodeError } from '../errors/nodeErrors';
 import { authenticationOf } from '../parameters/authentication';

@@ -174,16 +174,17 @@ export async function sqlSaysIdle(
 ): Promise<boolean> {
 	// OAuth2 tokens may not call /sql (Grist answers 403; the client stops it before sending).
 	if (memo.sqlRefused || ctx.client.isOAuth) return false;
-	let rows: Array<Record<string, unknown>>;
+	let rows: Array<Record<string, unknown>> | undefined;
+	let limitRefusal: NodeApiError | undefined;
 	try {
 		rows = await runSql(ctx.client, ctx.settings.docId, query.sql, query.args, SQL_TIMEOUT_MS);
 	} catch (error) {
 		if (error instanceof NodeApiError && Number(error.httpCode) === 403) memo.sqlRefused = true;
-		// the plan's API limit refuses the records reads too: the poll ends with this refusal
-		if (isApiLimitError(error)) throw error;
-		return false;
+		if (error instanceof NodeApiError && isApiLimitError(error)) limitRefusal = error;
 	}
-	return idle(rows);
+	// the plan's API limit refuses the records reads too: the poll ends with this refusal
+	if (limitRefusal) throw limitRefusal;
+	return rows !== undefined && idle(rows);
 }
 
 /**
