@@ -62,8 +62,12 @@
  * later than before; grist-core pushes it to the home database at most once a minute (not
  * emulated: the delay). Document history: history.ts.
  *
- * Not emulated: copies without a workspace (unsaved copies), daily API
- * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
+ * The site plan's daily API limit per document (`dailyApiLimit`, `setDailyApiLimit`): grist-core's
+ * periods (UTC day, hour, minute) and its 429 `Exceeded daily limit for document …`, on the
+ * doc worker's routes; the limit is the same for every document of the emulator.
+ *
+ * Not emulated: copies without a workspace (unsaved copies), getgrist.com's monthly API quota of
+ * a Free site, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
  * are removed, user actions other than those listed, cascades between trigger formulas (one
