@@ -29,14 +29,15 @@ const calls = () =>
 	emu.log.map((e) => `${e.method} ${e.apiPath.split('/').slice(-1)[0]} ${e.status}`);
 const LIMIT_MESSAGE = () => `Exceeded daily limit for document ${demo.docId}`;
 
+beforeAll(() => {
+	({ emu, demo } = fx);
+	emu.addTable(demo.docId, 'Bulk', [
+		{ id: 'N', type: 'Int' },
+		{ id: 'Name', type: 'Text' },
+	]);
+});
+
 limits.describe('the daily API limit', () => {
-	beforeAll(() => {
-		({ emu, demo } = fx);
-		emu.addTable(demo.docId, 'Bulk', [
-			{ id: 'N', type: 'Int' },
-			{ id: 'Name', type: 'Text' },
-		]);
-	});
 	beforeEach(() => {
 		// one minute of the emulator's clock for the whole test: its periods do not roll over
 		const now = Date.parse('2026-12-08T10:00:10Z');
@@ -46,7 +47,10 @@ limits.describe('the daily API limit', () => {
 		if (ids.length) emu.removeRecords(demo.docId, 'Bulk', ids);
 		emu.clearLog();
 	});
-	afterAll(() => emu.setClock(() => Date.now()));
+	afterEach(() => {
+		emu.setDailyApiLimit(undefined);
+		emu.setClock(() => Date.now());
+	});
 
 	/** Sets a limit of `limit` and spends `spent` of it (requests the emulator counts). */
 	async function limited(limit: number, spent = limit): Promise<void> {
@@ -73,17 +77,6 @@ limits.describe('the daily API limit', () => {
 			expect(error?.description).toContain('3,000 API calls a month');
 			expect(error?.description).toContain('baseMaxApiUnitsPerDocumentPerDay');
 			expect(error?.description).not.toContain('Tried');
-		});
-
-		it('the 429 of too many requests at once is still retried', async () => {
-			emu.fault({ path: /\/columns$/, status: 429, times: 2 });
-			const { error } = await run({ operation: 'getAll', returnAll: true });
-			expect(error).toBeUndefined();
-			expect(calls().filter((c) => c.includes('columns'))).toEqual([
-				'GET columns 429',
-				'GET columns 429',
-				'GET columns 200',
-			]);
 		});
 
 		it('Create of 1,200 items refused at its second request: the third is not sent, the report says which items were written', async () => {
@@ -185,23 +178,41 @@ limits.describe('the daily API limit', () => {
 			expect(calls()).toEqual([`GET ${demo.docId} 200`, 'GET columns 429']);
 		});
 	});
+});
 
-	describe('the calls each operation makes (README, "API calls")', () => {
-		it('Create of 10,000 rows: 21 calls (the columns, then 20 of 500 rows); Get Many of them: 2', async () => {
-			await run({ operation: 'create', columns: autoMap }, { input: numbered(10_000) });
-			expect(calls()).toEqual(['GET columns 200', ...Array(20).fill('POST records 200')]);
-			emu.clearLog();
-			const { items: out } = await run({ operation: 'getAll', returnAll: true });
-			expect(out).toHaveLength(10_000);
-			expect(calls()).toHaveLength(2);
-			emu.clearLog();
-			const ids = out.slice(0, 1000).map((o) => ({ id: o.json.id, N: -1 }));
-			await run({ operation: 'update', columns: autoMap }, { input: items(ids) });
-			expect(calls()).toEqual(
-				['GET columns 200', 'POST records 200', 'POST records 200'].map((c) =>
-					c.replace('POST', 'PATCH'),
-				),
-			);
-		});
+describe('the calls each operation makes (README, "API calls"), and the 429 of too many requests at once', () => {
+	beforeEach(() => {
+		const ids = emu.records(demo.docId, 'Bulk').map((r) => r.id);
+		if (ids.length) emu.removeRecords(demo.docId, 'Bulk', ids);
+		emu.clearFaults();
+		emu.clearLog();
+	});
+
+	it('the 429 of too many requests at once is still retried', async () => {
+		emu.fault({ path: /\/columns$/, status: 429, times: 2 });
+		const { error } = await run({ operation: 'getAll', returnAll: true });
+		expect(error).toBeUndefined();
+		expect(calls().filter((c) => c.includes('columns'))).toEqual([
+			'GET columns 429',
+			'GET columns 429',
+			'GET columns 200',
+		]);
+	});
+
+	it('Create of 10,000 rows: 21 calls (the columns, then 20 of 500 rows); Get Many of them: 2', async () => {
+		await run({ operation: 'create', columns: autoMap }, { input: numbered(10_000) });
+		expect(calls()).toEqual(['GET columns 200', ...Array(20).fill('POST records 200')]);
+		emu.clearLog();
+		const { items: out } = await run({ operation: 'getAll', returnAll: true });
+		expect(out).toHaveLength(10_000);
+		expect(calls()).toHaveLength(2);
+		emu.clearLog();
+		const ids = out.slice(0, 1000).map((o) => ({ id: o.json.id, N: -1 }));
+		await run({ operation: 'update', columns: autoMap }, { input: items(ids) });
+		expect(calls()).toEqual(
+			['GET columns 200', 'POST records 200', 'POST records 200'].map((c) =>
+				c.replace('POST', 'PATCH'),
+			),
+		);
 	});
 });
