@@ -2,7 +2,8 @@
  * One poll of the Grist Trigger in trigger mode, whatever the event (the event's module:
  * ./events/pollEvent.ts); and the errors of a failed poll made to say what to fix.
  *
- * Static data (`getWorkflowStaticData('node')`): `{ key, cursor, updatedAt?, sqlRefused? }`.
+ * Static data (`getWorkflowStaticData('node')`): `{ key, cursor, updatedAt?, sqlRefused?,
+ * apiLimited? }`.
  * `key` names what the cursor is about (document, table, event, columns, the Filter of Row Added
  * and Row Added or Updated); when the user
  * changes any of these, the next poll takes a new baseline. The cursor is written only after a
@@ -21,6 +22,9 @@
  * Added and Row Added or Updated ask Grist's `/sql` (cursor.ts, "Idle check"). Where `/sql` is
  * refused (403: OAuth tokens, access rules) the trigger remembers it (`sqlRefused`, until the
  * baseline is taken again) and reads records only.
+ *
+ * At the plan's API limit (Grist's 429 `Exceeded daily limit…`, not retried) the poll fails
+ * saying so, and the next polls skip the `updatedAt` read: one request per poll while refused.
  */
 import {
 	NodeApiError,
@@ -33,6 +37,7 @@ import { toNodeError } from '../Grist/errors/nodeErrors';
 import { InputError } from '../Grist/errors/gristAnswers';
 import { gristHint } from '../Grist/errors/hints';
 import { getDocument } from '../Grist/api/documents';
+import { isApiLimitError } from '../Grist/api/requestErrors';
 import { checkColumns } from './columnChecks';
 import type { StoredCursor } from './events';
 import type { IdleMemo, PollContext, PollEvent } from './events/pollEvent';
@@ -41,6 +46,8 @@ import { RECORD_EVENTS, type TriggerSettings } from './triggerSettings';
 
 interface Stored extends IdleMemo {
 	key?: string;
+	/** The last poll was refused at the plan's API limit. */
+	apiLimited?: boolean;
 	cursor?: StoredCursor;
 	/** The document's `updatedAt` read before the last poll that read the document. */
 	updatedAt?: string;
@@ -69,8 +76,12 @@ export async function runPoll(
 	const cursor =
 		data.key === key && data.cursor?.kind === ctx.settings.event ? data.cursor : undefined;
 
-	// The idle check: Grist's home database answers without opening the document.
-	const updatedAt = await documentUpdatedAt(ctx);
+	// The idle check: Grist's home database answers without opening the document. While the
+	// plan's API limit refuses the document, a poll makes only the document's own request, which
+	// tells when Grist answers again (explainFailure notes the refusal).
+	const limited = data.apiLimited === true;
+	delete data.apiLimited;
+	const updatedAt = limited ? undefined : await documentUpdatedAt(ctx);
 	if (cursor && updatedAt !== undefined && data.updatedAt === updatedAt) return null;
 
 	if (!cursor) {
@@ -125,6 +136,7 @@ export async function explainFailure(ctx: PollContext, error: unknown): Promise<
 		return toNodeError(ctx.fn.getNode(), error);
 	}
 	if (!(error instanceof NodeApiError)) return error as Error;
+	if (isApiLimitError(error)) ctx.fn.getWorkflowStaticData('node').apiLimited = true;
 	const { docId, tableId, timestampColumn } = ctx.settings;
 	const status = Number(error.httpCode);
 	const description = gristHint('trigger.poll', error.message, status, { docId, tableId });

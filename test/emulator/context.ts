@@ -30,6 +30,7 @@ export interface Ctx {
 			| 'webhookRetryDelaysMs'
 			| 'activeDocTimeoutMs'
 			| 'redisWebhookQueue'
+			| 'dailyApiLimit'
 		>
 	> & { singleOrg?: string };
 }

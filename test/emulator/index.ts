@@ -63,8 +63,12 @@
  * later than before; grist-core pushes it to the home database at most once a minute (not
  * emulated: the delay). Document history: history.ts.
  *
- * Not emulated: copies without a workspace (unsaved copies), daily API
- * quotas, CONNECT (https through a proxy), access rules inside documents, type conversion of
+ * The site plan's daily API limit per document (`dailyApiLimit`, `setDailyApiLimit`): grist-core's
+ * periods (UTC day, hour, minute) and its 429 `Exceeded daily limit for document …`, on the
+ * doc worker's routes; the limit is the same for every document of the emulator.
+ *
+ * Not emulated: copies without a workspace (unsaved copies), getgrist.com's monthly API quota of
+ * a Free site, CONNECT (https through a proxy), access rules inside documents, type conversion of
  * existing values when a column's type changes, the type guess when an empty column gets its
  * first values (it keeps its type, Any by default), reference/RefList cleanup when rows or tables
  * are removed, user actions other than those listed, cascades between trigger formulas (one
@@ -164,6 +168,12 @@ import { noteTimedWrite } from './routes-timing';
 
 export interface EmulatorOptions {
 	maxParallelPerDoc?: number;
+	/**
+	 * The site plan's `baseMaxApiUnitsPerDocumentPerDay` (grist-core: DocApiUsageTracker with
+	 * DocApi.ts's getDocApiUsageKeysToIncr), for every document; unset: no limit, as a
+	 * self-hosted Grist. `setDailyApiLimit` changes it while running.
+	 */
+	dailyApiLimit?: number;
 	bodyLimitBytes?: number;
 	singleOrg?: string;
 	baseDomain?: string;
@@ -262,6 +272,9 @@ export class GristEmulator {
 	private readonly store = new Store();
 	private faults: Fault[] = [];
 	private inflight = new Map<string, number>();
+	private dailyApiLimit: number | undefined;
+	/** Requests counted per document and period key (grist-core's `_dailyUsage`). */
+	private apiUsage = new Map<string, number>();
 	private sockets = new Set<Socket>();
 	private timers = new Set<ReturnType<typeof setTimeout>>();
 	private closed = false;
@@ -279,6 +292,7 @@ export class GristEmulator {
 		const addr = server.address();
 		this.port = typeof addr === 'object' && addr ? addr.port : 0;
 		this.url = `http://127.0.0.1:${this.port}`;
+		this.dailyApiLimit = options.dailyApiLimit;
 		this.opts = {
 			maxParallelPerDoc: options.maxParallelPerDoc ?? 10,
 			bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
@@ -580,6 +594,41 @@ export class GristEmulator {
 	setClock(fn: () => number): void {
 		this.store.clock = fn;
 	}
+	/** The plan's daily API limit per document from now on (undefined: none); counts start again. */
+	setDailyApiLimit(limit: number | undefined): void {
+		this.dailyApiLimit = limit;
+		this.apiUsage.clear();
+	}
+
+	/**
+	 * grist-core's check: periods of the UTC day, hour and minute (on the emulator's clock). A
+	 * request is let through while the current day's count is under the limit (it counts for the
+	 * current day, hour and minute), else while the hour's is under a 24th of it (counting for the
+	 * next day), else while the minute's is under a 1,440th (counting for the next day and hour);
+	 * otherwise it is refused and counts nowhere.
+	 */
+	private dailyLimitExceeded(docId: string): boolean {
+		const max = this.dailyApiLimit;
+		if (max === undefined || max <= 0) return false;
+		const now = this.store.clock();
+		const periods = [
+			{ length: 10, ms: 86_400_000, perDay: 1 },
+			{ length: 13, ms: 3_600_000, perDay: 24 },
+			{ length: 16, ms: 60_000, perDay: 1440 },
+		];
+		const key = (at: number, length: number) =>
+			`${docId}|${new Date(at).toISOString().slice(0, length)}`;
+		const keys = periods.map((p) => key(now, p.length));
+		for (let i = 0; i < periods.length; i++) {
+			const p = periods[i];
+			if ((this.apiUsage.get(keys[i]) ?? 0) < Math.ceil(max / p.perDay)) {
+				for (const k of keys) this.apiUsage.set(k, (this.apiUsage.get(k) ?? 0) + 1);
+				return false;
+			}
+			keys[i] = key(now + p.ms, p.length);
+		}
+		return true;
+	}
 
 	private takeFault(method: string, apiPath: string): Fault | undefined {
 		for (const f of this.faults) {
@@ -705,6 +754,10 @@ export class GristEmulator {
 					);
 				}
 				this.inflight.set(docKey, n + 1);
+				if (this.dailyLimitExceeded(docKey)) {
+					this.inflight.set(docKey, n);
+					throw new ApiError(429, `Exceeded daily limit for document ${docKey}`);
+				}
 				let released = false;
 				release = () => {
 					if (released) return;

@@ -213,3 +213,43 @@ describe('faults', () => {
 		expect(r.json).toEqual({ error: 'boom' });
 	});
 });
+
+emulatorOnly("the daily API limit is the site plan's, set in Grist's home database").describe(
+	'daily API limit (dailyApiLimit)',
+	() => {
+		afterEach(() => emu.setDailyApiLimit(undefined));
+
+		it("refuses as grist-core does past the day's allowance, then lets a 1,440th of it through each minute", async () => {
+			let now = Date.parse('2026-12-08T10:00:30Z');
+			emu.setClock(() => now);
+			try {
+				emu.setDailyApiLimit(3);
+				const statuses: number[] = [];
+				for (let i = 0; i < 3; i++) statuses.push((await api.get(records())).status);
+				// the day's 3 also fill the hour's ceil(3/24) = 1 and the minute's ceil(3/1440) = 1
+				expect(statuses).toEqual([200, 200, 200]);
+				const over = await api.get(records());
+				expect(over.status).toBe(429);
+				expect(over.json).toEqual({ error: `Exceeded daily limit for document ${demo.docId}` });
+				// home routes are not counted, other documents have their own allowance
+				expect((await api.get(`/api/docs/${demo.docId}`)).status).toBe(200);
+				expect((await api.get(`/api/docs/${demo.doc2Id}/tables/Tasks/records`)).status).toBe(200);
+				// the next minute: one more gets through (ceil(3/1440) = 1), then refused again
+				now += 60_000;
+				expect((await api.get(records())).status).toBe(200);
+				expect((await api.get(records())).status).toBe(429);
+				// the next UTC day: the allowance is back, less the one counted for it
+				now = Date.parse('2026-12-09T00:00:05Z');
+				const next: number[] = [];
+				for (let i = 0; i < 3; i++) next.push((await api.get(records())).status);
+				expect(next).toEqual([200, 200, 429]);
+			} finally {
+				emu.setClock(() => Date.now());
+			}
+		});
+
+		it('no limit unless set (a self-hosted Grist without plan limits)', async () => {
+			for (let i = 0; i < 20; i++) expect((await api.get(records())).status).toBe(200);
+		});
+	},
+);

@@ -1,6 +1,7 @@
 import {
 	errorHint,
 	gristErrorText,
+	isApiLimitAnswer,
 	isGristErrorBody,
 	isHtmlBody,
 	notFoundHint,
@@ -268,6 +269,40 @@ describe('retry policy', () => {
 			expect(shouldRetry(method, { kind: 'status', status: 500 }, 0)).toBe(false);
 			expect(shouldRetry(method, { kind: 'status', status: 400 }, 0)).toBe(false);
 		}
+	});
+	it("never retries the 429 of a plan's API limit; the 429 of too many requests at once, always", () => {
+		const limit = {
+			kind: 'status' as const,
+			status: 429,
+			text: 'Exceeded daily limit for document abc',
+		};
+		const backlog = {
+			kind: 'status' as const,
+			status: 429,
+			text: 'Too many backlogged requests for document abc - try again later?',
+		};
+		for (const method of ['GET', 'POST']) {
+			expect(shouldRetry(method, limit, 0)).toBe(false);
+			expect(shouldRetry(method, backlog, 0)).toBe(true);
+		}
+		expect(isApiLimitAnswer(429, 'Exceeded daily limit for document abc')).toBe(true);
+		expect(isApiLimitAnswer(403, 'Exceeded daily limit for document abc')).toBe(false);
+		expect(isApiLimitAnswer(429, 'Too many backlogged requests for document abc')).toBe(false);
+	});
+	it('the hint of a limit refusal says whose limit, what it is and when it resets', () => {
+		const hint = errorHint(429, 'Exceeded daily limit for document abc', {
+			method: 'GET',
+			path: '/api/docs/abc/tables/T/records',
+		});
+		expect(hint).toMatch(/^The document's API limit of its Grist plan is reached/);
+		expect(hint).toContain('Pro 40,000 and Business 60,000 per document per day');
+		expect(hint).toContain('its daily allowance comes back at 00:00 UTC');
+		expect(errorHint(429, 'Exceeded monthly limit for site xyz')).toMatch(
+			/^The site's API limit of its Grist plan is reached/,
+		);
+		expect(
+			errorHint(429, 'Too many backlogged requests for document abc - try again later?'),
+		).toMatch(/too many requests at once\. The node already retried/);
 	});
 	it('retries a reset connection only for reads, a refused one for all', () => {
 		expect(shouldRetry('GET', { kind: 'network', code: 'ECONNRESET' }, 0)).toBe(true);

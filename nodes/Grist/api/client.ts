@@ -7,7 +7,9 @@
  * - Grist errors become NodeApiError with Grist's own text, the status and a hint
  *   (./requestErrors.ts).
  * - 429 / 503 answers and broken connections are retried with jittered exponential backoff
- *   (writes only where the failure proves nothing was applied). Shortly after a restore from the
+ *   (writes only where the failure proves nothing was applied). The 429 of a plan's API limit is
+ *   not retried, and once a document answered it, this client sends it nothing more that would
+ *   spend its limit (the error says so instead). Shortly after a restore from the
  *   trash, a 404 `Document is deleted` is retried too, until Grist's cache lets go (restored()).
  *   A write whose answer was lost (connection broken after sending, timeout, a proxy's 502 /
  *   504) is never repeated and its error is marked uncertain (`isUncertainWrite`): Grist may or
@@ -18,6 +20,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	NodeApiError,
 	IHookFunctions,
 	IHttpRequestMethods,
 	ICredentialsDecrypted,
@@ -60,7 +63,15 @@ import {
 	type FullResponse,
 	type StreamResponse,
 } from './httpAnswer';
-import { answerError, connectionError, networkErrorCode, type Sender } from './requestErrors';
+import {
+	answerError,
+	connectionError,
+	isApiLimitError,
+	limitedDocument,
+	networkErrorCode,
+	notSentError,
+	type Sender,
+} from './requestErrors';
 
 /**
  * Restores from the trash done in this process, by server: shared by every client, as the next
@@ -113,6 +124,11 @@ export class GristClient {
 	private readonly startedAt = Date.now();
 	/** The last failed attempt's text, for the error of a run whose budget is spent. */
 	private lastFailure = '';
+	/**
+	 * The documents whose plan's API limit Grist said is reached, with its refusal: this client's
+	 * later requests that would spend their limit are not sent (see `limitedDocument`).
+	 */
+	private readonly limited = new Map<string, NodeApiError>();
 
 	private constructor(
 		private readonly ctx: GristContext,
@@ -225,6 +241,9 @@ export class GristClient {
 		extra: Pick<IHttpRequestOptions, 'json' | 'encoding'>,
 	): Promise<FullResponse> {
 		if (this.auth.oauth) this.checkOAuth(req);
+		const limitedDoc = limitedDocument(req.method, req.path);
+		const refusal = limitedDoc !== undefined ? this.limited.get(limitedDoc) : undefined;
+		if (refusal) throw notSentError(this.sender(), refusal, limitedDoc!, req);
 		const options: IHttpRequestOptions = {
 			method: req.method,
 			baseURL: this.server.base,
@@ -299,15 +318,23 @@ export class GristClient {
 			}
 			const refused = answerError(this.sender(), res, req, retries + settleWaits);
 			this.lastFailure = refused.message;
+			const text = gristErrorText(res.body, res.statusCode);
 			const delay = backoffDelay(retries, this.retry);
 			if (
-				shouldRetry(req.method, { kind: 'status', status: res.statusCode }, retries, this.retry) &&
+				shouldRetry(
+					req.method,
+					{ kind: 'status', status: res.statusCode, text },
+					retries,
+					this.retry,
+				) &&
 				retryFits(delay, this.timeLeft())
 			) {
 				await sleep(delay);
 				retries++;
 				continue;
 			}
+			if (limitedDoc !== undefined && isApiLimitError(refused))
+				this.limited.set(limitedDoc, refused);
 			throw refused;
 		}
 	}

@@ -8,7 +8,14 @@ import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { headline } from '../errors/nodeErrors';
-import { errorHint, gristErrorText, notGristAnswer, redact } from '../errors/gristAnswers';
+import {
+	errorHint,
+	gristErrorText,
+	isApiLimitAnswer,
+	notGristAnswer,
+	pathObjects,
+	redact,
+} from '../errors/gristAnswers';
 import type { FullResponse } from './httpAnswer';
 import { OAUTH_FORBIDDEN_HINT } from './oauthScope';
 import { markUncertain, networkFailureText, triedNote, writeMayHaveApplied } from './retry';
@@ -68,6 +75,55 @@ export function answerError(
 	error.message = headline(text);
 	error.description = hint;
 	if (uncertain) markUncertain(error);
+	if (isApiLimitAnswer(res.statusCode, text)) markApiLimit(error);
+	return error;
+}
+
+function markApiLimit(error: NodeApiError): void {
+	if (error.context) error.context.apiLimit = true;
+}
+
+/** Whether an error is Grist's refusal past the API limit of the plan (sent, or not sent because of one). */
+export function isApiLimitError(error: unknown): boolean {
+	const context = (error as { context?: Record<string, unknown> } | null)?.context;
+	return !!context && context.apiLimit === true;
+}
+
+/**
+ * The document whose API limit a request spends: grist-core counts the requests of its doc
+ * worker routes (`/api/docs/{doc}/…` but `…/access` and `…/move`, and DELETE `/api/docs/{doc}`),
+ * not those its home server answers (GET `/api/docs/{doc}`, the sites, the workspaces).
+ */
+export function limitedDocument(method: string, path: string): string | undefined {
+	const doc = pathObjects(path).document;
+	if (doc === undefined) return undefined;
+	const rest = path.split(/[?#]/)[0].replace(/^.*?\/api\/docs\/[^/]+/, '');
+	if (rest === '' || rest === '/') return method.toUpperCase() === 'DELETE' ? doc : undefined;
+	return /^\/(access|move)\/?$/.test(rest) ? undefined : doc;
+}
+
+/**
+ * The error of a request not sent because Grist refused an earlier one to the same document in
+ * this run at the plan's API limit (`refusal`): every further request would meet the limit too,
+ * or spend the little that still gets through.
+ */
+export function notSentError(
+	sender: Sender,
+	refusal: NodeApiError,
+	docId: string,
+	req: FailedRequest,
+): NodeApiError {
+	const description =
+		`Not sent: Grist refused an earlier request to document "${docId}" in this run because the API limit is reached, and each further request would meet it too. ${refusal.description ?? ''}`.trim();
+	const error = new NodeApiError(
+		sender.node,
+		{ error: refusal.message, status: 429 } as JsonObject,
+		{ message: refusal.message, description, httpCode: '429', itemIndex: req.itemIndex },
+	);
+	error.message = refusal.message;
+	error.description = description;
+	markApiLimit(error);
+	if (error.context) error.context.notSent = true;
 	return error;
 }
 

@@ -2,6 +2,7 @@
  * Retry policy of the client (client.ts; pure, so tests can call it directly).
  * Grist sends no Retry-After, so we back off exponentially with jitter.
  */
+import { isApiLimitAnswer } from '../errors/gristAnswers';
 
 export interface RetryPolicy {
 	maxRetries: number;
@@ -96,7 +97,9 @@ const NOT_CONNECTED_FINAL = new Set([
 /** Error codes of a request that got no answer in time. */
 const TIMED_OUT = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED']);
 
-export type Attempt = { kind: 'status'; status: number } | { kind: 'network'; code?: string };
+export type Attempt =
+	/** `text`: Grist's error text, which tells its two 429 answers apart. */
+	{ kind: 'status'; status: number; text?: string } | { kind: 'network'; code?: string };
 
 export function isIdempotent(method: string): boolean {
 	return ['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
@@ -104,8 +107,10 @@ export function isIdempotent(method: string): boolean {
 
 /**
  * Whether a failed attempt may be repeated. 429 and 503 answers prove that Grist applied nothing,
- * so every method retries them. A broken connection is retried only for reads, or where no
- * connection was ever made: a write may have been applied before the connection dropped.
+ * so every method retries them, except the 429 of a plan's API limit (`isApiLimitAnswer`), which
+ * lasts until the day's allowance is back: retries only meet it again, and those that get through
+ * count. A broken connection is retried only for reads, or where no connection was ever made: a
+ * write may have been applied before the connection dropped.
  */
 export function shouldRetry(
 	method: string,
@@ -114,7 +119,10 @@ export function shouldRetry(
 	policy: RetryPolicy = DEFAULT_RETRY,
 ): boolean {
 	if (retriesDone >= policy.maxRetries) return false;
-	if (attempt.kind === 'status') return attempt.status === 429 || attempt.status === 503;
+	if (attempt.kind === 'status') {
+		if (attempt.status === 429) return !isApiLimitAnswer(attempt.status, attempt.text ?? '');
+		return attempt.status === 503;
+	}
 	const code = attempt.code ?? '';
 	if (NOT_CONNECTED.has(code)) return true;
 	return isIdempotent(method) && CONNECTION_RESET.has(code);

@@ -382,7 +382,8 @@ export function errorHint(status: number, message: string, request: FailedReques
 				? 'The file is larger than the Grist server allows for attachments.'
 				: 'The request is larger than Grist accepts (1 MB of JSON). Split large values or send fewer records per item.';
 		case 429:
-			return 'Grist is rate-limiting this document (too many requests at once, or the daily API limit of the plan). The node already retried with backoff; run it again later.';
+			if (isApiLimitAnswer(status, message)) return apiLimitHint(message);
+			return 'Grist is rate-limiting this document: too many requests at once. The node already retried with backoff; run it again in a moment.';
 		case 503:
 			return 'The document is busy or reloading ("Document in flux"). The node already retried; run it again in a moment.';
 		default:
@@ -390,6 +391,39 @@ export function errorHint(status: number, message: string, request: FailedReques
 				? 'The Grist server failed to handle the request.'
 				: 'Check the parameters of the node.';
 	}
+}
+
+/**
+ * Whether an answer is Grist's refusal past the API limit of the site's plan (DocApiUsageTracker:
+ * 429 `Exceeded daily limit for document <docId>`), as against its 429 for too many requests at
+ * once (`Too many backlogged requests for document …`), which a pause cures. A limit refusal
+ * is not retried: retries only meet it again, and a request that gets through counts.
+ */
+export function isApiLimitAnswer(status: number, message: string): boolean {
+	return status === 429 && /^Exceeded \w+ limit for /i.test(message.trim());
+}
+
+/**
+ * The hint of a limit refusal: whose limit, what it is and when it resets. Grist's answer does
+ * not carry the figure; the site's plan sets it (grist-core: the product's
+ * `baseMaxApiUnitsPerDocumentPerDay`, overridden by its billing account's features, shown by
+ * GET /api/orgs/{org} as `billingAccount.product.features`). grist-core counts a document's
+ * requests in periods of the UTC day, hour and minute (DocApi.ts, getDocApiUsageKeysToIncr):
+ * once the day's allowance is spent, a 24th of it an hour and then a 1,440th a minute still get
+ * through and count towards the next day; the day's allowance comes back at 00:00 UTC.
+ */
+export function apiLimitHint(
+	message: string,
+	advice = 'Run the workflow again after 00:00 UTC, make fewer calls (README, "API calls": what each operation costs), or raise the plan.',
+): string {
+	const site = /limit for (site|org|team)/i.test(message);
+	const whose = site ? "The site's" : "The document's";
+	return (
+		`${whose} API limit of its Grist plan is reached: Grist refuses its API requests (not retried, since retries only meet the limit again and each request that gets through counts). ` +
+		'The limit is set by the plan of the site: on getgrist.com, Free sites have 3,000 API calls a month for the whole site, Pro 40,000 and Business 60,000 per document per day; a self-hosted Grist has none unless its product sets baseMaxApiUnitsPerDocumentPerDay (Organization → Get shows it under billingAccount.product.features). ' +
+		"Grist counts a document's requests by UTC day: its daily allowance comes back at 00:00 UTC; until then about one request a minute gets through (a 1,440th of the limit a minute), and it counts towards the next day. " +
+		advice
+	);
 }
 
 /** Replaces every occurrence of a secret in a text. */

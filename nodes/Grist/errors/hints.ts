@@ -7,6 +7,7 @@
  * node chose SQL for Get Many's conditions, and the two fixes differ.
  */
 import { isSaasHost } from '../api/url';
+import { apiLimitHint } from './gristAnswers';
 
 /** The hint for Grist's 403 `Provided url is forbidden`. */
 export function forbiddenUrlHint(webhookUrl: string, gristHostname: string): string {
@@ -102,6 +103,8 @@ export interface GristHint {
 }
 
 const ANY = /(?:)/;
+/** Grist's refusal at the plan's API limit (`isApiLimitAnswer`). */
+const API_LIMIT = /^Exceeded \w+ limit for /i;
 
 /** The entries of one scope, in the order of their checks. */
 function scoped(scope: HintScope, entries: Array<Omit<GristHint, 'scope'>>): GristHint[] {
@@ -369,6 +372,15 @@ export const GRIST_HINTS: GristHint[] = [
 
 	// Grist Trigger (polling): the table was there when the workflow was activated.
 	...scoped('trigger.poll', [
+		{
+			status: 429,
+			match: API_LIMIT,
+			hint: (v) =>
+				apiLimitHint(
+					'Exceeded daily limit for document',
+					`While it lasts, each poll makes one request to document "${v.docId}" (to learn when Grist answers again) and emits nothing; the trigger keeps its position, and what is due is emitted once Grist answers. Poll less often (README, "API calls") or raise the plan.`,
+				),
+		},
 		{
 			status: 404,
 			match: /Table not found/i,

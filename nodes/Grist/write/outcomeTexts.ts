@@ -149,6 +149,22 @@ export function batchFailureNote(
 	);
 }
 
+/**
+ * The note of an item (Continue On Fail) whose request met the plan's API limit: refused by
+ * Grist, or not sent since an earlier request of the run was (`notSent`).
+ */
+export function apiLimitItemNote(
+	indices: number[],
+	verb: string,
+	request: string,
+	notSent: boolean,
+): string {
+	const held = `${request} (holding ${itemsPhrase(indices)})`;
+	return notSent
+		? `Not ${verb}: ${held} was not sent, since Grist refused an earlier request at the API limit.`
+		: `Not ${verb}: Grist refused ${held} at the API limit; none of its items was ${verb}.`;
+}
+
 /** `item 600`, or `items 600–610` (runs compressed by `describeIndices`). */
 export function itemsPhrase(indices: number[]): string {
 	return indices.length === 1 ? `item ${indices[0]}` : `items ${describeIndices(indices)}`;

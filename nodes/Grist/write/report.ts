@@ -13,7 +13,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem, withItemIndex } from '../actions/items';
 import { isUncertainWrite } from '../api/retry';
+import { isApiLimitError } from '../api/requestErrors';
 import {
+	apiLimitItemNote,
 	batchFailureNote,
 	blamedItems,
 	itemsWithColumn,
@@ -136,6 +138,16 @@ export function failRequest(
 	request: string,
 ): void {
 	const indices = [...new Set(units.map((u) => u.itemIndex))];
+	if (isApiLimitError(error)) {
+		for (const itemIndex of indices) {
+			report.failed.add(itemIndex);
+			const item = errorItem(error as Error, itemIndex);
+			const hint = (error as { description?: string }).description ?? '';
+			item.json.description = `${apiLimitItemNote(indices, report.verb, request, notSent(error))} ${hint}`;
+			report.outputs[itemIndex] = item;
+		}
+		return;
+	}
 	const uncertain = isUncertainWrite(error);
 	const blame = uncertain
 		? undefined
@@ -146,6 +158,11 @@ export function failRequest(
 			? uncertainItem(error as Error, itemIndex, indices, report.verb)
 			: refusedItem(error as Error, itemIndex, indices, blame!, report.verb, request);
 	}
+}
+
+/** Whether an error is of a request the client did not send (a document already at its API limit). */
+function notSent(error: unknown): boolean {
+	return (error as { context?: Record<string, unknown> }).context?.notSent === true;
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
+import { isApiLimitError } from '../../Grist/api/requestErrors';
 import { columnTypes, type GristColumn } from '../../Grist/cells/tableColumns';
 import type { GristRecord } from '../../Grist/cells/cellValues';
 import { toNodeError } from '../../Grist/errors/nodeErrors';
@@ -156,7 +157,8 @@ export function pollLimits(ctx: PollContext): PollLimits {
 /**
  * The idle check (../cursor.ts): whether `/sql` says for sure that nothing is due (`idle` judges
  * the rows of `query`). False when it cannot tell, fails (the records reads then give the real
- * error) or is refused: a 403 is remembered, so later polls do not ask again.
+ * error) or is refused: a 403 is remembered, so later polls do not ask again. A refusal at the
+ * plan's API limit ends the poll: the records reads would meet it too.
  */
 export async function sqlSaysIdle(
 	ctx: PollContext,
@@ -166,14 +168,17 @@ export async function sqlSaysIdle(
 ): Promise<boolean> {
 	// OAuth2 tokens may not call /sql (Grist answers 403; the client stops it before sending).
 	if (memo.sqlRefused || ctx.client.isOAuth) return false;
-	let rows: Array<Record<string, unknown>>;
+	let rows: Array<Record<string, unknown>> | undefined;
+	let limitRefusal: NodeApiError | undefined;
 	try {
 		rows = await runSql(ctx.client, ctx.settings.docId, query.sql, query.args, SQL_TIMEOUT_MS);
 	} catch (error) {
 		if (error instanceof NodeApiError && Number(error.httpCode) === 403) memo.sqlRefused = true;
-		return false;
+		if (error instanceof NodeApiError && isApiLimitError(error)) limitRefusal = error;
 	}
-	return idle(rows);
+	// the plan's API limit refuses the records reads too: the poll ends with this refusal
+	if (limitRefusal) throw limitRefusal;
+	return rows !== undefined && idle(rows);
 }
 
 /**
