@@ -20,11 +20,12 @@
  *
  * Requests per delivery: one `/compare`; one records read of the added and updated rows (none
  * when there are none); for deleted rows after more than one action, the deleting actions
- * (changeHistory.ts `withValuesAtDeletion`). Column types: once per activation (static data).
+ * (changeHistory.ts `withValuesAtDeletion`). Column types: those read at activation (static
+ * data), read again only for a delivery whose changes name a column added since.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { columnTypes } from '../Grist/cells/tableColumns';
+import { columnTypes, isHiddenColumnId } from '../Grist/cells/tableColumns';
 import type { GristRecord } from '../Grist/cells/cellValues';
 import { classifyChanges, tableIdAfter, type RowChange } from '../Grist/history/rowChangeDecoding';
 import { bearer, deliveredItem, type TriggerOn } from '../Grist/webhooks/webhookFields';
@@ -184,9 +185,9 @@ async function sinceState(
 			: { n: since.right.n, h: since.right.h, table: tableId };
 	const delta = since.summary?.tableDeltas?.[tableId];
 	if (!delta) return { items: [], next };
-	const columns = await fetchColumns(d.client, { docId: d.docId, tableId });
-	const types = columnTypes(columns);
-	const classify = { columns: columns.map((c) => c.id), types };
+	const types = await typesFor(d, tableId, Object.keys(delta.columnDeltas ?? {}));
+	const order = Object.keys(types);
+	const classify = { columns: order, types };
 	const wanted = classifyChanges(delta, { ...classify, watchedColumns: d.watchedColumns }).filter(
 		(c) => emits(d.on, c),
 	);
@@ -194,7 +195,6 @@ async function sinceState(
 	const live = [...new Set(changed.filter((c) => c.change !== 'deleted').map((c) => c.id))];
 	const current: Map<number, GristRecord> =
 		live.length > 0 ? await currentRows(d.client, d.docId, tableId, live) : new Map();
-	const order = columns.map((c) => c.id);
 	const items = changed.map((c) => {
 		const shaped = changeItem(
 			{ ...c, values: inColumnOrder(c.values, order) },
@@ -205,6 +205,21 @@ async function sinceState(
 		return { ...shaped.json, _change: shaped.change };
 	});
 	return { items, next };
+}
+
+/**
+ * The table's column types, in its column order: those read at activation, or the columns read
+ * again when the changes name one they do not know (a column added since).
+ */
+async function typesFor(
+	d: ExactDelivery,
+	tableId: string,
+	changedColumns: string[],
+): Promise<Record<string, string>> {
+	const known = d.data.columnTypes;
+	const needed = changedColumns.filter((c) => !c.startsWith('-') && !isHiddenColumnId(c));
+	if (known && tableId === d.tableId && needed.every((c) => c in known)) return known;
+	return columnTypes(await fetchColumns(d.client, { docId: d.docId, tableId }));
 }
 
 /** Which row changes Trigger On emits. */
