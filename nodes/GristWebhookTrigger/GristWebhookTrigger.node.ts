@@ -176,7 +176,7 @@ export class GristWebhookTrigger implements INodeType {
 						value: 'anyChange',
 						action: 'On row added, updated or deleted (instant)',
 						description:
-							'Every row change, with Changes: Exact; a deletion arrives with the next added or edited row',
+							'Grist calls n8n at once on a change (Changes: Exact); a deletion comes with the next change',
 					},
 				],
 				'add',
