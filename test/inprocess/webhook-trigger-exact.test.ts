@@ -96,13 +96,26 @@ async function newestState(): Promise<string> {
 	const r = await api.get<{ states: Array<{ h: string }> }>(`/api/docs/${docId}/states`);
 	return r.json.states[0].h;
 }
+/** The requests made in the document since the log was cleared, as `METHOD path`. */
+const docCalls = () =>
+	emu.log
+		.filter((e) => e.apiPath.startsWith(`/api/docs/${docId}/`))
+		.map((e) => `${e.method} ${e.apiPath.replace(`/api/docs/${docId}/`, '')}`);
 const savedState = (t: WebhookTrigger) =>
 	(t.savedStaticData[NODE] as { changes?: { h: string } }).changes;
 
 test('added, updated with previous values, a delete followed by an add; the state saved with each delivery', async () => {
 	const tableId = newTable();
 	const t = trigger(tableId);
+	emu.clearLog();
 	expect(await t.activate()).toBe('created');
+	// activation: the As Sent requests, and the newest history state
+	expect(docCalls()).toEqual([
+		'GET webhooks',
+		'POST webhooks',
+		`GET tables/${tableId}/columns`,
+		'GET states',
+	]);
 	expect(savedState(t)?.h).toBe(await newestState());
 
 	const [a, b] = await add(tableId, [
@@ -134,10 +147,13 @@ test('added, updated with previous values, a delete followed by an add; the stat
 		],
 	]);
 	expect(savedState(t)?.h).toBe(await newestState());
+	const hooks = emu.webhooks.list(docId);
 	// the state saves started nothing
 	const saves = bridge.results.filter((r) => !r.result.workflowData);
 	expect(saves.map((r) => r.body)).toEqual([{ saved: true }, { saved: true }, { saved: true }]);
+	emu.clearLog();
 	await t.deactivate();
+	expect(docCalls()).toEqual([`DELETE webhooks/${String((hooks[0] as { id: string }).id)}`]);
 	expect(savedState(t)).toBeUndefined();
 });
 
