@@ -10,13 +10,15 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialOptions } from '../Grist/parameters/authentication';
 import { locatorValue } from '../Grist/parameters/locators';
-import { conditionProperties } from '../Grist/parameters/webhookCondition';
+import { conditionProperties, triggerCondition } from '../Grist/parameters/webhookCondition';
 import { sameCondition } from '../Grist/webhooks/webhookConditions';
 import {
+	columnIdList,
 	deliveredRecords,
 	matchRegistration,
 	unreachableUrlProblem,
 	webhookFields,
+	type TriggerOn,
 } from '../Grist/webhooks/webhookFields';
 import { listSearch } from '../Grist/methods';
 import { GristClient } from '../Grist/api/client';
@@ -32,6 +34,13 @@ import {
 } from '../Grist/triggers/triggerFields';
 import { authorized, deliveredItems } from './deliveries';
 import {
+	applyStateSave,
+	exactItems,
+	isStateSave,
+	newestState,
+	type ChangesState,
+} from './exactChanges';
+import {
 	clearRegistration,
 	explainRegistrationError,
 	readColumnTypes,
@@ -41,7 +50,15 @@ import {
 	wanted,
 	type Stored,
 } from './webhookRegistration';
-import { inputProblem, noWebhookId, notGristsDelivery } from './webhookTriggerErrors';
+import {
+	anyChangeNeedsExact,
+	exactWithCondition,
+	inputProblem,
+	noWebhookId,
+	notGristsDelivery,
+} from './webhookTriggerErrors';
+import { nodeParameter } from '../Grist/parameters/read';
+import type { GristClient as Client } from '../Grist/api/client';
 
 /**
  * Starts a workflow the moment rows are added or changed in a Grist table, through a webhook
@@ -64,17 +81,18 @@ export class GristWebhookTrigger implements INodeType {
 		// The table watched, once picked (a node added from the panel is named after its event); the
 		// event before that.
 		subtitle:
-			'={{ (/^=/.test(String($rawParameter["table"] || "")) ? "" : String($rawParameter["table"] || "")) || {"add": "Row added", "update": "Row updated", "addOrUpdate": "Row added or updated"}[$parameter["event"]] }}',
+			'={{ (/^=/.test(String($rawParameter["table"] || "")) ? "" : String($rawParameter["table"] || "")) || {"add": "Row added", "update": "Row updated", "addOrUpdate": "Row added or updated", "anyChange": "Row added, updated or deleted"}[$parameter["event"]] }}',
 		description: 'Grist calls n8n at once on row changes; Grist must be able to reach this n8n',
 		// The editor's texts while it waits: n8n's own read "Pull in events from Grist Instant".
-		eventTriggerDescription: 'Waiting for you to add or change a row of the table in Grist',
+		eventTriggerDescription:
+			'Waiting for you to add a row to the table in Grist, or to edit one of its cells',
 		activationMessage:
 			'Grist now calls this workflow when rows of the table are added or changed, as the Trigger On setting says.',
 		triggerPanel: {
-			header: 'Add or change a row of the table in Grist',
+			header: 'In Grist, add a row to the table or edit one of its cells',
 			executionsHelp: {
 				inactive:
-					'While you build the workflow, click "Listen for test event", then add or change a row of the table in Grist: the workflow runs with it. Once you publish the workflow, Grist calls it on every change.',
+					'Click "Listen for test event", then open the document in Grist and add a row to the table or edit a cell of it (a deleted row is noticed only with the next added or edited row): Grist calls n8n within a second and the workflow runs with it. Once you publish the workflow, Grist calls it on every change.',
 				active:
 					'The workflow is published: Grist calls it each time a row of the table is added or changed (see Executions).',
 			},
@@ -103,6 +121,35 @@ export class GristWebhookTrigger implements INodeType {
 				default: '',
 			},
 			...triggerSourceFields,
+			{
+				displayName: 'Changes',
+				name: 'changes',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'As Sent by Grist',
+						value: 'asSent',
+						description:
+							"The rows in Grist's delivery: no Grist request per delivery, no previous values, no deletions",
+					},
+					{
+						name: "Exact, From the Document's History",
+						value: 'exact',
+						description:
+							"Each delivery only wakes the trigger: every change since the last one, read from the document's history, once, with previous values and deleted rows (2 requests per delivery; needs an API key)",
+					},
+				],
+				default: 'asSent',
+			},
+			{
+				displayName:
+					'Grist sends no webhook for a deleted row: a deletion arrives with the next added or edited row of the table. Changes missed while n8n was down arrive with the next delivery.',
+				name: 'exactNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { changes: ['exact'] } },
+			},
 			triggerOnField(
 				[
 					{
@@ -124,10 +171,23 @@ export class GristWebhookTrigger implements INodeType {
 						action: 'On row updated (instant)',
 						description: 'Grist calls n8n at once when an existing record is changed',
 					},
+					{
+						name: 'Row Added, Updated or Deleted',
+						value: 'anyChange',
+						action: 'On row added, updated or deleted (instant)',
+						description:
+							'Grist calls n8n at once on a change (Changes: Exact); a deletion comes with the next change',
+					},
 				],
 				'add',
 			),
-			...conditionProperties({ columnsMethod: 'getWatchableColumns' }),
+			...conditionProperties({ columnsMethod: 'getWatchableColumns' }).map((p) => ({
+				...p,
+				displayOptions: {
+					...p.displayOptions,
+					show: { ...p.displayOptions?.show, changes: ['asSent'] },
+				},
+			})),
 			triggerSimplifyField(
 				"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, like the Grist Trigger and Get Many, instead of Grist's cells as sent",
 			),
@@ -147,7 +207,7 @@ export class GristWebhookTrigger implements INodeType {
 				watchedColumnsField({
 					method: 'getWatchableColumns',
 					updates: 'start the workflow',
-					displayOptions: { show: { '/event': ['update', 'addOrUpdate'] } },
+					displayOptions: { show: { '/event': ['update', 'addOrUpdate', 'anyChange'] } },
 				}),
 				referenceDisplayOption,
 			]),
@@ -159,6 +219,7 @@ export class GristWebhookTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				checkChangesMode(this);
 				const data = this.getWorkflowStaticData('node') as Stored;
 				const client = await GristClient.create(this);
 				const w = await wanted(this, client);
@@ -189,6 +250,8 @@ export class GristWebhookTrigger implements INodeType {
 					data.secret = keep.secret;
 					data.columnTypes = await readColumnTypes(client, w.docId, w.tableId);
 					rememberCondition(data, w);
+					// Exact: an existing state is kept (the next delivery catches up from it).
+					await rememberChanges(this, client, data, w.docId, true);
 					return true;
 				} catch (error) {
 					throw explainRegistrationError(client, error, w);
@@ -196,6 +259,7 @@ export class GristWebhookTrigger implements INodeType {
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
+				checkChangesMode(this);
 				const data = this.getWorkflowStaticData('node') as Stored;
 				const client = await GristClient.create(this);
 				const w = await wanted(this, client);
@@ -216,6 +280,7 @@ export class GristWebhookTrigger implements INodeType {
 					data.secret = secret;
 					data.columnTypes = types;
 					rememberCondition(data, w);
+					await rememberChanges(this, client, data, w.docId, false);
 					return true;
 				} catch (error) {
 					// never leave a registration behind that n8n does not know
@@ -248,7 +313,12 @@ export class GristWebhookTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const data = this.getWorkflowStaticData('node') as Stored;
 		if (!authorized(this, data)) return { noWebhookResponse: true };
-		const parsed = deliveredRecords(this.getRequestObject().body as unknown);
+		const body = this.getRequestObject().body as unknown;
+		const exact = isExact(this);
+		// The trigger's own call that saves its state (./exactChanges.ts): it starts nothing, so
+		// n8n saves the static data written here.
+		if (exact && isStateSave(body)) return { webhookResponse: applyStateSave(data, body) };
+		const parsed = deliveredRecords(body);
 		if ('problem' in parsed) {
 			// Answered 2xx so that Grist does not retry it forever and stall the document's queue.
 			this.logger.warn(notGristsDelivery(parsed.problem), {
@@ -258,7 +328,63 @@ export class GristWebhookTrigger implements INodeType {
 			return { webhookResponse: { received: false, problem: parsed.problem } };
 		}
 		if (parsed.records.length === 0) return { webhookResponse: { received: true, records: 0 } };
-		const items = await deliveredItems(this, data, parsed.records);
+		const on = nodeParameter(this, 'event', 'add') as TriggerOn;
+		const items = exact
+			? await exactItems({
+					fn: this,
+					client: await GristClient.create(this),
+					data,
+					docId: data.docId ?? locatorValue(this, 'document'),
+					tableId: locatorValue(this, 'table'),
+					on,
+					simplify: nodeParameter(this, 'simplify', true) as boolean,
+					watchedColumns:
+						on === 'add'
+							? []
+							: columnIdList(
+									(nodeParameter(this, 'options', {}) as { watchedColumns?: unknown })
+										.watchedColumns,
+								),
+					records: parsed.records,
+				})
+			: await deliveredItems(this, data, parsed.records, on);
+		// Nothing new since the saved state (a repeated delivery, or changes already emitted).
+		if (items.length === 0) return { webhookResponse: { received: true, records: 0 } };
 		return { workflowData: [this.helpers.returnJsonArray(items)] };
 	}
+}
+
+/**
+ * With Changes: Exact, the history state the trigger starts from: the newest one at activation
+ * (kept when `keep` and one is saved for this document). Refuses what exact mode cannot run before
+ * Grist is asked: Row Added, Updated or Deleted without it, a Filter or When with it.
+ */
+async function rememberChanges(
+	fn: IHookFunctions,
+	client: Client,
+	data: Stored,
+	docId: string,
+	keep: boolean,
+): Promise<void> {
+	const exact = isExact(fn);
+	if (!exact) {
+		delete data.changes;
+		return;
+	}
+	if (keep && data.changes) return;
+	const state: ChangesState = await newestState(client, docId);
+	data.changes = state;
+}
+
+/** The settings exact mode cannot run, refused before any request. */
+export function checkChangesMode(fn: IHookFunctions): void {
+	const exact = isExact(fn);
+	const on = nodeParameter(fn, 'event', 'add') as TriggerOn;
+	if (!exact && on === 'anyChange') throw anyChangeNeedsExact(fn.getNode());
+	if (exact && triggerCondition(fn).type !== 'none') throw exactWithCondition(fn.getNode());
+}
+
+/** Changes: Exact, from the Document's History. */
+function isExact(fn: IHookFunctions | IWebhookFunctions): boolean {
+	return nodeParameter(fn, 'changes', 'asSent' as string) === 'exact';
 }

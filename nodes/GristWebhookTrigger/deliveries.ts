@@ -17,6 +17,7 @@ import {
 	deliveredItem,
 	secretsEqual,
 	unknownColumns,
+	type TriggerOn,
 } from '../Grist/webhooks/webhookFields';
 import { locatorValue } from '../Grist/parameters/locators';
 import { nodeParameter } from '../Grist/parameters/read';
@@ -27,6 +28,7 @@ import { GristClient } from '../Grist/api/client';
 import { fetchColumns } from '../Grist/api/columns';
 import { type Target } from '../Grist/api/paths';
 import { readColumnTypes, type Stored } from './webhookRegistration';
+import { sentChange } from './exactChanges';
 import { UNAUTHORIZED_DELIVERY, columnsUnread, displayUnread } from './webhookTriggerErrors';
 
 /** Whether the request carries the registration's secret; if not, it is answered 401. */
@@ -87,11 +89,16 @@ async function typesFor(
 	}
 }
 
-/** The delivered records as items' JSON, with `_display` when the option is on. */
+/**
+ * The delivered records as items' JSON (Changes: As Sent by Grist), with `_display` when the
+ * option is on, then `_change` as the Grist Trigger's items have it: `type` from Trigger On
+ * (`addedOrUpdated` for Row Added or Updated, which Grist's delivery does not tell apart).
+ */
 export async function deliveredItems(
 	fn: IWebhookFunctions,
 	data: Stored,
 	records: Array<Record<string, unknown> & { id: number }>,
+	on: TriggerOn,
 ): Promise<IDataObject[]> {
 	const simplify = nodeParameter(fn, 'simplify', true) as boolean;
 	const target = {
@@ -101,7 +108,7 @@ export async function deliveredItems(
 	const types = await typesFor(fn, data, target, records, simplify);
 	const items = records.map((r) => deliveredItem(r, simplify, types));
 	await addDeliveredDisplay(fn, target, records, items, simplify);
-	return items;
+	return items.map((item) => ({ ...item, _change: sentChange(on) }));
 }
 
 /**

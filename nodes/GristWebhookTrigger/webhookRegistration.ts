@@ -35,7 +35,8 @@ import { inputProblem, noConditionsOnServer } from './webhookTriggerErrors';
 
 /**
  * Static data (`getWorkflowStaticData('node')`): `{ webhookId, docId, secret, columnTypes,
- * condition }` (`condition`: the one registered, if any).
+ * condition, changes }` (`condition`: the one registered, if any; `changes`: with Changes: Exact,
+ * the history state up to which the trigger has emitted, ./exactChanges.ts).
  */
 export interface Stored {
 	webhookId?: string;
@@ -43,6 +44,7 @@ export interface Stored {
 	secret?: string;
 	columnTypes?: Record<string, string>;
 	condition?: string;
+	changes?: { n: number; h: string; table?: string };
 }
 
 interface Options {
@@ -118,6 +120,7 @@ export function clearRegistration(data: Stored): void {
 	delete data.secret;
 	delete data.columnTypes;
 	delete data.condition;
+	delete data.changes;
 }
 
 export function rememberCondition(data: Stored, w: Wanted): void {

@@ -237,6 +237,7 @@ test('the polling trigger emits each new row exactly once, across a restart of t
 test('the instant trigger: Grist calls the webhook process, each change runs once on the worker, forged calls get 401, deactivation removes the webhook', async () => {
 	const NODE = 'Grist Instant Trigger';
 	const WEBHOOK_ID = randomUUID();
+	const sent = { type: 'addedOrUpdated' };
 	const api = client(emu, USER_KEY);
 	emu.addTable(docId, 'Hooks', [
 		{ id: 'Name', type: 'Text' },
@@ -314,8 +315,8 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 	expect(runs[0].status).toBe('success');
 	expect(ranOnWorker(runs[0].executionId)).toBe(true);
 	expect(runs[0].output(NODE)).toEqual([
-		{ id: a, Name: 'first', Due: '2024-01-10' },
-		{ id: b, Name: 'second', Due: null },
+		{ id: a, Name: 'first', Due: '2024-01-10', _change: sent },
+		{ id: b, Name: 'second', Due: null, _change: sent },
 	]);
 
 	// an updated row: one more execution, on the worker
@@ -326,7 +327,9 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 	runs = await executions(id, 2);
 	expect(runs[0].status).toBe('success');
 	expect(ranOnWorker(runs[0].executionId)).toBe(true);
-	expect(runs[0].output(NODE)).toEqual([{ id: b, Name: 'second, changed', Due: null }]);
+	expect(runs[0].output(NODE)).toEqual([
+		{ id: b, Name: 'second, changed', Due: null, _change: sent },
+	]);
 
 	// a column added after activation: the webhook process reads the column types once (with the
 	// credential, in its own process) and keeps them in its memory (n8n does not save static data
@@ -346,7 +349,7 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 		expect(runs[0].status).toBe('success');
 		expect(ranOnWorker(runs[0].executionId)).toBe(true);
 		expect(runs[0].output(NODE)).toEqual([
-			{ id: r.json.records[0].id, Name: name, Due: null, Score: i + 0.5 },
+			{ id: r.json.records[0].id, Name: name, Due: null, Score: i + 0.5, _change: sent },
 		]);
 	}
 	// read once by the webhook process for both deliveries; static data is as activation left it
@@ -392,4 +395,73 @@ test('the instant trigger: Grist calls the webhook process, each change runs onc
 	expect(late.status).toBe(404); // the webhook process knows the webhook is gone
 	await sleep(1000);
 	expect(await cluster.main.executions(id)).toHaveLength(4);
+}, 240_000);
+
+test('the instant trigger with Changes: Exact: the webhook process emits each change once with previous values and deletions, and n8n saves its state', async () => {
+	const NODE = 'Grist Instant Trigger';
+	const WEBHOOK_ID = randomUUID();
+	const api = client(emu, USER_KEY);
+	emu.addTable(docId, 'Exact', [{ id: 'Name', type: 'Text' }]);
+	if (!realGrist) emu.webhooks.configure({ allowedDomains: '*', retryDelaysMs: [200, 400] });
+	const hooks = async () =>
+		(
+			await api.get<{ webhooks: Array<{ id: string; fields: { url: string } }> }>(
+				`/api/docs/${docId}/webhooks`,
+			)
+		).json.webhooks.filter((h) => h.fields.url.includes(WEBHOOK_ID));
+	const wf = chainWorkflow([
+		{
+			name: NODE,
+			type: 'n8n-nodes-grist.gristWebhookTrigger',
+			parameters: {
+				document: byId(docId),
+				table: byId('Exact'),
+				changes: 'exact',
+				event: 'anyChange',
+			},
+			credentials: { gristRecordsApi: cred },
+		},
+	]);
+	(wf.nodes[0] as unknown as { webhookId: string }).webhookId = WEBHOOK_ID;
+	const id = await cluster.main.createWorkflow(wf);
+	await cluster.main.activate(id);
+	await untilHolds('the main process registered a webhook', async () => (await hooks()).length > 0);
+	const rows = `/api/docs/${docId}/tables/Exact/records`;
+	const added = await api.post<{ records: Array<{ id: number }> }>(rows, {
+		records: [{ fields: { Name: 'a' } }, { fields: { Name: 'b' } }],
+	});
+	const [a, b] = added.json.records.map((r) => r.id);
+	let runs = await cluster.main.waitForExecutions(id, 1, 60_000);
+	expect(ranOnWorker(runs[0].executionId)).toBe(true);
+	expect(runs[0].output(NODE)).toEqual([
+		{ id: a, Name: 'a', _change: { type: 'added' } },
+		{ id: b, Name: 'b', _change: { type: 'added' } },
+	]);
+	expect((await api.post(`${rows}/delete`, [b])).status).toBe(200);
+	expect((await api.patch(rows, { records: [{ id: a, fields: { Name: 'a2' } }] })).status).toBe(
+		200,
+	);
+	runs = await cluster.main.waitForExecutions(id, 2, 60_000);
+	expect(runs[0].output(NODE)).toEqual([
+		{
+			id: a,
+			Name: 'a2',
+			_change: { type: 'updated', previous: { Name: 'a' }, changedColumns: ['Name'] },
+		},
+		{ id: b, Name: 'b', _change: { type: 'deleted' } },
+	]);
+	// the state the webhook process saved through its own URL is in the shared database
+	const states = await api.get<{ states: Array<{ h: string }> }>(`/api/docs/${docId}/states`);
+	const saved = (await cluster.main.workflowStaticData(id)) as Record<
+		string,
+		{ changes?: { h: string } }
+	>;
+	expect(saved[`node:${NODE}`].changes?.h).toBe(states.json.states[0].h);
+	await sleep(1500);
+	expect(await cluster.main.executions(id)).toHaveLength(2);
+	await cluster.main.deactivate(id);
+	await untilHolds(
+		"deactivation removed Grist's webhook",
+		async () => (await hooks()).length === 0,
+	);
 }, 240_000);

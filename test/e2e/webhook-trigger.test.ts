@@ -68,6 +68,8 @@ function workflow(parameters: Record<string, unknown> = { ...docTable(docId, 'Ta
 	return wf;
 }
 
+/** `_change` of a row as Grist sent it, with Row Added or Updated (Grist does not say which). */
+const sent = { type: 'addedOrUpdated' };
 const productionUrl = () => `${n8n.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
 interface Hook {
 	id: string;
@@ -126,8 +128,8 @@ test('activate, rows arrive once each, forged requests start nothing, a restart 
 	let runs = await n8n.waitForExecutions(id, 1);
 	expect(runs[0].status).toBe('success');
 	expect(runs[0].output(NODE)).toEqual([
-		{ id: a, Name: 'first', Due: '2024-01-10', Tags: ['a'] },
-		{ id: b, Name: 'second', Due: null, Tags: null },
+		{ id: a, Name: 'first', Due: '2024-01-10', Tags: ['a'], _change: sent },
+		{ id: b, Name: 'second', Due: null, Tags: null, _change: sent },
 	]);
 	// an update: one more execution with the changed record
 	expect(
@@ -138,7 +140,9 @@ test('activate, rows arrive once each, forged requests start nothing, a restart 
 		).status,
 	).toBe(200);
 	runs = await n8n.waitForExecutions(id, 2);
-	expect(runs[0].output(NODE)).toEqual([{ id: b, Name: 'second, changed', Due: null, Tags: null }]);
+	expect(runs[0].output(NODE)).toEqual([
+		{ id: b, Name: 'second, changed', Due: null, Tags: null, _change: sent },
+	]);
 	await deliveriesDone();
 	if (realGrist) expect((await hooks())[0].usage?.lastHttpStatus).toBe(200);
 	else expect(emu.webhooks.deliveries.map((d) => d.status)).toEqual([200, 200]);
@@ -209,7 +213,9 @@ test('Listen for test event registers the test URL, runs on the next change and 
 	]);
 	const [c] = await addRows([{ Name: 'test event' }]);
 	const runs = await n8n.waitForExecutions(id, 1);
-	expect(runs[0].output(NODE)).toEqual([{ id: c, Name: 'test event', Due: null, Tags: null }]);
+	expect(runs[0].output(NODE)).toEqual([
+		{ id: c, Name: 'test event', Due: null, Tags: null, _change: { type: 'addedOrUpdated' } },
+	]);
 	// n8n stops listening after the test event: the test webhook is removed
 	await until(
 		'n8n removed the test webhook from Grist after the test event',
@@ -329,4 +335,64 @@ test('fires once when a row starts matching and once when it stops; a changed co
 	expect(await hooks()).toEqual([]);
 	await setApproval(a, { Name: 'while inactive' });
 	expect(await n8n.executions(id)).toHaveLength(4);
+}, 240_000);
+
+test('Changes: Exact: previous values, a deletion with the next change, a repeated delivery emits nothing; the state saved by n8n', async () => {
+	const id = await n8n.createWorkflow(
+		workflow({ ...docTable(docId, 'Approvals'), changes: 'exact', event: 'anyChange' }),
+	);
+	await n8n.activate(id);
+	await until('the trigger registered a webhook in Grist', async () => (await hooks()).length > 0);
+	const [hook] = await hooks();
+	const [a, b] = await addRows(
+		[
+			{ Name: 'a', Status: 'Open' },
+			{ Name: 'b', Status: 'Open' },
+		],
+		'Approvals',
+	);
+	let runs = await n8n.waitForExecutions(id, 1);
+	expect(runs[0].output(NODE).map((r) => [r.id, (r._change as { type: string }).type])).toEqual([
+		[a, 'added'],
+		[b, 'added'],
+	]);
+	await setApproval(a, { Status: 'Approved' });
+	runs = await n8n.waitForExecutions(id, 2);
+	expect(runs[0].output(NODE)).toEqual([
+		{
+			id: a,
+			Name: 'a',
+			Status: 'Approved',
+			_change: { type: 'updated', previous: { Status: 'Open' }, changedColumns: ['Status'] },
+		},
+	]);
+	// a deletion starts nothing; it comes with the next added row
+	expect((await api.post(`/api/docs/${docId}/tables/Approvals/records/delete`, [b])).status).toBe(
+		200,
+	);
+	await settled();
+	expect(await n8n.executions(id)).toHaveLength(2);
+	const [c] = await addRows([{ Name: 'c', Status: 'Open' }], 'Approvals');
+	runs = await n8n.waitForExecutions(id, 3);
+	expect(
+		runs[0].output(NODE).map((r) => [r.id, r.Name, (r._change as { type: string }).type]),
+	).toEqual([
+		[b, 'b', 'deleted'],
+		[c, 'c', 'added'],
+	]);
+	// n8n saved the state with each delivery (the trigger's own call to its webhook URL)
+	const states = await api.get<{ states: Array<{ h: string }> }>(`/api/docs/${docId}/states`);
+	const saved = (await n8n.workflowStaticData(id)) as Record<string, { changes?: { h: string } }>;
+	expect(saved['node:Grist Instant Trigger'].changes?.h).toBe(states.json.states[0].h);
+	// Grist sends the same batch again: nothing new, no execution
+	const again = await fetch(productionUrl(), {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', Authorization: hook.authorization },
+		body: JSON.stringify([{ id: c, manualSort: c, Name: 'c', Status: 'Open' }]),
+	});
+	expect(again.status).toBe(200);
+	await sleep(1500);
+	expect(await n8n.executions(id)).toHaveLength(3);
+	await n8n.deactivate(id);
+	await until('deactivation removed the webhook', async () => (await hooks()).length === 0);
 }, 240_000);

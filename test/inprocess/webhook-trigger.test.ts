@@ -131,12 +131,14 @@ test('activation registers one webhook with a secret; deliveries arrive once, si
 	await emu.webhooks.idle();
 	await update(tableId, a, { N: 3 });
 	await emu.webhooks.idle();
+	// Row Added or Updated as sent: Grist's delivery does not say which of the two a row is
+	const sent = { type: 'addedOrUpdated' };
 	expect(started()).toEqual([
 		[
-			{ id: a, Name: 'a', Due: '2023-11-14', Tags: ['a', 'b'], Ready: false, N: 0 },
-			{ id: b, Name: 'b', Due: null, Tags: null, Ready: false, N: 0 },
+			{ id: a, Name: 'a', Due: '2023-11-14', Tags: ['a', 'b'], Ready: false, N: 0, _change: sent },
+			{ id: b, Name: 'b', Due: null, Tags: null, Ready: false, N: 0, _change: sent },
 		],
-		[{ id: a, Name: 'a', Due: '2023-11-14', Tags: ['a', 'b'], Ready: false, N: 3 }],
+		[{ id: a, Name: 'a', Due: '2023-11-14', Tags: ['a', 'b'], Ready: false, N: 3, _change: sent }],
 	]);
 	expect(bridge.results.every((r) => r.status === 200)).toBe(true);
 	// column types were read at activation, not per delivery
@@ -282,7 +284,9 @@ test('webhook(): no or wrong secret is 401 and starts nothing; malformed bodies 
 	const auth = { Authorization: `Bearer ${secret}` };
 	r = await t.receive({ headers: auth, body: [record] });
 	expect(r.status).toBe(200);
-	expect(r.result.workflowData![0].map((i) => i.json)).toEqual([record]);
+	expect(r.result.workflowData![0].map((i) => i.json)).toEqual([
+		{ ...record, _change: { type: 'addedOrUpdated' } },
+	]);
 	const before = runtime.logger.entries.length;
 	for (const body of [{ not: 'an array' }, [{ Name: 'no id' }], ['x']]) {
 		r = await t.receive({ headers: auth, body });

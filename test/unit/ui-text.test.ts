@@ -282,11 +282,17 @@ describe('canvas subtitles', () => {
 	it('the instant trigger panel says what to do in Grist', () => {
 		const { description } = new GristWebhookTrigger();
 		expect(description.eventTriggerDescription).toBe(
-			'Waiting for you to add or change a row of the table in Grist',
+			'Waiting for you to add a row to the table in Grist, or to edit one of its cells',
 		);
 		expect(description.triggerPanel).toMatchObject({
-			header: 'Add or change a row of the table in Grist',
+			header: 'In Grist, add a row to the table or edit one of its cells',
 		});
+		// while listening, n8n adds its own line built from the display name ("Go to Grist Instant
+		// and create an event"); the help under it says what to do in Grist
+		const help = (description.triggerPanel as { executionsHelp: { inactive: string } })
+			.executionsHelp.inactive;
+		expect(help).toMatch(/^Click "Listen for test event", then open the document in Grist/);
+		expect(help).toMatch(/deleted row is noticed only with the next added or edited row/);
 		expect(description.activationMessage).toMatch(/^Grist now calls this workflow/);
 	});
 
@@ -309,7 +315,7 @@ describe('canvas subtitles', () => {
 		const polling = events(new GristTrigger());
 		const instant = events(new GristWebhookTrigger());
 		expect(polling.length).toBe(5);
-		expect(instant.length).toBe(3);
+		expect(instant.length).toBe(4);
 		for (const o of polling) {
 			expect(o.action).toMatch(/^On row .*\(polling\)$/);
 			expect(o.description).toMatch(/on a schedule$/);

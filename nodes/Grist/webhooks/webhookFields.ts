@@ -9,7 +9,8 @@ import { simplifyRecord } from '../cells/cellValues';
 import { isSaasHost } from '../api/url';
 
 export type WebhookEventType = 'add' | 'update';
-export type TriggerOn = 'add' | 'update' | 'addOrUpdate';
+/** Trigger On; `anyChange` (deletions too) only with Changes: Exact, from the document's history. */
+export type TriggerOn = 'add' | 'update' | 'addOrUpdate' | 'anyChange';
 
 /** What a registration watches and where it sends (without its secret). */
 export interface WebhookSettings {

@@ -147,7 +147,10 @@ async function changeItems(
 }
 
 /** Values in the table's column order (the history lists them in its own), then any others. */
-function inColumnOrder(values: Record<string, unknown>, order: string[]): Record<string, unknown> {
+export function inColumnOrder(
+	values: Record<string, unknown>,
+	order: string[],
+): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
 	for (const id of order) if (id in values) out[id] = values[id];
 	for (const [id, value] of Object.entries(values)) if (!(id in out)) out[id] = value;
@@ -265,7 +268,7 @@ function wanted(event: ChangeEvent, change: RowChange): boolean {
  * `previous`: the changed columns' values before. With `simplify`, dates and lists are decoded as
  * in the row.
  */
-function changeItem(
+export function changeItem(
 	change: RowChange,
 	current: GristRecord | undefined,
 	simplify: boolean,

@@ -13,7 +13,9 @@
  *   TestWebhooks does.
  * - `receive()` calls `webhook()` with a request (headers, parsed body) and a response object that
  *   records what the node answered itself (`status`, `body`); n8n answers 200 when the node
- *   returns `workflowData` or `webhookResponse` (responseMode `onReceived`).
+ *   returns `workflowData` or `webhookResponse` (responseMode `onReceived`). What `webhook()`
+ *   wrote into static data is saved only when it started no execution (no `workflowData`), as
+ *   n8n 2.41 does.
  *
  * Depends on n8n-core's `HookContext` / `WebhookContext` constructors and on the IWebhookData
  * fields they read (`isTest`, `webhookDescription`), pinned with n8n-core 2.41.1.
@@ -48,9 +50,9 @@ export interface WebhookTriggerOptions {
 	/** n8n's base URL for webhook URLs (default the harness's `http://127.0.0.1:5678/`). */
 	baseUrl?: string;
 	/**
-	 * Deliveries as n8n's webhook process in queue mode runs them: every delivery gets a workflow
-	 * built afresh from the saved static data, and what `webhook()` writes there is not saved
-	 * (measured with n8n 2.41.1 in queue mode; a single n8n saves it).
+	 * Deliveries as n8n 2.41 runs them (a single n8n and the webhook process of queue mode alike):
+	 * every delivery gets a workflow built afresh from the saved static data. Without it, the
+	 * active workflow's static data is kept in memory between deliveries.
 	 */
 	webhookProcess?: boolean;
 }
@@ -230,7 +232,10 @@ async function receive(w: HookState, delivery: Delivery, test: boolean): Promise
 	const mode = test ? 'manual' : 'webhook';
 	const ctx = new WebhookContext(workflow, node, data, mode, webhookData(w, test), [], null);
 	const result = await w.opts.node.webhook!.call(ctx);
-	if (!test && !webhookProcess && workflow.staticData.__dataChanged) save(w, workflow);
+	// n8n 2.41 saves what webhook() wrote into static data only after a call that starts no
+	// execution: starting one builds the workflow again, which clears the "changed" mark first
+	// (measured in a single n8n and in queue mode, see docs/TRIGGERS.md).
+	if (!test && !result.workflowData && workflow.staticData.__dataChanged) save(w, workflow);
 	if (result.noWebhookResponse) return { result, ...answer };
 	return { result, status: 200, body: result.webhookResponse };
 }
