@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { GristRecord } from '../cells/cellValues';
-import { columnarToRecords } from '../cells/columnarRecords';
 import type { GristClient } from './client';
 import { tableEndpoint, targetKey, type Target } from './paths';
 
@@ -28,7 +27,8 @@ export async function fetchRecords(
  * The rows GET …/records gives for `qs` (`filter`, `sort`, `limit`), read with an API key from GET
  * …/data, the same rows column by column: a smaller answer that Grist builds and n8n parses
  * faster (docs/PERFORMANCE.md). OAuth2 connections, which Grist refuses /data, and a server
- * without that route read /records.
+ * without that route read /records. The rows come back as they were sent: columns (with
+ * `includeHidden`, which columns of them a read shows) or records.
  */
 export async function fetchRows(
 	client: GristClient,
@@ -36,9 +36,10 @@ export async function fetchRows(
 	qs: IDataObject,
 	includeHidden: boolean,
 	itemIndex?: number,
-): Promise<GristRecord[]> {
-	const records = async () =>
-		await fetchRecords(client, t, includeHidden ? { ...qs, hidden: 1 } : qs, itemIndex);
+): Promise<FetchedRows> {
+	const records = async () => ({
+		records: await fetchRecords(client, t, includeHidden ? { ...qs, hidden: 1 } : qs, itemIndex),
+	});
 	if (client.isOAuth) return await records();
 	const columnar = await client
 		.request<Record<string, unknown[]>>({
@@ -51,8 +52,13 @@ export async function fetchRows(
 			if (isMissingRoute(error)) return undefined;
 			throw error;
 		});
-	return columnar ? columnarToRecords(columnar, includeHidden) : await records();
+	return columnar ? { columns: columnar, includeHidden } : await records();
 }
+
+/** Rows as Grist answered them: GET …/data's columns, or GET …/records' records. */
+export type FetchedRows =
+	| { columns: Record<string, unknown[]>; includeHidden: boolean }
+	| { records: GristRecord[] };
 
 /** POST …/records; returns the new rows' ids in the order of `records`. */
 export async function addRecords(
