@@ -93,6 +93,7 @@ import { createStartOnly } from './lib/create-start.mjs';
 import { fullBench } from './lib/full.mjs';
 import { ownReport, ownTime, refCheckTime } from './lib/own-time.mjs';
 import { readOnly } from './lib/read-only.mjs';
+import { writesOnly } from './lib/writes-only.mjs';
 
 /** BENCH_ONLY=own: the package's own time (3b) alone. */
 async function ownOnly() {
@@ -112,6 +113,7 @@ async function main() {
 	if (process.env.BENCH_ONLY === 'read') return await readOnly(t0);
 	if (process.env.BENCH_ONLY === 'create') return await createStartOnly(t0);
 	if (process.env.BENCH_ONLY === 'own') return await ownOnly();
+	if (process.env.BENCH_ONLY === 'writes') return await writesOnly(t0);
 	return await fullBench(t0);
 }
 

@@ -35,9 +35,9 @@ export const READ_ROWS = int('BENCH_READ_ROWS', 100_000);
 export const OWN_REPEATS = int('BENCH_OWN_REPEATS', 11);
 // Each n8n read starts an n8n of its own (~20-60 s here): BENCH_READ_VARIANTS=package,builtin
 // leaves out the HTTP Request variant.
-export const READ_VARIANTS = (process.env.BENCH_READ_VARIANTS ?? 'package,builtin,n8nHttp').split(
-	',',
-);
+export const READ_VARIANTS = (
+	process.env.BENCH_READ_VARIANTS ?? 'package,packageRaw,builtin,n8nHttp'
+).split(',');
 /**
  * BENCH_READ_PACKAGES=<name>=<dir>,…: more builds of this package read beside it in the read
  * section (each `<dir>` a checkout with its dist/ built, packed and installed like this one), e.g.
@@ -98,17 +98,58 @@ export const mainDiff = (start) => {
 	return start === undefined || now === undefined ? 0 : now - start;
 };
 
-export const COLUMNS = [
+/**
+ * BENCH_TABLE: the shape of every bench table. `realistic` (default): the column types users have,
+ * Text, Int, Numeric, Toggle, Date, DateTime, Choice, Choice List and a Reference to a table of
+ * PEOPLE rows (made beside it); `narrow`: the first five alone, no dates to decode.
+ */
+export const TABLE_SHAPE = process.env.BENCH_TABLE ?? 'realistic';
+if (!['realistic', 'narrow'].includes(TABLE_SHAPE))
+	throw new Error('BENCH_TABLE must be realistic or narrow');
+const NARROW = [
 	{ id: 'Name', type: 'Text' },
 	{ id: 'Email', type: 'Text' },
 	{ id: 'Score', type: 'Int' },
 	{ id: 'Amount', type: 'Numeric' },
 	{ id: 'Active', type: 'Bool' },
 ];
-// The same row shape in the Code node (as source text) and in this process.
+export const PEOPLE = { tableId: 'People', columns: [{ id: 'Name', type: 'Text' }], rows: 100 };
+export const COLUMNS =
+	TABLE_SHAPE === 'narrow'
+		? NARROW
+		: [
+				...NARROW,
+				{ id: 'Due', type: 'Date' },
+				{ id: 'Updated', type: 'DateTime:UTC' },
+				{ id: 'Status', type: 'Choice' },
+				{ id: 'Tags', type: 'ChoiceList' },
+				{ id: 'Owner', type: `Ref:${PEOPLE.tableId}` },
+			];
+/** The table's shape in words, for the report. */
+export const TABLE_TEXT = `${TABLE_SHAPE} table: ${COLUMNS.map((c) => `${c.id} (${c.type})`).join(', ')}`;
+export const peopleRows = () =>
+	Array.from({ length: PEOPLE.rows }, (_, i) => ({ Name: `Owner ${i}` }));
+// The row `i` as a user's item gives it (source text for the Code node, and a function here):
+// dates as ISO text, a Choice List as an array of choices, a Reference as a row ID; and as Grist
+// stores it (`makeWireRow`: what the bench seeds, what plain HTTP sends and what a write must
+// leave in the table): dates as epoch seconds, a Choice List as ["L", …].
+const NARROW_JS =
+	"Name: 'Person ' + i, Email: 'person' + i + '@example.com', Score: i, Amount: i * 1.25, Active: i % 2 === 0";
+const DUE = 'Date.UTC(2024, 0, 1) / 1000 + (i % 1000) * 86400';
+const UPDATED = '1704067200 + i * 37';
+const STATUS = "['New', 'Open', 'Done', 'Blocked'][i % 4]";
+const TAGS = "[['red'], ['blue', 'green'], ['red', 'blue'], ['green']][i % 4]";
+const OWNER = `1 + (i % ${PEOPLE.rows})`;
 export const ROW_JS =
-	"({ Name: 'Person ' + i, Email: 'person' + i + '@example.com', Score: i, Amount: i * 1.25, Active: i % 2 === 0 })";
+	TABLE_SHAPE === 'narrow'
+		? `({ ${NARROW_JS} })`
+		: `({ ${NARROW_JS}, Due: new Date((${DUE}) * 1000).toISOString().slice(0, 10), Updated: new Date((${UPDATED}) * 1000).toISOString(), Status: ${STATUS}, Tags: ${TAGS}, Owner: ${OWNER} })`;
+const WIRE_JS =
+	TABLE_SHAPE === 'narrow'
+		? ROW_JS
+		: `({ ${NARROW_JS}, Due: ${DUE}, Updated: ${UPDATED}, Status: ${STATUS}, Tags: ['L', ...${TAGS}], Owner: ${OWNER} })`;
 export const makeRow = new Function('i', `return ${ROW_JS};`);
-/** `count` rows from row `from` on. */
+export const makeWireRow = new Function('i', `return ${WIRE_JS};`);
+/** `count` rows from row `from` on, as Grist stores them. */
 export const makeRows = (count, from = 0) =>
-	Array.from({ length: count }, (_, j) => makeRow(from + j));
+	Array.from({ length: count }, (_, j) => makeWireRow(from + j));

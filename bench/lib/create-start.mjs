@@ -4,6 +4,8 @@ import { writeFileSync } from 'node:fs';
 
 import {
 	COLUMNS,
+	PEOPLE,
+	peopleRows,
 	CREATE_ROWS,
 	N8N_VERSION,
 	REPEATS,
@@ -19,9 +21,18 @@ import {
 	startN8n,
 } from './common.mjs';
 import { autoMap, codeNode, execute, nodeRun, packageNode, rl } from './n8n-runs.mjs';
+import { needsPeople } from './targets.mjs';
+
+/** The documents given the PEOPLE table already. */
+const withPeople = new WeakSet();
 
 /** One create of `n` items in a new table: the node's time and the arrivals of its first requests. */
 async function createRun(n8n, emu, demo, cred, n, table) {
+	if (needsPeople(COLUMNS) && !withPeople.has(demo)) {
+		withPeople.add(demo);
+		emu.addTable(demo.docId, PEOPLE.tableId, PEOPLE.columns);
+		emu.addRecords(demo.docId, PEOPLE.tableId, peopleRows());
+	}
 	emu.addTable(demo.docId, table, COLUMNS);
 	emu.clearLog();
 	gc();

@@ -9,7 +9,7 @@ import {
 	fmtInt,
 	gc,
 	log,
-	makeRow,
+	makeWireRow,
 	manualWorkflow,
 	ms,
 } from './common.mjs';
@@ -107,9 +107,9 @@ function checkRows(b, t, n, label) {
 	const got = b.emu.records(b.docId, t);
 	if (got.length !== n) throw new Error(`${label}: ${got.length} rows in ${t}, expected ${n}`);
 	const r = got[n - 1].fields;
-	const want = makeRow(n - 1);
+	const want = makeWireRow(n - 1);
 	for (const k of Object.keys(want)) {
-		if (r[k] !== want[k])
+		if (JSON.stringify(r[k]) !== JSON.stringify(want[k]))
 			throw new Error(
 				`${label}: row ${n} ${k} = ${JSON.stringify(r[k])}, expected ${JSON.stringify(want[k])}`,
 			);

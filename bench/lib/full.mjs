@@ -12,7 +12,8 @@ import {
 	REPEATS,
 	fmtInt,
 	log,
-	makeRow,
+	PEOPLE,
+	peopleRows,
 	makeRows,
 	n8nOptions,
 	startEmulator,
@@ -21,6 +22,7 @@ import {
 import { createSection } from './create.mjs';
 import { idlePollSection } from './idle-poll.mjs';
 import { benchCredential } from './n8n-runs.mjs';
+import { needsPeople } from './targets.mjs';
 import { ownTime, refCheckTime } from './own-time.mjs';
 import { readRounds } from './read.mjs';
 import { printReport } from './report.mjs';
@@ -39,8 +41,12 @@ function benchContext(emu) {
 		base,
 		auth: { Authorization: `Bearer ${demo.apiKey}` },
 		tableUrl: (t) => `${base}/api/docs/${docId}/tables/${t}/records`,
-		rows: Array.from({ length: CREATE_ROWS }, (_, i) => makeRow(i)),
+		rows: makeRows(CREATE_ROWS),
 		newTable: () => {
+			if (tableNo === 0 && needsPeople(COLUMNS)) {
+				emu.addTable(docId, PEOPLE.tableId, PEOPLE.columns);
+				emu.addRecords(docId, PEOPLE.tableId, peopleRows());
+			}
 			const t = `Bench${++tableNo}`;
 			emu.addTable(docId, t, COLUMNS);
 			return t;

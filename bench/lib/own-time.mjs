@@ -15,6 +15,9 @@ import {
 	mainCpuMs,
 	mainDiff,
 	makeRow,
+	makeRows,
+	PEOPLE,
+	peopleRows,
 	median,
 	ms,
 	pad,
@@ -23,6 +26,7 @@ import {
 	runNode,
 } from './common.mjs';
 import { autoMap, rl } from './n8n-runs.mjs';
+import { needsPeople } from './targets.mjs';
 
 const source = Boolean(process.env.BENCH_SOURCE);
 /** A module of the package: its TypeScript source (BENCH_SOURCE=1) or its build in dist/. */
@@ -115,9 +119,16 @@ async function childEmulator(options) {
 /** The in-process variants: each one's document, table, parameters and input items. */
 function ownVariants(emu, demo) {
 	const rows = Array.from({ length: CREATE_ROWS }, (_, i) => makeRow(i));
+	const wireRows = makeRows(CREATE_ROWS);
 	const half = Math.floor(CREATE_ROWS / 2);
 	let n = 0;
+	let people = false;
 	const newTable = async () => {
+		if (needsPeople(COLUMNS) && !people) {
+			people = true;
+			await emu.call('addTable', demo.docId, PEOPLE.tableId, PEOPLE.columns);
+			await emu.call('addRecords', demo.docId, PEOPLE.tableId, peopleRows());
+		}
 		const t = `Own${++n}`;
 		await emu.call('addTable', demo.docId, t, COLUMNS);
 		return t;
@@ -136,14 +147,14 @@ function ownVariants(emu, demo) {
 		const owners = Array.from({ length: 1000 }, (_, i) => ({ Name: `Owner ${i}` }));
 		await emu.call('addRecords', doc.id, 'RefOwners', owners);
 		await emu.call('addTable', doc.id, 'Tasks', [
-			...COLUMNS,
+			...COLUMNS.filter((c) => c.id !== 'Owner'),
 			{ id: 'Owner', type: 'Ref:RefOwners' },
 		]);
 		return doc.id;
 	};
 	const seeded = async () => {
 		const t = await newTable();
-		await emu.call('addRecords', demo.docId, t, rows);
+		await emu.call('addRecords', demo.docId, t, wireRows);
 		return t;
 	};
 	const create = { operation: 'create', columns: autoMap };

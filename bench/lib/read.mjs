@@ -47,7 +47,7 @@ import {
 /** Each variant: its nodes, and the nodes whose executionTime adds up to its time (the last one's output is the rows). */
 function readVariants(docId, tableId, tableUrl) {
 	const count = (all) => (all ? { returnAll: true } : { limit: 1 });
-	const ours = (c, all) => ({
+	const ours = (simplify) => (c, all) => ({
 		nodes: [
 			packageNode(c, {
 				resource: 'record',
@@ -55,13 +55,15 @@ function readVariants(docId, tableId, tableUrl) {
 				document: rl(docId),
 				table: rl(tableId),
 				...count(all),
+				...(simplify ? {} : { simplify: false }),
 			}),
 		],
 		timed: ['Grist'],
 	});
 	return {
-		package: ours,
-		...Object.fromEntries(READ_PACKAGES.map((p) => [p.name, ours])),
+		package: ours(true),
+		packageRaw: ours(false),
+		...Object.fromEntries(READ_PACKAGES.map((p) => [p.name, ours(true)])),
 		builtin: (c, all) => ({
 			nodes: [builtinNode(c, { operation: 'getAll', docId, tableId, ...count(all) })],
 			timed: ['Grist'],
@@ -260,13 +262,13 @@ export async function readRounds(ctx) {
 	const { docId, tableUrl, requestLog, builtin } = ctx;
 	const tableId = decodeURIComponent(tableUrl.split('/tables/')[1].split('/')[0]);
 	const extra = READ_PACKAGES.map((p) => p.name);
-	const lists = (names = ['package', ...extra, 'builtin', 'n8nHttp', 'raw']) =>
+	const lists = (names = ['package', 'packageRaw', ...extra, 'builtin', 'n8nHttp', 'raw']) =>
 		Object.fromEntries(names.map((k) => [k, []]));
 	const out = {
 		read: lists(),
 		readMem: lists(),
 		// The peak during the variant's own nodes (sampled RSS), without n8n's work after them.
-		readNodeMem: lists(['package', ...extra, 'builtin', 'n8nHttp']),
+		readNodeMem: lists(['package', 'packageRaw', ...extra, 'builtin', 'n8nHttp']),
 		readReq: {},
 		// The server's time for each variant's longest request (the records read): the emulator's
 		// log, or the timing proxy's in front of a real Grist.
@@ -282,7 +284,7 @@ export async function readRounds(ctx) {
 		// CPU time (ms) of Grist's processes during each read (0 without a real Grist on this
 		// machine), and of n8n's main process during each n8n read (its whole execution).
 		gristCpu: lists(),
-		n8nCpu: lists(['package', ...extra, 'builtin', 'n8nHttp']),
+		n8nCpu: lists(['package', 'packageRaw', ...extra, 'builtin', 'n8nHttp']),
 		gristBefore: lists(),
 		gristAfter: lists(),
 		payloadBytes: 0,
@@ -293,7 +295,7 @@ export async function readRounds(ctx) {
 	const run = { ...ctx, variants: readVariants(docId, tableId, tableUrl) };
 	for (let rep = 1; rep <= REPEATS; rep++) {
 		// Alternate the order, so that a trend in the machine's load does not favour one.
-		const names = ['package', ...extra, 'builtin', 'n8nHttp'].filter(
+		const names = ['package', 'packageRaw', ...extra, 'builtin', 'n8nHttp'].filter(
 			(v) => READ_VARIANTS.includes(v) || extra.includes(v),
 		);
 		const order = rep % 2 ? names : names.reverse();

@@ -4,7 +4,7 @@
 // and credential data, the document, tables and rows made for the bench, the request log (the
 // emulator's, or a timing proxy's in front of a real Grist), and `close()`.
 import { startTimingProxy } from '../timing-proxy.mjs';
-import { COLUMNS, fmtInt, log, makeRows, startEmulator } from './common.mjs';
+import { COLUMNS, PEOPLE, fmtInt, log, makeRows, peopleRows, startEmulator } from './common.mjs';
 
 /** The bench's target: a real Grist when GRIST_URL is set. */
 export const realGristUrl = () => process.env.GRIST_URL?.replace(/\/+$/, '');
@@ -13,6 +13,7 @@ export async function emulatorTarget() {
 	const emu = await startEmulator({ logBodies: false, timing: true });
 	const demo = emu.seedDemo();
 	const site = `${emu.url}/o/${demo.orgDomain}`;
+	let people = false;
 	return {
 		serverName: 'the Grist emulator (in the bench process)',
 		emu,
@@ -23,7 +24,14 @@ export async function emulatorTarget() {
 		credentialData: { apiKey: demo.apiKey, url: site },
 		requestLog: emu,
 		tableUrl: (t) => `${site}/api/docs/${demo.docId}/tables/${t}/records`,
-		addTable: async (t, columns = COLUMNS) => emu.addTable(demo.docId, t, columns),
+		addTable: async (t, columns = COLUMNS) => {
+			if (needsPeople(columns) && !people) {
+				people = true;
+				emu.addTable(demo.docId, PEOPLE.tableId, PEOPLE.columns);
+				emu.addRecords(demo.docId, PEOPLE.tableId, peopleRows());
+			}
+			emu.addTable(demo.docId, t, columns);
+		},
 		/** `count` bench rows (makeRow) from row `from` on, 10,000 per call. */
 		seedRows: async (t, count, from = 0) => {
 			for (let i = 0; i < count; i += 10_000)
@@ -33,6 +41,9 @@ export async function emulatorTarget() {
 		close: async () => await emu.close(),
 	};
 }
+
+/** Whether `columns` refer to the PEOPLE table (made, with its rows, before the first of them). */
+export const needsPeople = (columns) => columns.some((c) => c.type === `Ref:${PEOPLE.tableId}`);
 
 /** The real server's API at GRIST_ORG's site, with GRIST_API_KEY. */
 function realApi(real, apiKey) {
@@ -82,6 +93,11 @@ export async function realGristTarget({
 	const ws = keptDoc ? undefined : await benchWorkspace(call, docName, workspacePrefix);
 	const docId = keptDoc ?? ws.docId;
 	const records = (t) => `/docs/${docId}/tables/${t}/records`;
+	const newTable = async (t, columns) =>
+		await call('POST', `/docs/${docId}/tables`, {
+			tables: [{ id: t, columns: columns.map((c) => ({ id: c.id, fields: { type: c.type } })) }],
+		});
+	let people = !!keptDoc;
 	return {
 		// GRIST_VERSION: what the operator says the server is (Grist has no public version route).
 		serverName: `grist-core ${process.env.GRIST_VERSION ?? '(GRIST_VERSION not set)'} at ${real}`,
@@ -91,10 +107,16 @@ export async function realGristTarget({
 		credentialData: { apiKey, url: site },
 		requestLog: proxy,
 		tableUrl: (t) => `${site}/api${records(t)}`,
-		addTable: async (t, columns = COLUMNS) =>
-			await call('POST', `/docs/${docId}/tables`, {
-				tables: [{ id: t, columns: columns.map((c) => ({ id: c.id, fields: { type: c.type } })) }],
-			}),
+		addTable: async (t, columns = COLUMNS) => {
+			if (needsPeople(columns) && !people) {
+				people = true;
+				await newTable(PEOPLE.tableId, PEOPLE.columns);
+				await call('POST', records(PEOPLE.tableId), {
+					records: peopleRows().map((fields) => ({ fields })),
+				});
+			}
+			await newTable(t, columns);
+		},
 		seedRows: async (t, count, from = 0) => {
 			log(`seeding ${fmtInt(count)} rows in ${t}…`);
 			for (let i = 0; i < count; i += 5_000) {

@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { GristRecord } from '../cells/cellValues';
-import { columnarToRecords } from '../cells/columnarRecords';
 import { InputError } from '../errors/gristAnswers';
 import type { GristClient } from './client';
 import { tableEndpoint, targetKey, type Target } from './paths';
@@ -187,7 +186,9 @@ export async function fetchRecords(
  * The rows GET …/records gives for `qs` (`filter`, `sort`, `limit`), read with an API key from GET
  * …/data, the same rows column by column: a smaller answer that Grist builds and n8n parses
  * faster (docs/PERFORMANCE.md). OAuth2 connections, which Grist refuses /data, a server
- * without that route and a query too long for a URL read /records (fetchRecords).
+ * without that route and a query too long for a URL read /records (fetchRecords). The rows come
+ * back as they were sent: columns (with `includeHidden`, which columns of them a read shows) or
+ * records.
  */
 export async function fetchRows(
 	client: GristClient,
@@ -195,9 +196,10 @@ export async function fetchRows(
 	qs: IDataObject,
 	includeHidden: boolean,
 	itemIndex?: number,
-): Promise<GristRecord[]> {
-	const records = async () =>
-		await fetchRecords(client, t, includeHidden ? { ...qs, hidden: 1 } : qs, itemIndex);
+): Promise<FetchedRows> {
+	const records = async () => ({
+		records: await fetchRecords(client, t, includeHidden ? { ...qs, hidden: 1 } : qs, itemIndex),
+	});
 	if (client.isOAuth || queryChars(qs) > URL_QUERY_CHARS) return await records();
 	const columnar = await client
 		.request<Record<string, unknown[]>>({
@@ -210,8 +212,13 @@ export async function fetchRows(
 			if (isMissingRoute(error)) return undefined;
 			throw error;
 		});
-	return columnar ? columnarToRecords(columnar, includeHidden) : await records();
+	return columnar ? { columns: columnar, includeHidden } : await records();
 }
+
+/** Rows as Grist answered them: GET …/data's columns, or GET …/records' records. */
+export type FetchedRows =
+	| { columns: Record<string, unknown[]>; includeHidden: boolean }
+	| { records: GristRecord[] };
 
 /** POST …/records; returns the new rows' ids in the order of `records`. */
 export async function addRecords(

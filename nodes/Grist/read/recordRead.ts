@@ -6,6 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { simplifyRecord, type GristRecord } from '../cells/cellValues';
+import { columnarToRecords, columnarToSimplified } from '../cells/columnarRecords';
+import type { FetchedRows } from '../api/records';
 import type { GristColumn } from '../cells/tableColumns';
 import type { GristClient } from '../api/client';
 import type { ColumnCache } from '../api/schemaCache';
@@ -19,17 +21,17 @@ import type { Target } from '../api/paths';
  * expired token on each request's 401 and a rotated refresh token works once. A failed column
  * read is the error shown (it came first when the reads were sequential).
  */
-export async function recordsAndColumns(
+export async function recordsAndColumns<R>(
 	client: GristClient,
 	target: Target,
-	read: () => Promise<GristRecord[]>,
+	read: () => Promise<R>,
 	opts: {
 		cache: ColumnCache;
 		columns: GristColumn[] | undefined;
 		withColumns: boolean;
 		itemIndex: number;
 	},
-): Promise<{ records: GristRecord[]; columns: GristColumn[] | undefined }> {
+): Promise<{ records: R; columns: GristColumn[] | undefined }> {
 	const { cache, itemIndex } = opts;
 	if (!opts.withColumns || opts.columns) return { records: await read(), columns: opts.columns };
 	if (client.isOAuth) {
@@ -52,4 +54,23 @@ export function recordJson(
 	types: Record<string, string>,
 ): IDataObject {
 	return simplify ? simplifyRecord(record, types) : (record as unknown as IDataObject);
+}
+
+/** The records of `rows`, as GET …/records gives them. */
+export function fetchedRecords(rows: FetchedRows): GristRecord[] {
+	return 'records' in rows ? rows.records : columnarToRecords(rows.columns, rows.includeHidden);
+}
+
+/**
+ * The output JSON of each of `rows`, as `recordJson` of each of its records; with Simplify, rows
+ * read as columns are built straight from them.
+ */
+export function fetchedJson(
+	rows: FetchedRows,
+	simplify: boolean,
+	types: Record<string, string>,
+): IDataObject[] {
+	if (simplify && 'columns' in rows)
+		return columnarToSimplified(rows.columns, rows.includeHidden, types);
+	return fetchedRecords(rows).map((record) => recordJson(record, simplify, types));
 }

@@ -124,7 +124,7 @@ async function readGroup(
 	const { target, wanted } = group;
 	const first = wanted[0].itemIndex;
 	const ids = [...new Set(wanted.map((w) => w.rowId))];
-	let read: Awaited<ReturnType<typeof recordsAndColumns>>;
+	let read: Awaited<ReturnType<typeof recordsAndColumns<GristRecord[]>>>;
 	try {
 		read = await recordsAndColumns(
 			client,

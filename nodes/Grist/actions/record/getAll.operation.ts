@@ -20,11 +20,11 @@ import {
 } from '../../parameters/recordReadOptions';
 import { recordReadFields } from '../../parameters/readQueryFields';
 import { ColumnCache } from '../../api/schemaCache';
-import { fetchRows } from '../../api/records';
+import { fetchRows, type FetchedRows } from '../../api/records';
 import { runSql } from '../../api/sql';
 import { type Target } from '../../api/paths';
 import { readReferenceDisplay } from '../../parameters/referenceDisplayOption';
-import { recordJson, recordsAndColumns } from '../../read/recordRead';
+import { fetchedJson, fetchedRecords, recordsAndColumns } from '../../read/recordRead';
 import { ReferenceDisplay } from '../../read/referenceDisplay';
 import { conditionsWithRowIds } from '../../read/referenceConditions';
 import { ReferenceLookup } from '../../api/referenceLookup';
@@ -135,16 +135,18 @@ export const execute: OperationExecute = async function (client, items) {
 								? toNodeError(this.getNode(), error, { itemIndex, where: 'field' })
 								: error;
 						});
-			let records: GristRecord[];
+			let rows: FetchedRows;
 			let columns;
 			if (needsSql(conditions, combine)) {
 				columns = await columnsCache.get(target, itemIndex);
-				records = await searchWithSql.call(this, client, target, itemIndex, {
-					conditions,
-					combine,
-					columns,
-					includeHidden,
-				});
+				rows = {
+					records: await searchWithSql.call(this, client, target, itemIndex, {
+						conditions,
+						combine,
+						columns,
+						includeHidden,
+					}),
+				};
 			} else {
 				const query = await readQuery.call(
 					this,
@@ -154,7 +156,7 @@ export const execute: OperationExecute = async function (client, items) {
 					false,
 					conditions,
 				);
-				({ records, columns } = await recordsAndColumns(
+				({ records: rows, columns } = await recordsAndColumns(
 					client,
 					target,
 					async () => await fetchRows(client, target, query.qs, includeHidden, itemIndex),
@@ -163,13 +165,12 @@ export const execute: OperationExecute = async function (client, items) {
 			}
 			const pairedItem = { item: itemIndex };
 			const types = simplify ? columnTypes(columns ?? []) : {};
-			for (const record of records)
-				out.push({ json: recordJson(record, simplify, types), pairedItem });
+			for (const json of fetchedJson(rows, simplify, types)) out.push({ json, pairedItem });
 			if (readReferenceDisplay.call(this, itemIndex))
 				await display.add(
 					target,
 					columns ?? (await columnsCache.get(target, itemIndex)),
-					records.map((r) => r.fields),
+					fetchedRecords(rows).map((r) => r.fields),
 					out.slice(start).map((o) => o.json),
 					simplify,
 					itemIndex,
