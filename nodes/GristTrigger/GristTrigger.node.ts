@@ -25,6 +25,8 @@ import { recordsFetcher } from './events/recordPolling';
 import { explainFailure, runPoll } from './pollRun';
 import { DEFAULT_MAX_RECORDS, readSettings } from './triggerSettings';
 import { ALL_MATCHES, filterProperties } from '../Grist/parameters/filterFields';
+import { GRIST_TRIGGER_RETIRED, retiredOptions } from '../Grist/parameters/retiredParameters';
+import { checkSavedParameters } from '../Grist/parameters/savedParameters';
 
 /** How the trigger runs the conditions of Filter. */
 const TRIGGER_CONDITIONS =
@@ -178,6 +180,7 @@ export class GristTrigger implements INodeType {
 					updates: 'trigger',
 					displayOptions: { show: { '/event': ['rowUpdated', 'anyChange'] } },
 				}),
+				...retiredOptions(GRIST_TRIGGER_RETIRED, 'options'),
 			]),
 		],
 	};
@@ -188,6 +191,8 @@ export class GristTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// also at activation: n8n runs a poll when the workflow is published
+		checkSavedParameters(this, new GristTrigger().description, GRIST_TRIGGER_RETIRED);
 		const settings = readSettings(this);
 		const client = await GristClient.create(this);
 		const ctx = { fn: this, client, settings } as PollContext;

@@ -11,6 +11,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { credentialOptions } from '../Grist/parameters/authentication';
 import { locatorValue } from '../Grist/parameters/locators';
 import { conditionProperties } from '../Grist/parameters/webhookCondition';
+import {
+	GRIST_INSTANT_TRIGGER_RETIRED,
+	retiredProperties,
+} from '../Grist/parameters/retiredParameters';
+import { checkSavedParameters } from '../Grist/parameters/savedParameters';
 import { sameCondition } from '../Grist/webhooks/webhookConditions';
 import {
 	deliveredRecords,
@@ -42,6 +47,10 @@ import {
 	type Stored,
 } from './webhookRegistration';
 import { inputProblem, noWebhookId, notGristsDelivery } from './webhookTriggerErrors';
+
+/** Activation (and Listen for Test Event) and each delivery refuse a node saved in an older shape. */
+const checkSaved = (ctx: IHookFunctions | IWebhookFunctions) =>
+	checkSavedParameters(ctx, new GristWebhookTrigger().description, GRIST_INSTANT_TRIGGER_RETIRED);
 
 /**
  * Starts a workflow the moment rows are added or changed in a Grist table, through a webhook
@@ -128,6 +137,7 @@ export class GristWebhookTrigger implements INodeType {
 				'add',
 			),
 			...conditionProperties({ columnsMethod: 'getWatchableColumns' }),
+			...retiredProperties(GRIST_INSTANT_TRIGGER_RETIRED),
 			triggerSimplifyField(
 				"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, like the Grist Trigger and Get Many, instead of Grist's cells as sent",
 			),
@@ -159,6 +169,7 @@ export class GristWebhookTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				checkSaved(this);
 				const data = this.getWorkflowStaticData('node') as Stored;
 				const client = await GristClient.create(this);
 				const w = await wanted(this, client);
@@ -196,6 +207,7 @@ export class GristWebhookTrigger implements INodeType {
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
+				checkSaved(this);
 				const data = this.getWorkflowStaticData('node') as Stored;
 				const client = await GristClient.create(this);
 				const w = await wanted(this, client);
@@ -246,6 +258,7 @@ export class GristWebhookTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		checkSaved(this);
 		const data = this.getWorkflowStaticData('node') as Stored;
 		if (!authorized(this, data)) return { noWebhookResponse: true };
 		const parsed = deliveredRecords(this.getRequestObject().body as unknown);
