@@ -118,21 +118,39 @@ export function writeJson(file: string, value: unknown): void {
 	fs.writeFileSync(file, `${JSON.stringify(value, null, '\t')}\n`);
 }
 
-/** The keys of a parameter list, for naming what changed (a name and where it is shown). */
-const keyOf = (p: unknown) => {
-	const q = p as { name: string; displayOptions?: unknown };
-	return q.displayOptions ? `${q.name} (shown ${JSON.stringify(q.displayOptions)})` : q.name;
-};
+/** Each parameter and nested option or field as `path (shown …)` → its own fields, flattened. */
+function flatten(
+	list: unknown[],
+	prefix = '',
+	out = new Map<string, string>(),
+): Map<string, string> {
+	for (const p of list as Array<Record<string, unknown>>) {
+		if (typeof p !== 'object' || p === null || !('name' in p)) continue;
+		const where = p.displayOptions ? ` (shown ${JSON.stringify(p.displayOptions)})` : '';
+		const key = `${prefix}${String(p.name)}${where}`;
+		const nested =
+			Array.isArray(p.options) && p.options.some((o) => typeof o === 'object' && o && 'name' in o);
+		const own = nested ? { ...p, options: undefined } : p;
+		if (out.has(key)) out.set(key, `${out.get(key)}|${JSON.stringify(own)}`);
+		else out.set(key, JSON.stringify(own));
+		if (!nested) continue;
+		for (const o of p.options as Array<Record<string, unknown>>) {
+			if (Array.isArray(o.values))
+				flatten(o.values, `${prefix}${String(p.name)}.${String(o.name)}.`, out);
+			else flatten([o], `${prefix}${String(p.name)}.`, out);
+		}
+	}
+	return out;
+}
 
 /** What differs between two parameter lists, one line each (at most `max`). */
 export function parameterChanges(before: unknown[], now: unknown[], max = 12): string[] {
-	const map = (list: unknown[]) => new Map(list.map((p) => [keyOf(p), JSON.stringify(p)]));
-	const a = map(before);
-	const b = map(now);
+	const a = flatten(before);
+	const b = flatten(now);
 	const lines: string[] = [];
 	for (const [k, v] of a) {
 		if (!b.has(k)) lines.push(`- removed or renamed: ${k}`);
-		else if (b.get(k) !== v) lines.push(`- changed: ${k}`);
+		else if (b.get(k) !== v) lines.push(`- changed: ${k}: ${v} → ${b.get(k)}`);
 	}
 	for (const k of b.keys()) if (!a.has(k)) lines.push(`- added: ${k}`);
 	if (lines.length === 0) lines.push('- the order of the parameters');
@@ -142,7 +160,7 @@ export function parameterChanges(before: unknown[], now: unknown[], max = 12): s
 /** The failure message of a changed snapshot: a new node version, or the update command. */
 export function changedMessage(what: string, released: string | null, changes: string[]): string {
 	const head = released
-		? `${what} was released in ${released}: a saved workflow relies on it, so it must not change. Make the change a new node version (docs/RELEASING.md#versions): add the version, gate the new behaviour by typeVersion, and keep this one as it is.`
-		: `${what} differs from its committed snapshot. It is not released yet: if the change is meant, run \`${UPDATE_COMMAND}\` and commit test/unit/node-versions/ (after the release it needs a new node version, docs/RELEASING.md#versions).`;
+		? `${what}: changed, but this node version was released in ${released} and saved workflows rely on it. Make the change a new node version (docs/RELEASING.md#versions): add the version, gate the new behaviour by typeVersion, and keep this one as it is.`
+		: `${what}: not as in the committed snapshot. This node version is not released yet: if the change is meant, run \`${UPDATE_COMMAND}\` and commit test/unit/node-versions/ (once released, a change needs a new node version, docs/RELEASING.md#versions).`;
 	return [head, ...changes].join('\n');
 }

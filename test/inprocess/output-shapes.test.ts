@@ -230,8 +230,10 @@ test.each(Object.keys(CASES))('%s', async (name) => {
 	if (saved && JSON.stringify(saved.shape) === JSON.stringify(shape)) return;
 	const released = readJson<VersionSnapshot>(versionFile(node, version))?.released ?? null;
 	if (UPDATING && !released) return;
+	// a released shape stays as committed, also when `npm run snapshot` rewrites the others
+	if (saved && released) seen[name] = saved;
 	throw new Error(
-		changedMessage(`The output of ${name} (${node} version ${version})`, released, [
+		changedMessage(`${node} version ${version}, the output of ${name}`, released, [
 			`- pinned: ${JSON.stringify(saved?.shape ?? 'nothing')}`,
 			`- now:    ${JSON.stringify(shape)}`,
 		]),

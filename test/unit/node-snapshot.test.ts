@@ -49,7 +49,7 @@ const versions = NODES.flatMap(({ description }) =>
 
 describe.each(versions)('$description.name version $version', ({ description, version }) => {
 	const file = versionFile(description.name, version);
-	const what = `The parameters of ${description.displayName} (${description.name}) version ${version}`;
+	const what = `${description.displayName} (${description.name}) version ${version}, its parameters`;
 
 	it('has the parameters of its snapshot', () => {
 		const parameters = parametersOf(description, version);
@@ -60,7 +60,7 @@ describe.each(versions)('$description.name version $version', ({ description, ve
 				return;
 			}
 			throw new Error(
-				`${what} have no snapshot (${path.relative(process.cwd(), file)}): run \`npm run snapshot\` and commit it.`,
+				`${what}: no snapshot (${path.relative(process.cwd(), file)}); run \`npm run snapshot\` and commit it.`,
 			);
 		}
 		const same = JSON.stringify(saved.parameters) === JSON.stringify(parameters);
