@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: reads and writes the committed snapshot files */
 /**
  * The committed snapshot of every node version (test/unit/node-versions/): its parameters (names,
  * types, option values, defaults, display conditions, type options) and the shapes of its output

@@ -6,7 +6,7 @@
  * rewrites the shapes of versions not released yet. Run by n8n-core against the emulator, or a
  * real Grist with `npm run test:real`. A case is one line of CASES: its node, version and run.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 /** One table of every kind of cell the outputs decode: text, number, date, choice, list, bool. */
-function table(): IDataObject {
+function table(): INodeParameters {
 	if (!tableMade) {
 		fx.emu.addTable(fx.demo.docId, TABLE, [
 			{ id: 'Name', type: 'Text' },
@@ -66,7 +66,10 @@ const ROW = { Name: 'two', Qty: 2, Day: '2024-01-02', Status: 'Done', Tags: ['b'
 const credentials = () => ({ apiKey: fx.demo.apiKey, url: fx.site });
 const json = (items: INodeExecutionData[] | null | undefined) => (items ?? []).map((i) => i.json);
 
-async function grist(parameters: IDataObject, input: IDataObject[] = [{}]): Promise<IDataObject[]> {
+async function grist(
+	parameters: INodeParameters,
+	input: IDataObject[] = [{}],
+): Promise<IDataObject[]> {
 	const { items, error } = await runNode({
 		node: new Grist(),
 		parameters: { resource: 'record', ...table(), ...parameters },
@@ -79,7 +82,7 @@ async function grist(parameters: IDataObject, input: IDataObject[] = [{}]): Prom
 
 /** A polled event: the baseline poll, `change`, then the poll that emits. */
 async function polled(
-	parameters: IDataObject,
+	parameters: INodeParameters,
 	change: () => Promise<unknown>,
 ): Promise<IDataObject[]> {
 	const p = createPoller({
@@ -97,7 +100,7 @@ async function polled(
 }
 
 /** A delivery as Grist sends it, to an activated Instant Trigger. */
-async function delivered(parameters: IDataObject): Promise<IDataObject[]> {
+async function delivered(parameters: INodeParameters): Promise<IDataObject[]> {
 	hook = createWebhookTrigger({
 		node: new GristWebhookTrigger(),
 		parameters: { ...table(), event: 'addOrUpdate', ...parameters },

@@ -6,7 +6,7 @@
  * the webhook lifecycle and a delivery; run by n8n-core (which drops what a node does not
  * declare) against the emulator, or a real Grist with `npm run test:real`.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
 import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
@@ -31,7 +31,7 @@ const oldCondition = {
 	conditionFilters: { conditions: [{ column: 'Status', match: 'anyOf', values: 'Paid' }] },
 };
 
-const runGrist = async (parameters: IDataObject) =>
+const runGrist = async (parameters: INodeParameters) =>
 	await runNode({ node: new Grist(), parameters, credentials: credentials() });
 
 describe('the Grist node', () => {
@@ -97,7 +97,7 @@ describe('the Grist node', () => {
 });
 
 describe('the Grist Trigger', () => {
-	const poller = (options: IDataObject) =>
+	const poller = (options: INodeParameters) =>
 		createPoller({
 			node: new GristTrigger(),
 			parameters: { ...orders(), event: 'rowAdded', options },

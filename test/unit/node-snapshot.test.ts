@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: reads and writes the committed snapshot files */
 /**
  * Every node version's parameters against its committed snapshot (test/unit/node-versions/, see
  * test/harness/node-snapshot.ts): a released version must not change — the change goes into a
