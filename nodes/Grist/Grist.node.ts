@@ -1,7 +1,6 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -10,22 +9,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentialOptions } from './parameters/authentication';
 import { resourceModules } from './actions/resources';
 import { router } from './actions/router';
-import type { GristResource } from './actions/types';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 import { toolNotices } from './parameters/toolFields';
-
-/** The Resource selector of one node version, whose default is what a node saved without one runs. */
-function resourceProperty(defaultResource: GristResource, version: number): INodeProperties {
-	return {
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { '@version': [version] } },
-		options: resourceModules.map((m) => m.option),
-		default: defaultResource,
-	};
-}
+import { GRIST_RETIRED, retiredProperties } from './parameters/retiredParameters';
+import { checkSavedParameters } from './parameters/savedParameters';
 
 export class Grist implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,10 +21,9 @@ export class Grist implements INodeType {
 		name: 'grist',
 		icon: { light: 'file:../../icons/grist.svg', dark: 'file:../../icons/grist.dark.svg' },
 		group: ['input'],
-		// Version 2 opens on Record; version 1 keeps Organization, the Resource of every node saved
-		// without one (n8n stores only non-default values).
-		version: [1, 2],
-		defaultVersion: 2,
+		// A saved node keeps its meaning: a change of what a saved node does is a new version
+		// (docs/RELEASING.md), pinned by test/unit/node-snapshot.test.ts.
+		version: 1,
 		// The operation's action text ("Get many records"), by resource.operation: generated from the
 		// Operation options by `npm run subtitle` (n8n's lint wants a literal here).
 		subtitle:
@@ -52,16 +38,25 @@ export class Grist implements INodeType {
 		credentials: credentialOptions,
 		properties: [
 			authenticationProperty,
-			resourceProperty('org', 1),
-			resourceProperty('record', 2),
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: resourceModules.map((m) => m.option),
+				// what a node saved without a Resource runs (n8n stores only non-default values)
+				default: 'record',
+			},
 			...resourceModules.flatMap((m) => m.description),
 			...toolNotices,
+			...retiredProperties(GRIST_RETIRED),
 		],
 	};
 
 	methods = { listSearch, loadOptions, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		checkSavedParameters(this, new Grist().description, GRIST_RETIRED);
 		return await router.call(this);
 	}
 }

@@ -29,6 +29,8 @@ import { n8nPollBudgetMs, pollBudgetMs } from './pollBudget';
 import { pollAlone } from './pollGuard';
 import { DEFAULT_MAX_RECORDS, readSettings } from './triggerSettings';
 import { ALL_MATCHES, filterProperties } from '../Grist/parameters/filterFields';
+import { GRIST_TRIGGER_RETIRED, retiredOptions } from '../Grist/parameters/retiredParameters';
+import { checkSavedParameters } from '../Grist/parameters/savedParameters';
 
 /** How the trigger runs the conditions of Filter. */
 const TRIGGER_CONDITIONS =
@@ -187,6 +189,7 @@ export class GristTrigger implements INodeType {
 					updates: 'trigger',
 					displayOptions: { show: { '/event': ['rowUpdated', 'anyChange'] } },
 				}),
+				...retiredOptions(GRIST_TRIGGER_RETIRED, 'options'),
 			]),
 		],
 	};
@@ -197,6 +200,8 @@ export class GristTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// also at activation: n8n runs a poll when the workflow is published
+		checkSavedParameters(this, new GristTrigger().description, GRIST_TRIGGER_RETIRED);
 		if (this.getMode() === 'manual') return await pollOnce(this, true);
 		return await pollAlone(this, async () => await pollOnce(this, false));
 	}

@@ -11,6 +11,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { credentialOptions } from '../Grist/parameters/authentication';
 import { locatorValue } from '../Grist/parameters/locators';
 import { conditionProperties, triggerCondition } from '../Grist/parameters/webhookCondition';
+import {
+	GRIST_INSTANT_TRIGGER_RETIRED,
+	retiredProperties,
+} from '../Grist/parameters/retiredParameters';
+import { checkSavedParameters } from '../Grist/parameters/savedParameters';
 import { sameCondition } from '../Grist/webhooks/webhookConditions';
 import {
 	columnIdList,
@@ -59,6 +64,10 @@ import {
 } from './webhookTriggerErrors';
 import { nodeParameter } from '../Grist/parameters/read';
 import type { GristClient as Client } from '../Grist/api/client';
+
+/** Activation (and Listen for Test Event) and each delivery refuse a node saved in an older shape. */
+const checkSaved = (ctx: IHookFunctions | IWebhookFunctions) =>
+	checkSavedParameters(ctx, new GristWebhookTrigger().description, GRIST_INSTANT_TRIGGER_RETIRED);
 
 /**
  * Starts a workflow the moment rows are added or changed in a Grist table, through a webhook
@@ -188,6 +197,7 @@ export class GristWebhookTrigger implements INodeType {
 					show: { ...p.displayOptions?.show, changes: ['asSent'] },
 				},
 			})),
+			...retiredProperties(GRIST_INSTANT_TRIGGER_RETIRED),
 			triggerSimplifyField(
 				"Whether to return flat records (the row ID next to the fields) with dates as ISO text and lists as arrays, like the Grist Trigger and Get Many, instead of Grist's cells as sent",
 			),
@@ -219,6 +229,7 @@ export class GristWebhookTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				checkSaved(this);
 				checkChangesMode(this);
 				const data = this.getWorkflowStaticData('node') as Stored;
 				const client = await GristClient.create(this);
@@ -259,6 +270,7 @@ export class GristWebhookTrigger implements INodeType {
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
+				checkSaved(this);
 				checkChangesMode(this);
 				const data = this.getWorkflowStaticData('node') as Stored;
 				const client = await GristClient.create(this);
@@ -311,6 +323,7 @@ export class GristWebhookTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		checkSaved(this);
 		const data = this.getWorkflowStaticData('node') as Stored;
 		if (!authorized(this, data)) return { noWebhookResponse: true };
 		const body = this.getRequestObject().body as unknown;

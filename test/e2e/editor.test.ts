@@ -708,10 +708,7 @@ describe("a new user's first clicks", () => {
 			await openWorkflow(
 				await n8n.createWorkflow(
 					manualWorkflow([
-						gristNode({ resource: 'record', operation: 'getAll' }, cred, {
-							name: 'New',
-							typeVersion: 2,
-						}),
+						gristNode({ resource: 'record', operation: 'getAll' }, cred, { name: 'New' }),
 						gristNode(
 							{
 								resource: 'columnar',
@@ -720,7 +717,7 @@ describe("a new user's first clicks", () => {
 								table: rl('id', 'Lists'),
 							},
 							cred,
-							{ name: 'Old', typeVersion: 2 },
+							{ name: 'Old' },
 						),
 					]),
 				),
@@ -764,7 +761,7 @@ describe("a new user's first clicks", () => {
 						gristNode(
 							{ resource: 'record', operation: 'create', document: rl('list', demo.docId) },
 							cred,
-							{ name: 'Fresh', typeVersion: 2 },
+							{ name: 'Fresh' },
 						),
 					]),
 				),

@@ -1,7 +1,7 @@
 /**
- * The Grist node's versions: version 2 opens on Record, version 1 keeps Organization, so a
- * workflow saved by version 1 without a Resource (n8n stores only non-default values) still runs
- * what it ran: the same parameters list organizations at version 1 and read records at version 2.
+ * The Grist node's one version: a node saved without a Resource (n8n stores only non-default
+ * values) reads records, a saved Columnar node still runs, and a node saved as a version the
+ * node does not have is refused before any request.
  */
 import { NodeHelpers } from 'n8n-workflow';
 
@@ -24,28 +24,8 @@ const run = async (typeVersion: number) =>
 		credentials: { apiKey: fx.demo.apiKey, url: fx.site },
 	});
 
-test('a version 1 node saved without a Resource still lists organizations', async () => {
+test('a node saved without a Resource reads records', async () => {
 	const { items, error } = await run(1);
-	expect(error).toBeUndefined();
-	expect(requests()).toEqual(['GET /api/orgs']);
-	expect(items.length).toBeGreaterThan(0);
-	for (const item of items) expect(item.json).toHaveProperty('domain');
-});
-
-test('a saved version 2 node with the deprecated Columnar resource still runs', async () => {
-	const { items, error } = await runNode({
-		node: new Grist(),
-		typeVersion: 2,
-		parameters: { resource: 'columnar', operation: 'getAll', ...docTable(fx.demo.docId, 'Orders') },
-		credentials: { apiKey: fx.demo.apiKey, url: fx.site },
-	});
-	expect(error).toBeUndefined();
-	expect(requests()).toContain(`GET /api/docs/${fx.demo.docId}/tables/Orders/data`);
-	expect(items.length).toBeGreaterThan(0);
-});
-
-test('a version 2 node without a Resource reads records', async () => {
-	const { items, error } = await run(2);
 	expect(error).toBeUndefined();
 	// Record → Get Many with Simplify: the rows (column by column) and the columns' types
 	expect(requests().sort()).toEqual([
@@ -56,21 +36,38 @@ test('a version 2 node without a Resource reads records', async () => {
 	for (const item of items) expect(item.json).toHaveProperty('id');
 });
 
-test('new nodes get version 2; the Resource list starts with Record and ends with Columnar, shown only on a node that has it', () => {
+test('a node saved as a version the node does not have is refused, before any request', async () => {
+	const { error } = await run(2);
+	expect(error?.message).toBe(
+		'This node is saved as version 2 of Grist Records & Documents, which has no such version (it has 1)',
+	);
+	expect(error?.description).toMatch(/^Add a new Grist Records & Documents node/);
+	expect(requests()).toEqual([]);
+});
+
+test('a saved node with the deprecated Columnar resource still runs', async () => {
+	const { items, error } = await runNode({
+		node: new Grist(),
+		parameters: { resource: 'columnar', operation: 'getAll', ...docTable(fx.demo.docId, 'Orders') },
+		credentials: { apiKey: fx.demo.apiKey, url: fx.site },
+	});
+	expect(error).toBeUndefined();
+	expect(requests()).toContain(`GET /api/docs/${fx.demo.docId}/tables/Orders/data`);
+	expect(items.length).toBeGreaterThan(0);
+});
+
+test('one node version; the Resource list starts with Record and ends with Columnar, shown only on a node that has it', () => {
 	const { description } = new Grist();
-	expect(description.version).toEqual([1, 2]);
-	expect(description.defaultVersion).toBe(2);
+	expect(description.version).toBe(1);
+	expect(description.defaultVersion).toBeUndefined();
 	const selectors = description.properties.filter((p) => p.name === 'resource');
-	expect(selectors.map((p) => [p.displayOptions?.show?.['@version'], p.default])).toEqual([
-		[[1], 'org'],
-		[[2], 'record'],
-	]);
-	const names = (selectors[1].options ?? []).map((o) => ('name' in o ? o.name : ''));
+	expect(selectors.map((p) => [p.displayOptions, p.default])).toEqual([[undefined, 'record']]);
+	const names = (selectors[0].options ?? []).map((o) => ('name' in o ? o.name : ''));
 	expect(names[0]).toBe('Record');
 	expect(names.at(-1)).toMatch(/Columnar.*Deprecated/);
 	// the editor lists an option with displayOptions only where they match (its own value here);
 	// n8n's node panel finds no Operation selector listing 'columnar' (a condition instead)
-	const columnarOption = selectors[1].options?.at(-1);
+	const columnarOption = selectors[0].options?.at(-1);
 	expect(
 		columnarOption && 'displayOptions' in columnarOption && columnarOption.displayOptions,
 	).toEqual({
@@ -88,9 +85,8 @@ test('new nodes get version 2; the Resource list starts with Record and ends wit
 			operationSelectors.find(
 				(p) => p.default === 'getAll' && JSON.stringify(p.displayOptions).includes('_cnd'),
 			)!,
-			{ typeVersion: 2 },
+			{ typeVersion: 1 },
 			description,
 		),
 	).toBe(true);
-	expect(names).toEqual((selectors[0].options ?? []).map((o) => ('name' in o ? o.name : '')));
 });

@@ -83,7 +83,7 @@ describe('Record → Create before a table is picked', () => {
 				NodeHelpers.displayParameter(
 					{ resource: 'record', operation: 'create', dataMode: 'mapper', ...parameters },
 					p,
-					{ typeVersion: 2 },
+					{ typeVersion: 1 },
 					description,
 				),
 			);

@@ -7,7 +7,7 @@
  * repository's .npmrc sets ignore-scripts=true, under which npm skips prepublishOnly).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -73,6 +73,29 @@ describe('package.json for release', () => {
 		expect(read('CHANGELOG.md')).toMatch(
 			new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\]`, 'm'),
 		);
+	});
+
+	it("CHANGELOG.md's first section is the package version: dated once published; before the first publish the only one, with every node version unreleased", () => {
+		const headings = read('CHANGELOG.md')
+			.split('\n')
+			.filter((l) => l.startsWith('## '));
+		const first = headings.find((h) => !h.startsWith('## [Unreleased]'));
+		expect(first?.startsWith(`## [${pkg.version}]`)).toBe(true);
+		const unpublished = first?.endsWith('— not yet published');
+		if (!unpublished) {
+			expect(first).toMatch(/ - \d{4}-\d{2}-\d{2}$/);
+			return;
+		}
+		expect(headings).toEqual([first]);
+		const dir = path.join(__dirname, 'node-versions');
+		const snapshots = fs.readdirSync(dir).filter((f) => /\.v\d+\.json$/.test(f));
+		expect(snapshots.length).toBeGreaterThan(0);
+		for (const f of snapshots) {
+			expect([f, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).released]).toEqual([
+				f,
+				null,
+			]);
+		}
 	});
 });
 
