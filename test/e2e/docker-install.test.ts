@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test: reads README, the Docker files and n8n's installed sources */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test: reads README, the Docker files and n8n's installed sources */
 /**
  * README's n8n 3.x install (a Dockerfile and Docker Compose files in examples/docker/): README shows
  * the files' exact text, and the files use only what n8n itself reads — every n8n setting is an
@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 
 import { REPO_ROOT, locateRuntime } from '../harness/e2e/runtime';
 
@@ -53,7 +54,7 @@ function n8nVariables(): { declared: Set<string>; deprecations: Deprecation[] } 
 		const isDeprecated =
 			check === undefined || check.includes('this.')
 				? () => true
-				: (new Function('value', `return (${check});`) as (value: string | undefined) => boolean);
+				: (value: string | undefined) => runInNewContext(`(${check})`, { value }) === true;
 		deprecations.push({ envVar, isDeprecated });
 	}
 	return { declared, deprecations };
@@ -74,7 +75,7 @@ function composeN8nSettings(text: string): {
 			continue;
 		}
 		if (inN8nEnv && indent <= 2) inN8nEnv = false;
-		const entry = /^\s+([A-Z][A-Z0-9_]*):\s*"?([^"]*)"?$/.exec(line);
+		const entry = /^\s+([A-Z][A-Z0-9_]*):\s*["']?([^"']*)["']?$/.exec(line);
 		if (inN8nEnv && entry) variables.push([entry[1], entry[2]]);
 		const command = /^\s+command:\s*(\S+)/.exec(line);
 		if (command) commands.push(command[1]);
