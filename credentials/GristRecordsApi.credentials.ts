@@ -36,7 +36,7 @@ export const NOT_GRIST_MESSAGE =
 
 /** What the credential test says when Grist rejects the API key (401). */
 export const KEY_MESSAGE =
-	'Grist rejected the API key. Copy it again from Profile Settings → API in Grist and paste it into the API Key field.';
+	'Grist rejected the API key. Copy it again from Account settings → Developer → API Key in Grist and paste it into the API Key field.';
 
 /** What the credential test says when Grist answers with another error for this Server URL. */
 export const GRIST_REFUSED_MESSAGE =
@@ -84,7 +84,7 @@ export class GristRecordsApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'Your Grist API key, from Profile Settings → API in Grist',
+			description: 'Your Grist API key, from Account settings → Developer → API Key in Grist',
 		},
 		{
 			displayName: 'Server URL',

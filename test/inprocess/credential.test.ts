@@ -110,7 +110,7 @@ describe('credential test', () => {
 		const wrong = `wrong-${'x'.repeat(24)}`;
 		const result = await test(emulator.url, wrong);
 		expect(result).toEqual({ status: 'Error', message: KEY_MESSAGE });
-		expect(result.message).toMatch(/rejected the API key.*Profile Settings → API/);
+		expect(result.message).toMatch(/rejected the API key.*Account settings → Developer → API Key/);
 		expect(result.message).not.toContain(wrong);
 	});
 
