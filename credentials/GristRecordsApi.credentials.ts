@@ -28,15 +28,30 @@ export const INVALID_URL_MESSAGE =
 	'The Server URL is not a valid Grist address. Enter your site address starting with https://, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM.';
 
 /**
- * What the credential test says when the server answers 200 without a Grist user: any web server
+ * What the credential test says when the server answers 200 without a Grist site: any web server
  * that answers every path with a page (a company site, n8n's own editor address).
  */
 export const NOT_GRIST_MESSAGE =
-	'This server did not answer like Grist: it returned no Grist user for /api/profile/user. Check the Server URL: use your Grist site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM, not the address of another web site (or of n8n itself).';
+	'This server did not answer like Grist: it returned no Grist site for /api/orgs/current. Check the Server URL: use your Grist site address, e.g. https://docs.getgrist.com, https://TEAM.getgrist.com or https://HOST/o/TEAM, not the address of another web site (or of n8n itself).';
 
 /** What the credential test says when Grist rejects the API key (401). */
 export const KEY_MESSAGE =
-	'Grist rejected the API key. Copy it again from Profile Settings → API in Grist and paste it into the API Key field.';
+	'Grist rejected the API key. Copy it again from Account settings → Developer → API Key in Grist and paste it into the API Key field.';
+
+/**
+ * What the credential test says when the Server URL names no site and the server needs one (a
+ * self-hosted Grist without `/o/<team>`): every node operation that works in the site fails so.
+ */
+export const NO_TEAM_MESSAGE =
+	'This Grist server needs the site in the Server URL (it answered "No organization chosen"): add /o/TEAM to the address, e.g. https://HOST/o/docs for your personal site or https://HOST/o/TEAM for a team site. Addresses on getgrist.com need no /o/: https://docs.getgrist.com, https://TEAM.getgrist.com.';
+
+/** What the credential test says when the site the Server URL names does not exist. */
+export const UNKNOWN_TEAM_MESSAGE =
+	'Grist has no site by the name in the Server URL (it answered "organization not found"): check TEAM in https://HOST/o/TEAM or https://TEAM.getgrist.com (your personal site on a self-hosted server is /o/docs).';
+
+/** What the credential test says when the key's user may not open the site (403). */
+export const NO_ACCESS_MESSAGE =
+	'The user of this API key is not a member of the site in the Server URL (Grist answered "access denied"): use a key of a member, have the site\'s owner add that user, or put the site the user belongs to in the Server URL.';
 
 /** What the credential test says when Grist answers with another error for this Server URL. */
 export const GRIST_REFUSED_MESSAGE =
@@ -84,7 +99,7 @@ export class GristRecordsApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'Your Grist API key, from Profile Settings → API in Grist',
+			description: 'Your Grist API key, from Account settings → Developer → API Key in Grist',
 		},
 		{
 			displayName: 'Server URL',
@@ -117,11 +132,13 @@ export class GristRecordsApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: `={{ (${SERVER_URL_MATCH} || ["${INVALID_URL_BASE}"])[0] }}`,
-			// The key's own user: needs no org, and its answer has a shape a web page never has.
-			url: '/api/profile/user',
+			// The site the Server URL names, as every node operation in it sees it: Grist refuses a
+			// URL without a site where the server needs one, a site that does not exist and one the
+			// key's user may not open; its answer has a shape a web page never has.
+			url: '/api/orgs/current',
 			// A Server URL that is not a valid http(s) URL goes to a `data:` URL with POST, which
 			// axios answers itself with 405 and no body (no network, the key goes nowhere). A valid
-			// URL gets the real `GET /api/profile/user`.
+			// URL gets the real `GET /api/orgs/current`.
 			method: `={{ ${SERVER_URL_MATCH} ? "GET" : "POST" }}` as IHttpRequestMethods,
 			// Every answer comes back as a body and the rules below judge it by its body. n8n 1.x
 			// drops the HTTP error before checking `responseCode` rules (its NodeApiError keeps no
@@ -144,6 +161,25 @@ export class GristRecordsApi implements ICredentialType {
 				properties: { key: 'error', value: 'Bad request: invalid API key', message: KEY_MESSAGE },
 			},
 			{
+				// 400 on a server that needs a site in the URL (a self-hosted Grist without /o/TEAM).
+				type: 'responseSuccessBody',
+				properties: { key: 'error', value: 'No organization chosen', message: NO_TEAM_MESSAGE },
+			},
+			{
+				// 404 for /o/TEAM or a TEAM host that names no site.
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error',
+					value: 'organization not found',
+					message: UNKNOWN_TEAM_MESSAGE,
+				},
+			},
+			{
+				// 403 for a site the key's user is not a member of.
+				type: 'responseSuccessBody',
+				properties: { key: 'error', value: 'access denied', message: NO_ACCESS_MESSAGE },
+			},
+			{
 				// Any other Grist error (`{"error": "<text>"}`): for this URL, 400 "Wrong org for this
 				// domain" or 404 "Domain not recognized".
 				type: 'responseSuccessBody',
@@ -154,9 +190,10 @@ export class GristRecordsApi implements ICredentialType {
 				},
 			},
 			{
-				// Grist's user object always has an `email`; an HTML page or another JSON API does not.
+				// Grist's site object always has an `id` (0 for the personal site); an HTML page or
+				// another JSON API does not.
 				type: 'responseSuccessBody',
-				properties: { key: 'email', value: undefined, message: NOT_GRIST_MESSAGE },
+				properties: { key: 'id', value: undefined, message: NOT_GRIST_MESSAGE },
 			},
 		],
 	};

@@ -15,6 +15,7 @@ import {
 	INVALID_URL_MESSAGE,
 	KEY_MESSAGE,
 	NOT_GRIST_MESSAGE,
+	NO_TEAM_MESSAGE,
 } from '../../credentials/GristRecordsApi.credentials';
 import { client } from '../emulator/testutil';
 import { autoMap, byId, docTable } from '../harness/builders';
@@ -97,9 +98,16 @@ export function smokeSuite(line: RuntimeLine): void {
 		};
 
 		test('a good key passes', async () => {
-			expect(await testWith('good', { apiKey, url: fx.emu.url })).toEqual({
+			expect(await testWith('good', { apiKey, url: `${fx.emu.url}/o/team` })).toEqual({
 				status: 'OK',
 				message: 'Connection successful!',
+			});
+		});
+
+		test('a self-hosted Server URL without /o/<team> says to add it', async () => {
+			expect(await testWith('no team', { apiKey, url: fx.emu.url })).toEqual({
+				status: 'Error',
+				message: NO_TEAM_MESSAGE,
 			});
 		});
 

@@ -74,19 +74,38 @@ const files = readdirSync(EXAMPLES)
 const load = (file: string): Example =>
 	JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example;
 
+/** The sticky note's "Set up" paragraph: what a user does after importing the example. */
+function setUpOf(wf: Example): string {
+	const note = wf.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote');
+	const content = String(note?.parameters.content ?? '');
+	return content.slice(content.indexOf('**Set up:**'));
+}
+
 /**
- * The example as the test runs it: this test's credential, the demo document, `replace`'s
- * strings replaced in every parameter (outside addresses, folders), a name of its own.
+ * The example as the test runs it, done as its note says: this test's credential, the demo
+ * document picked — which empties the Table, as the editor empties a field whose list depends on
+ * the document — then the table the note names picked again (a note that names none leaves it
+ * empty, and the run fails); `replace`'s strings replaced in every parameter (the addresses and
+ * folders the note asks for), a name of its own.
  */
 function swapped(file: string, replace: Record<string, string> = {}): WorkflowJson {
 	let text = readFileSync(path.join(EXAMPLES, file), 'utf8');
 	for (const [from, to] of Object.entries(replace)) text = text.split(from).join(to);
 	const wf = JSON.parse(text) as Example;
+	const setUp = setUpOf(wf);
+	const named = /then the table `([^`]+)`/.exec(setUp)?.[1];
+	const preset = /then the table, /.test(setUp);
 	for (const node of wf.nodes) {
 		node.id = randomUUID();
 		if (!node.type.startsWith(PACKAGE_PREFIX)) continue;
 		node.credentials = { gristRecordsApi: cred };
-		if (node.parameters.document) node.parameters.document = byId(demo.docId);
+		if (!node.parameters.document) continue;
+		const presetTable = (node.parameters.table as { value?: string } | undefined)?.value;
+		node.parameters.document = byId(demo.docId);
+		if (node.parameters.table === undefined) continue;
+		// a note that says "then the table" without a name: the user's own table (the preset here)
+		const table = named ?? (preset ? presetTable : undefined);
+		node.parameters.table = table ? byId(table) : { __rl: true, mode: 'list', value: '' };
 	}
 	return { ...wf, name: `${wf.name} (test ${Date.now()})` };
 }

@@ -16,6 +16,7 @@ import {
 	INVALID_URL_MESSAGE,
 	KEY_MESSAGE,
 	NOT_GRIST_MESSAGE,
+	NO_TEAM_MESSAGE,
 } from '../../credentials/GristRecordsApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { START_TIMEOUT, gristNode, manualWorkflow, startN8n, type N8n } from '../harness/e2e';
@@ -80,7 +81,7 @@ describe('credential test', () => {
 		const cred = await n8n.createCredential({
 			name: 'Grist ok',
 			type: 'gristRecordsApi',
-			data: { apiKey, url: emulator.url },
+			data: { apiKey, url: `${emulator.url}/o/${demo.orgDomain}` },
 		});
 		expect(await n8n.testCredential(cred.id)).toEqual({
 			status: 'OK',
@@ -88,9 +89,23 @@ describe('credential test', () => {
 		});
 		expect(
 			emulator.log
-				.filter((r) => r.apiPath === '/api/profile/user')
-				.map((r) => [r.method, r.status, r.hasAuthorization]),
-		).toEqual([['GET', 200, true]]);
+				.filter((r) => r.apiPath === '/api/orgs/current')
+				.map((r) => [r.method, r.path, r.status, r.hasAuthorization]),
+		).toEqual([['GET', `/o/${demo.orgDomain}/api/orgs/current`, 200, true]]);
+	});
+
+	test('a self-hosted Server URL without /o/<team> fails, saying to add it (what the nodes would fail on)', async () => {
+		const cred = await n8n.createCredential({
+			name: 'Grist without team',
+			type: 'gristRecordsApi',
+			data: { apiKey, url: emulator.url },
+		});
+		emulator.clearLog();
+		expect(await n8n.testCredential(cred.id)).toEqual({
+			status: 'Error',
+			message: NO_TEAM_MESSAGE,
+		});
+		expect(emulator.log.map((r) => [r.apiPath, r.status])).toEqual([['/api/orgs/current', 400]]);
 	});
 
 	test.each([
@@ -282,7 +297,7 @@ emulatorOnly(
 			expect(run.status).toBe('success');
 			expect(run.output('Grist')).toEqual(expected);
 			expect(emulator.log.map((r) => [r.method, r.host, r.apiPath, r.status])).toEqual([
-				['GET', 'demo.getgrist.com', '/api/profile/user', 200],
+				['GET', 'demo.getgrist.com', '/api/orgs/current', 200],
 				['GET', 'demo.getgrist.com', '/api/orgs', 200],
 			]);
 		});
@@ -302,7 +317,7 @@ emulatorOnly(
 				/names two different team sites: keep only one of them/,
 			);
 			expect(emulator.log.map((r) => [r.method, r.host, r.path, r.status])).toEqual([
-				['GET', 'demo.getgrist.com', '/o/other/api/profile/user', 400],
+				['GET', 'demo.getgrist.com', '/o/other/api/orgs/current', 400],
 			]);
 		});
 	},

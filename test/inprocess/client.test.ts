@@ -210,7 +210,7 @@ describe('error mapping', () => {
 		const wrong = `wrong-${'x'.repeat(24)}`;
 		const res = await probe([{ parts: ['orgs'] }], emulator.url, wrong);
 		expect(res.error?.message).toBe('Bad request: invalid API key');
-		expect(res.error?.description).toMatch(/Profile Settings → API/);
+		expect(res.error?.description).toMatch(/Account settings → Developer → API Key/);
 		expect(res.error?.httpCode).toBe('401');
 		expect(JSON.stringify(res.run)).not.toContain(wrong);
 		expect(emulator.log[0].hasAuthorization).toBe(true);
@@ -334,7 +334,7 @@ describe('through the Grist node', () => {
 		const res = await orgGetAllWith({ apiKey: '  ', url: emulator.url });
 		expect(res.error?.name).toBe('NodeOperationError');
 		expect(res.error?.message).toBe(
-			'The API Key of the Grist credential is empty. Paste the key from Profile Settings → API in Grist.',
+			'The API Key of the Grist credential is empty. Paste the key from Account settings → Developer → API Key in Grist.',
 		);
 		expect(emulator.log).toHaveLength(0);
 	});

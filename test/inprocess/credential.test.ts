@@ -11,7 +11,10 @@ import {
 	GristRecordsApi,
 	INVALID_URL_MESSAGE,
 	KEY_MESSAGE,
+	NO_ACCESS_MESSAGE,
+	NO_TEAM_MESSAGE,
 	NOT_GRIST_MESSAGE,
+	UNKNOWN_TEAM_MESSAGE,
 } from '../../credentials/GristRecordsApi.credentials';
 import { startEmulator, type DemoSite, type GristEmulator } from '../emulator';
 import { testCredential } from '../harness/inprocess';
@@ -71,20 +74,56 @@ const test = async (url: string, apiKey = demo.apiKey) =>
 
 describe('credential test', () => {
 	it.each([
+		['a team path', '/o/TEAM'],
+		['a team path and /api', '/o/TEAM/api'],
+		['a document URL', '/o/TEAM/doc/DOC/p/2'],
+	])(
+		'passes with %s and calls GET /o/<team>/api/orgs/current with a Bearer key',
+		async (_what, suffix) => {
+			const url = emulator.url + suffix.replace('TEAM', demo.orgDomain).replace('DOC', demo.docId);
+			const result = await test(url);
+			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(
+				emulator.log.map((e) => [e.method, e.path, e.apiPath, e.hasAuthorization, e.status]),
+			).toEqual([['GET', `/o/${demo.orgDomain}/api/orgs/current`, '/api/orgs/current', true, 200]]);
+		},
+	);
+
+	it.each([
 		['the server root', ''],
 		['the API root', '/api'],
-		['a team path', '/o/TEAM'],
-		['a document URL', '/o/TEAM/doc/DOC/p/2'],
-	])('passes with %s and calls GET /api/profile/user with a Bearer key', async (_what, suffix) => {
-		const url = emulator.url + suffix.replace('TEAM', demo.orgDomain).replace('DOC', demo.docId);
-		const result = await test(url);
-		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(emulator.log.map((e) => [e.method, e.apiPath, e.hasAuthorization, e.status])).toEqual([
-			['GET', '/api/profile/user', true, 200],
-		]);
-		// a self-hosted /o/<team> URL keeps its team prefix in front of /api
-		const team = suffix.startsWith('/o/') ? `/o/${demo.orgDomain}` : '';
-		expect(emulator.log[0].path).toBe(`${team}/api/profile/user`);
+	])(
+		'fails for a self-hosted server without the team (%s), saying to add /o/<team>',
+		async (_what, suffix) => {
+			// what every operation in the site would answer: Grist's 400 "No organization chosen"
+			const result = await test(emulator.url + suffix);
+			expect(result).toEqual({ status: 'Error', message: NO_TEAM_MESSAGE });
+			expect(result.message).toMatch(/needs the site in the Server URL.*add \/o\/TEAM/);
+			expect(emulator.log.map((e) => [e.apiPath, e.status])).toEqual([['/api/orgs/current', 400]]);
+		},
+	);
+
+	it('fails for a team that does not exist, saying to check its name', async () => {
+		const result = await test(`${emulator.url}/o/no-such-team`);
+		expect(result).toEqual({ status: 'Error', message: UNKNOWN_TEAM_MESSAGE });
+		expect(emulator.log.map((e) => [e.apiPath, e.status])).toEqual([['/api/orgs/current', 404]]);
+	});
+
+	emulatorOnly('a user with a chosen email, made for this test, is the emulator’s').it(
+		'fails for a site the key’s user is not a member of (403 access denied)',
+		async () => {
+			const outsider = emulator.addUser({ email: 'outsider@example.com' });
+			const result = await test(`${emulator.url}/o/${demo.orgDomain}`, outsider.apiKey);
+			expect(result).toEqual({ status: 'Error', message: NO_ACCESS_MESSAGE });
+			expect(result.message).not.toContain(outsider.apiKey);
+		},
+	);
+
+	it('an unreachable server: n8n shows the network error code (a declarative test cannot word it)', async () => {
+		const closed = http.createServer();
+		const url = await listen(closed);
+		await new Promise((resolve) => closed.close(resolve));
+		expect(await test(`${url}/o/docs`)).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
 
 	it.each([
@@ -96,26 +135,26 @@ describe('credential test', () => {
 		expect(result.message).toMatch(/did not answer like Grist.*Server URL/);
 	});
 
-	it('fails for an HTML-200 server under a self-hosted style /o/<team> URL, and calls /o/<team>/api/profile/user', async () => {
+	it('fails for an HTML-200 server under a self-hosted style /o/<team> URL, and calls /o/<team>/api/orgs/current', async () => {
 		expect(await test(`${htmlOkUrl}/o/docs/doc/abc`)).toEqual({
 			status: 'Error',
 			message: NOT_GRIST_MESSAGE,
 		});
 		expect(htmlOkRequests).toEqual([
-			`GET ${htmlOkUrl.slice('http://'.length)} /o/docs/api/profile/user`,
+			`GET ${htmlOkUrl.slice('http://'.length)} /o/docs/api/orgs/current`,
 		]);
 	});
 
 	it('says what to do about a wrong key, and never shows it', async () => {
 		const wrong = `wrong-${'x'.repeat(24)}`;
-		const result = await test(emulator.url, wrong);
+		const result = await test(`${emulator.url}/o/${demo.orgDomain}`, wrong);
 		expect(result).toEqual({ status: 'Error', message: KEY_MESSAGE });
-		expect(result.message).toMatch(/rejected the API key.*Profile Settings → API/);
+		expect(result.message).toMatch(/rejected the API key.*Account settings → Developer → API Key/);
 		expect(result.message).not.toContain(wrong);
 	});
 
 	it('says what to do about an empty key', async () => {
-		const result = await test(emulator.url, '');
+		const result = await test(`${emulator.url}/o/${demo.orgDomain}`, '');
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/rejected the API key/);
 	});
@@ -157,7 +196,7 @@ describe('credential test', () => {
 				/"Domain not recognized" needs its public URL, APP_HOME_INTERNAL_URL or GRIST_SINGLE_ORG/,
 			);
 			expect(emulator.log.map((e) => [e.host, e.apiPath, e.status])).toEqual([
-				['grist:8484', '/api/profile/user', 404],
+				['grist:8484', '/api/orgs/current', 404],
 			]);
 		});
 
@@ -170,7 +209,7 @@ describe('credential test', () => {
 				expect(result).toEqual({ status: 'Error', message: GRIST_REFUSED_MESSAGE });
 				expect(result.message).toMatch(/names two different team sites: keep only one of them/);
 				expect(emulator.log.map((e) => [e.host, e.path, e.status])).toEqual([
-					['demo.getgrist.com', '/o/other/api/profile/user', 400],
+					['demo.getgrist.com', '/o/other/api/orgs/current', 400],
 				]);
 			},
 		);
@@ -204,7 +243,7 @@ describe('credential test', () => {
 				message: NOT_GRIST_MESSAGE,
 			});
 			expect(htmlOkRequests).toEqual([
-				'GET grist.example.com http://grist.example.com/o/team/api/profile/user',
+				'GET grist.example.com http://grist.example.com/o/team/api/orgs/current',
 			]);
 			expect(emulator.log).toHaveLength(0);
 		});

@@ -988,7 +988,7 @@ emulatorOnly(
 		);
 		expect(error?.httpCode).toBe('401');
 		expect(error?.description).toBe(
-			'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).',
+			'Grist rejected the API key: update the Grist credential with a valid key (Account settings → Developer → API Key in Grist).',
 		);
 		expect(`${error?.message} ${error?.description}`).not.toContain(oldKey);
 		expect(p.nodeStaticData.cursor).toEqual({

@@ -51,7 +51,7 @@ describe('credential test base URL', () => {
 	it('judges every answer by its body (n8n 1.x checks no status-code rule), a missing body first', () => {
 		const { request, rules } = new GristRecordsApi().test;
 		expect(request.ignoreHttpStatusErrors).toBe(true);
-		expect(rules?.map((r) => r.type)).toEqual(Array(4).fill('responseSuccessBody'));
+		expect(rules?.map((r) => r.type)).toEqual(Array(7).fill('responseSuccessBody'));
 		expect(rules?.[0].properties).toMatchObject({ key: 'constructor', value: undefined });
 		expect(rules?.[0].properties.message).toMatch(
 			/Server URL is not a valid Grist address.*https:\/\/docs\.getgrist\.com/,

@@ -11,6 +11,8 @@ import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { Grist } from '../../nodes/Grist/Grist.node';
+import { GristTrigger } from '../../nodes/GristTrigger/GristTrigger.node';
+import { GristWebhookTrigger } from '../../nodes/GristWebhookTrigger/GristWebhookTrigger.node';
 import { Store } from '../emulator/model';
 import { shownForResource } from '../harness/builders';
 import { webhooksOf } from '../emulator/webhooks';
@@ -187,5 +189,48 @@ describe('the Grist Instant Trigger while n8n is down (docs/TRIGGERS.md)', () =>
 		expect(down).toContain(
 			`retries the delivery after ${seconds.slice(0, 3).join(', ')} … ${seconds[seconds.length - 1]} s, then every ${seconds[seconds.length - 1]} s`,
 		);
+	});
+});
+
+describe('the names README gives the nodes are the editor\'s (README "Finding the nodes")', () => {
+	const node = new Grist().description;
+	const polling = new GristTrigger().description;
+	const instant = new GristWebhookTrigger().description;
+	// What n8n's node panel shows (test/e2e/editor.test.ts looks at it in the real editor): a
+	// trigger's display name without its last word "Trigger"; a trigger whose type is a node's
+	// type plus "Trigger" inside that node's entry.
+	const panelName = (displayName: string) => displayName.replace(/\s*Trigger$/, '');
+
+	test("the nodes' names, canvas names and panel entries", () => {
+		expect([node.displayName, node.defaults.name]).toEqual(['Grist Records & Documents', 'Grist']);
+		expect([polling.name, polling.displayName, polling.defaults.name]).toEqual([
+			`${node.name}Trigger`,
+			'Grist Trigger',
+			'Grist Trigger',
+		]);
+		expect([instant.displayName, instant.defaults.name, panelName(instant.displayName)]).toEqual([
+			'Grist Instant Trigger',
+			'Grist Instant Trigger',
+			'Grist Instant',
+		]);
+		expect(instant.name.startsWith(`${node.name}Trigger`)).toBe(false);
+	});
+
+	test("README's table says where each one is in the panel and what the canvas calls it", () => {
+		const readme = read('README.md');
+		const section = readme.slice(readme.indexOf('### Finding the nodes'));
+		const rows = section
+			.slice(0, section.indexOf('\n## '))
+			.split('\n')
+			.filter((l) => l.startsWith('| **'))
+			.map((l) => l.split('|').map((c) => c.trim()));
+		expect(rows.map((r) => [r[1], r[3]])).toEqual([
+			[`**${node.displayName}**`, 'the action, e.g. *Get many records*'],
+			[`**${node.displayName}**`, `*${polling.defaults.name}*`],
+			[`**${panelName(instant.displayName)}**`, `*${instant.defaults.name}*`],
+		]);
+		expect(rows[1][2]).toContain(`**${polling.displayName}**`);
+		expect(rows[2][2]).toContain(`**${instant.displayName}**`);
+		expect(readme).toContain(`(in the node panel: *${panelName(instant.displayName)}*)`);
 	});
 });

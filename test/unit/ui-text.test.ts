@@ -331,3 +331,39 @@ describe('canvas subtitles', () => {
 		);
 	});
 });
+
+describe('where users find their Grist API key', () => {
+	// Grist's own words (grist-core 1.7.17, app/client/ui/AccountWidget.ts: the avatar menu's
+	// "Account settings"; AccountLeftPanel.ts: the page "Developer"; AccountPage.ts: its section
+	// "API Key", whose button is "Create"), the same on getgrist.com.
+	const PLACE = 'Account settings → Developer → API Key';
+	const repo = path.join(__dirname, '..', '..');
+	const texts = [
+		...sourceFiles(path.join(repo, 'credentials')),
+		...sourceFiles(path.join(repo, 'nodes')),
+		path.join(repo, 'README.md'),
+		...readdirSync(path.join(repo, 'docs')).map((f) => path.join(repo, 'docs', f)),
+	].map((file) => ({ file: path.relative(repo, file), text: readFileSync(file, 'utf8') }));
+
+	test('no text names the old place (Profile Settings → API)', () => {
+		const old = texts.filter(({ text }) => /profile settings/i.test(text)).map((t) => t.file);
+		expect(old).toEqual([]);
+	});
+
+	test('the credential field, the credential test and the errors about the key name the place', () => {
+		expect(new GristRecordsApi().properties.find((p) => p.name === 'apiKey')?.description).toBe(
+			`Your Grist API key, from ${PLACE} in Grist`,
+		);
+		const naming = texts.filter(({ text }) => text.includes(PLACE)).map((t) => t.file);
+		expect(naming).toEqual(
+			expect.arrayContaining([
+				'credentials/GristRecordsApi.credentials.ts',
+				'nodes/Grist/api/client.ts',
+				'nodes/Grist/errors/gristAnswers.ts',
+				'nodes/Grist/errors/hints.ts',
+				'README.md',
+				'docs/DEVELOPMENT.md',
+			]),
+		);
+	});
+});

@@ -149,7 +149,7 @@ export class GristClient {
 		if (apiKey === '') {
 			throw new NodeOperationError(
 				ctx.getNode(),
-				'The API Key of the Grist credential is empty. Paste the key from Profile Settings → API in Grist.',
+				'The API Key of the Grist credential is empty. Paste the key from Account settings → Developer → API Key in Grist.',
 			);
 		}
 		const server = credentialServer(ctx, credentials, 'Grist credential');

@@ -360,7 +360,7 @@ export function errorHint(status: number, message: string, request: FailedReques
 			}
 			return 'Grist rejected the request; check the parameters named in the message.';
 		case 401:
-			return 'Grist rejected the API key. Copy it again from Profile Settings → API in Grist into the Grist credential.';
+			return 'Grist rejected the API key. Copy it again from Account settings → Developer → API Key in Grist into the Grist credential.';
 		case 402:
 			return 'The Grist site is read-only (billing). An owner of the site must fix its plan.';
 		case 403: {

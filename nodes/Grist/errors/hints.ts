@@ -396,7 +396,7 @@ export const GRIST_HINTS: GristHint[] = [
 		{
 			status: 401,
 			match: ANY,
-			hint: 'Grist rejected the API key: update the Grist credential with a valid key (Profile Settings → API in Grist).',
+			hint: 'Grist rejected the API key: update the Grist credential with a valid key (Account settings → Developer → API Key in Grist).',
 		},
 		{
 			status: 403,
