@@ -79,9 +79,15 @@ function retiredValues(
 	return found;
 }
 
-/** A field's fixed options (none for lists loaded from Grist). */
+/**
+ * A field's fixed options, for the fields that can hold nothing else: those that take no
+ * expression (Resource, Operation, Filter, Trigger On…). A field that takes expressions can hold
+ * any value at run time, and the operation that reads it checks it with its own message. None
+ * for lists loaded from Grist.
+ */
 function fixedOptions(p: INodeProperties): INodePropertyOptions[] | undefined {
 	if (p.type !== 'options' && p.type !== 'multiOptions') return undefined;
+	if (!p.noDataExpression) return undefined;
 	if (p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions) return undefined;
 	return (p.options ?? []) as INodePropertyOptions[];
 }
